@@ -1,0 +1,64 @@
+/**
+ * `npm run sandbox [-- --port 4010 --seed 1 --products 300 --rate-limit-scale 1 | --no-rate-limits]`
+ * Starts the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM.
+ */
+import { startSandbox } from './index';
+import type { SandboxOptions } from './types';
+
+const DEFAULT_PORT = 4010;
+
+function argValue(args: string[], name: string): string | undefined {
+	const index = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+	if (index < 0) return undefined;
+	const arg = args[index];
+	return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[index + 1];
+}
+
+function numberArg(args: string[], name: string, fallback?: string): number | undefined {
+	const raw = argValue(args, name) ?? fallback;
+	if (raw === undefined) return undefined;
+	const value = Number(raw);
+	if (!Number.isFinite(value)) throw new Error(`--${name} must be a number, got "${raw}"`);
+	return value;
+}
+
+async function main(): Promise<void> {
+	const args = process.argv.slice(2);
+	const scale = numberArg(args, 'rate-limit-scale');
+	const options: SandboxOptions = {
+		port: numberArg(args, 'port', process.env.SANDBOX_PORT || undefined) ?? DEFAULT_PORT,
+		seed: numberArg(args, 'seed'),
+		products: numberArg(args, 'products'),
+		tokenLifetimeSeconds: numberArg(args, 'token-lifetime'),
+		rateLimits: args.includes('--no-rate-limits') ? false : { scale: scale ?? 1 },
+		now: argValue(args, 'now'),
+	};
+	const sandbox = await startSandbox(options);
+	console.log(`Marketplace sandbox listening on ${sandbox.url}`);
+	console.log(`  Base URL:      ${sandbox.url}`);
+	console.log(`  Client ID:     ${sandbox.client.clientId}`);
+	console.log(`  Client secret: ${sandbox.client.clientSecret}`);
+	console.log(`  Controls:      ${sandbox.url}/__sandbox/info (see sandbox/README.md)`);
+	console.log('Press Ctrl-C to stop.');
+
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`\n${signal} received, stopping the sandbox.`);
+		sandbox.close().then(
+			() => process.exit(0),
+			(error: unknown) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+	console.error(`sandbox: ${(error as Error).message}`);
+	process.exit(1);
+});

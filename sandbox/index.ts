@@ -1,0 +1,72 @@
+/**
+ * Local implementation of the marketplace's Merchant Integration API for tests, benchmarks and
+ * newcomers. See README.md beside this file and docs/architecture.md ("Sandbox").
+ */
+import { SandboxCore } from './core';
+import { SandboxServer } from './server';
+import type {
+	AddDocumentOptions,
+	DeepPartial,
+	FaultSpec,
+	Invoice,
+	InvoiceCorrection,
+	LoggedRouteKey,
+	RateLimitConfig,
+	RequestLogEntry,
+	SandboxClient,
+	SandboxClockControl,
+	SandboxOptions,
+	SandboxState,
+} from './types';
+
+export * from './types';
+
+export interface Sandbox {
+	/** `http://127.0.0.1:PORT`: the credential's Base URL. */
+	readonly url: string;
+	readonly port: number;
+	/** The first accepted client (by default `sandbox-client` / `sandbox-secret`). */
+	readonly client: SandboxClient;
+	/** Every request, oldest first (live array, capped; do not modify). */
+	readonly log: RequestLogEntry[];
+	count(route: LoggedRouteKey): number;
+	clearLog(): void;
+	injectFault(fault: FaultSpec): void;
+	clearFaults(): void;
+	setRateLimits(config: RateLimitConfig): void;
+	setTokenLifetime(seconds: number): void;
+	expireAllTokens(): void;
+	readonly clock: SandboxClockControl;
+	addInvoice(overrides?: DeepPartial<Invoice>, options?: AddDocumentOptions): Invoice;
+	addInvoiceCorrection(overrides?: DeepPartial<InvoiceCorrection>, options?: AddDocumentOptions): InvoiceCorrection;
+	readonly state: SandboxState;
+	close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const core = new SandboxCore(options);
+	const server = new SandboxServer(core);
+	const port = await server.listen(options.port ?? 0);
+	const url = `http://127.0.0.1:${port}`;
+	core.baseUrl = url;
+	return {
+		url,
+		port,
+		client: core.clients[0],
+		get log() {
+			return core.log.entries;
+		},
+		count: (route) => core.log.count(route),
+		clearLog: () => core.log.clear(),
+		injectFault: (fault) => core.faults.add(fault),
+		clearFaults: () => core.faults.clear(),
+		setRateLimits: (config) => core.rateLimiter.configure(config),
+		setTokenLifetime: (seconds) => core.tokens.setLifetime(seconds),
+		expireAllTokens: () => core.tokens.expireAll(),
+		clock: core.clock,
+		addInvoice: (overrides, addOptions) => core.addInvoice(overrides, addOptions),
+		addInvoiceCorrection: (overrides, addOptions) => core.addInvoiceCorrection(overrides, addOptions),
+		state: core.state,
+		close: () => server.close(),
+	};
+}

@@ -1,0 +1,38 @@
+/** The shape of a route: what it matches, whether it needs a token, and how it answers. */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxCore } from './core';
+import type { RequestBody } from './http';
+import type { RouteKey } from './types';
+
+export interface RouteContext {
+	core: SandboxCore;
+	method: string;
+	path: string;
+	/** Named groups of the route's pattern, URL-decoded. */
+	params: Record<string, string>;
+	query: URLSearchParams;
+	headers: IncomingHttpHeaders;
+	body: RequestBody;
+}
+
+export interface RouteResult {
+	status?: number;
+	/** Sent as JSON unless `body` is given. */
+	json?: unknown;
+	body?: string | Buffer;
+	contentType?: string;
+	headers?: Record<string, string>;
+	/** Left out of the request log (reading or clearing the log must not change it). */
+	skipLog?: boolean;
+}
+
+export interface RouteDefinition {
+	key: RouteKey;
+	method: string;
+	pattern: RegExp;
+	/** Needs a live bearer token (and is rate limited by its route group). */
+	authenticated: boolean;
+	handle(context: RouteContext): RouteResult | Promise<RouteResult>;
+	/** Items in the request, for the log; must not throw on bad input. */
+	itemCount?(context: Pick<RouteContext, 'body' | 'query'>): number | undefined;
+}

@@ -1,0 +1,298 @@
+/** Product routes: lists, import, updates, product types and EAN checks. */
+import { randomUUID } from 'node:crypto';
+import { PRODUCT_TYPES } from '../data';
+import { parseIsoDay, startOfUtcDay } from '../dates';
+import { badRequest, integerParam, notFound, requireBody, type RequestBody } from '../http';
+import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
+import type { RouteContext, RouteDefinition } from '../route';
+import type { ProductRecord, ProductUpdateResult, WeightUnit } from '../types';
+import { isBlank, isRecord, toNumber, toText } from '../values';
+import { xmlList } from '../xml';
+import type { SandboxCore } from '../core';
+
+const BASE = '/product/api/v1/merchant-integration';
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PRODUCTS_PAGE = 200;
+const MAX_BASIC_PRODUCTS_PAGE = 2500;
+export const MAX_BULK_ITEMS = 30_000;
+const VAT_RATES = [0, 10, 20];
+const WEIGHT_UNITS: WeightUnit[] = ['KG', 'G'];
+
+function pageOf(query: URLSearchParams, maxSize: number): { page: number; size: number } {
+	return {
+		page: integerParam(query, 'page', 0, 0, Number.MAX_SAFE_INTEGER),
+		size: integerParam(query, 'size', DEFAULT_PAGE_SIZE, 1, maxSize),
+	};
+}
+
+function modifiedSince(query: URLSearchParams): string | undefined {
+	const raw = query.get('date-modified-after');
+	if (raw === null || raw === '') return undefined;
+	const dayMs = parseIsoDay(raw);
+	if (dayMs === undefined) throw badRequest('date-modified-after must be a date in format yyyy-MM-dd');
+	return new Date(dayMs).toISOString();
+}
+
+/** The body as a list: a JSON array, or any XML list. */
+function bodyList(body: RequestBody): unknown[] {
+	const value = requireBody(body);
+	const list = body.format === 'xml' ? xmlList(value) : value;
+	if (!Array.isArray(list)) throw badRequest('Request body must be an array');
+	return list;
+}
+
+function bodyListLength(body: RequestBody): number | undefined {
+	if (body.value === undefined) return undefined;
+	const list = body.format === 'xml' ? xmlList(body.value) : body.value;
+	return Array.isArray(list) ? list.length : undefined;
+}
+
+interface FieldChanges {
+	errors: string[];
+	changes: Partial<Pick<ProductRecord, 'vat' | 'stockLevel' | 'packageWeightValue' | 'packageWeightUnit' | 'sku'>>;
+	basePrice?: number;
+}
+
+/** The fields shared by updates and imports, checked against the live service's rules. */
+function readProductFields(item: Record<string, unknown>): FieldChanges {
+	const result: FieldChanges = { errors: [], changes: {} };
+	if (!isBlank(item.basePrice)) {
+		const basePrice = toNumber(item.basePrice);
+		if (basePrice === undefined || basePrice <= 0) result.errors.push('basePrice must be positive');
+		else result.basePrice = basePrice;
+	}
+	if (!isBlank(item.vat)) {
+		const vat = toNumber(item.vat);
+		if (vat === undefined || !VAT_RATES.includes(vat)) result.errors.push('VAT must be one of 0, 10, 20');
+		else result.changes.vat = vat;
+	}
+	if (!isBlank(item.stockLevel)) {
+		const stockLevel = toNumber(item.stockLevel);
+		if (stockLevel === undefined || !Number.isInteger(stockLevel) || stockLevel < 0) {
+			result.errors.push('stockLevel must be an integer >= 0');
+		} else result.changes.stockLevel = stockLevel;
+	}
+	if (!isBlank(item.packageWeightValue)) {
+		const weight = toNumber(item.packageWeightValue);
+		if (weight === undefined || weight <= 0) result.errors.push('packageWeightValue must be positive');
+		else result.changes.packageWeightValue = weight;
+	}
+	if (!isBlank(item.packageWeightUnit)) {
+		const unit = toText(item.packageWeightUnit)?.toUpperCase() as WeightUnit;
+		if (!WEIGHT_UNITS.includes(unit)) result.errors.push('packageWeightUnit must be KG or G');
+		else result.changes.packageWeightUnit = unit;
+	}
+	if (!isBlank(item.sku)) {
+		const sku = toText(item.sku)?.trim();
+		if (!sku) result.errors.push('sku must be a non-empty string');
+		else result.changes.sku = sku;
+	}
+	return result;
+}
+
+/** A base price change applies from the next day: it goes to newBasePrice until then. */
+function withBasePrice(record: ProductRecord, basePrice: number | undefined, nowMs: number): ProductRecord {
+	if (basePrice === undefined) return record;
+	if (basePrice === record.basePrice) return { ...record, newBasePrice: basePrice, priceChangeDay: null };
+	return { ...record, newBasePrice: basePrice, priceChangeDay: startOfUtcDay(nowMs) };
+}
+
+function updateProduct(core: SandboxCore, product: ProductRecord, item: unknown): ProductUpdateResult {
+	if (!isRecord(item)) return { status: 'FAIL', errors: ['Each product update must be an object'], myProductId: product.id };
+	const { errors, changes, basePrice } = readProductFields(item);
+	if (errors.length > 0) return { status: 'FAIL', errors, myProductId: product.id };
+	const nowMs = core.clock.nowMs();
+	const updated = withBasePrice({ ...product, ...changes }, basePrice, nowMs);
+	core.catalog.save({ ...updated, dateModified: new Date(nowMs).toISOString() });
+	return { status: 'SUCCESS', errors: [], myProductId: product.id };
+}
+
+/** Brands are serialized objects; a plain name gets the id of the known brand of that name. */
+function brandValue(raw: unknown): string | undefined {
+	const text = toText(raw)?.trim();
+	if (!text) return undefined;
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (isRecord(parsed) && typeof parsed.name === 'string') return text;
+	} catch {
+		// a plain brand name
+	}
+	const known = PRODUCT_TYPES.flatMap((type) => type.brands).find((brand) => brand.name.toLowerCase() === text.toLowerCase());
+	let hash = 0;
+	for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) % 100_000;
+	return serializeBrand(known?.id ?? 900_000 + hash, known?.name ?? text);
+}
+
+function stringList(value: unknown, elementName: string): string[] {
+	return xmlList(value, [elementName, 'item'])
+		.map((entry) => toText(entry))
+		.filter((entry): entry is string => entry !== undefined);
+}
+
+function importProduct({ core, body }: RouteContext): { id: string } {
+	const item = requireBody(body);
+	if (!isRecord(item)) throw badRequest('Request body must be one product import object');
+	const ean = toText(item.ean)?.trim();
+	if (!ean || !/^\d{8,14}$/.test(ean)) throw badRequest('ean must be a GTIN of 8 to 14 digits');
+	const existing = core.catalog.getByEan(ean);
+	const { errors, changes, basePrice } = readProductFields(item);
+	const name = toText(item.name)?.trim();
+	if (!existing) {
+		if (!name) errors.push('name is required');
+		if (basePrice === undefined && isBlank(item.basePrice)) errors.push('basePrice is required');
+		if (changes.vat === undefined && isBlank(item.vat)) errors.push('vat is required');
+	}
+	const parentEan = toText(item.parentEan)?.trim();
+	if (parentEan && !core.catalog.getByEan(parentEan)) errors.push(`parentEan ${parentEan} does not exist`);
+	if (errors.length > 0) throw badRequest(errors.join('; '));
+
+	const nowMs = core.clock.nowMs();
+	const brand = brandValue(item.brand);
+	const described = {
+		...(name ? { name } : {}),
+		...(isBlank(item.description) ? {} : { description: String(item.description) }),
+		...(brand ? { brand } : {}),
+		...(isBlank(item.productType) ? {} : { productType: String(item.productType) }),
+		...(isBlank(item.category) ? {} : { categories: [String(item.category)] }),
+		...(isBlank(item.externalId) ? {} : { externalId: String(item.externalId) }),
+		...(isBlank(item.coverImage) ? {} : { coverImage: String(item.coverImage) }),
+		...(isBlank(item.gallery) ? {} : { gallery: stringList(item.gallery, 'gallery') }),
+		...(parentEan ? { parentEan } : {}),
+		...(isRecord(item.attributes)
+			? {
+					attributes: Object.fromEntries(
+						Object.entries(item.attributes).map(([attribute, values]) => [attribute, stringList(values, attribute)]),
+					),
+				}
+			: {}),
+		...changes,
+		dateModified: new Date(nowMs).toISOString(),
+	};
+	if (existing) {
+		core.catalog.save(withBasePrice({ ...existing, ...described }, basePrice, nowMs));
+	} else {
+		const price = basePrice as number;
+		core.catalog.create({
+			externalId: `EXT-${ean}`,
+			ean,
+			platformCode: `PC${Number(ean.slice(-9)).toString(36).toUpperCase()}`,
+			name: name as string,
+			description: '',
+			brand: serializeBrand(0, ''),
+			sku: `IMP-${ean}`,
+			productType: '',
+			categories: [],
+			newBasePrice: price,
+			basePrice: price,
+			vat: changes.vat as number,
+			stockLevel: 0,
+			packageWeightValue: 1,
+			packageWeightUnit: 'KG',
+			warehouse: 'MERCHANT_WAREHOUSE',
+			priceChangeDay: null,
+			...described,
+		});
+	}
+	return { id: randomUUID() };
+}
+
+export const productRoutes: RouteDefinition[] = [
+	{
+		key: 'products',
+		method: 'GET',
+		pattern: new RegExp(`^${BASE}/products$`),
+		authenticated: true,
+		handle({ core, query }) {
+			const { page, size } = pageOf(query, MAX_PRODUCTS_PAGE);
+			const filter: ProductFilter = {
+				search: query.get('search') || undefined,
+				ean: query.get('ean') || undefined,
+				modifiedSince: modifiedSince(query),
+			};
+			return { json: core.catalog.page(filter, page, size).map(toProduct) };
+		},
+	},
+	{
+		key: 'basicProducts',
+		method: 'GET',
+		pattern: new RegExp(`^${BASE}/basic-products$`),
+		authenticated: true,
+		handle({ core, query }) {
+			const { page, size } = pageOf(query, MAX_BASIC_PRODUCTS_PAGE);
+			return { json: core.catalog.page({ modifiedSince: modifiedSince(query) }, page, size).map(toBasicProduct) };
+		},
+	},
+	{
+		key: 'import',
+		method: 'POST',
+		pattern: new RegExp(`^${BASE}/import$`),
+		authenticated: true,
+		handle: (context) => ({ json: importProduct(context) }),
+		itemCount: ({ body }) => (isRecord(body.value) ? 1 : bodyListLength(body)),
+	},
+	{
+		key: 'productBulk',
+		method: 'PUT',
+		pattern: new RegExp(`^${BASE}/product/bulk$`),
+		authenticated: true,
+		handle({ core, body }) {
+			const items = bodyList(body);
+			if (items.length === 0) throw badRequest('Request body must list at least one product update');
+			if (items.length > MAX_BULK_ITEMS) throw badRequest(`At most ${MAX_BULK_ITEMS} products per request`);
+			const products = items.map((item) => {
+				const id = isRecord(item) ? toNumber(item.id) : undefined;
+				return { id, product: id === undefined ? undefined : core.catalog.getById(id) };
+			});
+			if (products.every(({ product }) => !product)) throw notFound('None of the products exist');
+			return {
+				json: items.map((item, index): ProductUpdateResult => {
+					const { id, product } = products[index];
+					if (id === undefined) return { status: 'FAIL', errors: ['id is required'], myProductId: null };
+					if (!product) return { status: 'FAIL', errors: [`Product ${id} does not exist`], myProductId: id };
+					return updateProduct(core, product, item);
+				}),
+			};
+		},
+		itemCount: ({ body }) => bodyListLength(body),
+	},
+	{
+		key: 'productUpdate',
+		method: 'PUT',
+		pattern: new RegExp(`^${BASE}/product/(?<id>[^/]+)$`),
+		authenticated: true,
+		handle({ core, params, body }) {
+			if (!/^\d+$/.test(params.id)) throw badRequest('id must be an integer');
+			const product = core.catalog.getById(Number(params.id));
+			if (!product) throw notFound(`Product ${params.id} does not exist`);
+			const item = requireBody(body);
+			if (!isRecord(item)) throw badRequest('Request body must be one product update object');
+			return { json: updateProduct(core, product, item) };
+		},
+	},
+	{
+		key: 'productTypes',
+		method: 'GET',
+		pattern: new RegExp(`^${BASE}/product-type$`),
+		authenticated: true,
+		handle({ core, headers }) {
+			const english = /^en\b/i.test(headers['accept-language'] ?? '');
+			return { json: core.productTypes.map((type) => (english ? type.en : type.local)) };
+		},
+	},
+	{
+		key: 'eanExists',
+		method: 'POST',
+		pattern: new RegExp(`^${BASE}/ean/exists$`),
+		authenticated: true,
+		handle({ core, body }) {
+			const result: Record<string, boolean> = {};
+			for (const entry of bodyList(body)) {
+				const ean = toText(entry);
+				if (ean === undefined) throw badRequest('Request body must be an array of EAN strings');
+				result[ean] = core.catalog.getByEan(ean.trim()) !== undefined;
+			}
+			return { json: result };
+		},
+		itemCount: ({ body }) => bodyListLength(body),
+	},
+];

@@ -1,0 +1,186 @@
+/**
+ * The HTTP server. Every request goes through the same steps: injected fault, body size, token,
+ * permission, rate limit, route; then the answer is logged and sent.
+ */
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SandboxCore } from './core';
+import { FaultQueue } from './faults';
+import { HttpError, MAX_BODY_BYTES, queryObject, readBody, type RequestBody } from './http';
+import { ROUTE_GROUPS } from './rate-limit';
+import type { RouteContext, RouteDefinition, RouteResult } from './route';
+import { matchRoute } from './router';
+import type { FaultSpec, RequestLogEntry } from './types';
+import { XML_BOMB } from './xml';
+
+const HOST = '127.0.0.1';
+
+const BAD_GATEWAY_PAGE =
+	'<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>' +
+	'<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n';
+
+/** A list answer cut off mid-way, as a dropped upstream connection leaves it. */
+const MALFORMED_JSON = '[{"invoiceHeader":{"invoiceType":"FISCAL","orderDetails":{"invoiceId":"7f3c1d2e-';
+
+function faultAnswer(fault: FaultSpec): RouteResult {
+	const headers: Record<string, string> =
+		fault.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(fault.retryAfterSeconds) };
+	switch (fault.body) {
+		case 'html':
+			return { status: fault.status ?? 502, body: BAD_GATEWAY_PAGE, contentType: 'text/html', headers };
+		case 'malformed-json':
+			return { status: fault.status ?? 200, body: MALFORMED_JSON, contentType: 'application/json', headers };
+		case 'xml-bomb':
+			return { status: fault.status ?? 200, body: XML_BOMB, contentType: 'application/xml', headers };
+		default: {
+			const status = fault.status ?? 500;
+			return { status, json: { message: STATUS_CODES[status] ?? 'Injected fault' }, headers };
+		}
+	}
+}
+
+function errorAnswer(error: unknown): RouteResult {
+	if (error instanceof HttpError) return { status: error.status, json: { message: error.message }, headers: error.headers };
+	console.error('sandbox: unexpected error', error);
+	return { status: 500, json: { message: 'Internal server error' } };
+}
+
+export class SandboxServer {
+	private readonly server: Server;
+	/** Pending fault delays, released at once on close. */
+	private readonly delays = new Set<() => void>();
+
+	constructor(private readonly core: SandboxCore) {
+		this.server = createServer((request, response) => {
+			this.serve(request, response).catch((error: unknown) => {
+				// A client that hung up mid-request needs no answer.
+				if (request.destroyed || response.destroyed) return;
+				console.error('sandbox: failed to answer', error);
+				if (!response.headersSent) response.writeHead(500).end();
+			});
+		});
+	}
+
+	async listen(port: number): Promise<number> {
+		await new Promise<void>((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(port, HOST, () => {
+				this.server.off('error', reject);
+				resolve();
+			});
+		});
+		return (this.server.address() as AddressInfo).port;
+	}
+
+	async close(): Promise<void> {
+		for (const release of this.delays) release();
+		this.delays.clear();
+		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+		this.server.closeAllConnections();
+		await closed;
+	}
+
+	private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const arrivedAt = Date.now();
+		const method = request.method ?? 'GET';
+		const url = new URL(request.url ?? '/', 'http://sandbox.local');
+		const body = await readBody(request);
+		const match = matchRoute(method, url.pathname);
+		const route = match.kind === 'route' ? match.route : undefined;
+		const context: RouteContext = {
+			core: this.core,
+			method,
+			path: url.pathname,
+			params: match.kind === 'route' ? match.params : {},
+			query: url.searchParams,
+			headers: request.headers,
+			body,
+		};
+
+		let result: RouteResult;
+		try {
+			if (match.kind === 'none') throw new HttpError(404, `No route for ${method} ${url.pathname}`);
+			if (match.kind === 'method-not-allowed') throw new HttpError(405, `Method ${method} not allowed on ${url.pathname}`);
+			result = await this.answer(match.route, context);
+		} catch (error) {
+			result = errorAnswer(error);
+		}
+
+		const status = result.status ?? 200;
+		if (!result.skipLog) {
+			const entry: RequestLogEntry = {
+				at: arrivedAt,
+				method,
+				path: url.pathname,
+				route: route?.key ?? 'unknown',
+				query: queryObject(url.searchParams),
+				status,
+				bodyBytes: body.bytes,
+			};
+			const itemCount = route?.itemCount ? safeItemCount(route, context) : undefined;
+			if (itemCount !== undefined) entry.itemCount = itemCount;
+			this.core.log.add(entry);
+		}
+		if (response.destroyed) return;
+		const payload = result.body ?? JSON.stringify(result.json ?? null);
+		response.writeHead(status, {
+			'Content-Type': result.contentType ?? 'application/json',
+			'Content-Length': Buffer.byteLength(payload),
+			...result.headers,
+		});
+		response.end(payload);
+	}
+
+	private async answer(route: RouteDefinition, context: RouteContext): Promise<RouteResult> {
+		if (route.key !== 'control') {
+			const fault = this.core.faults.take(route.key);
+			if (fault?.delayMs) await this.delay(fault.delayMs);
+			if (fault && FaultQueue.answers(fault)) return faultAnswer(fault);
+		}
+		if (context.body.text === undefined) {
+			throw new HttpError(413, `Request body exceeds ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
+		}
+		if (route.authenticated) this.admit(route, context);
+		return route.handle(context);
+	}
+
+	/** Token, permission and rate limit checks, in the live service's order. */
+	private admit(route: RouteDefinition, context: RouteContext): void {
+		const header = context.headers.authorization ?? '';
+		const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+		const unauthorized = { 'WWW-Authenticate': 'Bearer' };
+		if (!token) throw new HttpError(401, 'Missing bearer token', unauthorized);
+		const clientId = this.core.tokens.clientOf(token);
+		if (clientId === undefined) throw new HttpError(401, 'Invalid or expired token', unauthorized);
+		const client = this.core.clients.find((candidate) => candidate.clientId === clientId);
+		if (client?.deniedRoutes?.includes(route.key)) throw new HttpError(403, 'Access denied for this token');
+		const group = ROUTE_GROUPS[route.key];
+		if (!group) return;
+		const decision = this.core.rateLimiter.check(clientId, group);
+		if (!decision.allowed) {
+			throw new HttpError(429, 'Too many requests', {
+				'Retry-After': this.core.rateLimiter.formatRetryAfter(decision.retryAfterMs),
+			});
+		}
+	}
+
+	private delay(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const release = () => {
+				clearTimeout(timer);
+				this.delays.delete(release);
+				resolve();
+			};
+			const timer = setTimeout(release, ms);
+			this.delays.add(release);
+		});
+	}
+}
+
+function safeItemCount(route: RouteDefinition, context: { body: RequestBody; query: URLSearchParams }): number | undefined {
+	try {
+		return route.itemCount?.(context);
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,78 @@
+/**
+ * XML as the live service (Spring + Jackson XML) speaks it. Answers use Jackson's default shape:
+ * root `<List>`, one `<item>` per element, arrays inside objects wrapped in an element named after
+ * the field whose children repeat that name, null fields omitted. Request bodies may use any root
+ * and element names, as Jackson reads them.
+ */
+import { XMLParser } from 'fast-xml-parser';
+import { isRecord } from './values';
+
+function escapeText(text: string): string {
+	return text.replace(/[&<>"']/g, (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[char]};`);
+}
+
+function element(name: string, value: unknown): string {
+	if (value === null || value === undefined) return '';
+	if (Array.isArray(value)) return `<${name}>${value.map((entry) => element(name, entry)).join('')}</${name}>`;
+	if (typeof value === 'object') {
+		const children = Object.entries(value as Record<string, unknown>).map(([key, child]) => element(key, child));
+		return `<${name}>${children.join('')}</${name}>`;
+	}
+	return `<${name}>${escapeText(String(value))}</${name}>`;
+}
+
+/** A JSON list in Jackson XML's default shape. */
+export function toJacksonXmlList(list: unknown[]): string {
+	return `<List>${list.map((entry) => element('item', entry)).join('')}</List>`;
+}
+
+const parser = new XMLParser({
+	ignoreAttributes: true,
+	ignoreDeclaration: true,
+	ignorePiTags: true,
+	// Values stay strings: EANs would lose their meaning as numbers; routes read numbers leniently.
+	parseTagValue: false,
+	trimValues: true,
+	processEntities: true,
+	htmlEntities: false,
+});
+
+/** The content of the document's root element; throws on malformed XML or several roots. */
+export function parseXmlBody(text: string): unknown {
+	const document = parser.parse(text, true) as Record<string, unknown>;
+	const roots = Object.keys(document);
+	if (roots.length !== 1) throw new Error('XML body must have exactly one root element');
+	const root = document[roots[0]];
+	return Array.isArray(root) ? root[0] : root;
+}
+
+/**
+ * A list read from XML: `<wrapper><x>…</x><x>…</x></wrapper>` parses as `{ x: [...] }` (or `{ x: {...} }`
+ * for one element); the element name is free unless `elementNames` restricts it (so an object with
+ * a single field is not mistaken for a wrapper).
+ */
+export function xmlList(value: unknown, elementNames?: string[]): unknown[] {
+	if (Array.isArray(value)) return value;
+	if (value === undefined || value === null || value === '') return [];
+	if (isRecord(value)) {
+		const keys = Object.keys(value);
+		if (keys.length === 1 && (!elementNames || elementNames.includes(keys[0]))) {
+			const inner = value[keys[0]];
+			return Array.isArray(inner) ? inner : [inner];
+		}
+	}
+	return [value];
+}
+
+/** A "billion laughs" document: nested entity definitions that expand exponentially. */
+export const XML_BOMB = [
+	'<?xml version="1.0" encoding="UTF-8"?>',
+	'<!DOCTYPE List [',
+	'  <!ENTITY lol "lol">',
+	...Array.from({ length: 9 }, (_, level) => {
+		const inner = level === 0 ? 'lol' : `lol${level}`;
+		return `  <!ENTITY lol${level + 1} "${`&${inner};`.repeat(10)}">`;
+	}),
+	']>',
+	'<List><item><invoiceHeader><invoiceType>&lol9;</invoiceType></invoiceHeader></item></List>',
+].join('\n');
