@@ -1,0 +1,338 @@
+import { createHash } from 'crypto';
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+const GRANT_ENDPOINT_PATH = '/iam/api/v1/auth/token';
+
+/** The platform issues 15-minute tokens; used when a response carries no usable `expires_in`. */
+const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
+
+/** A token is handed out again only while this much of its life is left, so it cannot expire in flight. */
+const MAX_EXPIRY_MARGIN_MS = 30_000;
+
+const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
+
+interface TokenCacheEntry {
+	pending?: Promise<string>;
+	token?: string;
+	expiresAt?: number;
+}
+
+/**
+ * Shared by every execution in this process. n8n starts the requests of all items at once and
+ * each one calls `preAuthentication` when its token is empty or was rejected; this map lets them
+ * share one token request. Keys hold a hash of the secret, never the secret itself.
+ */
+const tokenCache = new Map<string, TokenCacheEntry>();
+
+const NETWORK_ERROR_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
+	ETIMEDOUT: 'the connection timed out',
+	ECONNABORTED: 'the connection timed out',
+	ECONNRESET: 'the connection was closed unexpectedly',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+};
+
+function normalizeBaseUrl(baseUrl: string): string {
+	return baseUrl.trim().replace(/\/+$/, '');
+}
+
+/** The base URL as shown in messages: without any user name or password it may carry. */
+function displayUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		parsed.username = '';
+		parsed.password = '';
+		return parsed.toString().replace(/\/+$/, '');
+	} catch {
+		return url;
+	}
+}
+
+function cacheKey(baseUrl: string, clientId: string, clientSecret: string, apiKey: string): string {
+	const secretHash = createHash('sha256').update(`${clientSecret}\u0000${apiKey}`).digest('hex');
+	return `${baseUrl}\u0000${clientId}\u0000${secretHash}`;
+}
+
+function expiryMarginMs(lifetimeMs: number): number {
+	return Math.min(MAX_EXPIRY_MARGIN_MS, lifetimeMs / 10);
+}
+
+function parseLifetimeSeconds(expiresIn: unknown): number {
+	const seconds = typeof expiresIn === 'string' ? Number(expiresIn.trim()) : expiresIn;
+	return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+		? seconds
+		: DEFAULT_TOKEN_LIFETIME_SECONDS;
+}
+
+function pruneExpiredEntries(now: number): void {
+	for (const [key, entry] of tokenCache) {
+		if (!entry.pending && (entry.expiresAt === undefined || entry.expiresAt <= now)) {
+			tokenCache.delete(key);
+		}
+	}
+}
+
+function removeSecrets(text: string, secrets: string[]): string {
+	return secrets
+		.filter((secret) => secret.length > 0)
+		.reduce((result, secret) => result.split(secret).join('***'), text);
+}
+
+function serverMessage(body: unknown): string | undefined {
+	if (body && typeof body === 'object' && typeof (body as IDataObject).message === 'string') {
+		return (body as IDataObject).message as string;
+	}
+	return undefined;
+}
+
+// Messages name no host: n8n rewrites an error message that contains a system error code
+// (ENOENT, EPERM, ...) anywhere in it, and a host name could contain one. Hosts go in descriptions.
+function tokenStatusError(
+	response: IN8nHttpFullResponse,
+	tokenUrl: string,
+	secrets: string[],
+): UserError {
+	const status = response.statusCode;
+	const detail = serverMessage(response.body);
+	const description = detail
+		? `The token endpoint answered HTTP ${status}: ${removeSecrets(detail, secrets)}`
+		: `The token endpoint ${tokenUrl} answered HTTP ${status}`;
+	if (status === 401) {
+		return new UserError(
+			'Authentication failed: the client ID or client secret was rejected (HTTP 401 from the token endpoint)',
+			{
+				description: `${description}. Check the Client ID, the Client Secret and the API Key, and that they belong to the environment of the Base URL (production and staging credentials differ).`,
+			},
+		);
+	}
+	if (status === 403) {
+		return new UserError(
+			'Authentication failed: the token request was forbidden (HTTP 403 from the token endpoint)',
+			{ description: `${description}. Check the API Key and the permissions of the client.` },
+		);
+	}
+	if (status === 404 || status === 405) {
+		return new UserError(`Token endpoint not found (HTTP ${status}): check the Base URL`, {
+			description: `${tokenUrl} does not exist. The Base URL should be the root of the merchant API, for example https://api.example-marketplace.com, without any path.`,
+		});
+	}
+	if (status === 429 || status >= 500) {
+		return new UserError(
+			`The token endpoint is unavailable (HTTP ${status}): try again later`,
+			{ description },
+		);
+	}
+	return new UserError(`The token request failed (HTTP ${status})`, { description });
+}
+
+function networkError(error: unknown, baseUrl: string): UserError {
+	const code =
+		error && typeof error === 'object' && typeof (error as IDataObject).code === 'string'
+			? ((error as IDataObject).code as string)
+			: undefined;
+	const reason = (code && NETWORK_ERROR_REASONS[code]) ?? 'the request failed before an answer arrived';
+	return new UserError(`Could not reach the marketplace API: ${reason}`, {
+		description: `Check the Base URL (${baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+	});
+}
+
+async function requestToken(
+	helpers: IHttpRequestHelper['helpers'],
+	baseUrl: string,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<{ token: string; lifetimeSeconds: number }> {
+	const clientId = String(credentials.clientId ?? '');
+	const clientSecret = String(credentials.clientSecret ?? '');
+	const apiKey = String(credentials.apiKey ?? '');
+	const secrets = [clientSecret, apiKey];
+	const shownBaseUrl = displayUrl(baseUrl);
+	const tokenUrl = `${shownBaseUrl}${GRANT_ENDPOINT_PATH}`;
+
+	const headers: IDataObject = { 'Content-Type': 'application/json', Accept: 'application/json' };
+	if (apiKey) headers['X-API-Key'] = apiKey;
+	const options: IHttpRequestOptions = {
+		method: 'POST',
+		url: `${baseUrl}${GRANT_ENDPOINT_PATH}`,
+		headers,
+		body: {
+			grantType: 'CLIENT_CREDENTIALS',
+			clientId,
+			clientSecret,
+			scope: 'public_api/full_access',
+		},
+		json: true,
+		timeout: TOKEN_REQUEST_TIMEOUT_MS,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await helpers.httpRequest(options)) as IN8nHttpFullResponse;
+	} catch (error) {
+		// The original error carries the request, body included: only its code is kept.
+		throw networkError(error, shownBaseUrl);
+	}
+
+	if (response.statusCode < 200 || response.statusCode > 299) {
+		throw tokenStatusError(response, tokenUrl, secrets);
+	}
+	const body = response.body as IDataObject | undefined;
+	const token = body && typeof body === 'object' ? body.access_token : undefined;
+	if (typeof token !== 'string' || token === '') {
+		throw new UserError('The token endpoint answered without an access token', {
+			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
+		});
+	}
+	return { token, lifetimeSeconds: parseLifetimeSeconds(body?.expires_in) };
+}
+
+export class MarketplaceMerchantApi implements ICredentialType {
+	name = 'marketplaceMerchantApi';
+
+	displayName = 'Marketplace Merchant API';
+
+	icon: Icon = {
+		light: 'file:../icons/marketplace.svg',
+		dark: 'file:../icons/marketplace.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant#credential';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://api.example-marketplace.com',
+			description:
+				'Root address of the merchant API. Production and staging have different hosts, and client credentials work only on the host they were issued for.',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Client ID issued in the merchant portal',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Client secret issued in the merchant portal',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. Sent as the X-API-Key header of the token request when filled in.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
+		const key = cacheKey(
+			baseUrl,
+			String(credentials.clientId ?? ''),
+			String(credentials.clientSecret ?? ''),
+			String(credentials.apiKey ?? ''),
+		);
+		const now = Date.now();
+		pruneExpiredEntries(now);
+		const entry: TokenCacheEntry = tokenCache.get(key) ?? {};
+		tokenCache.set(key, entry);
+
+		if (entry.pending) {
+			return { accessToken: await entry.pending };
+		}
+		// A different, still valid token means another caller has already replaced the one this
+		// caller holds; the same token means that very token was rejected and a new one is needed.
+		const callerToken = credentials.accessToken;
+		if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && entry.token !== callerToken) {
+			return { accessToken: entry.token };
+		}
+
+		entry.pending = requestToken(this.helpers, baseUrl, credentials)
+			.then(({ token, lifetimeSeconds }) => {
+				const lifetimeMs = lifetimeSeconds * 1000;
+				entry.token = token;
+				entry.expiresAt = Date.now() + lifetimeMs - expiryMarginMs(lifetimeMs);
+				return token;
+			})
+			.finally(() => {
+				entry.pending = undefined;
+			});
+		return { accessToken: await entry.pending };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/order/api/v1/merchant-integration/merchant-warehouses',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The access token was rejected (HTTP 401): check the Client ID and Client Secret',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The client has no permission for the merchant API (HTTP 403)',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'The merchant API was not found (HTTP 404): check the Base URL',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,28 @@
+export { prepareEngineServices } from './engine-services';
+export { TestCredentialTypes } from './credential-types';
+export { TestCredentialsHelper, type CredentialsHelperCalls } from './credentials-helper';
+export { TestNodeTypes } from './node-types';
+export {
+	TEST_ITEMS_NODE_TYPE,
+	TEST_WAREHOUSES_NODE_TYPE,
+	TEST_WAREHOUSE_POLL_NODE_TYPE,
+	TestItems,
+	TestMerchantWarehousePoll,
+	TestMerchantWarehouses,
+} from './test-node-types';
+export { PACKAGE_NAME, packageNodeTypeName } from './source-loader';
+export {
+	INPUT_NODE_NAME,
+	NODE_UNDER_TEST_NAME,
+	runNode,
+	runWorkflow,
+	type ItemError,
+	type NodeRunResult,
+	type RunNodeOptions,
+	type RunWorkflowOptions,
+	type WorkflowInput,
+	type WorkflowRunResult,
+} from './workflow-runner';
+export { testCredential, type CredentialTestResult, type TestCredentialOptions } from './credential-tester';
+export { POLL_NODE_NAME, runPoll, type PollRunResult, type RunPollOptions } from './poll-runner';
+export type { HarnessOptions, NodeInput } from './workflow-setup';

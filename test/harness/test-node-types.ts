@@ -1,0 +1,144 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, deepCopy } from 'n8n-workflow';
+
+/** Node types that exist only in tests; never part of the package. */
+export const TEST_ITEMS_NODE_TYPE = 'test.items';
+export const TEST_WAREHOUSES_NODE_TYPE = 'test.merchantWarehouses';
+export const TEST_WAREHOUSE_POLL_NODE_TYPE = 'test.merchantWarehousePoll';
+
+const WAREHOUSES_PATH = '/order/api/v1/merchant-integration/merchant-warehouses';
+
+function isExecutionData(value: unknown): value is INodeExecutionData {
+	const json = (value as { json?: unknown } | null)?.json;
+	return typeof json === 'object' && json !== null && !Array.isArray(json);
+}
+
+/**
+ * Start node that emits the items in its `items` parameter, so a test can feed input items to
+ * the node under test. Plain objects become `{ json }`; objects with a `json` object (and maybe
+ * `binary`) are emitted as they are.
+ */
+export class TestItems implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test Items',
+		name: TEST_ITEMS_NODE_TYPE,
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items given in its parameters',
+		defaults: { name: 'Test Items' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{
+				displayName: 'Items',
+				name: 'items',
+				type: 'json',
+				default: '[]',
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const configured = this.getNode().parameters.items;
+		const items = (typeof configured === 'string' ? JSON.parse(configured) : configured) as unknown[];
+		return [
+			deepCopy(items).map((item, index) =>
+				isExecutionData(item)
+					? { ...item, pairedItem: { item: 0 } }
+					: { json: item as IDataObject, pairedItem: { item: 0 } },
+			),
+		];
+	}
+}
+
+/**
+ * The smallest declarative node that uses the package credential: one authenticated GET of the
+ * merchant's warehouses. Credential tests use it while the real node is built elsewhere.
+ */
+export class TestMerchantWarehouses implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test Merchant Warehouses',
+		name: TEST_WAREHOUSES_NODE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Lists the merchant warehouses',
+		defaults: { name: 'Test Merchant Warehouses' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'marketplaceMerchantApi', required: true }],
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl}}',
+			headers: { Accept: 'application/json' },
+		},
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				default: 'list',
+				options: [
+					{
+						name: 'List',
+						value: 'list',
+						action: 'List warehouses',
+						routing: {
+							request: {
+								method: 'GET',
+								url: WAREHOUSES_PATH,
+							},
+							output: {
+								postReceive: [{ type: 'rootProperty', properties: { property: 'content' } }],
+							},
+						},
+					},
+				],
+			},
+		],
+	};
+}
+
+/**
+ * A minimal polling trigger: emits the warehouses it has not seen before, remembering their ids
+ * in the node's static data. Exercises `runPoll` without the real trigger node.
+ */
+export class TestMerchantWarehousePoll implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test Merchant Warehouse Poll',
+		name: TEST_WAREHOUSE_POLL_NODE_TYPE,
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits new merchant warehouses',
+		defaults: { name: 'Test Merchant Warehouse Poll' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'marketplaceMerchantApi', required: true }],
+		properties: [],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const credentials = await this.getCredentials<{ baseUrl: string }>('marketplaceMerchantApi');
+		const response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			'marketplaceMerchantApi',
+			{ method: 'GET', url: `${credentials.baseUrl.replace(/\/+$/, '')}${WAREHOUSES_PATH}`, json: true },
+		)) as { content: IDataObject[] };
+		const staticData = this.getWorkflowStaticData('node');
+		const seen = new Set((staticData.seenIds as number[] | undefined) ?? []);
+		const fresh = response.content.filter((warehouse) => !seen.has(warehouse.id as number));
+		staticData.seenIds = [...seen, ...fresh.map((warehouse) => warehouse.id as number)];
+		return fresh.length > 0 ? [this.helpers.returnJsonArray(fresh)] : null;
+	}
+}
+
+export function testNodeTypes(): INodeType[] {
+	return [new TestItems(), new TestMerchantWarehouses(), new TestMerchantWarehousePoll()];
+}
