@@ -1,0 +1,64 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { discountFields, discountOperations } from './actions/discount/Discount.resource';
+import { invoiceFields, invoiceOperations } from './actions/invoice/Invoice.resource';
+import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/invoiceCorrection/InvoiceCorrection.resource';
+import { priceFields, priceOperations } from './actions/price/Price.resource';
+import { productFields, productOperations } from './actions/product/Product.resource';
+import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
+
+/**
+ * Marketplace Merchant: a declarative node. Every operation is described by its `routing`
+ * (see actions/<resource>/<operation>.operation.ts); the shared request engine in transport/
+ * paces, retries, splits and reads the requests. There is no `execute` method.
+ */
+export class MarketplaceMerchant implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Marketplace Merchant',
+		name: 'marketplaceMerchant',
+		icon: { light: 'file:../../icons/marketplace.svg', dark: 'file:../../icons/marketplace.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Manage products, stock, prices, discounts and invoices of a marketplace merchant account',
+		defaults: { name: 'Marketplace Merchant' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'marketplaceMerchantApi', required: true }],
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Discount', value: 'discount' },
+					{ name: 'Invoice', value: 'invoice' },
+					{ name: 'Invoice Correction', value: 'invoiceCorrection' },
+					{ name: 'Price', value: 'price' },
+					{ name: 'Product', value: 'product' },
+					{ name: 'Warehouse', value: 'warehouse' },
+				],
+				default: 'product',
+			},
+			productOperations,
+			...productFields,
+			warehouseOperations,
+			...warehouseFields,
+			invoiceOperations,
+			...invoiceFields,
+			invoiceCorrectionOperations,
+			...invoiceCorrectionFields,
+			discountOperations,
+			...discountFields,
+			priceOperations,
+			...priceFields,
+		],
+	};
+}

@@ -1,0 +1,112 @@
+/**
+ * Pieces of operation descriptions that several operations share.
+ */
+import type {
+	DeclarativeRestApiSettings,
+	IDisplayOptions,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+	INodePropertyRouting,
+	PostReceiveAction,
+	PreSendAction,
+} from 'n8n-workflow';
+
+import { readAnswer } from '../transport/answers';
+import { sendSingle, type RequestData } from '../transport/send';
+
+/** Shows a field only for the given resource and operation(s). */
+export function showFor(resource: string, operation: string | string[]): IDisplayOptions {
+	return { show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] } };
+}
+
+/** The Operation choice of one resource. */
+export function operationProperty(resource: string, options: INodePropertyOptions[], defaultOperation: string): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: defaultOperation,
+	};
+}
+
+/** Return All and Limit, for every list operation. The operation's strategy reads them. */
+export function returnAllAndLimit(resource: string, operation: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: showFor(resource, operation),
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...showFor(resource, operation).show, returnAll: [false] } },
+		},
+	];
+}
+
+/** An operation's "Options" collection: settings of the node rather than fields of the request. */
+export function optionsCollection(resource: string, operation: string, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showFor(resource, operation),
+		options,
+	};
+}
+
+/** Options of the operations whose answer reports failures per entry (read by `failOnItemErrorsIfAsked`). */
+export function failOnItemErrorsOptions(resource: string, operation: string): INodeProperties {
+	return optionsCollection(resource, operation, [
+		{
+			displayName: 'Fail on Item Errors',
+			name: 'failOnItemErrors',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input.',
+		},
+	]);
+}
+
+type Strategy = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
+
+export interface EngineRouting {
+	/** Method and URL; a preSend may set the URL. */
+	request: DeclarativeRestApiSettings.HttpRequestOptions;
+	/** Checks the item's input and builds the request; an error here fails the item before anything is sent. */
+	preSend?: PreSendAction[];
+	/** How one item becomes requests (pages, chunks, windows): one request by default. */
+	strategy?: Strategy;
+	/** Turns each answer into items: `readAnswer` (JSON or XML, wrapped lists unwrapped) by default. */
+	postReceive?: PostReceiveAction[];
+}
+
+/**
+ * The routing of every operation. `paginate` is always on so that RoutingNode hands every request
+ * to a strategy, and every strategy sends through the shared pacing and retry policy: RoutingNode
+ * starts all items' requests at once, and only the engine keeps them within the rate limits.
+ */
+export function engineRouting({ request, preSend = [], strategy = sendSingle, postReceive = [readAnswer] }: EngineRouting): INodePropertyRouting {
+	return {
+		request,
+		send: { paginate: true, preSend },
+		operations: { pagination: strategy },
+		output: { postReceive },
+	};
+}

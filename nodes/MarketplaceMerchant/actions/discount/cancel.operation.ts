@@ -1,0 +1,85 @@
+import {
+	NodeApiError,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { decodeBody } from '../../transport/answers';
+import { PATHS } from '../../transport/endpoints';
+import { statusOf } from '../../transport/requestPolicy';
+import { sendRequest, type RequestData } from '../../transport/send';
+import { invalidInput } from '../../transport/validation';
+import { engineRouting, showFor } from '../common';
+import { RESOURCE } from './shared';
+
+const OPERATION = 'cancel';
+
+function discountIdOf(ctx: IExecuteSingleFunctions): string {
+	return String(ctx.getNodeParameter('discountId', '') ?? '').trim();
+}
+
+async function setCancellationUrl(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const discountId = discountIdOf(this);
+	if (discountId === '') throw invalidInput(this, 'Discount ID', 'is missing');
+	requestOptions.url = `${PATHS.discounts}/${encodeURIComponent(discountId)}/cancellations`;
+	return requestOptions;
+}
+
+/** A 404 names the discount instead of n8n's generic "resource could not be found". */
+async function sendCancellation(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	try {
+		return await sendRequest(this, requestData);
+	} catch (error) {
+		// Errors of the request helpers are NodeApiErrors already: wrapping hands them back unchanged.
+		if (statusOf(error) !== 404) throw new NodeApiError(this.getNode(), error as JsonObject);
+		const serviceMessage = (error as NodeApiError).description ?? undefined;
+		throw new NodeApiError(this.getNode(), { message: serviceMessage ?? 'Not found' } as JsonObject, {
+			message: `Discount "${discountIdOf(this)}" was not found`,
+			description: serviceMessage ?? 'Check the discount ID: Schedule and Get Many return it',
+			httpCode: '404',
+			itemIndex: this.getItemIndex(),
+		});
+	}
+}
+
+/** The service answers with a message only: the item says which discount was cancelled. */
+async function cancellationResult(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = decodeBody(this, response) as { message?: unknown } | undefined;
+	const message = body && typeof body === 'object' && body.message !== undefined ? String(body.message) : '';
+	return [{ json: { discountId: discountIdOf(this), cancelled: true, message } }];
+}
+
+export const cancelDiscount: INodePropertyOptions = {
+	name: 'Cancel',
+	value: OPERATION,
+	action: 'Cancel a discount',
+	description: 'Cancel a scheduled or running discount by its discountId; the product returns to its regular price',
+	routing: engineRouting({
+		request: { method: 'PUT' },
+		preSend: [setCancellationUrl],
+		strategy: sendCancellation,
+		postReceive: [cancellationResult],
+	}),
+};
+
+export const cancelDiscountFields: INodeProperties[] = [
+	{
+		displayName: 'Discount ID',
+		name: 'discountId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'ID of the discount to cancel, as returned by Schedule or Get Many',
+		displayOptions: showFor(RESOURCE, OPERATION),
+	},
+];

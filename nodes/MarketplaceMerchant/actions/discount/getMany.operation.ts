@@ -1,0 +1,70 @@
+import type {
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { formatDayMonthYear } from '../../transport/dates';
+import { PATHS } from '../../transport/endpoints';
+import { sendRequest, type RequestData } from '../../transport/send';
+import { invalidInput } from '../../transport/validation';
+import { engineRouting, returnAllAndLimit, showFor } from '../common';
+import { RESOURCE, checkDiscountPeriod, dayOf } from './shared';
+
+const OPERATION = 'getMany';
+
+/** Both range days are required by the service, as dd/MM/yyyy. */
+async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const from = dayOf(this, 'Date From', this.getNodeParameter('dateFrom', ''));
+	const to = dayOf(this, 'Date To', this.getNodeParameter('dateTo', ''));
+	if (!from) throw invalidInput(this, 'Date From', 'is missing');
+	if (!to) throw invalidInput(this, 'Date To', 'is missing');
+	checkDiscountPeriod(this, undefined, from, to, { from: 'Date From', to: 'Date To' });
+	requestOptions.qs = { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) };
+	return requestOptions;
+}
+
+/** The endpoint answers the whole range at once (no paging): Limit keeps the first results. */
+async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	const discounts = await sendRequest(this, requestData);
+	if (this.getNodeParameter('returnAll', false) as boolean) return discounts;
+	return discounts.slice(0, Math.max(1, Number(this.getNodeParameter('limit', 50))));
+}
+
+export const getManyDiscounts: INodePropertyOptions = {
+	name: 'Get Many',
+	value: OPERATION,
+	action: 'Get many discounts',
+	description:
+		'List the discounts that run during a date range: one item per discount with discountId, merchantInventoryId, discountPrice, dateFrom and dateTo',
+	routing: engineRouting({
+		request: { method: 'GET', url: PATHS.discounts },
+		preSend: [setDateRange],
+		strategy: sendAndKeepLimit,
+	}),
+};
+
+export const getManyDiscountsFields: INodeProperties[] = [
+	{
+		displayName: 'Date From',
+		name: 'dateFrom',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'First day of the range (UTC)',
+		displayOptions: showFor(RESOURCE, OPERATION),
+	},
+	{
+		displayName: 'Date To',
+		name: 'dateTo',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'Last day of the range (UTC)',
+		displayOptions: showFor(RESOURCE, OPERATION),
+	},
+	...returnAllAndLimit(RESOURCE, OPERATION),
+];

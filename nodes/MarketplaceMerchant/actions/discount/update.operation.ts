@@ -1,0 +1,120 @@
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { formatDayMonthYear } from '../../transport/dates';
+import { invalidInput, isBlank } from '../../transport/validation';
+import { bulkInputFields } from '../bulkInput';
+import { failOnItemErrorsOptions } from '../common';
+import {
+	DEFAULT_CURRENCY,
+	RESOURCE,
+	bulkDiscountRouting,
+	checkDiscountPeriod,
+	currencyOf,
+	dayOf,
+	discountBulkInput,
+	discountTypeOf,
+	discountTypeOptions,
+	entryField,
+	entryLabel,
+	positivePriceOf,
+} from './shared';
+
+const OPERATION = 'update';
+
+const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountType'] as const;
+
+/**
+ * Checks every entry and turns it into the service's shape: only the changes given are sent. The
+ * new price goes out as text, as the interface types it, with its currency (RSD unless given).
+ */
+function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[]): IDataObject[] {
+	return entries.map((entry, index) => {
+		const field = (name: string) => entryField(index, name);
+		if (isBlank(entry.discountId)) throw invalidInput(this, field('discountId'), 'is missing');
+		if (CHANGES.every((change) => isBlank(entry[change]))) {
+			throw invalidInput(this, entryLabel(index), 'has nothing to change', `Give at least one of ${CHANGES.join(', ')}`);
+		}
+		const update: IDataObject = { discountId: String(entry.discountId).trim() };
+		if (!isBlank(entry.newDiscountPrice)) {
+			update.newDiscountPrice = String(positivePriceOf(this, field('newDiscountPrice'), entry.newDiscountPrice));
+			update.newDiscountPriceCurrency = currencyOf(entry.newDiscountPriceCurrency);
+		}
+		const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(this, field('newDiscountType'), entry.newDiscountType);
+		const newDateFrom = dayOf(this, field('newDateFrom'), entry.newDateFrom);
+		const newDateTo = dayOf(this, field('newDateTo'), entry.newDateTo);
+		checkDiscountPeriod(this, newType, newDateFrom, newDateTo, { from: field('newDateFrom'), to: field('newDateTo') });
+		if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
+		if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
+		if (newType) update.newDiscountType = newType;
+		return update;
+	});
+}
+
+const rowFields: INodeProperties[] = [
+	{
+		displayName: 'Discount ID',
+		name: 'discountId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'ID of the discount to change, as returned by Schedule or Get Many',
+	},
+	{
+		displayName: 'New Discount Price',
+		name: 'newDiscountPrice',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 849.99',
+		description: 'Leave empty to keep the price. A running discount can only get a lower price.',
+	},
+	{
+		displayName: 'New Currency',
+		name: 'newDiscountPriceCurrency',
+		type: 'string',
+		default: DEFAULT_CURRENCY,
+		description: 'Currency of the new price; sent only with a new price',
+	},
+	{
+		displayName: 'New Date From',
+		name: 'newDateFrom',
+		type: 'dateTime',
+		default: '',
+		description: 'Leave empty to keep the start day (UTC). The dates of a running discount cannot change.',
+	},
+	{
+		displayName: 'New Date To',
+		name: 'newDateTo',
+		type: 'dateTime',
+		default: '',
+		description: 'Leave empty to keep the end day (UTC)',
+	},
+	{
+		displayName: 'New Discount Type',
+		name: 'newDiscountType',
+		type: 'options',
+		options: [...discountTypeOptions, { name: 'Unchanged', value: '', description: 'Keep the current type' }],
+		default: '',
+	},
+];
+
+const BULK_INPUT = discountBulkInput({
+	operation: OPERATION,
+	entries: 'discount updates',
+	rowsName: 'discountUpdatesUi',
+	rowDisplayName: 'Discount Update',
+	rowFields,
+	jsonDescription:
+		'each with discountId and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
+	jsonPlaceholder: '[{"discountId": "D-1001", "newDiscountPrice": "849.99"}]',
+});
+
+export const updateDiscounts: INodePropertyOptions = {
+	name: 'Update',
+	value: OPERATION,
+	action: 'Update discounts',
+	description:
+		'Change scheduled or running discounts in bulk by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update with success or error.',
+	routing: bulkDiscountRouting('PUT', 'updateResult', BULK_INPUT, updateEntries),
+};
+
+export const updateDiscountsFields: INodeProperties[] = [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions(RESOURCE, OPERATION)];

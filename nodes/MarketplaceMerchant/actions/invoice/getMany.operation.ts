@@ -1,0 +1,7 @@
+import { getManyDocuments } from './documentOperations';
+
+export const {
+	operation: getManyInvoices,
+	fields: getManyInvoicesFields,
+	options: getManyInvoicesOptions,
+} = getManyDocuments('invoice', 'invoice');

@@ -1,0 +1,7 @@
+import { getDocumentLinks } from '../invoice/documentOperations';
+
+export const {
+	operation: getInvoiceCorrectionDocumentLinks,
+	fields: getInvoiceCorrectionDocumentLinksFields,
+	options: getInvoiceCorrectionDocumentLinksOptions,
+} = getDocumentLinks('invoiceCorrection', 'correction');

@@ -1,0 +1,66 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { formatDayMonthYear } from '../../transport/dates';
+import { LIMITS, PATHS } from '../../transport/endpoints';
+import { splitQueryList } from '../../transport/strategies';
+import { dateInput, listInput, productIdInput } from '../../transport/validation';
+import { engineRouting, showFor } from '../common';
+
+const RESOURCE = 'price';
+const OPERATION = 'getMany';
+
+/**
+ * Checks the ids (any number: they are sent 100 per request) and sets the day, today (UTC) unless
+ * given, as the dd/MM/yyyy the service wants.
+ */
+async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const ids = listInput(
+		this,
+		'Merchant Inventory IDs',
+		this.getNodeParameter('merchantInventoryIds', ''),
+		{ problem: 'no ids given', hint: 'Give a list of product ids, e.g. 1042, 1043 or an expression returning an array' },
+		(id, idField) => productIdInput(this, idField, id),
+	);
+	const date = dateInput(this, 'Date', this.getNodeParameter('date', '')) ?? new Date();
+	requestOptions.qs = {
+		...requestOptions.qs,
+		merchantInventoryIds: ids.join(','),
+		dateFrom: formatDayMonthYear(date),
+	};
+	return requestOptions;
+}
+
+export const getManyPrices: INodePropertyOptions = {
+	name: 'Get Many',
+	value: OPERATION,
+	action: 'Get many prices',
+	description:
+		'Get the prices of products on a day: one item per product with basePrice, sellablePrice (with any discount) and the discountId of an active discount',
+	routing: engineRouting({
+		request: { method: 'GET', url: PATHS.prices },
+		preSend: [setIdsAndDate],
+		strategy: splitQueryList('merchantInventoryIds', LIMITS.priceIdsPerRequest),
+	}),
+};
+
+export const getManyPricesFields: INodeProperties[] = [
+	{
+		displayName: 'Merchant Inventory IDs',
+		name: 'merchantInventoryIds',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 1042, 1043, 1044',
+		description:
+			'Product IDs separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request.',
+		displayOptions: showFor(RESOURCE, OPERATION),
+	},
+	{
+		displayName: 'Date',
+		name: 'date',
+		type: 'dateTime',
+		default: '',
+		description: 'Day the prices are for (UTC): today or a future day. Empty means today.',
+		displayOptions: showFor(RESOURCE, OPERATION),
+	},
+];

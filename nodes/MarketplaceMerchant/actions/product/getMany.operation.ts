@@ -1,0 +1,60 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { LIMITS, PATHS } from '../../transport/endpoints';
+import { readAnswer } from '../../transport/answers';
+import { pageThrough } from '../../transport/strategies';
+import { engineRouting, returnAllAndLimit, showFor } from '../common';
+import { addProductFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
+
+export const getManyProducts: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getMany',
+	action: 'Get many products',
+	description:
+		'List products of the catalogue with all their fields (price, VAT, stock, brand, categories…), optionally filtered by text, EAN or modification date',
+	routing: engineRouting({
+		request: { method: 'GET', url: PATHS.products },
+		preSend: [addProductFilters],
+		strategy: pageThrough(LIMITS.productsPageSize),
+		postReceive: [readAnswer, simplifyProductsIfAsked],
+	}),
+};
+
+export const getManyProductsFields: INodeProperties[] = [
+	...returnAllAndLimit('product', 'getMany'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: showFor('product', 'getMany'),
+		options: [
+			{
+				displayName: 'EAN',
+				name: 'ean',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 8600000000017',
+				description: 'Only the product with this EAN',
+			},
+			modifiedAfterFilter,
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				description: 'Text to look for in the name, SKU and EAN',
+			},
+		],
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
+		displayOptions: showFor('product', 'getMany'),
+	},
+];

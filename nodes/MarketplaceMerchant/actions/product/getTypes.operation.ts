@@ -1,0 +1,57 @@
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { readAnswer } from '../../transport/answers';
+import { PATHS } from '../../transport/endpoints';
+import { engineRouting, showFor } from '../common';
+
+async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const language = this.getNodeParameter('language', 'default') as string;
+	if (language !== 'default') requestOptions.headers = { ...requestOptions.headers, 'Accept-Language': language };
+	return requestOptions;
+}
+
+/** The service lists type names as plain strings: one item `{ name }` each. */
+async function typeNamesAsItems(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	_response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	return items.map(({ json }) => {
+		const keys = Object.keys(json);
+		return { json: keys.length === 1 && keys[0] === 'value' ? { name: json.value } : json };
+	});
+}
+
+export const getProductTypes: INodePropertyOptions = {
+	name: 'Get Types',
+	value: 'getTypes',
+	action: 'Get product types',
+	description: 'List the product type names the marketplace accepts (the Product Type of Import)',
+	routing: engineRouting({
+		request: { method: 'GET', url: PATHS.productTypes },
+		preSend: [setLanguage],
+		postReceive: [readAnswer, typeNamesAsItems],
+	}),
+};
+
+export const getProductTypesFields: INodeProperties[] = [
+	{
+		displayName: 'Language',
+		name: 'language',
+		type: 'options',
+		options: [
+			{ name: 'English', value: 'en', description: 'Type names translated to English' },
+			{ name: 'Service Default', value: 'default', description: "Type names in the marketplace's own language" },
+		],
+		default: 'default',
+		description: 'Language of the type names',
+		displayOptions: showFor('product', 'getTypes'),
+	},
+];

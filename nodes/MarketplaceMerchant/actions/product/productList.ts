@@ -1,0 +1,103 @@
+/**
+ * What Get Many and Get Many Basic share: the query filters and the reading of product fields
+ * the service serializes (`brand`).
+ */
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { formatYearMonthDay } from '../../transport/dates';
+import { dateInput, isBlank } from '../../transport/validation';
+import { readText } from './productValues';
+
+export const modifiedAfterFilter: INodeProperties = {
+	displayName: 'Modified After',
+	name: 'modifiedAfter',
+	type: 'dateTime',
+	default: '',
+	description: 'Only products changed on or after this day (UTC; the time of day is ignored)',
+};
+
+/** Query parameter for each filter of the Filters collection. */
+const FILTER_QUERY: Record<string, string> = {
+	search: 'search',
+	ean: 'ean',
+	modifiedAfter: 'date-modified-after',
+};
+
+/** preSend of the product lists: puts the Filters collection into the query. */
+export async function addProductFilters(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const filters = this.getNodeParameter('filters', {}) as IDataObject;
+	const qs: IDataObject = { ...requestOptions.qs };
+	for (const [filter, parameter] of Object.entries(FILTER_QUERY)) {
+		const value = filters[filter];
+		if (isBlank(value)) continue;
+		if (filter === 'modifiedAfter') {
+			const date = dateInput(this, 'Filters > Modified After', value);
+			if (date) qs[parameter] = formatYearMonthDay(date);
+		} else {
+			qs[parameter] = readText(value);
+		}
+	}
+	requestOptions.qs = qs;
+	return requestOptions;
+}
+
+/**
+ * The brand's name. The service sends `brand` as a serialized object (`{"id":29785,"name":"Nike"}`);
+ * a plain name or an already parsed object is read too.
+ */
+export function brandNameOf(brand: unknown): string | undefined {
+	if (isBlank(brand)) return undefined;
+	if (typeof brand === 'object') {
+		const name = (brand as IDataObject).name;
+		return isBlank(name) ? undefined : String(name);
+	}
+	const text = String(brand).trim();
+	if (!text.startsWith('{')) return text;
+	try {
+		return brandNameOf(JSON.parse(text));
+	} catch {
+		return text;
+	}
+}
+
+const SIMPLIFIED_FIELDS = [
+	'id',
+	'externalId',
+	'ean',
+	'sku',
+	'name',
+	'brand',
+	'basePrice',
+	'newBasePrice',
+	'vat',
+	'stockLevel',
+	'productType',
+] as const;
+
+export function simplifyProduct(product: IDataObject): IDataObject {
+	const simplified: IDataObject = {};
+	for (const field of SIMPLIFIED_FIELDS) {
+		simplified[field] = field === 'brand' ? brandNameOf(product.brand) ?? null : product[field] ?? null;
+	}
+	return simplified;
+}
+
+/** postReceive of Get Many: flat products when the Simplify option is on. */
+export async function simplifyProductsIfAsked(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	_response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	if (!(this.getNodeParameter('simplify', false) as boolean)) return items;
+	return items.map(({ json }) => ({ json: simplifyProduct(json) }));
+}

@@ -1,0 +1,83 @@
+/**
+ * What Update and Update Many share: the fields a product update may change, how an update entry
+ * is checked and built, and how its results are sent and read.
+ */
+import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/answers';
+import { sendRequest, type RequestData } from '../../transport/send';
+import { invalidInput, isBlank } from '../../transport/validation';
+import {
+	PRODUCT_FIELDS,
+	readPositiveNumber,
+	readProductId,
+	readStockLevel,
+	readText,
+	readVat,
+	readWeightUnit,
+} from './productValues';
+
+/** The optional fields of a product update, as collection options (Update Fields, UI rows). */
+export const productUpdateFieldOptions: INodeProperties[] = [
+	{
+		...PRODUCT_FIELDS.basePrice,
+		description: 'New price with VAT included; must be greater than 0. The service applies it from the next day.',
+	},
+	PRODUCT_FIELDS.packageWeightUnit,
+	PRODUCT_FIELDS.packageWeightValue,
+	PRODUCT_FIELDS.sku,
+	PRODUCT_FIELDS.stockLevel,
+	PRODUCT_FIELDS.vat,
+];
+
+type ValueReader = (ctx: IExecuteSingleFunctions, value: unknown, field: string) => string | number;
+
+const UPDATE_FIELD_READERS: Record<string, ValueReader> = {
+	basePrice: readPositiveNumber,
+	vat: readVat,
+	stockLevel: readStockLevel,
+	sku: (_ctx, value) => readText(value),
+	packageWeightValue: readPositiveNumber,
+	packageWeightUnit: readWeightUnit,
+};
+
+export const UPDATE_FIELD_NAMES = Object.keys(UPDATE_FIELD_READERS);
+
+/**
+ * Checks one update entry and returns the body the service expects: the product id and the given
+ * update fields, numbers as numbers. Other properties of the entry are not sent, so items read
+ * from Get Many can be passed in as they are. `fieldName` names a property (or, without one, the
+ * entry) in error messages.
+ */
+export function buildProductUpdate(
+	ctx: IExecuteSingleFunctions,
+	source: IDataObject,
+	fieldName: (property?: string) => string,
+): IDataObject {
+	const update: IDataObject = { id: readProductId(ctx, source.id, fieldName('id')) };
+	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
+		if (!isBlank(source[property])) update[property] = read(ctx, source[property], fieldName(property));
+	}
+	if (Object.keys(update).length === 1) {
+		throw invalidInput(
+			ctx,
+			fieldName(),
+			'nothing to update',
+			`Give at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`,
+		);
+	}
+	return update;
+}
+
+/**
+ * Pagination strategy of Update: sends the one update and shapes its result like a bulk result
+ * (`success`, `error`, `input`), failing the item on FAIL only when the user asked for it.
+ */
+export async function sendProductUpdate(
+	this: IExecutePaginationFunctions,
+	requestData: RequestData,
+): Promise<INodeExecutionData[]> {
+	const sent = requestData.options.body as IDataObject;
+	const results = await sendRequest(this, requestData);
+	return failOnItemErrorsIfAsked.call(this, pairProductResults(results, [sent]));
+}

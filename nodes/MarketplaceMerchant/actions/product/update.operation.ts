@@ -1,0 +1,59 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { PATHS } from '../../transport/endpoints';
+import { engineRouting, failOnItemErrorsOptions, showFor } from '../common';
+import { buildProductUpdate, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
+
+const FIELD_LABELS: Record<string, string> = Object.fromEntries(
+	productUpdateFieldOptions.map(({ name, displayName }) => [name, `Update Fields > ${displayName}`]),
+);
+
+async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const source: IDataObject = {
+		...(this.getNodeParameter('updateFields', {}) as IDataObject),
+		id: this.getNodeParameter('productId', ''),
+	};
+	const body = buildProductUpdate(this, source, (property) =>
+		property === 'id' ? 'Product ID' : property ? FIELD_LABELS[property] : 'Update Fields',
+	);
+	requestOptions.url = `${PATHS.product}/${String(body.id)}`;
+	requestOptions.body = body;
+	return requestOptions;
+}
+
+export const updateProduct: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a product',
+	description:
+		"Change one product's price, VAT, stock, SKU or package weight by its ID. Outputs the result with success true or false and the service's reason in error.",
+	routing: engineRouting({
+		request: { method: 'PUT', url: PATHS.product },
+		preSend: [buildUpdateRequest],
+		strategy: sendProductUpdate,
+	}),
+};
+
+export const updateProductFields: INodeProperties[] = [
+	{
+		displayName: 'Product ID',
+		name: 'productId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 100001',
+		description: 'ID of the product to update (the ID field of Get Many)',
+		displayOptions: showFor('product', 'update'),
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Fields to change; give at least one. Fields not added keep their current value.',
+		displayOptions: showFor('product', 'update'),
+		options: productUpdateFieldOptions,
+	},
+	failOnItemErrorsOptions('product', 'update'),
+];

@@ -1,0 +1,84 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/answers';
+import { LIMITS, PATHS } from '../../transport/endpoints';
+import { splitBodyList } from '../../transport/strategies';
+import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
+import { engineRouting, failOnItemErrorsOptions } from '../common';
+import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions } from './productUpdate';
+
+const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
+
+const BULK_INPUT: BulkInput = {
+	resource: 'product',
+	operation: 'updateMany',
+	entries: 'products to update',
+	json: {
+		name: 'productsJson',
+		displayName: 'Products (JSON)',
+		itemProperty: 'products',
+		description: `List of updates. ${JSON_HINT}. Numbers may be given as text.`,
+		placeholder: '[{"id": 100001, "stockLevel": 5}]',
+		hint: JSON_HINT,
+	},
+	rows: {
+		name: 'productRows',
+		displayName: 'Products',
+		row: {
+			name: 'product',
+			displayName: 'Product',
+			values: [
+				{
+					displayName: 'Product ID',
+					name: 'id',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 100001',
+					description: 'ID of the product to update',
+				},
+				{
+					displayName: 'Update Fields',
+					name: 'updateFields',
+					type: 'collection',
+					placeholder: 'Add Field',
+					default: {},
+					description: 'Fields to change; give at least one',
+					options: productUpdateFieldOptions,
+				},
+			],
+		},
+		toEntry: (row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
+	},
+	emptyProblem: 'the list is empty',
+};
+
+async function buildBulkUpdateBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const { entries, entryLabel } = readBulkEntries(this, BULK_INPUT);
+	requestOptions.body = entries.map((entry, index) =>
+		buildProductUpdate(this, entry, (property) => (property ? `${entryLabel(index)}.${property}` : entryLabel(index))),
+	);
+	return requestOptions;
+}
+
+export const updateManyProducts: INodePropertyOptions = {
+	name: 'Update Many',
+	value: 'updateMany',
+	action: 'Update many products',
+	description:
+		'Change price, VAT, stock, SKU or package weight of a list of products in bulk (any number; sent in requests of up to 30,000). Outputs one item per product with success, error and the input sent.',
+	routing: engineRouting({
+		request: { method: 'PUT', url: PATHS.productBulk },
+		preSend: [buildBulkUpdateBody],
+		strategy: splitBodyList({
+			maxItems: LIMITS.productsPerBulkRequest,
+			maxBytes: LIMITS.bulkRequestBytes,
+			pairResults: pairProductResults,
+			finish: failOnItemErrorsIfAsked,
+		}),
+	}),
+};
+
+export const updateManyProductsFields: INodeProperties[] = [
+	...bulkInputFields(BULK_INPUT),
+	failOnItemErrorsOptions('product', 'updateMany'),
+];

@@ -1,0 +1,52 @@
+/**
+ * Where each endpoint lives, which rate-limit group it counts against and the size limits the
+ * live service enforces (spec + platform facts). Everything that knows a path or a limit reads it
+ * from here.
+ */
+
+/** Endpoints share a per-merchant rate limit by group (platform facts, "Rate limits"). */
+export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation';
+
+export const PATHS = {
+	products: '/product/api/v1/merchant-integration/products',
+	basicProducts: '/product/api/v1/merchant-integration/basic-products',
+	import: '/product/api/v1/merchant-integration/import',
+	productBulk: '/product/api/v1/merchant-integration/product/bulk',
+	product: '/product/api/v1/merchant-integration/product',
+	productTypes: '/product/api/v1/merchant-integration/product-type',
+	eanExists: '/product/api/v1/merchant-integration/ean/exists',
+	warehouses: '/order/api/v1/merchant-integration/merchant-warehouses',
+	invoices: '/order/api/v1/merchant-integration/invoices',
+	invoiceCorrections: '/order/api/v1/merchant-integration/invoice-corrections',
+	invoiceUrls: '/order/api/v1/merchant-integration/invoices/urls',
+	invoiceCorrectionUrls: '/order/api/v1/merchant-integration/invoice-corrections/urls',
+	discounts: '/payment/api/v1/merchant-integration/discounts',
+	prices: '/payment/api/v1/merchant-integration/prices',
+} as const;
+
+/** Which group a request path counts against; the path prefix decides it. */
+export function endpointGroupOf(url: string): EndpointGroup {
+	if (url.includes('/cancellations')) return 'cancellation';
+	if (url.includes('/payment/')) return 'payments';
+	if (url.includes('/order/')) return 'orders';
+	return 'catalogue';
+}
+
+export const LIMITS = {
+	/** GET products: page size at most 200. */
+	productsPageSize: 200,
+	/** GET basic-products: page size at most 2500. */
+	basicProductsPageSize: 2500,
+	/** GET prices: at most 100 ids per request. */
+	priceIdsPerRequest: 100,
+	/** Discount schedule/update: at most 500 discounts per request. */
+	discountsPerRequest: 500,
+	/** Import and product/bulk: at most 30,000 items per request… */
+	productsPerBulkRequest: 30_000,
+	/** …and about 5 MiB per request; we stay a little below. */
+	bulkRequestBytes: 5 * 1024 * 1024 - 64 * 1024,
+	/** Invoice ranges: at most 3 months per request. */
+	invoiceWindowMonths: 3,
+	/** Invoice ranges may not start before this day. */
+	earliestInvoiceDate: '2022-05-01T00:00:00.000Z',
+} as const;

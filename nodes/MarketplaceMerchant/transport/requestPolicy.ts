@@ -1,0 +1,203 @@
+/**
+ * How every request to the service is sent: paced per endpoint group and retried on the answers
+ * the live service gives under load. The node (through RoutingNode's makeRoutingRequest) and the
+ * trigger (through httpRequestWithAuthentication) both send through `sendWithPolicy`.
+ *
+ * Pacing is cooperative. RoutingNode starts every item's request at once, so without it 1,000
+ * items would be 1,000 simultaneous requests against a limit of 60 a minute. Requests of one
+ * merchant and endpoint group therefore share a gate: at most a few are in flight, and a 429
+ * closes the gate for the whole group until its Retry-After has passed, instead of every
+ * request retrying on its own. The gate learns the real limit from the service's answers, so the
+ * same code runs at the live limits and against a sandbox whose limits are scaled.
+ */
+import { NodeApiError, NodeOperationError, sleep, type INode, type JsonObject } from 'n8n-workflow';
+
+import { endpointGroupOf, type EndpointGroup } from './endpoints';
+
+/** Requests of one group in flight at once; the live per-second limit is 5. */
+const MAX_IN_FLIGHT = 5;
+/** Attempts for a request answered 429 (each waits as the service asks). */
+const MAX_RATE_LIMITED_ATTEMPTS = 12;
+/** Attempts for a request answered 502/503/504 or cut off. */
+const MAX_UNAVAILABLE_ATTEMPTS = 4;
+/** Longest single wait, whatever Retry-After says. */
+const MAX_WAIT_MS = 120_000;
+/** Backoff for a 429 without Retry-After and for 5xx answers: 1 s, 2 s, 4 s, … */
+const BASE_BACKOFF_MS = 1_000;
+
+interface GroupGate {
+	inFlight: number;
+	/**
+	 * Requests allowed in flight now. A 429 drops it to 1 so that, when the gate reopens, one
+	 * request probes the limit before the rest follow; each success lets one more through, up to
+	 * MAX_IN_FLIGHT. Without this, every reopening sends a burst that mostly earns new 429s.
+	 */
+	allowed: number;
+	blockedUntil: number;
+	waiting: Array<() => void>;
+}
+
+const gates = new Map<string, GroupGate>();
+
+function gateFor(merchantKey: string, group: EndpointGroup): GroupGate {
+	const key = `${merchantKey}\u0000${group}`;
+	let gate = gates.get(key);
+	if (!gate) {
+		gate = { inFlight: 0, allowed: MAX_IN_FLIGHT, blockedUntil: 0, waiting: [] };
+		gates.set(key, gate);
+	}
+	return gate;
+}
+
+async function acquire(gate: GroupGate, retrying: boolean): Promise<void> {
+	for (;;) {
+		const closedFor = gate.blockedUntil - Date.now();
+		if (closedFor > 0) {
+			await sleep(closedFor);
+			continue;
+		}
+		if (gate.inFlight < gate.allowed) {
+			gate.inFlight++;
+			return;
+		}
+		// A retried request already waited its turn once: it goes to the front.
+		await new Promise<void>((resolve) => {
+			if (retrying) gate.waiting.unshift(resolve);
+			else gate.waiting.push(resolve);
+		});
+	}
+}
+
+function release(gate: GroupGate, succeeded: boolean): void {
+	gate.inFlight--;
+	if (succeeded && gate.allowed < MAX_IN_FLIGHT) {
+		gate.allowed++;
+		// The extra slot is free at once: wake a second waiter for it.
+		gate.waiting.shift()?.();
+	}
+	gate.waiting.shift()?.();
+}
+
+interface ErrorResponse {
+	status?: number;
+	headers?: Record<string, unknown>;
+}
+
+/** The HTTP answer behind an error thrown by n8n's request helpers (NodeApiError or axios-like). */
+function responseOf(error: unknown): ErrorResponse {
+	const candidate = error as {
+		httpCode?: string | null;
+		response?: ErrorResponse;
+		cause?: { response?: ErrorResponse; status?: number };
+	};
+	const response = candidate.cause?.response ?? candidate.response ?? {};
+	const status = Number(response.status ?? candidate.httpCode ?? candidate.cause?.status);
+	return { status: Number.isFinite(status) ? status : undefined, headers: response.headers };
+}
+
+export function statusOf(error: unknown): number | undefined {
+	return responseOf(error).status;
+}
+
+/** Retry-After in seconds (decimals allowed) or as an HTTP date; undefined when absent or unusable. */
+export function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
+	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const text = String(Array.isArray(raw) ? raw[0] : raw).trim();
+	const seconds = Number(text);
+	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_WAIT_MS);
+	const date = Date.parse(text);
+	if (Number.isFinite(date)) return Math.min(Math.max(date - now, 0), MAX_WAIT_MS);
+	return undefined;
+}
+
+function backoffMs(attempt: number): number {
+	return Math.min(BASE_BACKOFF_MS * 2 ** (attempt - 1), MAX_WAIT_MS);
+}
+
+const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
+
+function isCutOff(error: unknown): boolean {
+	const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+	return code !== undefined && NETWORK_ERROR_CODES.has(code);
+}
+
+export interface SendPolicy {
+	/** The node sending: final errors are reported as its errors. */
+	node: INode;
+	/** Identifies the merchant account whose limits the request counts against. */
+	merchantKey: string;
+	/** The request's URL or path: it decides the endpoint group. */
+	url: string;
+	/**
+	 * Whether sending the same request twice is harmless. Answers that may come after the service
+	 * acted (502/504, a cut connection) are retried only then; 429 and 503 are always retried.
+	 */
+	idempotent: boolean;
+}
+
+export interface SendOutcome {
+	/** Attempts made, including the successful one. */
+	attempts: number;
+}
+
+/**
+ * Sends a request through the group's gate and retries it, a bounded number of times, when the
+ * service answers 429 (waiting as Retry-After asks), 503, or, for idempotent requests, 502/504 or
+ * a cut connection. Any other error, and the last one when attempts run out, is thrown as it came
+ * (with `attempts` noted on it), so the caller's error keeps the service's own message.
+ */
+export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<T>): Promise<T> {
+	const gate = gateFor(policy.merchantKey, endpointGroupOf(policy.url));
+	const attempts = { rateLimited: 0, unavailable: 0 };
+	for (let attempt = 1; ; attempt++) {
+		await acquire(gate, attempt > 1);
+		let waitMs: number | undefined;
+		let succeeded = false;
+		try {
+			const result = await send();
+			succeeded = true;
+			return result;
+		} catch (error) {
+			waitMs = retryDelayMs(error, policy, attempts);
+			if (waitMs === undefined) {
+				if (error && typeof error === 'object') (error as JsonObject).attempts = attempt;
+				throw asNodeError(policy.node, error);
+			}
+			if (statusOf(error) === 429) {
+				// Everyone in the group waits: the limit is the merchant's, not this request's.
+				gate.blockedUntil = Math.max(gate.blockedUntil, Date.now() + waitMs);
+				gate.allowed = 1;
+			}
+		} finally {
+			release(gate, succeeded);
+		}
+		await sleep(waitMs);
+	}
+}
+
+/**
+ * n8n's request helpers already throw NodeApiError (and our own checks NodeOperationError):
+ * those are passed on as they are, keeping the service's message; anything else is wrapped.
+ */
+export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeApiError(node, error as JsonObject);
+}
+
+/** How long to wait before retrying, or undefined when the error is final. */
+function retryDelayMs(
+	error: unknown,
+	policy: SendPolicy,
+	attempts: { rateLimited: number; unavailable: number },
+): number | undefined {
+	const { status, headers } = responseOf(error);
+	if (status === 429) {
+		if (++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS) return undefined;
+		return retryAfterMs(headers) ?? backoffMs(attempts.rateLimited);
+	}
+	const retryable =
+		status === 503 || (policy.idempotent && (status === 502 || status === 504 || isCutOff(error)));
+	if (!retryable || ++attempts.unavailable >= MAX_UNAVAILABLE_ATTEMPTS) return undefined;
+	return retryAfterMs(headers) ?? backoffMs(attempts.unavailable);
+}

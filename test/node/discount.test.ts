@@ -1,0 +1,378 @@
+/** Discount › Schedule, Update, Get Many, Cancel through the real engine against the sandbox. */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { NODE_UNDER_TEST_NAME, runNode, type RunNodeOptions } from '../harness';
+import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
+
+const NODE_TYPE = 'marketplaceMerchant';
+const DAY_MS = 86_400_000;
+let sandbox: Sandbox;
+
+// One sandbox for the file: each test schedules on products that have no discount yet (freshProducts),
+// so discounts of one test never overlap another's. 1,400 products leave room for the 1,200-entry test.
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 5, products: 1_400 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(() => sandbox.clearLog());
+
+async function run(parameters: INodeParameters, inputItems: unknown[] = [{}], options: RunNodeOptions = {}) {
+	return await runNode(NODE_TYPE, { resource: 'discount', ...parameters }, inputItems, {
+		credentials: { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } },
+		...options,
+	});
+}
+
+async function schedule(discounts: unknown[], parameters: INodeParameters = {}, options: RunNodeOptions = {}) {
+	return await run({ operation: 'schedule', ...parameters }, [{ discounts }], options);
+}
+
+/** Products without any discount yet, so that a new one neither overlaps nor inherits a price. */
+function freshProducts(count: number): ProductRecord[] {
+	const discounted = new Set(sandbox.state.discounts.map((discount) => discount.merchantInventoryId));
+	const products = sandbox.state.products.filter((product) => !discounted.has(product.id)).slice(0, count);
+	expect(products).toHaveLength(count);
+	return products;
+}
+
+/** A price the service accepts: 10% below the regular price. */
+const goodPrice = (product: ProductRecord) => Math.floor(product.basePrice * 0.9);
+
+function sale(product: ProductRecord, dateFrom = '01/08/2025', dateTo = '10/08/2025'): IDataObject {
+	return { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom, dateTo, discountType: 'SALE' };
+}
+
+const discountRequests = () => sandbox.log.filter((entry) => entry.path.includes('/discounts'));
+
+describe('Discount › Schedule', () => {
+	it('outputs one item per discount: scheduled ones with their id, rejected ones with the service message and input', async () => {
+		const [first, second] = freshProducts(2);
+		const tooExpensive = { ...sale(second), discountPrice: Math.round(second.basePrice * 0.99) };
+		const overlapping = { ...sale(first, '05/08/2025', '12/08/2025'), discountPrice: goodPrice(first) - 1 };
+		const result = await schedule([sale(first), tooExpensive, overlapping]);
+
+		expect(result.error).toBeUndefined();
+		const [scheduled, rejectedPrice, rejectedOverlap] = result.json(NODE_UNDER_TEST_NAME);
+		const stored = sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId);
+		expect(stored).toMatchObject({
+			merchantInventoryId: first.id,
+			discountPrice: goodPrice(first),
+			currency: 'RSD',
+			dateFrom: '01/08/2025',
+			dateTo: '10/08/2025',
+			discountType: 'SALE',
+			cancelled: false,
+		});
+		expect(scheduled).toEqual({
+			merchantInventoryId: first.id,
+			discountId: stored!.discountId,
+			success: true,
+			input: { ...sale(first), discountPriceCurrency: 'RSD' },
+		});
+		expect(rejectedPrice).toMatchObject({ success: false, merchantInventoryId: second.id, input: { ...tooExpensive, discountPriceCurrency: 'RSD' } });
+		expect(rejectedPrice.error).toMatch(/at least 5% below the regular price/);
+		expect(rejectedOverlap).toMatchObject({ success: false, merchantInventoryId: first.id });
+		expect(rejectedOverlap.error).toContain(`overlaps discount ${stored!.discountId}`);
+		expect(sandbox.state.discounts.filter((discount) => [first.id, second.id].includes(discount.merchantInventoryId))).toHaveLength(1);
+		expect(discountRequests().map((entry) => [entry.route, entry.itemCount])).toEqual([['discountSchedule', 3]]);
+	});
+
+	it('takes rows entered in the UI, with date picker values sent as dd/MM/yyyy days', async () => {
+		const [product, clearance] = freshProducts(2);
+		const result = await schedule([], {
+			inputMode: 'rows',
+			discountsUi: {
+				discount: [
+					{
+						merchantInventoryId: String(product.id),
+						discountPrice: goodPrice(product),
+						currency: 'RSD',
+						dateFrom: '2025-08-01T00:00:00',
+						dateTo: '2025-08-31T00:00:00',
+						discountType: 'SALE',
+					},
+					{ merchantInventoryId: String(clearance.id), discountPrice: goodPrice(clearance), dateFrom: '2025-09-01T00:00:00', discountType: 'CLEARANCE_SALE' },
+				],
+			},
+		});
+
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true]);
+		const byProduct = (id: number) => sandbox.state.discounts.find((discount) => discount.merchantInventoryId === id);
+		expect(byProduct(product.id)).toMatchObject({ dateFrom: '01/08/2025', dateTo: '31/08/2025', discountType: 'SALE' });
+		expect(byProduct(clearance.id)).toMatchObject({ dateFrom: '01/09/2025', dateTo: null, discountType: 'CLEARANCE_SALE', endsAtMs: null });
+	});
+
+	it('reads JSON text, ids and prices given as strings, ISO dates and lower-case types', async () => {
+		const [product] = freshProducts(1);
+		const text = JSON.stringify([
+			{ merchantInventoryId: String(product.id), discountPrice: String(goodPrice(product)), dateFrom: '2025-08-01', dateTo: '2025-08-05T00:00:00Z', discountType: 'sale' },
+		]);
+		const result = await run({ operation: 'schedule', discountsJson: text });
+
+		expect(result.json(NODE_UNDER_TEST_NAME)[0]).toMatchObject({
+			success: true,
+			input: { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom: '01/08/2025', dateTo: '05/08/2025', discountType: 'SALE' },
+		});
+	});
+
+	it('with Fail on Item Errors, a rejected entry fails the node with the service message', async () => {
+		const [first, second] = freshProducts(2);
+		const tooExpensive = { ...sale(second), discountPrice: second.basePrice };
+		const result = await schedule([sale(first), tooExpensive], { options: { failOnItemErrors: true } });
+
+		expect(result.error?.message).toBe('1 of 2 entries were rejected by the service');
+		expect(result.error?.description).toContain('at least 5% below the regular price');
+		expect(result.error?.description).toContain(`"merchantInventoryId":${second.id}`);
+	});
+
+	it('with Continue on Fail, an item whose entries were rejected becomes an error item and the other items keep their results', async () => {
+		const [first, second] = freshProducts(2);
+		const result = await run(
+			{ operation: 'schedule', options: { failOnItemErrors: true } },
+			[{ discounts: [sale(first)] }, { discounts: [{ ...sale(second), discountPrice: second.basePrice }] }],
+			{ node: { continueOnFail: true } },
+		);
+
+		const output = result.output(NODE_UNDER_TEST_NAME);
+		expect(output).toHaveLength(2);
+		expect(output[0].json).toMatchObject({ success: true, merchantInventoryId: first.id });
+		expect(output[1].error?.message).toBe('1 of 1 entries were rejected by the service');
+		expect(discountRequests()).toHaveLength(2);
+	});
+
+	it('sends 1,200 discounts of one item as 500/500/200 and outputs 1,200 results paired with their input', async () => {
+		const products = freshProducts(1_200);
+		const discounts = products.map((product, index) => sale(product, index % 2 ? '01/08/2025' : '02/08/2025', '20/08/2025'));
+		const result = await schedule(discounts);
+
+		expect(result.error).toBeUndefined();
+		expect(discountRequests().map((entry) => [entry.route, entry.status, entry.itemCount])).toEqual([
+			['discountSchedule', 200, 500],
+			['discountSchedule', 200, 500],
+			['discountSchedule', 200, 200],
+		]);
+		const results = result.json(NODE_UNDER_TEST_NAME);
+		expect(results).toHaveLength(1_200);
+		results.forEach((item, index) => {
+			expect(item.success).toBe(true);
+			expect(item.merchantInventoryId).toBe(products[index].id);
+			expect((item.input as IDataObject).dateFrom).toBe(discounts[index].dateFrom);
+		});
+		const stored = new Map(sandbox.state.discounts.map((discount) => [discount.discountId, discount]));
+		expect(results.every((item) => stored.get(item.discountId as string)?.merchantInventoryId === item.merchantInventoryId)).toBe(true);
+	});
+});
+
+describe('Discount › Update', () => {
+	it('changes a scheduled discount and reports an ended discount as a rejected entry', async () => {
+		const [product] = freshProducts(1);
+		const scheduled = (await schedule([sale(product)])).json(NODE_UNDER_TEST_NAME)[0];
+		const now = sandbox.clock.now().getTime();
+		const ended = sandbox.state.discounts.find((discount) => discount.endsAtMs !== null && discount.endsAtMs < now)!;
+		expect(ended).toBeDefined();
+		const newPrice = goodPrice(product) - 10;
+
+		const result = await run({ operation: 'update' }, [
+			{
+				discounts: [
+					{ discountId: scheduled.discountId, newDiscountPrice: newPrice, newDateFrom: '03/08/2025', newDateTo: '2025-08-12' },
+					{ discountId: ended.discountId, newDiscountPrice: ended.discountPrice - 1 },
+				],
+			},
+		]);
+
+		expect(result.error).toBeUndefined();
+		const [updated, rejected] = result.json(NODE_UNDER_TEST_NAME);
+		expect(updated).toEqual({
+			discountId: scheduled.discountId,
+			success: true,
+			input: {
+				discountId: scheduled.discountId,
+				newDiscountPrice: String(newPrice),
+				newDiscountPriceCurrency: 'RSD',
+				newDateFrom: '03/08/2025',
+				newDateTo: '12/08/2025',
+			},
+		});
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)).toMatchObject({
+			discountPrice: newPrice,
+			dateFrom: '03/08/2025',
+			dateTo: '12/08/2025',
+		});
+		expect(rejected).toMatchObject({ discountId: ended.discountId, success: false, error: 'Ended discounts cannot be updated' });
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === ended.discountId)?.discountPrice).toBe(ended.discountPrice);
+		expect(discountRequests().filter((entry) => entry.route === 'discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
+	});
+
+	it('takes update rows from the UI and sends only the changes given', async () => {
+		const [product] = freshProducts(1);
+		const scheduled = (await schedule([sale(product)])).json(NODE_UNDER_TEST_NAME)[0];
+		const result = await run({
+			operation: 'update',
+			inputMode: 'rows',
+			discountUpdatesUi: { discount: [{ discountId: scheduled.discountId as string, newDiscountPrice: '', newDateTo: '2025-08-20T00:00:00', newDiscountType: '' }] },
+		});
+
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
+			{ discountId: scheduled.discountId, success: true, input: { discountId: scheduled.discountId, newDateTo: '20/08/2025' } },
+		]);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)).toMatchObject({
+			dateFrom: '01/08/2025',
+			dateTo: '20/08/2025',
+			discountPrice: goodPrice(product),
+		});
+	});
+});
+
+describe('Discount › Get Many', () => {
+	/** What the service should list for a range, from the sandbox state: discounts running at some time in it. */
+	function expectedIds(from: string, to: string): string[] {
+		const fromMs = Date.parse(`${from}T00:00:00Z`);
+		const toEndMs = Date.parse(`${to}T00:00:00Z`) + DAY_MS - 1;
+		return sandbox.state.discounts
+			.filter((discount) => !discount.cancelled && discount.startsAtMs <= toEndMs && (discount.endsAtMs === null || discount.endsAtMs >= fromMs))
+			.sort((a, b) => a.startsAtMs - b.startsAtMs)
+			.map((discount) => discount.discountId);
+	}
+
+	it('outputs one item per discount running in the range, as in the sandbox state', async () => {
+		const [product] = freshProducts(1);
+		await schedule([sale(product, '20/07/2025', '25/07/2025')]);
+		const result = await run({ operation: 'getMany', dateFrom: '2025-06-01T00:00:00', dateTo: '2025-07-31T00:00:00', returnAll: true });
+
+		const discounts = result.json(NODE_UNDER_TEST_NAME);
+		const expected = expectedIds('2025-06-01', '2025-07-31');
+		expect(expected).toContain(sandbox.state.discounts.find((discount) => discount.merchantInventoryId === product.id)?.discountId);
+		expect(expected.length).toBeGreaterThan(3);
+		expect(discounts.map((discount) => discount.discountId)).toEqual(expected);
+		const state = new Map(sandbox.state.discounts.map((discount) => [discount.discountId, discount]));
+		for (const discount of discounts) {
+			expect(discount).toMatchObject({
+				merchantInventoryId: state.get(discount.discountId as string)!.merchantInventoryId,
+				discountPrice: state.get(discount.discountId as string)!.discountPrice,
+			});
+		}
+		expect(sandbox.log.find((entry) => entry.route === 'discountList')?.query).toEqual({ dateFrom: '01/06/2025', dateTo: '31/07/2025' });
+	});
+
+	it('keeps the first results up to the limit from the one answer', async () => {
+		const result = await run({ operation: 'getMany', dateFrom: '01/06/2025', dateTo: '31/07/2025', returnAll: false, limit: 2 });
+
+		expect(result.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).toEqual(expectedIds('2025-06-01', '2025-07-31').slice(0, 2));
+		expect(sandbox.count('discountList')).toBe(1);
+	});
+});
+
+describe('Discount › Cancel', () => {
+	it('cancels a discount: it disappears from Get Many and from prices', async () => {
+		const [product] = freshProducts(1);
+		const scheduled = (await schedule([sale(product, '01/10/2025', '10/10/2025')])).json(NODE_UNDER_TEST_NAME)[0];
+		const pricesOn5October = async () =>
+			(await runNode(NODE_TYPE, { resource: 'price', operation: 'getMany', merchantInventoryIds: String(product.id), date: '05/10/2025' }, [{}], {
+				credentials: { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } },
+			})).json(NODE_UNDER_TEST_NAME)[0];
+		expect(await pricesOn5October()).toMatchObject({ discountId: scheduled.discountId });
+
+		const result = await run({ operation: 'cancel', discountId: scheduled.discountId as string });
+
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
+			{ discountId: scheduled.discountId, cancelled: true, message: `Discount ${String(scheduled.discountId)} cancelled` },
+		]);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)?.cancelled).toBe(true);
+		const listed = await run({ operation: 'getMany', dateFrom: '01/10/2025', dateTo: '10/10/2025', returnAll: true });
+		expect(sandbox.count('discountList')).toBe(1);
+		expect(listed.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).not.toContain(scheduled.discountId);
+		expect(await pricesOn5October()).toMatchObject({ discountId: null, sellablePrice: product.newBasePrice });
+	});
+
+	it('an unknown id becomes an error item naming the discount (Continue on Fail)', async () => {
+		const result = await run({ operation: 'cancel', discountId: 'no-such-discount' }, [{}], { node: { continueOnFail: true } });
+
+		const [item] = result.output(NODE_UNDER_TEST_NAME);
+		expect(item.error?.message).toBe('Discount "no-such-discount" was not found');
+		expect(item.error?.description).toBe('Discount no-such-discount does not exist');
+		expect(sandbox.log.filter((entry) => entry.route === 'discountCancel').map((entry) => entry.status)).toEqual([404]);
+	});
+});
+
+describe('Discount › validation before sending', () => {
+	const entry = (overrides: IDataObject): IDataObject => ({
+		merchantInventoryId: 1001,
+		discountPrice: 100,
+		dateFrom: '01/08/2025',
+		dateTo: '10/08/2025',
+		discountType: 'SALE',
+		...overrides,
+	});
+
+	it.each<[string, INodeParameters, unknown[], string]>([
+		['an end before the start', { operation: 'schedule' }, [entry({}), entry({ dateFrom: '10/08/2025', dateTo: '05/08/2025' })], 'discounts[1].dateTo: 05/08/2025 is before the start 10/08/2025'],
+		['a SALE longer than 31 days', { operation: 'schedule' }, [entry({ dateTo: '01/09/2025' })], 'discounts[0].dateTo: a SALE lasts at most 31 days; 01/08/2025 to 01/09/2025 is 32 days'],
+		['a CLEARANCE_SALE with an end date', { operation: 'schedule' }, [entry({ discountType: 'CLEARANCE_SALE' })], 'discounts[0].dateTo: a CLEARANCE_SALE has no end date'],
+		['a SALE without an end date', { operation: 'schedule' }, [entry({ dateTo: '' })], 'discounts[0].dateTo: is missing'],
+		['a missing inventory id', { operation: 'schedule' }, [entry({ merchantInventoryId: undefined })], 'discounts[0].merchantInventoryId: is missing'],
+		['a non-numeric inventory id', { operation: 'schedule' }, [entry({}), entry({}), entry({ merchantInventoryId: 'A-17' })], 'discounts[2].merchantInventoryId: "A-17" is not a product id'],
+		['a missing price', { operation: 'schedule' }, [entry({ discountPrice: '' })], 'discounts[0].discountPrice: is missing'],
+		['a zero price', { operation: 'schedule' }, [entry({ discountPrice: 0 })], 'discounts[0].discountPrice: must be above 0'],
+		['a negative price', { operation: 'schedule' }, [entry({ discountPrice: '-5' })], 'discounts[0].discountPrice: must be above 0'],
+		['an unknown type', { operation: 'schedule' }, [entry({ discountType: 'FLASH' })], 'discounts[0].discountType: "FLASH" is not a discount type'],
+		['a date that is not a date', { operation: 'schedule' }, [entry({ dateFrom: 'soon' })], 'discounts[0].dateFrom: "soon" is not a date'],
+		['an entry that is not an object', { operation: 'schedule' }, [entry({}), 42], 'discounts[1]: is not an object'],
+		['an empty list', { operation: 'schedule' }, [], 'Discounts (JSON): no discounts to send'],
+		['an update without discountId', { operation: 'update' }, [{ newDiscountPrice: 90 }], 'discounts[0].discountId: is missing'],
+		['an update without changes', { operation: 'update' }, [{ discountId: 'd-1' }], 'discounts[0]: has nothing to change'],
+		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'discounts[0].newDiscountPrice: "cheap" is not a number'],
+		['an update ending before it starts', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: '10/08/2025', newDateTo: '01/08/2025' }], 'discounts[0].newDateTo: 01/08/2025 is before the start 10/08/2025'],
+	])('rejects %s, naming the field, the entry and the item, and sends nothing', async (_case, parameters, discounts, message) => {
+		const result = await run(parameters, [{ discounts }]);
+
+		expect(result.error?.message.slice(0, message.length)).toBe(message);
+		expect(result.error?.message).toMatch(/\(item 0\)$/);
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('rejects an input item without a list', async () => {
+		const result = await run({ operation: 'schedule' }, [{ somethingElse: true }]);
+
+		expect(result.error?.message).toBe('Discounts (JSON): no discounts to send (item 0)');
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('checks UI rows the same way', async () => {
+		const result = await run({
+			operation: 'schedule',
+			inputMode: 'rows',
+			discountsUi: { discount: [{ merchantInventoryId: '1001', discountPrice: 100, dateFrom: '2025-08-10T00:00:00', dateTo: '2025-08-01T00:00:00', discountType: 'SALE' }] },
+		});
+
+		expect(result.error?.message).toBe('discounts[0].dateTo: 01/08/2025 is before the start 10/08/2025 (item 0)');
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it.each<[string, INodeParameters, string]>([
+		['Get Many without Date To', { operation: 'getMany', dateFrom: '01/08/2025', dateTo: '={{ $json.to }}' }, 'Date To: is missing (item 0)'],
+		['Get Many with Date To before Date From', { operation: 'getMany', dateFrom: '10/08/2025', dateTo: '01/08/2025' }, 'Date To: 01/08/2025 is before the start 10/08/2025 (item 0)'],
+		['Cancel without a discount id', { operation: 'cancel', discountId: '  ' }, 'Discount ID: is missing (item 0)'],
+	])('rejects %s and sends nothing', async (_case, parameters, message) => {
+		const result = await run(parameters);
+
+		expect(result.error?.message).toBe(message);
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('with Continue on Fail, only the invalid item becomes an error item; the valid one is sent', async () => {
+		const [product] = freshProducts(1);
+		const result = await run({ operation: 'schedule' }, [{ discounts: [sale(product)] }, { discounts: [entry({ discountPrice: -1 })] }], {
+			node: { continueOnFail: true },
+		});
+
+		const output = result.output(NODE_UNDER_TEST_NAME);
+		expect(output[0].json).toMatchObject({ success: true, merchantInventoryId: product.id });
+		expect(output[1].error?.message).toBe('discounts[0].discountPrice: must be above 0 (got -1) (item 1)');
+		expect(discountRequests().map((entry) => entry.itemCount)).toEqual([1]);
+	});
+});

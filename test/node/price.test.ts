@@ -1,0 +1,159 @@
+/** Price › Get Many through the real engine against the sandbox. */
+import type { IDataObject } from 'n8n-workflow';
+
+import { NODE_UNDER_TEST_NAME, runNode } from '../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+const NODE_TYPE = 'marketplaceMerchant';
+const TODAY = '2025-06-15';
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimits: false, now: `${TODAY}T10:00:00Z`, seed: 3 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(() => sandbox.clearLog());
+
+function credentials() {
+	return { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } };
+}
+
+async function getPrices(parameters: IDataObject, inputItems: unknown[] = [{}]) {
+	return await runNode(NODE_TYPE, { resource: 'price', operation: 'getMany', ...parameters }, inputItems, {
+		credentials: credentials(),
+	});
+}
+
+/** The price the sandbox's state implies for a product right now (today's base price, running discount). */
+function expectedPriceNow(id: number): IDataObject {
+	const product = sandbox.state.product(id)!;
+	const now = sandbox.clock.now().getTime();
+	const discount = sandbox.state.discounts.find(
+		(candidate) =>
+			candidate.merchantInventoryId === id &&
+			!candidate.cancelled &&
+			candidate.startsAtMs <= now &&
+			(candidate.endsAtMs === null || now <= candidate.endsAtMs),
+	);
+	return {
+		merchantInventoryId: id,
+		basePrice: product.basePrice,
+		sellablePrice: discount ? discount.discountPrice : product.basePrice,
+		discountId: discount ? discount.discountId : null,
+	};
+}
+
+function idsOf(count: number, offset = 0): number[] {
+	return sandbox.state.products.slice(offset, offset + count).map((product) => product.id);
+}
+
+describe('Price › Get Many', () => {
+	it('sends 250 ids as 100/100/50 and outputs one item per price, as in the sandbox state', async () => {
+		const ids = idsOf(250);
+		const result = await getPrices({ merchantInventoryIds: '={{ $json.ids }}', date: TODAY }, [{ ids }]);
+
+		expect(result.error).toBeUndefined();
+		const prices = result.json(NODE_UNDER_TEST_NAME);
+		expect(prices).toHaveLength(250);
+		expect(prices).toEqual(ids.map(expectedPriceNow));
+		// At least one seeded discount is running today, so the comparison covers discounted prices too.
+		expect(prices.some((price) => price.discountId !== null)).toBe(true);
+
+		const requests = sandbox.log.filter((entry) => entry.route === 'prices');
+		expect(requests.map((entry) => entry.itemCount)).toEqual([100, 100, 50]);
+		expect(requests.every((entry) => entry.status === 200 && entry.query.dateFrom === '15/06/2025')).toBe(true);
+		expect(requests.flatMap((entry) => entry.query.merchantInventoryIds.split(',')).map(Number)).toEqual(ids);
+	});
+
+	it('accepts ids as an array of strings', async () => {
+		const ids = idsOf(3, 10);
+		const result = await getPrices({ merchantInventoryIds: '={{ $json.ids }}', date: TODAY }, [{ ids: ids.map(String) }]);
+
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual(ids.map(expectedPriceNow));
+		expect(sandbox.count('prices')).toBe(1);
+	});
+
+	it('accepts ids as text separated by commas and new lines', async () => {
+		const ids = idsOf(4, 20);
+		const text = `${ids[0]}, ${ids[1]},${ids[2]}\n${ids[3]}`;
+		const result = await getPrices({ merchantInventoryIds: text, date: TODAY });
+
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual(ids.map(expectedPriceNow));
+		expect(sandbox.log.find((entry) => entry.route === 'prices')?.query.merchantInventoryIds).toBe(ids.join(','));
+	});
+
+	it('asks for today (UTC) when no date is given', async () => {
+		const [id] = idsOf(1, 30);
+		await getPrices({ merchantInventoryIds: String(id) });
+
+		const iso = new Date().toISOString();
+		const today = `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+		expect(sandbox.log.find((entry) => entry.route === 'prices')?.query.dateFrom).toBe(today);
+	});
+
+	it('shows a discount scheduled for a day as sellablePrice and discountId on that day only', async () => {
+		const discounted = new Set(sandbox.state.discounts.map((discount) => discount.merchantInventoryId));
+		const product = sandbox.state.products.find((candidate) => !discounted.has(candidate.id))!;
+		const discountPrice = Math.floor(product.basePrice * 0.8);
+		const scheduled = await runNode(
+			NODE_TYPE,
+			{ resource: 'discount', operation: 'schedule' },
+			[
+				{
+					discounts: [
+						{ merchantInventoryId: product.id, discountPrice, dateFrom: '01/07/2025', dateTo: '10/07/2025', discountType: 'SALE' },
+					],
+				},
+			],
+			{ credentials: credentials() },
+		);
+		const [schedule] = scheduled.json(NODE_UNDER_TEST_NAME);
+		expect(schedule.success).toBe(true);
+
+		const onTheDay = await getPrices({ merchantInventoryIds: String(product.id), date: '2025-07-05T00:00:00' });
+		expect(onTheDay.json(NODE_UNDER_TEST_NAME)).toEqual([
+			{ merchantInventoryId: product.id, basePrice: product.newBasePrice, sellablePrice: discountPrice, discountId: schedule.discountId },
+		]);
+
+		const dayBefore = await getPrices({ merchantInventoryIds: String(product.id), date: '30/06/2025' });
+		expect(dayBefore.json(NODE_UNDER_TEST_NAME)).toEqual([
+			{ merchantInventoryId: product.id, basePrice: product.newBasePrice, sellablePrice: product.newBasePrice, discountId: null },
+		]);
+		expect(sandbox.log.filter((entry) => entry.route === 'prices').map((entry) => entry.query.dateFrom)).toEqual([
+			'05/07/2025',
+			'30/06/2025',
+		]);
+	});
+
+	it.each([
+		['a non-numeric id', '1001, abc', 'Merchant Inventory IDs[1]: "abc" is not a product id'],
+		['a fractional id', '1001, 12.5', 'Merchant Inventory IDs[1]: "12.5" is not a product id'],
+		['no ids', ' , ', 'Merchant Inventory IDs: no ids given'],
+	])('rejects %s before sending anything', async (_case, ids, message) => {
+		const result = await getPrices({ merchantInventoryIds: ids, date: TODAY });
+
+		expect(result.error?.message).toContain(message);
+		expect(result.error?.message).toContain('(item 0)');
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('with Continue on Fail, a bad item becomes an error item and the others are still answered', async () => {
+		const [id] = idsOf(1, 40);
+		const result = await runNode(
+			NODE_TYPE,
+			{ resource: 'price', operation: 'getMany', merchantInventoryIds: '={{ $json.ids }}', date: TODAY },
+			[{ ids: [id] }, { ids: ['x1'] }],
+			{ credentials: credentials(), node: { continueOnFail: true } },
+		);
+
+		const output = result.output(NODE_UNDER_TEST_NAME);
+		expect(output).toHaveLength(2);
+		expect(output[0].json).toEqual(expectedPriceNow(id));
+		expect(output[1].error?.message).toContain('Merchant Inventory IDs[0]: "x1" is not a product id (a whole number) (item 1)');
+		expect(sandbox.count('prices')).toBe(1);
+	});
+});

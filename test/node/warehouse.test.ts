@@ -1,0 +1,48 @@
+/** Warehouse › Get Many through the real engine against the sandbox. */
+import { NODE_UNDER_TEST_NAME, runNode } from '../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+const NODE_TYPE = 'marketplaceMerchant';
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 7 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+function credentials() {
+	return { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } };
+}
+
+describe('Warehouse › Get Many', () => {
+	it('outputs one item per warehouse, exactly one of them the default address', async () => {
+		sandbox.clearLog();
+		const result = await runNode(NODE_TYPE, { resource: 'warehouse', operation: 'getMany' }, [{}], {
+			credentials: credentials(),
+		});
+
+		expect(result.error).toBeUndefined();
+		const warehouses = result.json(NODE_UNDER_TEST_NAME);
+		const expected = sandbox.state.warehouses;
+		expect(expected.length).toBeGreaterThan(1);
+		expect(warehouses).toHaveLength(expected.length);
+		expect(warehouses.map(({ id, warehouseName, defaultAddress }) => ({ id, warehouseName, defaultAddress }))).toEqual(
+			expected.map(({ id, warehouseName, defaultAddress }) => ({ id, warehouseName, defaultAddress })),
+		);
+		expect(warehouses.filter((warehouse) => warehouse.defaultAddress === true)).toHaveLength(1);
+		expect(sandbox.count('warehouses')).toBe(1);
+	});
+
+	it('lists the warehouses once per input item', async () => {
+		sandbox.clearLog();
+		const result = await runNode(NODE_TYPE, { resource: 'warehouse', operation: 'getMany' }, [{}, {}], {
+			credentials: credentials(),
+		});
+
+		expect(result.json(NODE_UNDER_TEST_NAME)).toHaveLength(2 * sandbox.state.warehouses.length);
+		expect(sandbox.count('warehouses')).toBe(2);
+	});
+});

@@ -1,0 +1,195 @@
+/**
+ * XML answers of the invoice endpoints: read into the same JSON as JSON answers, archived raw on
+ * request, and safe against entity expansion. Through n8n's real engine against the sandbox,
+ * plus the reader itself on documents the sandbox does not produce.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { parseXmlAnswer } from '../../nodes/MarketplaceMerchant/transport/xml';
+import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
+import { XML_BOMB } from '../../sandbox/xml';
+import { runNode, type RunNodeOptions } from '../harness';
+
+const NODE = 'marketplaceMerchant';
+/** Seven months: three 3-month windows. */
+const FROM = '2024-12-01T00:00:00';
+const TO = '2025-06-30T23:59:59';
+/** Two months (one window) hold enough documents to compare, and keep the suite fast. */
+const COMPARE_FROM = '2025-01-01T00:00:00';
+const COMPARE_TO = '2025-02-28T23:59:59';
+
+/** XML has no null: the service (Jackson, as the sandbox) leaves such fields out. */
+function withoutNulls(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(withoutNulls);
+	if (value && typeof value === 'object') {
+		return Object.fromEntries(
+			Object.entries(value)
+				.filter(([, child]) => child !== null)
+				.map(([key, child]) => [key, withoutNulls(child)]),
+		);
+	}
+	return value;
+}
+
+describe('XML answers', () => {
+	let sandbox: Sandbox;
+	let options: RunNodeOptions;
+	let special: Invoice;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 11 });
+		options = {
+			credentials: {
+				marketplaceMerchantApi: {
+					baseUrl: sandbox.url,
+					clientId: sandbox.client.clientId,
+					clientSecret: sandbox.client.clientSecret,
+				},
+			},
+		};
+		// What the seeded data lacks: leading zeros in an EAN and an id, markup characters in text.
+		const template = sandbox.state.invoices[0].productSpecification.items[0];
+		special = sandbox.addInvoice({
+			invoiceHeader: {
+				invoiceType: 'FISCAL',
+				customerDetails: { firstName: 'Ana & "Maja"', lastName: "O'Brien <Jr>" },
+				orderDetails: { invoicedDate: '2025-01-15T12:00:00', orderid: '0051234', paymentMethods: ['PBC'] },
+			},
+			productSpecification: {
+				items: [{ ...template, productDetails: { ...template.productDetails, ean: '0012345678905', apId: '0042' } }],
+			},
+		});
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => sandbox.clearLog());
+
+	async function run(parameters: INodeParameters) {
+		const result = await runNode(NODE, { dateFrom: COMPARE_FROM, dateTo: COMPARE_TO, ...parameters }, [{}], options);
+		expect(result.error).toBeUndefined();
+		return result;
+	}
+
+	it.each([
+		['invoice', 'invoices'],
+		['invoiceCorrection', 'invoiceCorrections'],
+	] as const)('reads %s XML into exactly the JSON answers (less nulls)', async (resource, route) => {
+		const fromJson = await run({ resource, operation: 'getMany' });
+		const fromXml = await run({ resource, operation: 'getMany', options: { responseFormat: 'xml' } });
+
+		const jsonDocuments = fromJson.json('Node');
+		const xmlDocuments = fromXml.json('Node');
+		expect(jsonDocuments.length).toBeGreaterThan(5);
+		expect(xmlDocuments).toEqual(withoutNulls(jsonDocuments));
+		expect(sandbox.count(route)).toBe(2);
+		// The comparison covers one-element lists of every list field.
+		const documents = jsonDocuments as unknown as Array<Invoice | InvoiceCorrection>;
+		expect(documents.some((document) => document.productSpecification.items.length === 1)).toBe(true);
+		expect(documents.some((document) => document.invoiceHeader.orderDetails.paymentMethods.length === 1)).toBe(true);
+		expect(documents.some((document) => document.taxRateSpecification.taxRateSpecification.length === 1)).toBe(true);
+		expect(fromXml.output('Node').every((item) => item.binary === undefined)).toBe(true);
+	});
+
+	it('keeps leading zeros, text and types of the added invoice', async () => {
+		const result = await run({ resource: 'invoice', operation: 'getMany', options: { responseFormat: 'xml' } });
+
+		const id = special.invoiceHeader.orderDetails.invoiceId;
+		const document = result
+			.json('Node')
+			.find((candidate) => (candidate.invoiceHeader as { orderDetails: IDataObject }).orderDetails.invoiceId === id) as unknown as Invoice;
+		expect(document.productSpecification.items).toEqual(JSON.parse(JSON.stringify(special.productSpecification.items)));
+		expect(document.productSpecification.items[0].productDetails).toMatchObject({ ean: '0012345678905', apId: '0042' });
+		expect(document.invoiceHeader.orderDetails).toMatchObject({ orderid: '0051234', paymentMethods: ['PBC'], fba: special.invoiceHeader.orderDetails.fba });
+		expect(document.invoiceHeader.customerDetails).toMatchObject({ firstName: 'Ana & "Maja"', lastName: "O'Brien <Jr>" });
+		expect(typeof document.productSpecification.items[0].quantity).toBe('number');
+	});
+
+	it('attaches the raw XML answer of each window as a file', async () => {
+		const result = await run({
+			resource: 'invoice',
+			operation: 'getMany',
+			dateFrom: FROM,
+			dateTo: TO,
+			options: { attachRawXml: true },
+		});
+
+		const items = result.output('Node');
+		expect(items.length).toBeGreaterThan(5);
+		const byFile = new Map<string, { data: string; documents: IDataObject[] }>();
+		for (const item of items) {
+			const file = item.binary?.data;
+			expect(file).toMatchObject({ mimeType: 'application/xml' });
+			const seen = byFile.get(file!.fileName!);
+			if (seen) {
+				expect(file!.data === seen.data).toBe(true);
+				continue;
+			}
+			const xml = Buffer.from(file!.data, 'base64').toString('utf8');
+			expect(xml.startsWith('<List><item>')).toBe(true);
+			byFile.set(file!.fileName!, { data: file!.data, documents: parseXmlAnswer(xml) as IDataObject[] });
+		}
+		expect([...byFile.keys()]).toEqual([
+			'invoices-2024-12-01-2025-02-28.xml',
+			'invoices-2025-03-01-2025-05-31.xml',
+			'invoices-2025-06-01-2025-06-30.xml',
+		]);
+		// Each file holds exactly the documents of its window, which together are the output.
+		expect([...byFile.values()].flatMap((file) => file.documents)).toEqual(result.json('Node'));
+	});
+
+	it('does not expand a billion-laughs answer', async () => {
+		sandbox.injectFault({ route: 'invoices', body: 'xml-bomb', count: 1 });
+		const heapBefore = process.memoryUsage().heapUsed;
+
+		const result = await run({
+			resource: 'invoice',
+			operation: 'getMany',
+			dateFrom: '2025-01-01T00:00:00',
+			dateTo: '2025-01-31T00:00:00',
+			options: { responseFormat: 'xml' },
+		});
+
+		// Expanded, the entity would be 3 GB of "lol"; it stays the reference it is.
+		expect(result.json('Node')).toEqual([{ invoiceHeader: { invoiceType: '&lol9;' } }]);
+		expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+		expect(sandbox.count('invoices')).toBe(1);
+	});
+});
+
+describe('parseXmlAnswer', () => {
+	it('reads one-element lists as lists, including a list inside an object of the same name', () => {
+		const xml =
+			'<List><item><taxRateSpecification><taxRateSpecification><taxRateSpecification><label>Ђ</label><vat>20</vat>' +
+			'<vatAmount>-1.5</vatAmount></taxRateSpecification></taxRateSpecification><grandTotal>9</grandTotal></taxRateSpecification>' +
+			'<paymentMethods><paymentMethods>COD</paymentMethods></paymentMethods><items></items></item></List>';
+
+		expect(parseXmlAnswer(xml)).toEqual([
+			{
+				taxRateSpecification: { taxRateSpecification: [{ label: 'Ђ', vat: 20, vatAmount: -1.5 }], grandTotal: 9 },
+				paymentMethods: ['COD'],
+				items: [],
+			},
+		]);
+	});
+
+	it('reads a one-item and an empty list answer as lists', () => {
+		expect(parseXmlAnswer('<List><item><ean>0000000000017</ean></item></List>')).toEqual([{ ean: '0000000000017' }]);
+		expect(parseXmlAnswer('<List/>')).toEqual([]);
+		expect(parseXmlAnswer('<?xml version="1.0"?>\n<List></List>')).toEqual([]);
+	});
+
+	it('restores numbers and booleans by field, unless the field is to stay text', () => {
+		const xml = '<List><item><orderDetails><fba>true</fba><warehouseAddress><warehouseId>0042</warehouseId></warehouseAddress></orderDetails></item></List>';
+
+		expect(parseXmlAnswer(xml)).toEqual([{ orderDetails: { fba: true, warehouseAddress: { warehouseId: 42 } } }]);
+		expect(parseXmlAnswer(xml, { textFields: new Set(['fba']) })).toEqual([
+			{ orderDetails: { fba: 'true', warehouseAddress: { warehouseId: 42 } } },
+		]);
+	});
+
+	it('decodes predefined entities and character references, never DTD entities', () => {
+		const xml = '<!DOCTYPE List [<!ENTITY x "expanded">]><List><item><name>&lt;a&gt; &amp;amp; &#39;&#x41;&apos; &x;</name></item></List>';
+
+		expect(parseXmlAnswer(xml)).toEqual([{ name: "<a> &amp; 'A' &x;" }]);
+		expect(parseXmlAnswer(XML_BOMB)).toEqual([{ invoiceHeader: { invoiceType: '&lol9;' } }]);
+	});
+});
