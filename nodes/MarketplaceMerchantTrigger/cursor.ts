@@ -1,0 +1,149 @@
+/**
+ * What the trigger remembers between polls, per event type, and the rules that make every
+ * document fire exactly once.
+ *
+ * The service filters on the invoiced date (bounds inclusive), but a document can become visible
+ * after its invoiced date has passed. Each poll therefore asks for [cursor − look-back, now],
+ * drops the documents it emitted before, emits the rest, and only then moves the cursor to now.
+ *
+ * - At least once: a document is returned by the first poll whose range ends after it became
+ *   visible, as long as its invoiced date is then no more than the look-back window behind the
+ *   previous cursor, i.e. as long as it showed up less than one look-back window late.
+ * - At most once: an emitted id is kept while a later query can still return it, i.e. while its
+ *   invoiced date is not before the next query's start (cursor − look-back); after that no query
+ *   reaches it. So the state holds the documents of one look-back window, whatever the number of
+ *   documents ever seen.
+ * - Atomic: the state changes only after every request of the poll succeeded (see commitStates);
+ *   a poll that fails changes nothing, and the next poll covers the same period again.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { LIMITS } from '../MarketplaceMerchant/transport/endpoints';
+import { splitIntoWindows } from '../MarketplaceMerchant/transport/dates';
+
+/** Stored under the event type's key in the node's static data. Kept small: it is saved after every poll. */
+export interface EventState {
+	/** The Start From date (ISO) this state started from, or `now`. A new Start From date starts over. */
+	origin: string;
+	/** End (ISO, inclusive) of the last range that was fully queried and emitted. */
+	cursor?: string;
+	/** Documents emitted that a later query can still return: id → invoiced date, epoch seconds. */
+	seen: Record<string, number>;
+}
+
+export interface CursorSettings {
+	lookBackMs: number;
+	/** The option Start From; undefined for "from the first poll on". */
+	startFrom?: Date;
+	now: Date;
+}
+
+export interface DateWindow {
+	from: Date;
+	to: Date;
+}
+
+const ORIGIN_NOW = 'now';
+const EARLIEST_MS = Date.parse(LIMITS.earliestInvoiceDate);
+
+function isEventState(value: unknown): value is EventState {
+	if (!value || typeof value !== 'object') return false;
+	const state = value as Partial<EventState>;
+	return (
+		typeof state.origin === 'string' &&
+		(state.cursor === undefined || !Number.isNaN(Date.parse(state.cursor))) &&
+		!!state.seen &&
+		typeof state.seen === 'object' &&
+		Object.values(state.seen).every((seconds) => typeof seconds === 'number')
+	);
+}
+
+/**
+ * The state of one event type during a poll. Reads the stored state, plans the ranges to query,
+ * tells which documents are new, and writes the result back only when the caller commits it, so a
+ * poll that fails leaves the stored state exactly as it was.
+ */
+export class EventCursor {
+	/** Whether documents found now are emitted; false while seeding the first poll from "now". */
+	readonly emits: boolean;
+
+	private readonly state: EventState;
+
+	private constructor(
+		state: EventState,
+		emits: boolean,
+		private readonly settings: CursorSettings,
+	) {
+		this.state = state;
+		this.emits = emits;
+	}
+
+	/**
+	 * Opens the stored state of one event type. Without one (first activation, or a new Start From
+	 * date), the trigger starts from the Start From date and emits what it finds, or, by default,
+	 * seeds: it asks for the look-back window before now and remembers what is there without
+	 * emitting it, so that the next poll's look-back does not emit documents older than the
+	 * activation.
+	 */
+	static open(stored: unknown, settings: CursorSettings): EventCursor {
+		const startOrigin = settings.startFrom?.toISOString();
+		if (isEventState(stored) && (startOrigin === undefined || stored.origin === startOrigin)) {
+			return new EventCursor({ origin: stored.origin, cursor: stored.cursor, seen: { ...stored.seen } }, true, settings);
+		}
+		if (startOrigin !== undefined) return new EventCursor({ origin: startOrigin, seen: {} }, true, settings);
+		return new EventCursor({ origin: ORIGIN_NOW, seen: {} }, false, settings);
+	}
+
+	/**
+	 * The ranges still to query up to now, oldest first, each at most as long as the service
+	 * accepts: from the cursor minus the look-back window (or from the origin), never before the
+	 * earliest date the service serves.
+	 */
+	pendingWindows(): DateWindow[] {
+		const { lookBackMs, now } = this.settings;
+		let fromMs: number;
+		if (this.state.cursor !== undefined) fromMs = Date.parse(this.state.cursor) - lookBackMs;
+		else if (this.state.origin === ORIGIN_NOW) fromMs = now.getTime() - lookBackMs;
+		else fromMs = Date.parse(this.state.origin);
+		fromMs = Math.max(fromMs, EARLIEST_MS);
+		if (fromMs > now.getTime()) return [];
+		return splitIntoWindows(new Date(fromMs), now);
+	}
+
+	/** Whether the document was not emitted before; remembers it when it is new. */
+	admit(id: string, invoicedAt: Date | undefined, window: DateWindow): boolean {
+		if (Object.prototype.hasOwnProperty.call(this.state.seen, id)) return false;
+		// A document whose date is not inside the range that returned it is kept as long as the
+		// range's end would be: the service may filter on a date we cannot read.
+		const inside =
+			invoicedAt !== undefined &&
+			invoicedAt.getTime() >= window.from.getTime() &&
+			invoicedAt.getTime() <= window.to.getTime();
+		const rememberedAt = inside ? invoicedAt : window.to;
+		this.state.seen[id] = Math.floor(rememberedAt.getTime() / 1000);
+		return true;
+	}
+
+	/**
+	 * Records that every document invoiced up to `end` (inclusive) was handled: the cursor moves
+	 * there, and ids that no later query can return (their whole second lies before the next
+	 * query's start) are forgotten.
+	 */
+	completeUpTo(end: Date): void {
+		this.state.cursor = end.toISOString();
+		const nextQueryStartMs = end.getTime() - this.settings.lookBackMs;
+		for (const [id, seconds] of Object.entries(this.state.seen)) {
+			if (seconds * 1000 + 999 < nextQueryStartMs) delete this.state.seen[id];
+		}
+	}
+
+	/** The state to store; written into static data by the caller once the poll succeeded. */
+	toJSON(): EventState {
+		return { origin: this.state.origin, ...(this.state.cursor ? { cursor: this.state.cursor } : {}), seen: this.state.seen };
+	}
+}
+
+/** Writes the states of the polled events into the node's static data (one key per event) in one step. */
+export function commitStates(staticData: IDataObject, cursors: Map<string, EventCursor>): void {
+	for (const [event, cursor] of cursors) staticData[event] = cursor.toJSON() as unknown as IDataObject;
+}

@@ -1,0 +1,241 @@
+/**
+ * What one poll does: read the settings, ask for the documents since the cursor (or, for "Fetch
+ * Test Event", the newest one), emit the new ones, and only then move the cursor.
+ */
+import { createHash } from 'crypto';
+import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+
+import { addMonths, formatIsoUtc, parseDate } from '../MarketplaceMerchant/transport/dates';
+import { DOCUMENTS, documentIdOf, simplifyInvoice, type DocumentKind } from '../MarketplaceMerchant/transport/invoices';
+import { commitStates, EventCursor, type DateWindow } from './cursor';
+import { attachPdfs, fetchDocuments, invoicedDateOf, type DocumentItem, type InvoiceTypeFilter } from './documents';
+
+/** The events the trigger fires on; each keeps its own state under this key in static data. */
+export type TriggerEvent = 'invoice' | 'invoiceCorrection';
+
+const KIND_OF_EVENT: Record<TriggerEvent, DocumentKind> = { invoice: 'invoice', invoiceCorrection: 'correction' };
+
+/** Catching up after a long pause: at most this many 3-month windows per event and poll (3 years). */
+const MAX_WINDOWS_PER_POLL = 12;
+/** With PDFs, documents handled between two looks at the time left (each needs a download). */
+const DOCUMENTS_PER_PDF_STEP = 50;
+/** A poll starts no new window or step once this share of n8n's poll budget is spent. */
+const BUDGET_SHARE = 0.5;
+/** Used where n8n does not state a poll budget (before n8n 2.x). */
+const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
+export const DEFAULT_LOOK_BACK_MINUTES = 60;
+/** "Fetch Test Event" looks this far back first, then up to 3 months. */
+const TEST_EVENT_DAYS = 30;
+
+interface TriggerSettings {
+	events: TriggerEvent[];
+	type: InvoiceTypeFilter;
+	simplify: boolean;
+	downloadPdfs: boolean;
+	binaryProperty: string;
+	lookBackMs: number;
+	startFrom?: Date;
+}
+
+function readSettings(ctx: IPollFunctions): TriggerSettings {
+	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
+	const invoiceType = ctx.getNodeParameter('invoiceType', 'all') as string;
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const lookBackMinutes = Number(options.lookBackMinutes ?? DEFAULT_LOOK_BACK_MINUTES);
+	if (!Number.isFinite(lookBackMinutes) || lookBackMinutes < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Look-Back Window: "${String(options.lookBackMinutes)}" is not a number of minutes`);
+	}
+	let startFrom: Date | undefined;
+	if (options.startFrom !== undefined && options.startFrom !== '') {
+		startFrom = parseDate(options.startFrom);
+		if (!startFrom) {
+			throw new NodeOperationError(ctx.getNode(), `Start From: "${String(options.startFrom)}" is not a date`, {
+				description: 'Use the date picker or an ISO 8601 timestamp such as 2025-01-01T00:00:00Z; times without a zone are UTC',
+			});
+		}
+	}
+	const downloadPdfs = ctx.getNodeParameter('downloadPdfs', false) as boolean;
+	return {
+		events: event === 'any' ? ['invoice', 'invoiceCorrection'] : [event],
+		type: invoiceType === 'FISCAL' || invoiceType === 'NON_FISCAL' ? invoiceType : undefined,
+		simplify: ctx.getNodeParameter('simplify', false) as boolean,
+		downloadPdfs,
+		binaryProperty: downloadPdfs ? (ctx.getNodeParameter('binaryPropertyName', 'data') as string) : 'data',
+		lookBackMs: lookBackMinutes * 60_000,
+		startFrom,
+	};
+}
+
+/** A document without an id (never seen on the live service) is known by its content. */
+function dedupeKeyOf(document: IDataObject, kind: DocumentKind): string {
+	return documentIdOf(document, kind) ?? `#${createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24)}`;
+}
+
+function toItem(document: IDataObject, event: TriggerEvent, settings: TriggerSettings): INodeExecutionData {
+	const json = settings.simplify ? simplifyInvoice(document, KIND_OF_EVENT[event]) : document;
+	return { json: { event, ...json } };
+}
+
+interface Emission extends DocumentItem {
+	/** Sort key: invoiced date, or the end of the window that returned the document. */
+	at: number;
+}
+
+function inInvoicedOrder(emissions: Emission[]): INodeExecutionData[][] {
+	return [emissions.sort((a, b) => a.at - b.at).map(({ item }) => item)];
+}
+
+/**
+ * n8n gives a poll a time budget and abandons it when it runs out; a poll catching up stops
+ * early instead, emits what it has, and leaves the rest to the next poll.
+ */
+class PollBudget {
+	private readonly startedAt = Date.now();
+	private readonly limitMs: number;
+
+	constructor(ctx: IPollFunctions) {
+		const budgetMs = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
+		this.limitMs = budgetMs * BUDGET_SHARE;
+	}
+
+	get spent(): boolean {
+		return Date.now() - this.startedAt > this.limitMs;
+	}
+}
+
+/**
+ * Scheduled polls of one trigger node still running in this process. n8n starts a tick even when
+ * the previous one has not finished; two polls working from the same cursor would both emit the
+ * same documents, so the later one skips its turn.
+ */
+const runningPolls = new Set<string>();
+
+/** A scheduled poll of an active workflow: the documents not emitted before, each once. */
+export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(ctx);
+	const pollKey = `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id}`;
+	if (runningPolls.has(pollKey)) {
+		ctx.logger.warn('The previous poll of this trigger is still running: this poll is skipped');
+		return null;
+	}
+	runningPolls.add(pollKey);
+	try {
+		return await pollOnce(ctx, settings);
+	} finally {
+		runningPolls.delete(pollKey);
+	}
+}
+
+async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
+	const staticData = ctx.getWorkflowStaticData('node');
+	const budget = new PollBudget(ctx);
+	const now = new Date();
+	const cursors = new Map<TriggerEvent, EventCursor>();
+	const emissions: Emission[] = [];
+
+	for (const event of settings.events) {
+		const cursor = EventCursor.open(staticData[event], { lookBackMs: settings.lookBackMs, startFrom: settings.startFrom, now });
+		cursors.set(event, cursor);
+		const windows = cursor.pendingWindows().slice(0, MAX_WINDOWS_PER_POLL);
+		for (const [index, window] of windows.entries()) {
+			// Every event moves on by at least one step per poll, so catching up always progresses.
+			if (index > 0 && budget.spent) break;
+			const step = await newDocumentsIn(ctx, event, window, cursor, settings, budget);
+			cursor.completeUpTo(step.handledUpTo);
+			emissions.push(...step.emissions);
+			if (step.handledUpTo.getTime() < window.to.getTime()) break;
+		}
+	}
+
+	// Only now, with every request done, does the stored state change: a poll that throws above
+	// leaves every cursor where it was, and the next poll covers the same period again.
+	commitStates(staticData, cursors);
+	return emissions.length === 0 ? null : inInvoicedOrder(emissions);
+}
+
+/**
+ * The new documents of one window, oldest first. With PDFs (slow: a download each) they are
+ * handled in steps; when the budget runs out between two steps, the window counts as handled up
+ * to just before the first document left over.
+ */
+async function newDocumentsIn(
+	ctx: IPollFunctions,
+	event: TriggerEvent,
+	window: DateWindow,
+	cursor: EventCursor,
+	settings: TriggerSettings,
+	budget: PollBudget,
+): Promise<{ emissions: Emission[]; handledUpTo: Date }> {
+	const kind = KIND_OF_EVENT[event];
+	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({
+		document,
+		invoicedAt: invoicedDateOf(document),
+	}));
+	// Undated documents first: a step boundary needs the date of the first document left over.
+	const sortKey = ({ invoicedAt }: { invoicedAt?: Date }) => invoicedAt?.getTime() ?? Number.MIN_SAFE_INTEGER;
+	dated.sort((a, b) => sortKey(a) - sortKey(b));
+
+	const stepSize = settings.downloadPdfs ? DOCUMENTS_PER_PDF_STEP : Math.max(dated.length, 1);
+	const emissions: Emission[] = [];
+	for (let start = 0; start < dated.length; start += stepSize) {
+		const firstLeft = dated[start].invoicedAt;
+		if (start > 0 && firstLeft && budget.spent) {
+			return { emissions, handledUpTo: new Date(Math.max(firstLeft.getTime(), window.from.getTime()) - 1) };
+		}
+		const fresh: Emission[] = [];
+		for (const { document, invoicedAt } of dated.slice(start, start + stepSize)) {
+			if (!cursor.admit(dedupeKeyOf(document, kind), invoicedAt, window) || !cursor.emits) continue;
+			fresh.push({ document, item: toItem(document, event, settings), at: (invoicedAt ?? window.to).getTime() });
+		}
+		if (settings.downloadPdfs && fresh.length > 0) await attachPdfs(ctx, kind, window, fresh, settings.binaryProperty);
+		emissions.push(...fresh);
+	}
+	return { emissions, handledUpTo: window.to };
+}
+
+/**
+ * "Fetch Test Event": the newest document of each chosen event from the last 30 days, or else
+ * the last 3 months. The stored state is neither read nor changed.
+ */
+export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
+	const settings = readSettings(ctx);
+	const now = new Date();
+	const periods: DateWindow[] = [
+		{ from: new Date(now.getTime() - TEST_EVENT_DAYS * 86_400_000), to: now },
+		{ from: new Date(addMonths(now, -3).getTime() + 1), to: now },
+	];
+	const emissions: Emission[] = [];
+	for (const event of settings.events) {
+		const kind = KIND_OF_EVENT[event];
+		for (const period of periods) {
+			const newest = newestOf(await fetchDocuments(ctx, kind, period, settings.type));
+			if (!newest) continue;
+			const emission: Emission = { document: newest, item: toItem(newest, event, settings), at: invoicedDateOf(newest)?.getTime() ?? 0 };
+			if (settings.downloadPdfs) await attachPdfs(ctx, kind, period, [emission], settings.binaryProperty);
+			emissions.push(emission);
+			break;
+		}
+	}
+	if (emissions.length === 0) {
+		const what = settings.events.map((event) => `${DOCUMENTS[KIND_OF_EVENT[event]].label}s`).join(' or ');
+		const type = settings.type ? ` of type ${settings.type}` : '';
+		throw new NodeOperationError(ctx.getNode(), `No ${what}${type} found in the last 3 months`, {
+			description: `Searched ${formatIsoUtc(periods[1].from)} to ${formatIsoUtc(now)}. Once the workflow is active, the trigger fires for each new document.`,
+		});
+	}
+	return inInvoicedOrder(emissions);
+}
+
+/** The document with the latest invoiced date; of equal dates, the one listed last. */
+function newestOf(documents: IDataObject[]): IDataObject | undefined {
+	let newest: IDataObject | undefined;
+	let newestAt = -Infinity;
+	for (const document of documents) {
+		const at = invoicedDateOf(document)?.getTime() ?? -Infinity;
+		if (newest === undefined || at >= newestAt) {
+			newest = document;
+			newestAt = at;
+		}
+	}
+	return newest;
+}

@@ -1,0 +1,127 @@
+/**
+ * Shared pieces of the trigger tests: a clock the trigger and the sandbox share, and polls run
+ * through n8n-core's real poll path (test/harness `runPoll`) with static data carried from one
+ * poll to the next as JSON, the way n8n stores it.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox';
+import { TestCredentialsHelper, runPoll, type PollRunResult, type RunPollOptions } from '../harness';
+
+export const TRIGGER_TYPE = 'marketplaceMerchantTrigger';
+export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
+export const MINUTE = 60_000;
+export const DAY = 86_400_000;
+
+/**
+ * The trigger reads the time from `Date`, and so does the sandbox clock (real time plus an
+ * offset, zero when the sandbox starts without `now`). Faking `Date` alone, and nothing that
+ * schedules, lets a test set the time of both at once while sleeps, retries and sockets run on
+ * real timers.
+ */
+export function useSharedClock(start: string): void {
+	jest.useFakeTimers({
+		now: new Date(start),
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+}
+
+export function setNow(date: string | number | Date): void {
+	jest.setSystemTime(new Date(date));
+}
+
+export function advance(ms: number): void {
+	jest.setSystemTime(Date.now() + ms);
+}
+
+/** ISO timestamp `ms` from now, as the live service writes it (no zone, whole seconds). */
+export function invoicedAt(ms: number): string {
+	return new Date(Date.now() + ms).toISOString().slice(0, 19);
+}
+
+/** Polls one trigger node, keeping its static data between polls as n8n does (JSON in the database). */
+export class TriggerUnderTest {
+	staticData: IDataObject = {};
+	readonly credentialsHelper = new TestCredentialsHelper();
+
+	constructor(
+		readonly sandbox: Sandbox,
+		readonly parameters: INodeParameters,
+		credentialOverrides: IDataObject = {},
+	) {
+		this.credentialsHelper.add(CREDENTIAL_TYPE, {
+			baseUrl: sandbox.url,
+			clientId: sandbox.client.clientId,
+			clientSecret: sandbox.client.clientSecret,
+			...credentialOverrides,
+		});
+	}
+
+	/** A scheduled poll; the static data it leaves becomes the next poll's. */
+	async poll(options: Omit<RunPollOptions, 'staticData' | 'credentialsHelper' | 'mode'> = {}): Promise<PollRunResult> {
+		const result = await runPoll(TRIGGER_TYPE, this.parameters, {
+			...options,
+			staticData: this.staticData,
+			credentialsHelper: this.credentialsHelper,
+		});
+		this.staticData = result.staticData;
+		return result;
+	}
+
+	/** "Fetch Test Event" in the editor. */
+	async fetchTestEvent(): Promise<PollRunResult> {
+		return await runPoll(TRIGGER_TYPE, this.parameters, {
+			mode: 'manual',
+			staticData: this.staticData,
+			credentialsHelper: this.credentialsHelper,
+		});
+	}
+
+	/** n8n restarted: only what was saved as JSON survives. */
+	restart(): void {
+		this.staticData = JSON.parse(JSON.stringify(this.staticData)) as IDataObject;
+	}
+
+	/** The trigger's own part of the static data. */
+	get state(): IDataObject {
+		return (this.staticData['node:Trigger'] ?? {}) as IDataObject;
+	}
+}
+
+/** The items of a poll; fails the test when the poll raised an error. */
+export function emittedItems(result: PollRunResult): INodeExecutionData[] {
+	if (result.error) throw result.error;
+	return result.emitted?.[0] ?? [];
+}
+
+function orderDetailsOf(json: IDataObject): IDataObject {
+	return ((json.invoiceHeader as IDataObject | undefined)?.orderDetails ?? {}) as IDataObject;
+}
+
+/** Invoice ids (corrections: invoice numbers) of emitted items, in order. */
+export function documentIds(items: INodeExecutionData[]): string[] {
+	return items.map(({ json }) => {
+		const details = orderDetailsOf(json);
+		return String(json.event === 'invoiceCorrection' ? details.invoiceNumber : details.invoiceId);
+	});
+}
+
+/** Requests the trigger sent to a route, with their query, oldest first. */
+export function requestsTo(sandbox: Sandbox, route: 'invoices' | 'invoiceCorrections' | 'invoiceUrls' | 'invoiceCorrectionUrls') {
+	return sandbox.log.filter((entry) => entry.route === route);
+}
