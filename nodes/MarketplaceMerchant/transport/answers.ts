@@ -66,34 +66,24 @@ export function decodeBody(
 }
 
 /**
- * The first postReceive action of every operation: one item per element of a list answer, or one
- * item for an object answer.
+ * postReceive that reads an answer as one item per element of a list answer, or one item for an
+ * object answer. `xmlOptions` are field hints for XML answers (e.g. corrections' `fba` stays text).
  */
-export async function readAnswer(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	return answerItems(decodeBody(this, response));
-}
-
-/** `readAnswer` for answers whose XML needs field hints (e.g. corrections' `fba` stays text). */
 export function readAnswerWith(xmlOptions: XmlReadOptions) {
-	return async function (
+	return async function readAnswer(
 		this: IExecuteSingleFunctions,
 		_items: INodeExecutionData[],
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
-		return answerItems(decodeBody(this, response, xmlOptions));
+		const data = unwrapList(decodeBody(this, response, xmlOptions));
+		if (data === undefined || data === null) return [];
+		const list = Array.isArray(data) ? data : [data];
+		return list.map((json) => ({ json: json && typeof json === 'object' ? (json as IDataObject) : { value: json as string } }));
 	};
 }
 
-function answerItems(body: unknown): INodeExecutionData[] {
-	const data = unwrapList(body);
-	if (data === undefined || data === null) return [];
-	const list = Array.isArray(data) ? data : [data];
-	return list.map((json) => ({ json: json && typeof json === 'object' ? (json as IDataObject) : { value: json as string } }));
-}
+/** The first postReceive action of almost every operation (see `readAnswerWith`). */
+export const readAnswer = readAnswerWith({});
 
 /** Reads an answer that is an object (e.g. `{scheduleResult: [...]}`) as one item per list element. */
 export function readListProperty(property: string) {
