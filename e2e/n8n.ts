@@ -1,0 +1,376 @@
+/**
+ * Runs a real n8n (installed by e2e/install-n8n.sh, outside the repo) for end-to-end tests:
+ * CLI commands against a throwaway user folder, and `n8n start` on 127.0.0.1 with free ports.
+ * See e2e/README.md for the facts behind each setting.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import {
+	findFreePort,
+	LOOPBACK_HOST,
+	runCommand,
+	spawnManaged,
+	tail,
+	type CommandResult,
+	type ManagedProcess,
+} from './processes';
+
+const REPO_DIR = path.resolve(__dirname, '..');
+const INSTALL_SCRIPT = path.join(__dirname, 'install-n8n.sh');
+
+/** Fixed, so that credentials imported or saved in one run decrypt in the next. Test-only. */
+export const E2E_ENCRYPTION_KEY = 'n8n-nodes-marketplace-merchant-e2e-encryption-key';
+
+export interface N8nInstallation {
+	/** cache folder holding node_modules/n8n */
+	dir: string;
+	version: string;
+	/** Node >= 24 that runs n8n (and its task runner, started with the same binary) */
+	nodeBinary: string;
+	/** node_modules/n8n/bin/n8n */
+	entryScript: string;
+}
+
+export interface N8nOwner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+/** Test-only login for the instance owner. */
+export const E2E_OWNER: N8nOwner = {
+	email: 'owner@e2e.test',
+	password: 'E2e-owner-Passw0rd',
+	firstName: 'E2E',
+	lastName: 'Owner',
+};
+
+function projectNodeBinary(): string {
+	return process.env.N8N_E2E_NODE ?? path.join(REPO_DIR, 'node_modules', '.bin', 'node');
+}
+
+/**
+ * Installs n8n if needed (about 4-5 minutes cold, well under a second when cached) and describes
+ * the installation.
+ */
+export async function installN8n(timeoutMs = 20 * 60_000): Promise<N8nInstallation> {
+	const result = await runCommand('bash', [INSTALL_SCRIPT], { timeoutMs, env: process.env });
+	if (result.exitCode !== 0) throw new Error(`e2e/install-n8n.sh failed:\n${tail(result.output)}`);
+	const dir = result.stdout.trim().split('\n').pop() ?? '';
+	const entryScript = path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
+	const { version } = JSON.parse(await readFile(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as {
+		version: string;
+	};
+	return { dir, version, nodeBinary: projectNodeBinary(), entryScript };
+}
+
+/** A new, empty user folder (n8n keeps everything in `<folder>/.n8n`). */
+export async function createUserFolder(): Promise<string> {
+	return await mkdtemp(path.join(tmpdir(), 'n8n-e2e-'));
+}
+
+export async function removeUserFolder(userFolder: string): Promise<void> {
+	await rm(userFolder, { recursive: true, force: true, maxRetries: 3 });
+}
+
+// Settings of the parent shell must not leak into the instance under test.
+const INHERITED_ENV_BLOCKLIST = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|NODES_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_PATH$)/;
+
+export interface N8nPorts {
+	port: number;
+	brokerPort: number;
+}
+
+/** Environment for any n8n process (CLI or server) on `userFolder`. */
+export function n8nEnvironment(
+	installation: N8nInstallation,
+	userFolder: string,
+	ports: N8nPorts,
+	extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+	const inherited = Object.fromEntries(
+		Object.entries(process.env).filter(([name]) => !INHERITED_ENV_BLOCKLIST.test(name)),
+	);
+	return {
+		...inherited,
+		// n8n's bin script and npm (community package installs) resolve `node` through PATH.
+		PATH: [path.dirname(installation.nodeBinary), process.env.PATH ?? ''].join(path.delimiter),
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: E2E_ENCRYPTION_KEY,
+		N8N_LISTEN_ADDRESS: LOOPBACK_HOST,
+		N8N_HOST: LOOPBACK_HOST,
+		N8N_PROTOCOL: 'http',
+		N8N_PORT: String(ports.port),
+		// The task broker defaults to 5679, which clashes with a second instance or with a CLI
+		// command (`execute` starts its own broker) running next to a server.
+		N8N_RUNNERS_BROKER_PORT: String(ports.brokerPort),
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: LOOPBACK_HOST,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		// Its system task fetches api.n8n.io at start-up and logs a stack trace without internet.
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		// `execute --rawOutput` prints its JSON through the logger at level info.
+		N8N_LOG_LEVEL: 'info',
+		...extra,
+	};
+}
+
+async function freePorts(): Promise<N8nPorts> {
+	return { port: await findFreePort(), brokerPort: await findFreePort() };
+}
+
+export interface CliOptions {
+	timeoutMs?: number;
+	env?: Record<string, string>;
+}
+
+/** Runs `n8n <args>` on `userFolder` with its own free ports. */
+export async function runN8nCli(
+	installation: N8nInstallation,
+	userFolder: string,
+	args: string[],
+	options: CliOptions = {},
+): Promise<CommandResult> {
+	return await runCommand(installation.nodeBinary, [installation.entryScript, ...args], {
+		cwd: userFolder,
+		env: n8nEnvironment(installation, userFolder, await freePorts(), options.env),
+		timeoutMs: options.timeoutMs ?? 120_000,
+	});
+}
+
+async function runN8nCliOrThrow(
+	installation: N8nInstallation,
+	userFolder: string,
+	args: string[],
+	options?: CliOptions,
+): Promise<CommandResult> {
+	const result = await runN8nCli(installation, userFolder, args, options);
+	if (result.exitCode !== 0) {
+		throw new Error(`n8n ${args[0]} exited with ${result.exitCode ?? result.signal}:\n${tail(result.output)}`);
+	}
+	return result;
+}
+
+/** Writes `entities` to a JSON file in the user folder for an import command. */
+async function writeImportFile(userFolder: string, kind: string, entities: unknown[]): Promise<string> {
+	const file = path.join(userFolder, `e2e-import-${kind}-${Date.now()}-${process.hrtime.bigint()}.json`);
+	await writeFile(file, JSON.stringify(entities), { mode: 0o600 });
+	return file;
+}
+
+/**
+ * `n8n import:workflow`. Each workflow needs an `id` (16 alphanumerics by n8n's convention) to be
+ * addressed later; imported workflows are inactive (publish them, or activate through the API).
+ */
+export async function importWorkflows(
+	installation: N8nInstallation,
+	userFolder: string,
+	workflows: object[],
+): Promise<void> {
+	const file = await writeImportFile(userFolder, 'workflows', workflows);
+	try {
+		await runN8nCliOrThrow(installation, userFolder, ['import:workflow', `--input=${file}`]);
+	} finally {
+		await rm(file, { force: true });
+	}
+}
+
+/**
+ * `n8n import:credentials` with plain `data` objects: n8n encrypts them with the instance key.
+ * Shape: `{ id, name, type, data: { ...fields } }`.
+ */
+export async function importCredentials(
+	installation: N8nInstallation,
+	userFolder: string,
+	credentials: object[],
+): Promise<void> {
+	const file = await writeImportFile(userFolder, 'credentials', credentials);
+	try {
+		const result = await runN8nCli(installation, userFolder, ['import:credentials', `--input=${file}`]);
+		// The output never echoes credential data, but keep it out of errors anyway.
+		if (result.exitCode !== 0) throw new Error(`n8n import:credentials exited with ${result.exitCode ?? result.signal}`);
+	} finally {
+		await rm(file, { force: true });
+	}
+}
+
+/** Marks a workflow's current version as published; an instance started afterwards activates it. */
+export async function publishWorkflowOffline(
+	installation: N8nInstallation,
+	userFolder: string,
+	workflowId: string,
+): Promise<void> {
+	await runN8nCliOrThrow(installation, userFolder, ['publish:workflow', `--id=${workflowId}`]);
+}
+
+/** The JSON `n8n execute --rawOutput` prints: an execution (IRun) */
+export interface CliExecutionResult {
+	status: string;
+	finished: boolean;
+	mode: string;
+	data: {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>>;
+			error?: { message: string; description?: string };
+			lastNodeExecuted?: string;
+		};
+	};
+}
+
+/**
+ * `n8n execute --id=<id> --rawOutput`: runs the workflow from its trigger in a separate process
+ * and returns the execution, also when it failed (status 'error').
+ *
+ * n8n prints its log lines on stdout too, so the JSON is taken from the first line that is `{`.
+ * The process sometimes crashes with SIGSEGV while exiting (isolated-vm's thread pool is torn
+ * down while an isolate is still being warmed up); the execution is complete and saved by then,
+ * so a crash after a complete JSON result is not treated as a failure.
+ */
+export async function executeWorkflow(
+	installation: N8nInstallation,
+	userFolder: string,
+	workflowId: string,
+	options?: CliOptions,
+): Promise<CliExecutionResult> {
+	const result = await runN8nCli(installation, userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
+	const execution = parseExecutionJson(result.stdout);
+	const exitedNormally = result.exitCode === 0 || result.exitCode === 1 || result.signal === 'SIGSEGV';
+	if (!execution || !exitedNormally) {
+		throw new Error(`n8n execute exited with ${result.exitCode ?? result.signal} without a result:\n${tail(result.output)}`);
+	}
+	return execution;
+}
+
+function parseExecutionJson(stdout: string): CliExecutionResult | undefined {
+	const lines = stdout.split('\n');
+	const start = lines.indexOf('{');
+	if (start === -1) return undefined;
+	const end = lines.lastIndexOf('}');
+	try {
+		return JSON.parse(lines.slice(start, end + 1).join('\n')) as CliExecutionResult;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Node type descriptions as n8n loads them: built-in ones and community packages. */
+export interface ExportedNodeType {
+	name: string;
+	displayName: string;
+	version: number | number[];
+	[key: string]: unknown;
+}
+
+/** `n8n export:nodes`: every node type n8n loads, including community packages. */
+export async function exportNodeTypes(installation: N8nInstallation, userFolder: string): Promise<ExportedNodeType[]> {
+	const file = path.join(userFolder, `e2e-node-types-${Date.now()}.json`);
+	try {
+		await runN8nCliOrThrow(installation, userFolder, ['export:nodes', `--output=${file}`]);
+		return JSON.parse(await readFile(file, 'utf8')) as ExportedNodeType[];
+	} finally {
+		await rm(file, { force: true });
+	}
+}
+
+/**
+ * Environment that makes `n8n start` create (or overwrite) the owner account, so that its login
+ * works without the setup screen. n8n wants a bcrypt hash; bcryptjs ships with n8n.
+ */
+export function ownerEnvironment(installation: N8nInstallation, owner: N8nOwner): Record<string, string> {
+	const requireFromN8n = createRequire(path.join(installation.dir, 'node_modules', 'n8n', 'package.json'));
+	const bcrypt = requireFromN8n('bcryptjs') as { hashSync(password: string, rounds: number): string };
+	return {
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: owner.email,
+		N8N_INSTANCE_OWNER_FIRST_NAME: owner.firstName,
+		N8N_INSTANCE_OWNER_LAST_NAME: owner.lastName,
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(owner.password, 10),
+	};
+}
+
+export interface StartN8nOptions {
+	installation: N8nInstallation;
+	userFolder: string;
+	/** created at start-up; `false` leaves the instance without owner (setup screen) */
+	owner?: N8nOwner | false;
+	env?: Record<string, string>;
+	/** fixed ports instead of free ones (e.g. 5678 for a person's browser) */
+	ports?: Partial<N8nPorts>;
+	/** the first start on a new user folder also runs the database migrations */
+	startupTimeoutMs?: number;
+}
+
+export interface RunningN8n {
+	baseUrl: string;
+	port: number;
+	userFolder: string;
+	owner: N8nOwner | undefined;
+	/** everything n8n printed so far */
+	output(): string;
+	/** SIGTERM, then SIGKILL after 15 s; resolves when n8n and its task runner are gone */
+	stop(): Promise<void>;
+}
+
+const READY_LINE = 'Editor is now accessible via';
+
+/**
+ * `n8n start` on 127.0.0.1 with free ports. Resolves once `/healthz/readiness` answers 200 (database
+ * connected and migrated) and start-up has finished (published workflows activated).
+ */
+export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
+	const { installation, userFolder, startupTimeoutMs = 120_000 } = options;
+	const owner = options.owner === false ? undefined : (options.owner ?? E2E_OWNER);
+	const ports = { ...(await freePorts()), ...options.ports };
+	const env = n8nEnvironment(installation, userFolder, ports, {
+		...(owner ? ownerEnvironment(installation, owner) : {}),
+		...options.env,
+	});
+	const server = spawnManaged(installation.nodeBinary, [installation.entryScript, 'start'], { cwd: userFolder, env });
+	const baseUrl = `http://${LOOPBACK_HOST}:${ports.port}`;
+	try {
+		await waitUntilReady(server, baseUrl, startupTimeoutMs);
+	} catch (error) {
+		await server.stop(5_000);
+		throw error;
+	}
+	return {
+		baseUrl,
+		port: ports.port,
+		userFolder,
+		owner,
+		output: () => server.output(),
+		stop: async () => await server.stop(),
+	};
+}
+
+async function waitUntilReady(server: ManagedProcess, baseUrl: string, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	let exited = false;
+	void server.exited.then(() => (exited = true));
+	while (Date.now() < deadline) {
+		if (exited) throw new Error(`n8n exited during start-up:\n${tail(server.output())}`);
+		if (server.output().includes(READY_LINE) && (await isReady(baseUrl))) return;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`n8n was not ready after ${timeoutMs} ms:\n${tail(server.output())}`);
+}
+
+async function isReady(baseUrl: string): Promise<boolean> {
+	try {
+		const response = await fetch(`${baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+		await response.arrayBuffer();
+		return response.status === 200;
+	} catch {
+		return false;
+	}
+}
