@@ -34,7 +34,10 @@ interface GroupGate {
 	 */
 	allowed: number;
 	blockedUntil: number;
+	/** Requests waiting for a slot, in turn. While the gate is closed only `reopenWhenDue` wakes them. */
 	waiting: Array<() => void>;
+	/** Whether a timer is already set to let the waiting requests in once `blockedUntil` has passed. */
+	reopening: boolean;
 }
 
 const gates = new Map<string, GroupGate>();
@@ -43,39 +46,58 @@ function gateFor(merchantKey: string, group: EndpointGroup): GroupGate {
 	const key = `${merchantKey}\u0000${group}`;
 	let gate = gates.get(key);
 	if (!gate) {
-		gate = { inFlight: 0, allowed: MAX_IN_FLIGHT, blockedUntil: 0, waiting: [] };
+		gate = { inFlight: 0, allowed: MAX_IN_FLIGHT, blockedUntil: 0, waiting: [], reopening: false };
 		gates.set(key, gate);
 	}
 	return gate;
 }
 
-async function acquire(gate: GroupGate, retrying: boolean): Promise<void> {
+const isClosed = (gate: GroupGate) => gate.blockedUntil > Date.now();
+
+/**
+ * Waits for a slot. Requests queue in turn and are let in by the gate, never by a timer of their
+ * own: a request that slept on its own timer would wake first every time the gate reopens and
+ * probe the limit again and again, using up its own attempts while the others never try.
+ */
+async function acquire(gate: GroupGate, atFront: boolean): Promise<void> {
+	let front = atFront;
 	for (;;) {
-		const closedFor = gate.blockedUntil - Date.now();
-		if (closedFor > 0) {
-			await sleep(closedFor);
-			continue;
-		}
-		if (gate.inFlight < gate.allowed) {
+		const closed = isClosed(gate);
+		if (!closed && gate.inFlight < gate.allowed) {
 			gate.inFlight++;
 			return;
 		}
-		// A retried request already waited its turn once: it goes to the front.
+		if (closed) reopenWhenDue(gate);
 		await new Promise<void>((resolve) => {
-			if (retrying) gate.waiting.unshift(resolve);
+			if (front) gate.waiting.unshift(resolve);
 			else gate.waiting.push(resolve);
 		});
+		// Woken but beaten to the slot: it keeps its turn.
+		front = true;
 	}
+}
+
+/** Lets waiting requests in, as many as there are free slots. */
+function wakeWaiting(gate: GroupGate): void {
+	for (let free = gate.allowed - gate.inFlight; free > 0 && gate.waiting.length > 0; free--) gate.waiting.shift()?.();
+}
+
+function reopenWhenDue(gate: GroupGate): void {
+	if (gate.reopening) return;
+	gate.reopening = true;
+	void (async () => {
+		for (let closedFor = gate.blockedUntil - Date.now(); closedFor > 0; closedFor = gate.blockedUntil - Date.now()) {
+			await sleep(closedFor);
+		}
+		gate.reopening = false;
+		wakeWaiting(gate);
+	})();
 }
 
 function release(gate: GroupGate, succeeded: boolean): void {
 	gate.inFlight--;
-	if (succeeded && gate.allowed < MAX_IN_FLIGHT) {
-		gate.allowed++;
-		// The extra slot is free at once: wake a second waiter for it.
-		gate.waiting.shift()?.();
-	}
-	gate.waiting.shift()?.();
+	if (succeeded && gate.allowed < MAX_IN_FLIGHT) gate.allowed++;
+	if (!isClosed(gate)) wakeWaiting(gate);
 }
 
 interface ErrorResponse {
@@ -150,8 +172,11 @@ export interface SendOutcome {
 export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<T>): Promise<T> {
 	const gate = gateFor(policy.merchantKey, endpointGroupOf(policy.url));
 	const attempts = { rateLimited: 0, unavailable: 0 };
+	let rateLimited = false;
 	for (let attempt = 1; ; attempt++) {
-		await acquire(gate, attempt > 1);
+		// A request retried after 503/502/… already waited its turn once: it goes to the front. One
+		// answered 429 goes to the back, so that the next probe of the limit is another request's.
+		await acquire(gate, attempt > 1 && !rateLimited);
 		let waitMs: number | undefined;
 		let succeeded = false;
 		try {
@@ -164,15 +189,18 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 				if (error && typeof error === 'object') (error as JsonObject).attempts = attempt;
 				throw asNodeError(policy.node, error);
 			}
-			if (statusOf(error) === 429) {
+			rateLimited = statusOf(error) === 429;
+			if (rateLimited) {
 				// Everyone in the group waits: the limit is the merchant's, not this request's.
 				gate.blockedUntil = Math.max(gate.blockedUntil, Date.now() + waitMs);
 				gate.allowed = 1;
+				reopenWhenDue(gate);
 			}
 		} finally {
 			release(gate, succeeded);
 		}
-		await sleep(waitMs);
+		// After a 429 the gate itself holds the request back until the Retry-After has passed.
+		if (!rateLimited) await sleep(waitMs);
 	}
 }
 

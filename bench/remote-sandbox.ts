@@ -1,0 +1,102 @@
+/**
+ * A sandbox in its own process (bench/sandbox-process.ts), driven over its HTTP controls
+ * (`/__sandbox/…`, see sandbox/README.md). Each sandbox has several clients: every scenario
+ * uses a client of its own, so that it starts with no token cached in this process, no
+ * pacing state left by an earlier scenario and fresh rate-limit windows on the service.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import type { FaultSpec, RateLimitConfig, RequestLogEntry, RouteKey, SandboxOptions } from '../sandbox';
+import { resultOf, startScript, stopChild } from './processes';
+
+export interface BenchClient {
+	clientId: string;
+	clientSecret: string;
+}
+
+export type RemoteSandboxOptions = Omit<SandboxOptions, 'port' | 'clients'> & {
+	/** How many separate clients (merchant accounts) to create. */
+	clients?: number;
+};
+
+const START_TIMEOUT_MS = 60_000;
+
+export class RemoteSandbox {
+	private nextClient = 0;
+
+	private constructor(
+		readonly url: string,
+		private readonly clients: BenchClient[],
+		private readonly child: ChildProcess,
+	) {}
+
+	static async start(options: RemoteSandboxOptions = {}): Promise<RemoteSandbox> {
+		const { clients: clientCount = 40, ...sandboxOptions } = options;
+		const clients = Array.from({ length: clientCount }, (_, index) => ({
+			clientId: `bench-client-${index + 1}`,
+			clientSecret: `bench-secret-${randomBytes(16).toString('hex')}`,
+		}));
+		const child = startScript('sandbox-process.ts', {
+			BENCH_SANDBOX_OPTIONS: JSON.stringify({ logLimit: 500_000, ...sandboxOptions, clients }),
+		});
+		const { url } = await resultOf<{ url: string }>(child, START_TIMEOUT_MS);
+		return new RemoteSandbox(url, clients, child);
+	}
+
+	/** A client no scenario has used yet. */
+	freshClient(): BenchClient {
+		const client = this.clients[this.nextClient++];
+		if (!client) throw new Error('The bench sandbox ran out of clients: start it with more');
+		return client;
+	}
+
+	/** The credential data a user would enter for a client. */
+	credentials(client: BenchClient): ICredentialDataDecryptedObject {
+		return { baseUrl: this.url, clientId: client.clientId, clientSecret: client.clientSecret, apiKey: '' };
+	}
+
+	async log(route?: RouteKey): Promise<RequestLogEntry[]> {
+		return (await this.control('GET', `log${route ? `?route=${route}` : ''}`)) as RequestLogEntry[];
+	}
+
+	async clearLog(): Promise<void> {
+		await this.control('DELETE', 'log');
+	}
+
+	async injectFault(fault: FaultSpec | FaultSpec[]): Promise<void> {
+		await this.control('POST', 'faults', fault);
+	}
+
+	async clearFaults(): Promise<void> {
+		await this.control('DELETE', 'faults');
+	}
+
+	async setRateLimits(config: RateLimitConfig): Promise<void> {
+		await this.control('POST', 'rate-limits', config === false ? { enabled: false } : config);
+	}
+
+	async setTokenLifetime(seconds: number): Promise<void> {
+		await this.control('POST', 'token-lifetime', { seconds });
+	}
+
+	async addInvoice(overrides: object): Promise<void> {
+		await this.control('POST', 'invoices', { overrides });
+	}
+
+	async close(): Promise<void> {
+		await stopChild(this.child);
+	}
+
+	private async control(method: string, action: string, body?: unknown): Promise<unknown> {
+		const response = await fetch(`${this.url}/__sandbox/${action}`, {
+			method,
+			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`sandbox control ${method} ${action} answered ${response.status}: ${text.slice(0, 200)}`);
+		return text === '' ? undefined : (JSON.parse(text) as unknown);
+	}
+}
