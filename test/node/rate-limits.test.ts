@@ -73,6 +73,45 @@ describe('Request policy through the node', () => {
 		expect(sandbox.state.product(FIRST_PRODUCT_ID + 500)?.stockLevel).toBe(500);
 	});
 
+	it('spreads a run of 429s over the waiting items instead of failing the one that probes', async () => {
+		// 20 answers in a row are 429: more than one request's own attempts, fewer than the items'.
+		await start({ rateLimits: false });
+		sandbox.injectFault({ route: 'productUpdate', status: 429, count: 20, retryAfterSeconds: 0.05 });
+		const inputItems = Array.from({ length: 50 }, (_, index) => ({ id: FIRST_PRODUCT_ID + index, stock: 7 }));
+
+		const output = (await updateProducts(inputItems)).output('Node');
+
+		expect(output.filter((item) => item.error !== undefined || item.json.success !== true)).toEqual([]);
+		expect(updateStatuses().filter((status) => status === 429)).toHaveLength(20);
+	});
+
+	it('points every output item at its input item (n8n does not when counts differ)', async () => {
+		await start({ rateLimits: false });
+		const result = await runNode(
+			NODE,
+			{ resource: 'product', operation: 'getManyBasic', returnAll: false, limit: '={{ $json.limit }}' },
+			[{ limit: 2 }, { limit: 3 }],
+			{
+				credentials: {
+					marketplaceMerchantApi: {
+						baseUrl: sandbox.url,
+						clientId: sandbox.client.clientId,
+						clientSecret: sandbox.client.clientSecret,
+						apiKey: '',
+					},
+				},
+			},
+		);
+
+		expect(result.output('Node').map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
+	});
+
 	it('waits as Retry-After asks after a 429, then succeeds', async () => {
 		await start({ rateLimits: false });
 		sandbox.injectFault({ route: 'productUpdate', status: 429, count: 1, retryAfterSeconds: 0.4 });

@@ -136,20 +136,26 @@ describe('XML answers', () => {
 		expect([...byFile.values()].flatMap((file) => file.documents)).toEqual(result.json('Node'));
 	});
 
-	it('does not expand a billion-laughs answer', async () => {
+	it('refuses a billion-laughs answer with a clear error, without expanding it', async () => {
 		sandbox.injectFault({ route: 'invoices', body: 'xml-bomb', count: 1 });
 		const heapBefore = process.memoryUsage().heapUsed;
 
-		const result = await run({
-			resource: 'invoice',
-			operation: 'getMany',
-			dateFrom: '2025-01-01T00:00:00',
-			dateTo: '2025-01-31T00:00:00',
-			options: { responseFormat: 'xml' },
-		});
+		const result = await runNode(
+			NODE,
+			{
+				resource: 'invoice',
+				operation: 'getMany',
+				dateFrom: '2025-01-01T00:00:00',
+				dateTo: '2025-01-31T00:00:00',
+				options: { responseFormat: 'xml' },
+			},
+			[{}],
+			options,
+		);
 
-		// Expanded, the entity would be 3 GB of "lol"; it stays the reference it is.
-		expect(result.json('Node')).toEqual([{ invoiceHeader: { invoiceType: '&lol9;' } }]);
+		// Expanded, the entity would be 3 GB of "lol"; the answer is refused before anything is read.
+		expect(result.error?.message).toBe('The service answered with XML that could not be read');
+		expect(result.error?.description).toMatch(/DOCTYPE/);
 		expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
 		expect(sandbox.count('invoices')).toBe(1);
 	});
@@ -186,10 +192,14 @@ describe('parseXmlAnswer', () => {
 		]);
 	});
 
-	it('decodes predefined entities and character references, never DTD entities', () => {
-		const xml = '<!DOCTYPE List [<!ENTITY x "expanded">]><List><item><name>&lt;a&gt; &amp;amp; &#39;&#x41;&apos; &x;</name></item></List>';
+	it('decodes predefined entities and character references', () => {
+		const xml = '<List><item><name>&lt;a&gt; &amp;amp; &#39;&#x41;&apos;</name></item></List>';
 
-		expect(parseXmlAnswer(xml)).toEqual([{ name: "<a> &amp; 'A' &x;" }]);
-		expect(parseXmlAnswer(XML_BOMB)).toEqual([{ invoiceHeader: { invoiceType: '&lol9;' } }]);
+		expect(parseXmlAnswer(xml)).toEqual([{ name: "<a> &amp; 'A'" }]);
+	});
+
+	it('refuses documents that declare a DOCTYPE (entity definitions)', () => {
+		expect(() => parseXmlAnswer('<!DOCTYPE List [<!ENTITY x "expanded">]><List><item><name>&x;</name></item></List>')).toThrow(/DOCTYPE/);
+		expect(() => parseXmlAnswer(XML_BOMB)).toThrow(/DOCTYPE/);
 	});
 });

@@ -15,6 +15,7 @@ import type {
 
 import { readAnswer } from '../transport/answers';
 import { sendSingle, type RequestData } from '../transport/send';
+import { forInputItem } from '../transport/strategies';
 
 /** Shows a field only for the given resource and operation(s). */
 export function showFor(resource: string, operation: string | string[]): IDisplayOptions {
@@ -106,7 +107,7 @@ export function engineRouting({ request, preSend = [], strategy = sendSingle, po
 	return {
 		request,
 		send: { paginate: true, preSend },
-		operations: { pagination: strategy },
+		operations: { pagination: forInputItem(strategy) },
 		output: { postReceive },
 	};
 }

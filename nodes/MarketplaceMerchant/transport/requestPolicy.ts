@@ -186,8 +186,15 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 		} catch (error) {
 			waitMs = retryDelayMs(error, policy, attempts);
 			if (waitMs === undefined) {
-				if (error && typeof error === 'object') (error as JsonObject).attempts = attempt;
-				throw asNodeError(policy.node, error);
+				const nodeError = asNodeError(policy.node, error);
+				(nodeError as unknown as JsonObject).attempts = attempt;
+				if (attempt > 1) {
+					// Users should know the node already retried: "try again later" alone invites a retry loop.
+					nodeError.description = [nodeError.description, `The node gave up after ${attempt} attempts.`]
+						.filter(Boolean)
+						.join(' ');
+				}
+				throw nodeError;
 			}
 			rateLimited = statusOf(error) === 429;
 			if (rateLimited) {

@@ -5,7 +5,7 @@
  * retries and token refresh are the same everywhere. Users never see the splitting: they get one
  * output item per product, price, result, invoice or link.
  */
-import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { formatIsoUtc, parseDate, splitIntoWindows } from './dates';
 import { sendRequest, type RequestData } from './send';
@@ -16,6 +16,41 @@ type PaginationFunction = (this: IExecutePaginationFunctions, requestData: Reque
 
 /** No loop runs longer than this many requests for one item. */
 const MAX_REQUESTS_PER_ITEM = 10_000;
+
+/**
+ * Most output items one input item can produce. n8n's RoutingNode passes an item's results to
+ * `Array.push(...)` in one call, which overflows the call stack somewhere above 130,000 items;
+ * we stop before that with a message the user can act on instead of a crash.
+ */
+export const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
+
+function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
+	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`,
+		{
+			itemIndex: ctx.getItemIndex(),
+			description:
+				'n8n cannot return more items from one input item. Narrow the request (e.g. the Modified After filter or a shorter date range), or split it over several input items.',
+		},
+	);
+}
+
+/**
+ * Wraps an operation's strategy: every output item points at the input item it came from (n8n
+ * fills `pairedItem` in only when input and output counts match, and `.item` expressions
+ * downstream need it), and no input item returns more than n8n can take.
+ */
+export function forInputItem(strategy: PaginationFunction): PaginationFunction {
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+		const items = await strategy.call(this, requestData);
+		assertWithinItemCap(this, items.length);
+		const pairedItem = { item: this.getItemIndex() };
+		for (const item of items) item.pairedItem ??= pairedItem;
+		return items;
+	};
+}
 
 /**
  * Pages through a list answer (`page` from 0, `size`) until a short page, honouring the
@@ -35,6 +70,7 @@ export function pageThrough(maxPageSize: number): PaginationFunction {
 			});
 			for (const item of pageItems) results.push(item);
 			if (pageItems.length < size || results.length >= limit) break;
+			assertWithinItemCap(this, results.length);
 		}
 		return results.length > limit ? results.slice(0, limit) : results;
 	};

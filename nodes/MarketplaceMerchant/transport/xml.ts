@@ -120,7 +120,17 @@ function readElement(name: string, occurrence: unknown, options: XmlReadOptions)
 }
 
 /** Parses an XML answer body; a `<List>` root becomes an array (also with one or no `<item>`). */
+/**
+ * The service's answers never declare a DOCTYPE. One that does is refused outright: its entity
+ * definitions are never expanded (processEntities is off), but reading on would hand the
+ * workflow unexpanded references such as `&lol9;` as if they were data.
+ */
+const DOCTYPE = /<!DOCTYPE/i;
+
 export function parseXmlAnswer(xml: string, options: XmlReadOptions = {}): unknown {
+	if (DOCTYPE.test(xml)) {
+		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
+	}
 	const document = parser.parse(xml) as Record<string, Occurrences>;
 	const [rootName] = Object.keys(document);
 	if (rootName === undefined) return undefined;
