@@ -190,9 +190,9 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 				(nodeError as unknown as JsonObject).attempts = attempt;
 				if (attempt > 1) {
 					// Users should know the node already retried: "try again later" alone invites a retry loop.
-					nodeError.description = [nodeError.description, `The node gave up after ${attempt} attempts.`]
-						.filter(Boolean)
-						.join(' ');
+					const description = (nodeError.description ?? '').trim();
+					const separator = description === '' ? '' : /[.!?]$/.test(description) ? ' ' : '. ';
+					nodeError.description = `${description}${separator}The node gave up after ${attempt} attempts.`;
 				}
 				throw nodeError;
 			}
