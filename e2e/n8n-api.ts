@@ -47,6 +47,14 @@ export class N8nOwnerSession {
 		return (JSON.parse(text) as { data: T }).data;
 	}
 
+	/** GET of any path of the instance (e.g. `/types/nodes.json`, icons) with this session's login. */
+	async get(instancePath: string): Promise<Response> {
+		return await fetch(`${this.baseUrl}${instancePath}`, {
+			headers: { cookie: this.cookie, 'browser-id': this.browserId },
+			signal: AbortSignal.timeout(30_000),
+		});
+	}
+
 	/** A public-API key with every scope the owner may grant, without expiry. */
 	async createApiKey(label = 'e2e'): Promise<string> {
 		const scopes = await this.request<string[]>('GET', '/api-keys/scopes');

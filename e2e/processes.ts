@@ -17,6 +17,17 @@ export async function findFreePort(): Promise<number> {
 	});
 }
 
+/** `preferred` when nothing listens on it on 127.0.0.1, else a free port the OS picks. */
+export async function preferredOrFreePort(preferred: number): Promise<number> {
+	const available = await new Promise<boolean>((resolve) => {
+		const server = createServer();
+		server.unref();
+		server.once('error', () => resolve(false));
+		server.listen(preferred, LOOPBACK_HOST, () => server.close(() => resolve(true)));
+	});
+	return available ? preferred : await findFreePort();
+}
+
 // Children still alive when the test process exits are killed with their process group, so that
 // a failing suite never leaves n8n (or its task runner) behind.
 const liveProcessGroups = new Set<number>();

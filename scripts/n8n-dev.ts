@@ -1,27 +1,57 @@
 /**
- * Starts a real n8n with this package installed, for trying the nodes in the editor:
+ * `npm run dev`: this package in a real n8n, talking to the local sandbox API, ready to try:
  *
- *   npm exec -- tsx scripts/n8n-dev.ts
+ *   npm run dev
  *
- * Packs the project (`npm pack` runs the build), installs the tarball into a user folder kept in
- * the e2e cache (workflows and credentials survive restarts), starts n8n on 127.0.0.1 and prints
- * the owner login. Ctrl-C stops it.
+ * Starts the sandbox (port 4010, or a free one when taken), packs the project (`npm pack` runs the
+ * build) and installs the tarball into a user folder kept in the e2e cache (so workflows and
+ * credentials survive restarts), imports the credential "Marketplace Sandbox" (pointing at the
+ * sandbox) and the example workflows of examples/ that are not there yet, starts n8n on 127.0.0.1
+ * and prints the URL and the owner login. Ctrl-C or SIGTERM stops n8n and the sandbox.
  *
- * Environment: N8N_DEV_PORT (default 5678), N8N_DEV_PACKAGE_DIR (default: this repo).
+ * Environment: N8N_DEV_PORT (default 5678), SANDBOX_PORT (default 4010), N8N_DEV_PACKAGE_DIR
+ * (default: this repo).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { startSandbox, type Sandbox } from '../sandbox';
 import { installCommunityPackage, packPackage } from '../e2e/community-package';
-import { E2E_OWNER, installN8n, startN8n } from '../e2e/n8n';
+import {
+	E2E_OWNER,
+	importCredentials,
+	importWorkflows,
+	installN8n,
+	runN8nCli,
+	startN8n,
+	type N8nInstallation,
+	type RunningN8n,
+} from '../e2e/n8n';
+import { preferredOrFreePort } from '../e2e/processes';
 
-async function main(): Promise<void> {
-	const installation = await installN8n();
+const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
+/** The credential the examples refer to. */
+const DEV_CREDENTIAL = { id: 'devMarketplace01', name: 'Marketplace Sandbox', type: 'marketplaceMerchantApi' };
+/** Where the invoice archive example writes; n8n 2.x only lets nodes touch files in allowed folders. */
+const ARCHIVE_DIR = '/tmp/marketplace-invoice-archive';
+
+/** Resolves on the first Ctrl-C or SIGTERM; `requested` tells set-up steps to stop early. */
+function stopSignal(): { requested: () => boolean; received: Promise<void> } {
+	let requested = false;
+	const received = new Promise<void>((resolve) => {
+		const onSignal = () => {
+			requested = true;
+			resolve();
+		};
+		process.once('SIGINT', onSignal);
+		process.once('SIGTERM', onSignal);
+	});
+	return { requested: () => requested, received };
+}
+
+async function installPackage(installation: N8nInstallation, userFolder: string): Promise<void> {
 	const packageDir = path.resolve(process.env.N8N_DEV_PACKAGE_DIR ?? path.join(__dirname, '..'));
-	const userFolder = path.join(path.dirname(installation.dir), 'dev-user-folder');
-	await mkdir(userFolder, { recursive: true });
-
 	const packDir = await mkdtemp(path.join(tmpdir(), 'n8n-dev-pack-'));
 	try {
 		const tarball = await packPackage(installation, packageDir, packDir);
@@ -30,21 +60,98 @@ async function main(): Promise<void> {
 	} finally {
 		await rm(packDir, { recursive: true, force: true });
 	}
-
-	const port = Number(process.env.N8N_DEV_PORT ?? 5678);
-	const server = await startN8n({ installation, userFolder, ports: { port } });
-	console.log(`n8n ${installation.version} at ${server.baseUrl}`);
-	console.log(`login: ${E2E_OWNER.email} / ${E2E_OWNER.password} (test-only account)`);
-	console.log('Ctrl-C stops n8n');
-
-	await new Promise<void>((resolve) => {
-		process.once('SIGINT', resolve);
-		process.once('SIGTERM', resolve);
-	});
-	await server.stop();
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+/** Imports the examples whose id the instance does not know yet, so that edits to them survive. */
+async function importMissingExamples(installation: N8nInstallation, userFolder: string): Promise<void> {
+	const files = (await readdir(EXAMPLES_DIR)).filter((file) => file.endsWith('.json')).sort();
+	const examples = await Promise.all(
+		files.map(async (file) => JSON.parse(await readFile(path.join(EXAMPLES_DIR, file), 'utf8')) as { id: string; name: string }),
+	);
+	const listing = await runN8nCli(installation, userFolder, ['list:workflow', '--onlyId']);
+	if (listing.exitCode !== 0) throw new Error('n8n list:workflow failed');
+	const known = new Set(listing.stdout.split('\n').map((line) => line.trim()));
+	const missing = examples.filter((example) => !known.has(example.id));
+	if (missing.length > 0) await importWorkflows(installation, userFolder, missing);
+	console.log(`example workflows: ${examples.map((example) => example.name).join('; ')}`);
+}
+
+export interface DevEnvironment {
+	sandbox: Sandbox;
+	server: RunningN8n;
+	/** Stops n8n, then the sandbox. */
+	stop(): Promise<void>;
+}
+
+/**
+ * Everything `npm run dev` starts. `shouldStop` is asked between the set-up steps (a Ctrl-C during
+ * set-up); whatever was started is stopped again when it says yes or a step fails.
+ */
+export async function startDevEnvironment(shouldStop: () => boolean = () => false): Promise<DevEnvironment | undefined> {
+	let sandbox: Sandbox | undefined;
+	try {
+		const installation = await installN8n();
+		const userFolder = path.join(path.dirname(installation.dir), 'dev-user-folder');
+		await mkdir(userFolder, { recursive: true });
+		await mkdir(ARCHIVE_DIR, { recursive: true });
+
+		sandbox = await startSandbox({ port: await preferredOrFreePort(Number(process.env.SANDBOX_PORT ?? 4010)) });
+		console.log(`sandbox API at ${sandbox.url} (controls under ${sandbox.url}/__sandbox/)`);
+		if (shouldStop()) throw new StoppedDuringSetUp();
+
+		await installPackage(installation, userFolder);
+		if (shouldStop()) throw new StoppedDuringSetUp();
+		// Imported on every start: the sandbox port may differ from the last run.
+		await importCredentials(installation, userFolder, [
+			{ ...DEV_CREDENTIAL, data: { baseUrl: sandbox.url, ...sandbox.client, apiKey: '' } },
+		]);
+		await importMissingExamples(installation, userFolder);
+		if (shouldStop()) throw new StoppedDuringSetUp();
+
+		const port = await preferredOrFreePort(Number(process.env.N8N_DEV_PORT ?? 5678));
+		const server = await startN8n({
+			installation,
+			userFolder,
+			ports: { port },
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: ARCHIVE_DIR },
+		});
+		console.log(`\nn8n ${installation.version} at ${server.baseUrl}`);
+		console.log(`login: ${E2E_OWNER.email} / ${E2E_OWNER.password} (local test-only account)`);
+		console.log(`credential "${DEV_CREDENTIAL.name}" points at the sandbox; the invoice archive example writes to ${ARCHIVE_DIR}`);
+		const running = sandbox;
+		return {
+			sandbox: running,
+			server,
+			stop: async () => {
+				await server.stop();
+				await running.close();
+			},
+		};
+	} catch (error) {
+		await sandbox?.close();
+		if (error instanceof StoppedDuringSetUp) return undefined;
+		throw error;
+	}
+}
+
+class StoppedDuringSetUp extends Error {}
+
+async function main(): Promise<void> {
+	const stop = stopSignal();
+	const environment = await startDevEnvironment(stop.requested);
+	if (!environment) return;
+	try {
+		console.log('Ctrl-C stops n8n and the sandbox');
+		await stop.received;
+	} finally {
+		console.log('stopping');
+		await environment.stop();
+	}
+}
+
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		console.error(error instanceof Error ? error.message : error);
+		process.exitCode = 1;
+	});
+}

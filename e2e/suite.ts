@@ -1,0 +1,526 @@
+/**
+ * End-to-end suite: this package, packed and installed the way users install it, inside a real
+ * n8n 2.x, against the sandbox API over HTTP.
+ *
+ *   npm run test:e2e          (npm exec -- tsx e2e/suite.ts)
+ *
+ * Builds and packs the project (or takes E2E_TARBALL, a ready `npm pack` tarball, e.g. a broken
+ * one to see the suite fail), installs it into a throwaway user folder, imports a credential and
+ * the workflows of e2e/workflows/, runs them with `n8n execute` and compares their output with the
+ * sandbox's state; then starts n8n to check the listed node types, their icons and the polling
+ * trigger (exactly once over several polls). Prints one line per check and `N passed, M failed`.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
+import { installCommunityPackage, packPackage } from './community-package';
+import {
+	createUserFolder,
+	executeWorkflow,
+	importCredentials,
+	importWorkflows,
+	installN8n,
+	removeUserFolder,
+	startN8n,
+	type CliExecutionResult,
+	type N8nInstallation,
+	type RunningN8n,
+} from './n8n';
+import { N8nOwnerSession, N8nPublicApi, type PublicApiExecution } from './n8n-api';
+
+const REPO_DIR = path.resolve(__dirname, '..');
+const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
+const PACKAGE_NAME = 'n8n-nodes-marketplace-merchant';
+const NODE_TYPE = `${PACKAGE_NAME}.marketplaceMerchant`;
+const TRIGGER_TYPE = `${PACKAGE_NAME}.marketplaceMerchantTrigger`;
+const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
+/** The id and name the workflows in e2e/workflows/ refer to. */
+const CREDENTIAL = { id: 'e2eMarketCred001', name: 'Marketplace Sandbox' };
+/** More than two pages of 200 for Product > Get Many > Return All. */
+const SANDBOX_PRODUCTS = 450;
+/** A product id the sandbox does not have (its ids start at 100001). */
+const UNKNOWN_PRODUCT_ID = 999_999;
+const DAY_MS = 86_400_000;
+
+const WORKFLOW_IDS = {
+	read: 'e2eReadOps000001',
+	write: 'e2eWriteOps00001',
+	tokenExpiry: 'e2eTokenExpiry01',
+	trigger: 'e2eInvoiceTrig01',
+};
+
+interface CheckResult {
+	name: string;
+	passed: boolean;
+	detail: string;
+	ms: number;
+}
+
+const results: CheckResult[] = [];
+
+/** Runs one check and records it; returns false when it failed (later checks may depend on it). */
+async function check(name: string, body: () => Promise<string | void>): Promise<boolean> {
+	const startedAt = Date.now();
+	try {
+		const detail = (await body()) ?? '';
+		results.push({ name, passed: true, detail, ms: Date.now() - startedAt });
+		console.log(`PASS ${name}${detail ? ` (${detail})` : ''} [${seconds(Date.now() - startedAt)}]`);
+		return true;
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		results.push({ name, passed: false, detail: message, ms: Date.now() - startedAt });
+		console.log(`FAIL ${name} [${seconds(Date.now() - startedAt)}]\n     ${message.split('\n').slice(0, 30).join('\n     ')}`);
+		return false;
+	}
+}
+
+function seconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}
+
+async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `condition` every 100 ms until it holds; fails after `timeoutMs`. */
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(100);
+	}
+}
+
+type Json = Record<string, unknown>;
+
+/** Output items (json) of one node in an execution's run data; [] when the node did not run. */
+function nodeOutput(execution: Pick<CliExecutionResult, 'data'>, nodeName: string): Json[] {
+	const runs = execution.data.resultData.runData[nodeName] ?? [];
+	return runs.flatMap((run) => run.data?.main?.[0] ?? []).map((item) => item.json);
+}
+
+/** Whole output items (json and binary) of one node. */
+function nodeItems(execution: CliExecutionResult, nodeName: string): Array<{ json: Json; binary?: Record<string, Json> }> {
+	const runs = execution.data.resultData.runData[nodeName] ?? [];
+	return runs.flatMap((run) => (run.data?.main?.[0] ?? []) as Array<{ json: Json; binary?: Record<string, Json> }>);
+}
+
+function assertSucceeded(execution: CliExecutionResult): void {
+	const error = execution.data.resultData.error;
+	assert.equal(execution.status, 'success', `execution ${execution.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
+}
+
+async function readWorkflow(file: string): Promise<Json & { id: string }> {
+	return JSON.parse(await readFile(path.join(WORKFLOWS_DIR, file), 'utf8')) as Json & { id: string };
+}
+
+/** `/__sandbox/…` over HTTP, as n8n-side tooling would use it. */
+async function sandboxControl<T>(sandbox: Sandbox, method: string, controlPath: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${sandbox.url}/__sandbox/${controlPath}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(10_000),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`sandbox ${method} /__sandbox/${controlPath}: HTTP ${response.status} ${text.slice(0, 200)}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function invoiceIdOf(document: Json | Invoice): string {
+	return String((document as Invoice).invoiceHeader.orderDetails.invoiceId);
+}
+
+function invoicedMs(document: Invoice): number {
+	return Date.parse(`${document.invoiceHeader.orderDetails.invoicedDate}Z`);
+}
+
+function utcDayStart(ms: number): number {
+	const date = new Date(ms);
+	return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks through `n8n execute`
+
+async function checkReadOperations(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	sandbox.clearLog();
+	const startedAt = Date.now();
+	let execution: CliExecutionResult | undefined;
+	const ran = await check('execute: read workflow runs (Warehouse, Product, Invoice, Invoice Correction, Price, PDFs)', async () => {
+		execution = await executeWorkflow(installation, userFolder, WORKFLOW_IDS.read);
+		assertSucceeded(execution);
+	});
+	if (!ran || !execution) return;
+	const run = execution;
+	const finishedAt = Date.now();
+
+	await check('Warehouse > Get Many lists every warehouse', async () => {
+		const warehouses = nodeOutput(run, 'Warehouses');
+		assert.deepEqual(
+			warehouses.map((warehouse) => warehouse.id),
+			sandbox.state.warehouses.map((warehouse) => warehouse.id),
+		);
+		return `${warehouses.length} warehouses`;
+	});
+
+	await check('Product > Get Many with Return All reads every page', async () => {
+		const products = nodeOutput(run, 'Products');
+		assert.deepEqual(
+			products.map((product) => product.id),
+			sandbox.state.products.map((product) => product.id),
+		);
+		const pages = sandbox.log.filter((entry) => entry.route === 'products' && entry.status === 200).map((entry) => entry.query.page);
+		assert.deepEqual(pages, ['0', '1', '2']);
+		return `${products.length} products over pages ${pages.join(', ')}`;
+	});
+
+	await check('Invoice > Get Many returns the invoices of the last 20 days', async () => {
+		const from = utcDayStart(startedAt) - 20 * DAY_MS;
+		const expected = sandbox.state.invoices.filter((invoice) => invoicedMs(invoice) >= from && invoicedMs(invoice) <= finishedAt);
+		const invoices = nodeOutput(run, 'Invoices');
+		assert.ok(expected.length > 0, 'the sandbox has no invoices in that period');
+		assert.deepEqual(invoices.map(invoiceIdOf), expected.map(invoiceIdOf));
+		return `${invoices.length} invoices`;
+	});
+
+	await check('Invoice Correction > Get Many returns the corrections of the last 2 months', async () => {
+		const corrections = nodeOutput(run, 'Invoice Corrections');
+		const fromDate = new Date(startedAt);
+		fromDate.setUTCMonth(fromDate.getUTCMonth() - 2);
+		const from = utcDayStart(fromDate.getTime());
+		const expected = sandbox.state.corrections.filter((correction) => {
+			const at = Date.parse(`${correction.invoiceHeader.orderDetails.invoicedDate}Z`);
+			return at >= from && at <= finishedAt;
+		});
+		assert.ok(expected.length > 0, 'the sandbox has no corrections in that period');
+		const numberOf = (document: Json) =>
+			String((document as { invoiceHeader: { orderDetails: { invoiceNumber: string } } }).invoiceHeader.orderDetails.invoiceNumber);
+		assert.deepEqual(corrections.map(numberOf), expected.map((correction) => numberOf(correction as unknown as Json)));
+		return `${corrections.length} corrections`;
+	});
+
+	await check('Price > Get Many gives the price of each asked product', async () => {
+		const prices = nodeOutput(run, 'Prices');
+		assert.deepEqual(
+			prices.map((price) => Number(price.merchantInventoryId)),
+			[100001, 100002, 100003],
+		);
+		for (const price of prices) {
+			const product = sandbox.state.product(Number(price.merchantInventoryId));
+			assert.ok(product, `product ${String(price.merchantInventoryId)} unknown`);
+			assert.equal(price.basePrice, product.basePrice);
+		}
+		return `${prices.length} prices`;
+	});
+
+	await check('Invoice > Get Document Links with Download PDFs gives PDF binary data', async () => {
+		const items = nodeItems(run, 'Invoice PDFs');
+		const expectedIds = nodeOutput(run, 'Invoices').slice(0, 2).map(invoiceIdOf);
+		assert.deepEqual(
+			items.map((item) => item.json.documentCorrelationId),
+			expectedIds,
+		);
+		for (const [index, item] of items.entries()) {
+			const file = item.binary?.pdf;
+			assert.ok(file, `item ${index} has no binary property "pdf"`);
+			assert.equal(file.mimeType, 'application/pdf');
+			assert.equal(file.fileName, `${expectedIds[index]}.pdf`);
+			const content = await binaryContent(userFolder, file);
+			assert.equal(content.subarray(0, 4).toString('latin1'), '%PDF', 'the file is not a PDF');
+			assert.ok(content.toString('latin1').includes(expectedIds[index]), 'the PDF does not name its invoice');
+		}
+		assert.equal(sandbox.count('document'), 2, 'document downloads');
+		return `${items.length} PDFs`;
+	});
+}
+
+/**
+ * The bytes of a binary property in CLI output: inline base64, or (n8n's filesystem mode, the
+ * default) a file under the user folder's storage folder, found by the id's last segment.
+ */
+async function binaryContent(userFolder: string, file: Json): Promise<Buffer> {
+	const id = String(file.id ?? '');
+	if (!id) return Buffer.from(String(file.data ?? ''), 'base64');
+	const name = path.basename(id.slice(id.indexOf(':') + 1));
+	// `storage` since n8n 2.x, `binaryData` in folders created by older versions.
+	for (const folder of ['storage', 'binaryData']) {
+		const root = path.join(userFolder, '.n8n', folder);
+		const entries = await readdir(root, { recursive: true }).catch(() => [] as string[]);
+		const found = entries.find((entry) => path.basename(entry) === name);
+		if (found) return await readFile(path.join(root, found));
+	}
+	throw new Error(`binary data ${id} not found in the user folder`);
+}
+
+async function checkWriteOperations(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	sandbox.clearLog();
+	let execution: CliExecutionResult | undefined;
+	const ran = await check('execute: write workflow runs (Code > Product Update Many > Discount Schedule)', async () => {
+		execution = await executeWorkflow(installation, userFolder, WORKFLOW_IDS.write);
+		assertSucceeded(execution);
+	});
+	if (!ran || !execution) return;
+	const run = execution;
+
+	await check('Product > Update Many: one item per product, the bad one with success false and its error', async () => {
+		const updates = nodeOutput(run, 'Update Stock');
+		assert.deepEqual(
+			updates.map((update) => [Number(update.myProductId), update.success]),
+			[
+				[100010, true],
+				[UNKNOWN_PRODUCT_ID, false],
+				[100011, true],
+			],
+		);
+		assert.match(String(updates[1].error), /does not exist/);
+		assert.equal(sandbox.state.product(100010)?.stockLevel, 77);
+		assert.equal(sandbox.state.product(100011)?.stockLevel, 0);
+		const bulkRequests = sandbox.log.filter((entry) => entry.route === 'productBulk');
+		assert.deepEqual(
+			bulkRequests.map((entry) => entry.itemCount),
+			[3],
+		);
+		return 'stock 77 and 0 stored, 999999 rejected';
+	});
+
+	await check('Discount > Schedule: the good discount is stored, the bad one comes out with success false', async () => {
+		const scheduled = nodeOutput(run, 'Schedule Discounts');
+		assert.equal(scheduled.length, 2);
+		const [good, bad] = scheduled;
+		assert.equal(good.success, true, `first discount: ${String(good.error)}`);
+		const stored = sandbox.state.discounts.find((discount) => discount.discountId === good.discountId);
+		assert.ok(stored, `discount ${String(good.discountId)} is not in the sandbox`);
+		assert.equal(stored.merchantInventoryId, 100020);
+		assert.equal(stored.discountPrice, 1);
+		assert.equal(bad.success, false);
+		assert.ok(typeof bad.error === 'string' && bad.error.length > 0, 'the rejected discount carries no error');
+		assert.equal(sandbox.state.discounts.filter((discount) => discount.merchantInventoryId === UNKNOWN_PRODUCT_ID).length, 0);
+		return `discount ${stored.discountId} stored`;
+	});
+}
+
+async function checkTokenExpiry(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	await check('a token expiring mid-run is renewed and the run succeeds', async () => {
+		await sandboxControl(sandbox, 'POST', 'token-lifetime', { seconds: 1 });
+		// The token saved in the credential by earlier runs is still valid for 15 minutes.
+		await sandboxControl(sandbox, 'POST', 'expire-tokens');
+		await sandboxControl(sandbox, 'DELETE', 'log');
+		try {
+			const execution = await executeWorkflow(installation, userFolder, WORKFLOW_IDS.tokenExpiry);
+			assertSucceeded(execution);
+			assert.equal(nodeOutput(execution, 'Before').length, sandbox.state.warehouses.length);
+			assert.equal(nodeOutput(execution, 'After').length, sandbox.state.warehouses.length);
+		} finally {
+			await sandboxControl(sandbox, 'POST', 'token-lifetime', { seconds: 900 });
+		}
+		const log = await sandboxControl<Array<{ route: string; status: number }>>(sandbox, 'GET', 'log');
+		const tokenRequests = log.filter((entry) => entry.route === 'token' && entry.status === 200).length;
+		const rejected = log.filter((entry) => entry.route === 'warehouses' && entry.status === 401).length;
+		// Mid-run: a new token is fetched after the first node already got its answer.
+		const firstAnswer = log.findIndex((entry) => entry.route === 'warehouses' && entry.status === 200);
+		const renewedAfter = log.slice(firstAnswer + 1).some((entry) => entry.route === 'token' && entry.status === 200);
+		assert.ok(firstAnswer >= 0 && renewedAfter, `no token request after the first answer: ${JSON.stringify(log.map((entry) => [entry.route, entry.status]))}`);
+		assert.ok(rejected >= 1, 'expected the expired token to be refused once');
+		return `${tokenRequests} token requests, ${rejected} request(s) refused with 401 and repeated`;
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks against a running n8n
+
+interface TypeDescription {
+	name: string;
+	displayName: string;
+	iconUrl?: string | { light: string; dark: string };
+	[key: string]: unknown;
+}
+
+async function getJson<T>(session: N8nOwnerSession, instancePath: string): Promise<T> {
+	const response = await session.get(instancePath);
+	const text = await response.text();
+	if (!response.ok) throw new Error(`GET ${instancePath}: HTTP ${response.status} ${text.slice(0, 200)}`);
+	return JSON.parse(text) as T;
+}
+
+/** Fetches both icon variants of a type description and checks they are SVG files. */
+async function checkIcons(session: N8nOwnerSession, description: TypeDescription): Promise<string> {
+	const iconUrl = description.iconUrl;
+	assert.ok(iconUrl, `${description.name} has no iconUrl`);
+	const urls = typeof iconUrl === 'string' ? [iconUrl] : [iconUrl.light, iconUrl.dark];
+	for (const url of urls) {
+		const response = await session.get(`/${url.replace(/^\//, '')}`);
+		const body = await response.text();
+		assert.equal(response.status, 200, `icon ${url}: HTTP ${response.status}`);
+		assert.match(response.headers.get('content-type') ?? '', /svg/, `icon ${url} content type`);
+		assert.match(body, /<svg[\s>]/, `icon ${url} is not an SVG`);
+	}
+	return urls.join(', ');
+}
+
+async function checkListedTypes(session: N8nOwnerSession): Promise<void> {
+	await check('n8n lists the node and the trigger, with icons served as SVG', async () => {
+		const nodeTypes = await getJson<TypeDescription[]>(session, '/types/nodes.json');
+		const node = nodeTypes.find((type) => type.name === NODE_TYPE);
+		const trigger = nodeTypes.find((type) => type.name === TRIGGER_TYPE);
+		assert.ok(node, `${NODE_TYPE} is not listed (${nodeTypes.length} node types)`);
+		assert.ok(trigger, `${TRIGGER_TYPE} is not listed`);
+		assert.equal(node.displayName, 'Marketplace Merchant');
+		assert.equal(trigger.displayName, 'Marketplace Merchant Trigger');
+		await checkIcons(session, node);
+		await checkIcons(session, trigger);
+		return `${nodeTypes.length} node types loaded`;
+	});
+
+	await check('n8n lists the credential type, with icons served as SVG', async () => {
+		const credentialTypes = await getJson<TypeDescription[]>(session, '/types/credentials.json');
+		const credential = credentialTypes.find((type) => type.name === CREDENTIAL_TYPE);
+		assert.ok(credential, `${CREDENTIAL_TYPE} is not listed`);
+		assert.equal(credential.displayName, 'Marketplace Merchant API');
+		return await checkIcons(session, credential);
+	});
+}
+
+/** Invoice ids emitted by the trigger in each execution, oldest execution first. */
+function emittedInvoiceIds(executions: PublicApiExecution[]): string[][] {
+	return [...executions]
+		.sort((a, b) => Number(a.id) - Number(b.id))
+		.map((execution) => {
+			const items = execution.data?.resultData.runData['New Invoice']?.[0]?.data?.main?.[0] ?? [];
+			return items.map((item) => invoiceIdOf(item.json));
+		});
+}
+
+async function finishedExecutions(api: N8nPublicApi, workflowId: string): Promise<PublicApiExecution[]> {
+	return (await api.listExecutions({ workflowId, includeData: true })).filter(
+		(execution) => !['new', 'running', 'waiting'].includes(execution.status),
+	);
+}
+
+/** Deactivate + activate: n8n polls a polling trigger at once on activation. */
+async function pollNow(api: N8nPublicApi, workflowId: string): Promise<void> {
+	await api.deactivateWorkflow(workflowId);
+	await api.activateWorkflow(workflowId);
+}
+
+async function addInvoice(sandbox: Sandbox): Promise<string> {
+	return invoiceIdOf(await sandboxControl<Invoice>(sandbox, 'POST', 'invoices', {}));
+}
+
+async function checkTrigger(api: N8nPublicApi, sandbox: Sandbox): Promise<void> {
+	const workflowId = WORKFLOW_IDS.trigger;
+	const added: string[] = [];
+
+	const activated = await check('trigger: activation polls once and emits nothing older than the activation', async () => {
+		const workflow = await api.activateWorkflow(workflowId);
+		assert.equal(workflow.active, true);
+		// The poll may still run when the API answers; a poll started while it runs is skipped.
+		await waitFor('the first poll', () => sandbox.log.some((entry) => entry.route === 'invoices' && entry.status === 200));
+		await sleep(1_000);
+		assert.equal((await api.listExecutions({ workflowId })).length, 0, 'the first poll emitted existing invoices');
+	});
+	if (!activated) return;
+
+	await check('trigger: two new invoices fire one execution with both', async () => {
+		added.push(await addInvoice(sandbox), await addInvoice(sandbox));
+		await pollNow(api, workflowId);
+		const executions = await api.waitForExecutions(workflowId, 1, { timeoutMs: 20_000 });
+		assert.ok(executions.every((execution) => execution.status === 'success' && execution.mode === 'trigger'));
+		assert.deepEqual(emittedInvoiceIds(executions).flat().sort(), [...added].sort());
+		return `execution with ${added.join(', ')}`;
+	});
+
+	await check('trigger: a later invoice fires once more, earlier ones are not repeated', async () => {
+		added.push(await addInvoice(sandbox));
+		await pollNow(api, workflowId);
+		await api.waitForExecutions(workflowId, 2, { timeoutMs: 20_000 });
+		// One more poll with nothing new must not fire again.
+		const pollsBefore = sandbox.count('invoices');
+		await pollNow(api, workflowId);
+		await waitFor('the last poll', () => sandbox.count('invoices') > pollsBefore);
+		await sleep(1_500);
+		const executions = await finishedExecutions(api, workflowId);
+		const emitted = emittedInvoiceIds(executions);
+		assert.equal(executions.length, 2, `executions: ${JSON.stringify(emitted)}`);
+		assert.deepEqual(emitted.flat().sort(), [...added].sort(), 'each new invoice exactly once');
+		assert.deepEqual(emitted[1], [added[2]]);
+		await api.deactivateWorkflow(workflowId);
+		return `${executions.length} executions over 4 polls, ${emitted.flat().length} invoices`;
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function packageTarball(installation: N8nInstallation, packDir: string): Promise<string> {
+	if (process.env.E2E_TARBALL) return path.resolve(process.env.E2E_TARBALL);
+	return await packPackage(installation, REPO_DIR, packDir);
+}
+
+async function main(): Promise<void> {
+	const suiteStartedAt = Date.now();
+	let installation: N8nInstallation | undefined;
+	let userFolder: string | undefined;
+	let sandbox: Sandbox | undefined;
+	let n8n: RunningN8n | undefined;
+	const packDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-pack-'));
+	try {
+		const ready = await check('setup: n8n installed, package built, packed and installed, sandbox up', async () => {
+			installation = await installN8n();
+			userFolder = await createUserFolder();
+			const tarball = await packageTarball(installation, packDir);
+			const installed = await installCommunityPackage(installation, userFolder, tarball);
+			sandbox = await startSandbox({ port: 0, seed: 1, products: SANDBOX_PRODUCTS });
+			return `n8n ${installation.version}, ${installed.name}@${installed.version}, sandbox ${sandbox.url}`;
+		});
+		if (!ready || !installation || !userFolder || !sandbox) return;
+
+		const imported = await check('import: credential and workflows', async () => {
+			await importCredentials(installation!, userFolder!, [
+				{
+					...CREDENTIAL,
+					type: CREDENTIAL_TYPE,
+					data: { baseUrl: sandbox!.url, ...sandbox!.client, apiKey: '' },
+				},
+			]);
+			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
+			await importWorkflows(installation!, userFolder!, await Promise.all(files.map(readWorkflow)));
+			return `${files.length} workflows`;
+		});
+		if (!imported) return;
+
+		await checkReadOperations(installation, userFolder, sandbox);
+		await checkWriteOperations(installation, userFolder, sandbox);
+		await checkTokenExpiry(installation, userFolder, sandbox);
+
+		let session: N8nOwnerSession | undefined;
+		let api: N8nPublicApi | undefined;
+		const started = await check('n8n starts with the package loaded; owner login and API key', async () => {
+			n8n = await startN8n({ installation: installation!, userFolder: userFolder! });
+			session = await N8nOwnerSession.login(n8n.baseUrl, n8n.owner!);
+			api = new N8nPublicApi(n8n.baseUrl, await session.createApiKey());
+			return n8n.baseUrl;
+		});
+		if (!started || !session || !api) return;
+		await checkListedTypes(session);
+		sandbox.clearLog();
+		await checkTrigger(api, sandbox);
+	} finally {
+		await n8n?.stop();
+		await sandbox?.close();
+		if (userFolder && !process.env.E2E_KEEP_USER_FOLDER) await removeUserFolder(userFolder);
+		await rm(packDir, { recursive: true, force: true });
+		const failed = results.filter((result) => !result.passed).length;
+		console.log(`e2e finished in ${seconds(Date.now() - suiteStartedAt)}`);
+		console.log(`${results.length - failed} passed, ${failed} failed`);
+		process.exitCode = failed > 0 || results.length === 0 ? 1 : 0;
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	console.log('0 passed, 1 failed');
+	process.exitCode = 1;
+});
