@@ -10,6 +10,7 @@ import {
 	TEST_WAREHOUSES_NODE_TYPE,
 	TestCredentialsHelper,
 	runNode,
+	sandboxCredential,
 	testCredential,
 } from './harness';
 
@@ -32,13 +33,7 @@ function uniqueClient(overrides: Partial<SandboxClient> = {}): SandboxClient {
 }
 
 function credentialFor(sandbox: Sandbox, overrides: ICredentialDataDecryptedObject = {}) {
-	return {
-		baseUrl: sandbox.url,
-		clientId: sandbox.client.clientId,
-		clientSecret: sandbox.client.clientSecret,
-		apiKey: sandbox.client.apiKey ?? '',
-		...overrides,
-	};
+	return sandboxCredential(sandbox, overrides);
 }
 
 function items(count: number) {

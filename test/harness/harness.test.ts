@@ -10,6 +10,7 @@ import {
 	runNode,
 	runPoll,
 	runWorkflow,
+	sandboxCredential,
 } from '.';
 
 const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
@@ -34,12 +35,7 @@ describe('test harness', () => {
 
 	function credential(overrides: Record<string, string> = {}) {
 		return {
-			[CREDENTIAL_TYPE]: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.client.clientId,
-				clientSecret: sandbox.client.clientSecret,
-				...overrides,
-			},
+			[CREDENTIAL_TYPE]: sandboxCredential(sandbox, overrides),
 		};
 	}
 

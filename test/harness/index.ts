@@ -26,3 +26,4 @@ export {
 export { testCredential, type CredentialTestResult, type TestCredentialOptions } from './credential-tester';
 export { POLL_NODE_NAME, runPoll, type PollRunResult, type RunPollOptions } from './poll-runner';
 export type { HarnessOptions, NodeInput } from './workflow-setup';
+export { sandboxCredential } from './sandbox-credential';

@@ -11,7 +11,7 @@ import {
 	validateDocumentRange,
 } from '../../nodes/MarketplaceMerchant/transport/invoices';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
-import { runNode, type RunNodeOptions } from '../harness';
+import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';
 
 const NODE = 'marketplaceMerchant';
 /** The sandbox's documents cover the half year before its clock start. */
@@ -40,11 +40,7 @@ function asJson(documents: Document[]): IDataObject[] {
 function credentialsOf(sandbox: Sandbox): RunNodeOptions {
 	return {
 		credentials: {
-			marketplaceMerchantApi: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.client.clientId,
-				clientSecret: sandbox.client.clientSecret,
-			},
+			marketplaceMerchantApi: sandboxCredential(sandbox),
 		},
 	};
 }

@@ -6,7 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
 import { eanCheckDigit, toProduct } from '../../sandbox/products';
-import { runNode, type RunNodeOptions, type WorkflowRunResult } from '../harness';
+import { runNode, type RunNodeOptions, sandboxCredential, type WorkflowRunResult } from '../harness';
 
 const NODE = 'marketplaceMerchant';
 const NOW = '2025-06-15T10:00:00Z';
@@ -28,12 +28,7 @@ async function run(
 ): Promise<WorkflowRunResult> {
 	return await runNode(NODE, { resource: 'product', ...parameters }, inputItems, {
 		credentials: {
-			marketplaceMerchantApi: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.client.clientId,
-				clientSecret: sandbox.client.clientSecret,
-				apiKey: '',
-			},
+			marketplaceMerchantApi: sandboxCredential(sandbox),
 		},
 		...options,
 	});

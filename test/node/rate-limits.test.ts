@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import { runNode, type WorkflowRunResult } from '../harness';
+import { runNode, sandboxCredential, type WorkflowRunResult } from '../harness';
 
 const NODE = 'marketplaceMerchant';
 const FIRST_PRODUCT_ID = 100_001;
@@ -32,12 +32,7 @@ const UPDATE_FROM_ITEM: INodeParameters = {
 async function updateProducts(inputItems: Array<{ id: number; stock: number }>): Promise<WorkflowRunResult> {
 	return await runNode(NODE, UPDATE_FROM_ITEM, inputItems, {
 		credentials: {
-			marketplaceMerchantApi: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.client.clientId,
-				clientSecret: sandbox.client.clientSecret,
-				apiKey: '',
-			},
+			marketplaceMerchantApi: sandboxCredential(sandbox),
 		},
 	});
 }
@@ -93,12 +88,7 @@ describe('Request policy through the node', () => {
 			[{ limit: 2 }, { limit: 3 }],
 			{
 				credentials: {
-					marketplaceMerchantApi: {
-						baseUrl: sandbox.url,
-						clientId: sandbox.client.clientId,
-						clientSecret: sandbox.client.clientSecret,
-						apiKey: '',
-					},
+					marketplaceMerchantApi: sandboxCredential(sandbox),
 				},
 			},
 		);

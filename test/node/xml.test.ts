@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { parseXmlAnswer } from '../../nodes/MarketplaceMerchant/transport/xml';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
 import { XML_BOMB } from '../../sandbox/xml';
-import { runNode, type RunNodeOptions } from '../harness';
+import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';
 
 const NODE = 'marketplaceMerchant';
 /** Seven months: three 3-month windows. */
@@ -40,11 +40,7 @@ describe('XML answers', () => {
 		sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 11 });
 		options = {
 			credentials: {
-				marketplaceMerchantApi: {
-					baseUrl: sandbox.url,
-					clientId: sandbox.client.clientId,
-					clientSecret: sandbox.client.clientSecret,
-				},
+				marketplaceMerchantApi: sandboxCredential(sandbox),
 			},
 		};
 		// What the seeded data lacks: leading zeros in an EAN and an id, markup characters in text.

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { TestCredentialsHelper, runPoll, type PollRunResult, type RunPollOptions } from '../harness';
+import { TestCredentialsHelper, runPoll, sandboxCredential, type PollRunResult, type RunPollOptions } from '../harness';
 
 export const TRIGGER_TYPE = 'marketplaceMerchantTrigger';
 export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
@@ -64,12 +64,7 @@ export class TriggerUnderTest {
 		readonly parameters: INodeParameters,
 		credentialOverrides: IDataObject = {},
 	) {
-		this.credentialsHelper.add(CREDENTIAL_TYPE, {
-			baseUrl: sandbox.url,
-			clientId: sandbox.client.clientId,
-			clientSecret: sandbox.client.clientSecret,
-			...credentialOverrides,
-		});
+		this.credentialsHelper.add(CREDENTIAL_TYPE, sandboxCredential(sandbox, credentialOverrides));
 	}
 
 	/** A scheduled poll; the static data it leaves becomes the next poll's. */
