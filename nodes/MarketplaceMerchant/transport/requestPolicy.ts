@@ -158,11 +158,6 @@ export interface SendPolicy {
 	idempotent: boolean;
 }
 
-export interface SendOutcome {
-	/** Attempts made, including the successful one. */
-	attempts: number;
-}
-
 /**
  * Sends a request through the group's gate and retries it, a bounded number of times, when the
  * service answers 429 (waiting as Retry-After asks), 503, or, for idempotent requests, 502/504 or

@@ -22,7 +22,7 @@ const MAX_REQUESTS_PER_ITEM = 10_000;
  * `Array.push(...)` in one call, which overflows the call stack somewhere above 130,000 items;
  * we stop before that with a message the user can act on instead of a crash.
  */
-export const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
+const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
 	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
