@@ -42,9 +42,9 @@ export function memoryNote(): string {
 		'more than the fetch loop because n8n wraps every product in an item `{json, pairedItem}` (about 100 bytes each). ' +
 		`"Small young generation" reruns both with \`${SMALL_YOUNG_GENERATION.join(' ')}\` to show the collector's share. ` +
 		'What would meet ≤ 3 at this size: nothing in the node alone, since a plain fetch loop doing the same work is above it too. ' +
-		'It takes a smaller young generation for the n8n process (NODE_OPTIONS, at some cost in collection time) together with ' +
-		'less per-item overhead (items created with their pairedItem, one object shared per answer, instead of n8n adding one ' +
-		'per item), or a target relative to the plain-fetch loop (node ÷ fetch, currently about 1) or to the retained heap.'
+		'The node already shares one pairedItem object per input item; beyond that it takes a smaller young generation for the ' +
+		'n8n process (NODE_OPTIONS, at some cost in collection time), or a target relative to the plain-fetch loop ' +
+		'(node ÷ fetch, currently about 1) or to the retained heap.'
 	);
 }
 
