@@ -52,6 +52,12 @@ export function forInputItem(strategy: PaginationFunction): PaginationFunction {
 	};
 }
 
+/** How many results the user asked for: Infinity with Return All, else Limit (the fields of `returnAllAndLimit`). */
+export function resultLimit(ctx: IExecutePaginationFunctions): number {
+	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
+	return Math.max(1, Number(ctx.getNodeParameter('limit', 50)));
+}
+
 /**
  * Pages through a list answer (`page` from 0, `size`) until a short page, honouring the
  * operation's Return All / Limit: with a limit, pages are sized so that no page is fetched that
@@ -59,10 +65,8 @@ export function forInputItem(strategy: PaginationFunction): PaginationFunction {
  */
 export function pageThrough(maxPageSize: number): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
-		const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-		const limit = returnAll ? Infinity : Math.max(1, Number(this.getNodeParameter('limit', 50)));
-		const pagesForLimit = Math.ceil(limit / maxPageSize);
-		const size = returnAll ? maxPageSize : Math.ceil(limit / pagesForLimit);
+		const limit = resultLimit(this);
+		const size = limit === Infinity ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
 		const results: INodeExecutionData[] = [];
 		for (let page = 0; page < MAX_REQUESTS_PER_ITEM; page++) {
 			const pageItems = await sendRequest(this, requestData, {

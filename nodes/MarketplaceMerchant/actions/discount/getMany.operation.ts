@@ -10,6 +10,7 @@ import type {
 import { formatDayMonthYear } from '../../transport/dates';
 import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/send';
+import { resultLimit } from '../../transport/strategies';
 import { invalidInput } from '../../transport/validation';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
 import { RESOURCE, checkDiscountPeriod, dayOf } from './shared';
@@ -30,8 +31,8 @@ async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttp
 /** The endpoint answers the whole range at once (no paging): Limit keeps the first results. */
 async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const discounts = await sendRequest(this, requestData);
-	if (this.getNodeParameter('returnAll', false) as boolean) return discounts;
-	return discounts.slice(0, Math.max(1, Number(this.getNodeParameter('limit', 50))));
+	const limit = resultLimit(this);
+	return discounts.length > limit ? discounts.slice(0, limit) : discounts;
 }
 
 export const getManyDiscounts: INodePropertyOptions = {
