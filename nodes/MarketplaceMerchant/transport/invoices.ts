@@ -38,7 +38,7 @@ import {
 import { formatIsoUtc, formatYearMonthDay, parseDate } from './dates';
 import { LIMITS, PATHS } from './endpoints';
 import { sendWithPolicy, statusOf } from './requestPolicy';
-import { toNumber } from './validation';
+import { isBlank, toNumber } from './validation';
 
 export type DocumentKind = 'invoice' | 'correction';
 
@@ -228,9 +228,8 @@ export function validateDocumentRange(
 	labels: RangeLabels = { from: 'Date From', to: 'Date To' },
 ): DocumentRangeCheck {
 	const dateHint = 'Use the date picker, an ISO 8601 timestamp (2024-05-01T00:00:00Z) or dd/MM/yyyy; times without a zone are UTC';
-	const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-	if (isEmpty(fromValue)) return { ok: false, field: labels.from, problem: 'is required', hint: dateHint };
-	if (isEmpty(toValue)) return { ok: false, field: labels.to, problem: 'is required', hint: dateHint };
+	if (isBlank(fromValue)) return { ok: false, field: labels.from, problem: 'is required', hint: dateHint };
+	if (isBlank(toValue)) return { ok: false, field: labels.to, problem: 'is required', hint: dateHint };
 	const from = parseDate(fromValue);
 	if (!from) return { ok: false, field: labels.from, problem: `"${String(fromValue)}" is not a date`, hint: dateHint };
 	const to = endOfDayIfDateOnly(toValue, parseDate(toValue));
