@@ -11,6 +11,7 @@ import { ProductCatalog } from './products';
 import { RateLimiter } from './rate-limit';
 import { RequestLog } from './request-log';
 import { TokenStore } from './tokens';
+import { VariantSwitches } from './variants';
 import type {
 	AddDocumentOptions,
 	DeepPartial,
@@ -65,6 +66,8 @@ export class SandboxCore {
 	readonly tokens: TokenStore;
 	readonly rateLimiter: RateLimiter;
 	readonly faults = new FaultQueue();
+	/** Answer-shape and behaviour switches (variants.ts); all off by default. */
+	readonly variants = new VariantSwitches();
 	readonly log: RequestLog;
 	readonly links = new DocumentLinkSigner();
 	readonly clients: SandboxClient[];

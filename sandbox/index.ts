@@ -4,6 +4,7 @@
  */
 import { SandboxCore } from './core';
 import { SandboxServer } from './server';
+import type { SandboxVariants } from './variants';
 import type {
 	AddDocumentOptions,
 	DeepPartial,
@@ -20,6 +21,7 @@ import type {
 } from './types';
 
 export * from './types';
+export type { SandboxVariants, XmlListStyle } from './variants';
 
 export interface Sandbox {
 	/** `http://127.0.0.1:PORT`: the credential's Base URL. */
@@ -33,6 +35,10 @@ export interface Sandbox {
 	clearLog(): void;
 	injectFault(fault: FaultSpec): void;
 	clearFaults(): void;
+	/** Switches the live service's answer variants on or off (variants.ts); the others keep their value. */
+	setVariants(changes: Partial<SandboxVariants>): SandboxVariants;
+	/** All variants off: answers in the spec's shape. */
+	resetVariants(): void;
 	setRateLimits(config: RateLimitConfig): void;
 	setTokenLifetime(seconds: number): void;
 	expireAllTokens(): void;
@@ -60,6 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clearLog: () => core.log.clear(),
 		injectFault: (fault) => core.faults.add(fault),
 		clearFaults: () => core.faults.clear(),
+		setVariants: (changes) => core.variants.set(changes),
+		resetVariants: () => core.variants.reset(),
 		setRateLimits: (config) => core.rateLimiter.configure(config),
 		setTokenLifetime: (seconds) => core.tokens.setLifetime(seconds),
 		expireAllTokens: () => core.tokens.expireAll(),

@@ -85,6 +85,18 @@ const CONTROLS: Record<string, ControlHandler> = {
 		for (const fault of faults) context.core.faults.add(fault);
 		return message(`${faults.length} fault(s) queued`);
 	},
+	'POST variants': (context) => {
+		try {
+			return { json: { variants: context.core.variants.set(objectBody(context)) } };
+		} catch (error) {
+			throw badRequest((error as Error).message);
+		}
+	},
+	'GET variants': ({ core }) => ({ json: { variants: core.variants.current } }),
+	'DELETE variants': ({ core }) => {
+		core.variants.reset();
+		return message('Variants reset');
+	},
 	'DELETE faults': ({ core }) => {
 		core.faults.clear();
 		return message('Faults cleared');

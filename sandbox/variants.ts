@@ -1,0 +1,80 @@
+/**
+ * Switches that make the sandbox answer the way the live service sometimes does (platform facts,
+ * "Shapes seen in real responses") or misbehaves, so that tests can prove the node reads every
+ * variant the same way. All are off by default: the sandbox then answers in the spec's shape.
+ *
+ * One home for every switch; each route that honours one says so where it reads it. Set them in
+ * process with `sandbox.setVariants({...})` or over HTTP with `POST /__sandbox/variants`.
+ */
+
+export type XmlListStyle = 'wrapped' | 'item' | 'unwrapped';
+
+export interface SandboxVariants {
+	// --- Shapes of answers (the schema-driven reader must give the same output under each) ---
+	/** Keys spelled as some live answers do: trailing spaces, other letter case (`defaultAddress `, `orderId`, `invoiceid`, `aCode`). */
+	keySpellings: boolean;
+	/** `ean/exists` answers keys without their leading zeros (`740617304350` for `0740617304350`). */
+	eanKeysWithoutLeadingZeros: boolean;
+	/** `ean/exists` answers its object wrapped in a one-element array. */
+	eanAnswerInArray: boolean;
+	/** List fields arrive as a JSON string holding a bracketed list: `"[COD, VOUCHER]"`. */
+	stringifiedLists: boolean;
+	/** How XML answers render a list field: Jackson's wrapped elements (default), `<item>` children, or repeated unwrapped elements. */
+	xmlListStyle: XmlListStyle;
+	/** XML answers render a null as an empty element instead of leaving it out. */
+	xmlNullsAsEmptyElements: boolean;
+	/** Numbers arrive as numeric strings (`"1299.00"`). */
+	numbersAsStrings: boolean;
+
+	// --- How many results an answer holds ---
+	/** GET prices answers 404 "No prices found…" for a request whose ids match no price. */
+	pricesNotFoundWhenNoMatch: boolean;
+	/** Bulk answers (product/bulk, discounts schedule/update) drop this many results from their end; Infinity answers an empty list. */
+	bulkResultsDropped: number;
+	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
+	urlsKeyedBySchemaName: boolean;
+	/** Import accepts every row (200 with a progress id) but rows without description or cover image never become products. */
+	importFailsAsynchronously: boolean;
+
+	// --- Tokens ---
+	/** Only the newest token issued to a client is valid: issuing one invalidates the others. */
+	onlyNewestTokenValid: boolean;
+
+	// --- Network ---
+	/** Delay before every answer (not the controls): a fixed part plus a part per KiB of the answer. */
+	latency: { fixedMs: number; perKiBMs: number } | false;
+}
+
+export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
+	keySpellings: false,
+	eanKeysWithoutLeadingZeros: false,
+	eanAnswerInArray: false,
+	stringifiedLists: false,
+	xmlListStyle: 'wrapped',
+	xmlNullsAsEmptyElements: false,
+	numbersAsStrings: false,
+	pricesNotFoundWhenNoMatch: false,
+	bulkResultsDropped: 0,
+	urlsKeyedBySchemaName: false,
+	importFailsAsynchronously: false,
+	onlyNewestTokenValid: false,
+	latency: false,
+});
+
+/** The switches in force; routes read `current`. */
+export class VariantSwitches {
+	current: SandboxVariants = { ...DEFAULT_VARIANTS };
+
+	/** Sets the given switches; the others keep their value. Unknown names are refused. */
+	set(changes: Partial<SandboxVariants>): SandboxVariants {
+		for (const name of Object.keys(changes)) {
+			if (!(name in DEFAULT_VARIANTS)) throw new Error(`Unknown sandbox variant: ${name}`);
+		}
+		this.current = { ...this.current, ...changes };
+		return this.current;
+	}
+
+	reset(): void {
+		this.current = { ...DEFAULT_VARIANTS };
+	}
+}
