@@ -88,7 +88,7 @@ describe('node', () => {
 
 			const result = await updateMany([{ id: product.id, stockLevel: 4 }], { failOnItemErrors: true });
 
-			expect(result.error?.message).toBe('1 of 1 entries were rejected by the service');
+			expect(result.error?.message).toBe('1 of 1 entries failed: 0 rejected by the service, 1 without a result');
 			expect(result.error?.description).toContain(NO_RESULT_ERROR);
 		});
 	});
@@ -143,7 +143,7 @@ describe('node', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual(entries.map(noResult));
-			expect(failing.error?.message).toBe('3 of 3 entries were rejected by the service');
+			expect(failing.error?.message).toBe('3 of 3 entries failed: 0 rejected by the service, 3 without a result');
 		});
 
 		it('Schedule: fewer results than entries leave the last entries failed and the others paired', async () => {

@@ -112,7 +112,12 @@ export function failOnItemErrorsIfAsked(this: IExecutePaginationFunctions, items
 			.slice(0, 5)
 			.map(({ json }) => `${JSON.stringify(json.input)}: ${String(json.error)}`)
 			.join('\n');
-		throw new NodeOperationError(this.getNode(), `${failed.length} of ${items.length} entries were rejected by the service`, {
+		const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
+		const message =
+			withoutResult === 0
+				? `${failed.length} of ${items.length} entries were rejected by the service`
+				: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
+		throw new NodeOperationError(this.getNode(), message, {
 			itemIndex: this.getItemIndex(),
 			description: examples,
 		});
