@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NO_RESULT_ERROR } from '../../nodes/MarketplaceMerchant/transport/bulkResults';
+import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/transport/bulkResults';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invoicedAt, setNow, useSharedClock } from '../trigger/helpers';
@@ -293,5 +293,30 @@ describe('trigger with Download PDFs, link answer keyed by the schema name', () 
 			expect(Buffer.from(item.binary!.data.data, 'base64').toString('latin1')).toContain(ids[index]);
 		}
 		expect(sandbox.log.filter((entry) => entry.route === 'invoiceUrls').map((entry) => entry.query.suborderIds.split(',').length)).toEqual([2]);
+	});
+});
+
+describe('pairing when results are missing other than at the end (no sandbox switch drops them there)', () => {
+	const result = (myProductId: number, status = 'SUCCESS') => ({ json: { status, errors: [], myProductId } });
+	const entry = (id: number) => ({ id, stockLevel: id % 10 });
+
+	it('finds a result missing in the middle by the ids, in order', () => {
+		const items = pairProductResults([result(1), result(3)], [entry(1), entry(2), entry(3)]).map(({ json }) => json);
+
+		expect(items.map((item) => [item.success, item.error, item.input])).toEqual([
+			[true, undefined, entry(1)],
+			[false, NO_RESULT_ERROR, entry(2)],
+			[true, undefined, entry(3)],
+		]);
+	});
+
+	it('pairs no entry with a result that names none of them, and still outputs every entry', () => {
+		const items = pairProductResults([result(9, 'FAIL')], [entry(1), entry(2)]).map(({ json }) => json);
+
+		expect(items.map((item) => [item.success, item.myProductId, item.input])).toEqual([
+			[false, undefined, entry(1)],
+			[false, undefined, entry(2)],
+			[false, 9, {}],
+		]);
 	});
 });
