@@ -50,7 +50,13 @@ const WORKFLOW_IDS = {
 	write: 'e2eWriteOps00001',
 	tokenExpiry: 'e2eTokenExpiry01',
 	trigger: 'e2eInvoiceTrig01',
+	issue10: 'e2eResultRows001',
 };
+
+/** Issue 10's example of an EAN whose key the service may answer without its leading zero. */
+const EAN_WITH_LEADING_ZERO = '0256973361260';
+/** Products the issue 10 workflow changes (no other workflow touches them). */
+const ISSUE10_PRODUCTS = { repeated: 100030, discounted: [100031, 100032], commaPrice: 100033 };
 
 interface CheckResult {
 	name: string;
@@ -113,8 +119,11 @@ function assertSucceeded(execution: CliExecutionResult): void {
 	assert.equal(execution.status, 'success', `execution ${execution.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
 }
 
-async function readWorkflow(file: string): Promise<Json & { id: string }> {
-	return JSON.parse(await readFile(path.join(WORKFLOWS_DIR, file), 'utf8')) as Json & { id: string };
+/** A workflow file, with placeholders (`__SANDBOX_URL__` …) replaced by values known once the sandbox runs. */
+async function readWorkflow(file: string, placeholders: Record<string, string> = {}): Promise<Json & { id: string }> {
+	let text = await readFile(path.join(WORKFLOWS_DIR, file), 'utf8');
+	for (const [placeholder, value] of Object.entries(placeholders)) text = text.split(placeholder).join(value);
+	return JSON.parse(text) as Json & { id: string };
 }
 
 /** `/__sandbox/…` over HTTP, as n8n-side tooling would use it. */
@@ -128,6 +137,37 @@ async function sandboxControl<T>(sandbox: Sandbox, method: string, controlPath: 
 	const text = await response.text();
 	if (!response.ok) throw new Error(`sandbox ${method} /__sandbox/${controlPath}: HTTP ${response.status} ${text.slice(0, 200)}`);
 	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A call to the sandbox's API itself, with a token of its client: to see what it answers under a variant. */
+async function sandboxApi<T>(sandbox: Sandbox, method: string, apiPath: string, body?: unknown): Promise<T> {
+	const call = async (callPath: string, headers: Record<string, string>, callBody: unknown) => {
+		const response = await fetch(`${sandbox.url}${callPath}`, {
+			method: callPath === apiPath ? method : 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body: callBody === undefined ? undefined : JSON.stringify(callBody),
+			signal: AbortSignal.timeout(10_000),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`sandbox ${callPath}: HTTP ${response.status} ${text.slice(0, 200)}`);
+		return text ? (JSON.parse(text) as unknown) : undefined;
+	};
+	const token = (await call(
+		'/iam/api/v1/auth/token',
+		{},
+		{ grantType: 'CLIENT_CREDENTIALS', ...sandbox.client, scope: 'public_api/full_access' },
+	)) as { access_token: string };
+	return (await call(apiPath, { authorization: `Bearer ${token.access_token}` }, body)) as T;
+}
+
+/** Runs `body` with sandbox variants on (over HTTP, as for n8n in another process), then resets them all. */
+async function underVariants<T>(sandbox: Sandbox, variants: Json, body: () => Promise<T>): Promise<T> {
+	await sandboxControl(sandbox, 'POST', 'variants', variants);
+	try {
+		return await body();
+	} finally {
+		await sandboxControl(sandbox, 'DELETE', 'variants');
+	}
 }
 
 function invoiceIdOf(document: Json | Invoice): string {
@@ -300,6 +340,134 @@ async function checkWriteOperations(installation: N8nInstallation, userFolder: s
 		assert.ok(typeof bad.error === 'string' && bad.error.length > 0, 'the rejected discount carries no error');
 		assert.equal(sandbox.state.discounts.filter((discount) => discount.merchantInventoryId === UNKNOWN_PRODUCT_ID).length, 0);
 		return `discount ${stored.discountId} stored`;
+	});
+}
+
+/**
+ * Values issue10-rows.json needs: the sandbox URL (its nodes switch variants over HTTP between the
+ * merchant nodes), a recent suborder, and a product whose EAN starts with 0 (added here).
+ */
+async function issue10Placeholders(sandbox: Sandbox): Promise<Record<string, string>> {
+	const now = Date.now();
+	const recent = sandbox.state.invoices.filter((candidate) => invoicedMs(candidate) >= now - 30 * DAY_MS && invoicedMs(candidate) <= now);
+	assert.ok(recent.length >= 3, 'the sandbox has fewer than 3 invoices in the last 30 days');
+	const suborderOf = (invoice: Invoice) => invoice.invoiceHeader.orderDetails.suborderId;
+	await sandboxApi(sandbox, 'POST', '/product/api/v1/merchant-integration/import', {
+		ean: EAN_WITH_LEADING_ZERO,
+		name: 'E2E proizvod sa vodećom nulom',
+		description: 'EAN with a leading zero',
+		coverImage: 'https://images.example/e2e.jpg',
+		basePrice: 1000,
+		vat: 20,
+	});
+	return {
+		__SANDBOX_URL__: sandbox.url,
+		__SUBORDER_ID__: suborderOf(recent[0]),
+		__TWO_SUBORDER_IDS__: `${suborderOf(recent[1])},${suborderOf(recent[2])}`,
+		__EAN_WITH_LEADING_ZERO__: EAN_WITH_LEADING_ZERO,
+	};
+}
+
+/**
+ * Rows of issue 10's table in a real n8n. The last three are fixed on other branches (parser,
+ * reader); each first checks that the sandbox really answers in the variant's shape.
+ */
+async function checkIssue10Rows(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	sandbox.clearLog();
+	const commaProductBefore = sandbox.state.product(ISSUE10_PRODUCTS.commaPrice);
+	let execution: CliExecutionResult | undefined;
+	const ran = await check('execute: issue 10 rows workflow runs (sandbox variants switched over HTTP between its nodes)', async () => {
+		try {
+			execution = await executeWorkflow(installation, userFolder, WORKFLOW_IDS.issue10);
+			assertSucceeded(execution);
+		} finally {
+			await sandboxControl(sandbox, 'DELETE', 'variants');
+		}
+	});
+	if (!ran || !execution) return;
+	const run = execution;
+
+	await check('issue 10: Product > Update Many with one id twice (stock 31, 32): each result echoes its own input', async () => {
+		const updates = nodeOutput(run, 'Update Repeated Id');
+		const id = ISSUE10_PRODUCTS.repeated;
+		assert.deepEqual(
+			updates.map((update) => [update.myProductId, update.success, (update.input as Json).stockLevel]),
+			[
+				[id, true, 31],
+				[id, true, 32],
+			],
+		);
+		assert.equal(sandbox.state.product(id)?.stockLevel, 32);
+		return 'inputs 31 and 32';
+	});
+
+	await check('issue 10: Discount > Schedule answered with an empty scheduleResult: one failed item per entry', async () => {
+		const scheduled = nodeOutput(run, 'Schedule Without Results');
+		assert.deepEqual(
+			scheduled.map((item) => [(item.input as Json).merchantInventoryId, item.success]),
+			ISSUE10_PRODUCTS.discounted.map((id) => [id, false]),
+		);
+		for (const item of scheduled) assert.match(String(item.error), /returned no result for this entry/);
+		const requests = sandbox.log.filter((entry) => entry.route === 'discountSchedule').map((entry) => [entry.status, entry.itemCount]);
+		assert.deepEqual(requests, [[200, 2]]);
+		return `${scheduled.length} items with success false`;
+	});
+
+	await check('issue 10: Invoice > Get Document Links keyed by suborderIdNumberValue: the one requested suborder, or null for several; never the schema name', async () => {
+		const asked = sandbox.log.filter((entry) => entry.route === 'invoiceUrls' && entry.status === 200).map((entry) => entry.query.suborderIds);
+		assert.equal(asked.length, 2, `answered /urls requests: ${JSON.stringify(asked)}`);
+		const invoiceIdOfSuborder = (suborderId: string) =>
+			sandbox.state.invoices.find((invoice) => invoice.invoiceHeader.orderDetails.suborderId === suborderId)?.invoiceHeader.orderDetails.invoiceId;
+		const [one, several] = [asked[0], asked[1].split(',')];
+		const linkPairs = (nodeName: string) => nodeOutput(run, nodeName).map((link) => [link.suborderId, link.documentCorrelationId]);
+		assert.deepEqual(linkPairs('Links By Schema Name'), [[one, invoiceIdOfSuborder(one)]]);
+		assert.deepEqual(
+			linkPairs('Links Of Two By Schema Name'),
+			several.map((suborderId) => [null, invoiceIdOfSuborder(suborderId)]),
+		);
+		return `suborder ${one}; ${several.join(', ')} → null`;
+	});
+
+	await check('issue 10 (parser branch): Product > Update with Base Price "1,299" fails naming the field and sends nothing', async () => {
+		const runs = run.data.resultData.runData['Price With Comma'] ?? [];
+		const items = runs.flatMap((nodeRun) => nodeRun.data?.main?.[0] ?? []);
+		const shown = JSON.stringify(items);
+		assert.equal(items.length, 1, `items: ${shown.slice(0, 300)}`);
+		assert.match(shown, /Base Price/, `no error naming Base Price: ${shown.slice(0, 300)}`);
+		assert.match(shown, /1,299/, 'the error does not show the value as given');
+		assert.equal(sandbox.log.filter((entry) => entry.route === 'productUpdate').length, 0, 'the update was sent');
+		assert.deepEqual(sandbox.state.product(ISSUE10_PRODUCTS.commaPrice), commaProductBefore, 'the product changed');
+		return 'rejected before sending';
+	});
+
+	await check('issue 10 (reader branch): Warehouse > Get Many with keys spelled as live ("defaultAddress "): the default warehouse is kept', async () => {
+		const raw = await underVariants(sandbox, { keySpellings: true }, async () =>
+			sandboxApi<{ content: Json[] }>(sandbox, 'GET', '/order/api/v1/merchant-integration/merchant-warehouses'),
+		);
+		const spelled = Object.keys(raw.content[0] ?? {}).filter((key) => key !== 'defaultAddress' && key.trim().toLowerCase() === 'defaultaddress');
+		assert.ok(spelled.length > 0, `the sandbox does not spell the key otherwise under keySpellings: ${JSON.stringify(raw.content[0])}`);
+		const warehouses = nodeOutput(run, 'Warehouses Spelled');
+		assert.deepEqual(
+			warehouses.map((warehouse) => [warehouse.id, warehouse.defaultAddress]),
+			sandbox.state.warehouses.map((warehouse) => [warehouse.id, warehouse.defaultAddress]),
+		);
+		return `sandbox key ${JSON.stringify(spelled[0])}`;
+	});
+
+	await check('issue 10 (reader branch): Product > Check EANs answered without the leading zero: exists true', async () => {
+		const raw = await underVariants(sandbox, { eanKeysWithoutLeadingZeros: true }, async () =>
+			sandboxApi<unknown>(sandbox, 'POST', '/product/api/v1/merchant-integration/ean/exists', [EAN_WITH_LEADING_ZERO]),
+		);
+		const rawText = JSON.stringify(raw);
+		assert.ok(
+			rawText.includes(`"${EAN_WITH_LEADING_ZERO.replace(/^0+/, '')}"`) && !rawText.includes(`"${EAN_WITH_LEADING_ZERO}"`),
+			`the sandbox keeps the leading zero under eanKeysWithoutLeadingZeros: ${rawText}`,
+		);
+		assert.deepEqual(
+			nodeOutput(run, 'EAN Without Zero').map((item) => [item.ean, item.exists]),
+			[[EAN_WITH_LEADING_ZERO, true]],
+		);
+		return `sandbox answered ${rawText}`;
 	});
 }
 
@@ -486,13 +654,15 @@ async function main(): Promise<void> {
 				},
 			]);
 			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
-			await importWorkflows(installation!, userFolder!, await Promise.all(files.map(readWorkflow)));
+			const placeholders = await issue10Placeholders(sandbox!);
+			await importWorkflows(installation!, userFolder!, await Promise.all(files.map((file) => readWorkflow(file, placeholders))));
 			return `${files.length} workflows`;
 		});
 		if (!imported) return;
 
 		await checkReadOperations(installation, userFolder, sandbox);
 		await checkWriteOperations(installation, userFolder, sandbox);
+		await checkIssue10Rows(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;

@@ -29,7 +29,11 @@ export interface SandboxVariants {
 	// --- How many results an answer holds ---
 	/** GET prices answers 404 "No prices found…" for a request whose ids match no price. */
 	pricesNotFoundWhenNoMatch: boolean;
-	/** Bulk answers (product/bulk, discounts schedule/update) drop this many results from their end; Infinity answers an empty list. */
+	/**
+	 * Bulk answers (product/bulk, discounts schedule/update) drop this many results from their end;
+	 * Infinity (over HTTP: any number at least the list's length) answers an empty list. product/{id}
+	 * then answers 200 with an empty body. The entries are applied all the same.
+	 */
 	bulkResultsDropped: number;
 	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
 	urlsKeyedBySchemaName: boolean;

@@ -188,9 +188,10 @@ export async function attachPdfs(
 	for (const entry of entries) {
 		const id = documentIdOf(entry.document, kind);
 		const suborderId = suborderIdOf(entry.document);
+		// The link names the document it belongs to (also when the answer does not name its suborder);
+		// a suborder with a single link needs no name.
 		const ofSuborder = links.filter((link) => link.suborderId === suborderId);
-		// The link names the document it belongs to; a suborder with a single link needs no name.
-		const link = ofSuborder.find((candidate) => candidate.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
+		const link = links.find((candidate) => candidate.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
 		if (link) toDownload.push({ entry, link });
 		else entry.item.json.pdfError = `The service returned no PDF link for this ${DOCUMENTS[kind].label}`;
 	}

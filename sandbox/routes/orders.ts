@@ -85,6 +85,8 @@ function documentLinks<T>(store: (context: RouteContext) => DocumentStore<T>) {
 				link: core.links.link(core.baseUrl, correlationId, nowMs),
 			});
 		}
+		// The key the spec's schema gives the suborder ids, which some clients read literally.
+		if (core.variants.current.urlsKeyedBySchemaName) return { json: { suborderIdNumberValue: Object.values(links).flat() } };
 		return { json: links };
 	};
 }

@@ -1,6 +1,7 @@
 /** Payment routes: discounts (schedule, update, list, cancel) and prices. */
 import { parseDayMonthYear, startOfUtcDay } from '../dates';
 import { badRequest, listParam, notFound, requireBody, type RequestBody } from '../http';
+import { reportedResults } from '../result-variants';
 import type { RouteDefinition } from '../route';
 import { isRecord } from '../values';
 import { xmlList } from '../xml';
@@ -40,7 +41,9 @@ export const paymentRoutes: RouteDefinition[] = [
 		method: 'POST',
 		pattern: new RegExp(`^${BASE}/discounts$`),
 		authenticated: true,
-		handle: ({ core, body }) => ({ json: { scheduleResult: core.discounts.schedule(requireDiscountItems(body)) } }),
+		handle: ({ core, body }) => ({
+			json: { scheduleResult: reportedResults(core.variants, core.discounts.schedule(requireDiscountItems(body))) },
+		}),
 		itemCount: ({ body }) => discountItems(body)?.length,
 	},
 	{
@@ -48,7 +51,9 @@ export const paymentRoutes: RouteDefinition[] = [
 		method: 'PUT',
 		pattern: new RegExp(`^${BASE}/discounts$`),
 		authenticated: true,
-		handle: ({ core, body }) => ({ json: { updateResult: core.discounts.update(requireDiscountItems(body)) } }),
+		handle: ({ core, body }) => ({
+			json: { updateResult: reportedResults(core.variants, core.discounts.update(requireDiscountItems(body))) },
+		}),
 		itemCount: ({ body }) => discountItems(body)?.length,
 	},
 	{

@@ -6,6 +6,7 @@ import { badRequest, integerParam, notFound, requireBody, type RequestBody } fro
 import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
 import type { RouteContext, RouteDefinition } from '../route';
 import type { ProductRecord, ProductUpdateResult, WeightUnit } from '../types';
+import { importFailsLater, reportedResults } from '../result-variants';
 import { isBlank, isRecord, toNumber, toText } from '../values';
 import { xmlList } from '../xml';
 import type { SandboxCore } from '../core';
@@ -145,6 +146,7 @@ function importProduct({ core, body }: RouteContext): { id: string } {
 	const parentEan = toText(item.parentEan)?.trim();
 	if (parentEan && !core.catalog.getByEan(parentEan)) errors.push(`parentEan ${parentEan} does not exist`);
 	if (errors.length > 0) throw badRequest(errors.join('; '));
+	if (importFailsLater(core.variants, item)) return { id: randomUUID() };
 
 	const nowMs = core.clock.nowMs();
 	const brand = brandValue(item.brand);
@@ -244,14 +246,13 @@ export const productRoutes: RouteDefinition[] = [
 				return { id, product: id === undefined ? undefined : core.catalog.getById(id) };
 			});
 			if (products.every(({ product }) => !product)) throw notFound('None of the products exist');
-			return {
-				json: items.map((item, index): ProductUpdateResult => {
-					const { id, product } = products[index];
-					if (id === undefined) return { status: 'FAIL', errors: ['id is required'], myProductId: null };
-					if (!product) return { status: 'FAIL', errors: [`Product ${id} does not exist`], myProductId: id };
-					return updateProduct(core, product, item);
-				}),
-			};
+			const results = items.map((item, index): ProductUpdateResult => {
+				const { id, product } = products[index];
+				if (id === undefined) return { status: 'FAIL', errors: ['id is required'], myProductId: null };
+				if (!product) return { status: 'FAIL', errors: [`Product ${id} does not exist`], myProductId: id };
+				return updateProduct(core, product, item);
+			});
+			return { json: reportedResults(core.variants, results) };
 		},
 		itemCount: ({ body }) => bodyListLength(body),
 	},
@@ -266,7 +267,8 @@ export const productRoutes: RouteDefinition[] = [
 			if (!product) throw notFound(`Product ${params.id} does not exist`);
 			const item = requireBody(body);
 			if (!isRecord(item)) throw badRequest('Request body must be one product update object');
-			return { json: updateProduct(core, product, item) };
+			const [result] = reportedResults(core.variants, [updateProduct(core, product, item)]);
+			return result ? { json: result } : { body: '', contentType: 'application/json' };
 		},
 	},
 	{

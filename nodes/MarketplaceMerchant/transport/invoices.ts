@@ -17,7 +17,8 @@
  *                                    { ok: true, from, to } | { ok: false, field, problem, hint? }
  *   rawXmlFileName(kind, from, to)   `invoices-2024-01-01-2024-03-31.xml`
  *   flattenDocumentLinks(answer, requestedSuborderIds?)
- *                                    the keyed-by-suborder /urls answer as a list of DocumentLink
+ *                                    the keyed-by-suborder /urls answer as a list of DocumentLink;
+ *                                    suborderId null when the answer does not name a requested one
  *   downloadDocumentPdfs(ctx, links, binaryProperty = 'data', itemIndex?)
  *                                    one item per link, in order: json = the link,
  *                                    binary[binaryProperty] = the PDF (`<documentCorrelationId>.pdf`,
@@ -258,7 +259,8 @@ export function rawXmlFileName(kind: DocumentKind, from: Date, to: Date): string
 }
 
 export interface DocumentLink extends IDataObject {
-	suborderId: string;
+	/** null when the answer does not say which of several requested suborders the link is for. */
+	suborderId: string | null;
 	documentCorrelationId: string;
 	link: string;
 }
@@ -268,18 +270,23 @@ const SPEC_KEY_PLACEHOLDER = 'suborderIdNumberValue';
 
 /**
  * Turns the /urls answer `{ "<suborderId>": [{ documentCorrelationId, link }] }` into one entry
- * per document. Also read: a key that is the spec's placeholder (then the entry's own suborderId,
- * or the one requested suborder), a single object instead of a list, and a plain list of entries.
- * Fields beyond the documented ones pass through.
+ * per document. Also read: a single object instead of a list, and a plain list of entries. A key
+ * (or an entry's own suborderId) counts only when it is one of `requestedSuborderIds` (any key but
+ * the spec's placeholder when none are given): otherwise, e.g. under the literal
+ * `suborderIdNumberValue`, the suborder is the requested one when only one was asked, else null,
+ * never a schema name. Fields beyond the documented ones pass through.
  */
 export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: string[] = []): DocumentLink[] {
-	const onlyRequested = requestedSuborderIds.length === 1 ? requestedSuborderIds[0] : undefined;
+	const requested = new Set(requestedSuborderIds);
+	const isSuborder = (id: string | undefined): id is string =>
+		id !== undefined && (requested.size > 0 ? requested.has(id) : id !== SPEC_KEY_PLACEHOLDER);
+	const onlyRequested = requestedSuborderIds.length === 1 ? requestedSuborderIds[0] : null;
 	const toLink = (entry: unknown, key?: string): DocumentLink | undefined => {
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
 		const fields = entry as IDataObject;
-		const keyIsSuborder = key !== undefined && key !== SPEC_KEY_PLACEHOLDER;
-		const suborderId = keyIsSuborder ? key : (textOf(firstOf(fields, 'suborderId', 'suborderid')) ?? onlyRequested ?? key ?? '');
+		const own = textOf(firstOf(fields, 'suborderId', 'suborderid'));
 		const { suborderId: _ownSuborderId, documentCorrelationId, link, ...otherFields } = fields;
+		const suborderId = isSuborder(key) ? key : isSuborder(own) ? own : onlyRequested;
 		return {
 			suborderId,
 			documentCorrelationId: textOf(documentCorrelationId) ?? '',
@@ -346,7 +353,7 @@ export async function downloadDocumentPdfs(
 				const status = statusOf(error);
 				throw new NodeOperationError(
 					ctx.getNode(),
-					`Could not download the PDF of document ${link.documentCorrelationId} (suborder ${link.suborderId})${status ? `: HTTP ${status}` : ''}`,
+					`Could not download the PDF of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'})${status ? `: HTTP ${status}` : ''}`,
 					{
 						itemIndex,
 						description:
@@ -359,7 +366,7 @@ export async function downloadDocumentPdfs(
 			if (pdf.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
 				throw new NodeOperationError(
 					ctx.getNode(),
-					`The link of document ${link.documentCorrelationId} (suborder ${link.suborderId}) did not return a PDF`,
+					`The link of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'}) did not return a PDF`,
 					{ itemIndex, description: `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}` },
 				);
 			}

@@ -12,7 +12,8 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairDiscountResults, readListProperty } from '../../transport/answers';
+import { readListProperty } from '../../transport/answers';
+import { failOnItemErrorsIfAsked, pairDiscountResults } from '../../transport/bulkResults';
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitBodyList } from '../../transport/strategies';

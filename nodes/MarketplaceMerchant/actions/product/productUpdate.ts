@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/answers';
+import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank } from '../../transport/validation';
 import {

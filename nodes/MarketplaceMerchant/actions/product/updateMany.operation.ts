@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/answers';
+import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitBodyList } from '../../transport/strategies';
 import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';

@@ -1,0 +1,27 @@
+/**
+ * The variants about how many results an answer holds and whether an accepted request takes
+ * effect (variants.ts: `bulkResultsDropped`, `importFailsAsynchronously`), in one place for the
+ * routes that honour them.
+ */
+import type { VariantSwitches } from './variants';
+import { toText } from './values';
+
+/**
+ * A bulk answer's results with `bulkResultsDropped` of them left off its end (all of them for a
+ * number at least as large as the list). The entries were applied all the same: only their
+ * results are missing, which is what makes the live variant dangerous.
+ */
+export function reportedResults<T>(variants: VariantSwitches, results: T[]): T[] {
+	const dropped = variants.current.bulkResultsDropped;
+	if (!(dropped > 0)) return results;
+	return results.slice(0, Math.max(0, results.length - dropped));
+}
+
+/**
+ * With `importFailsAsynchronously`, an import row the live service would fail after answering:
+ * one without a description or a cover image. It gets its progress id but changes nothing.
+ */
+export function importFailsLater(variants: VariantSwitches, row: Record<string, unknown>): boolean {
+	const missing = (value: unknown) => !toText(value)?.trim();
+	return variants.current.importFailsAsynchronously && (missing(row.description) || missing(row.coverImage));
+}

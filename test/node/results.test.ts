@@ -1,0 +1,322 @@
+/**
+ * "Results belong to their inputs" (issue 10, section 3) through n8n's real engine against the
+ * sandbox: bulk results paired with their entries by position, entries without a result, document
+ * links whose answer does not name the suborder, and none of it depending on how entries fall into
+ * requests. The sandbox produces each live variant with a switch (sandbox/variants.ts).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/transport/bulkResults';
+import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
+import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invoicedAt, setNow, useSharedClock } from '../trigger/helpers';
+
+const NODE = 'marketplaceMerchant';
+/** Far more results than any request holds: the answer's list is empty. */
+const ALL = Number.MAX_SAFE_INTEGER;
+
+describe('node', () => {
+	let sandbox: Sandbox;
+
+	// 1,400 products leave room for two runs of 501 discounts on products without one.
+	beforeAll(async () => {
+		sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 3, products: 1_400 });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => {
+		sandbox.resetVariants();
+		sandbox.clearLog();
+	});
+
+	async function run(parameters: INodeParameters, inputItems: unknown[] = [{}], options: RunNodeOptions = {}) {
+		return await runNode(NODE, parameters, inputItems, {
+			credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
+			...options,
+		});
+	}
+
+	const noResult = (input: IDataObject) => ({ success: false, error: NO_RESULT_ERROR, input });
+
+	describe('Product › Update Many', () => {
+		const updateMany = (products: IDataObject[], options: INodeParameters = {}) =>
+			run({ resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}', options }, [{ products }]);
+
+		it('keeps each entry of a repeated product id with its own input, in order', async () => {
+			const [product, other] = sandbox.state.products.slice(0, 2);
+
+			const result = await updateMany([
+				{ id: product.id, stockLevel: 31 },
+				{ id: other.id, stockLevel: 5 },
+				{ id: product.id, stockLevel: 32 },
+			]);
+
+			expect(result.error).toBeUndefined();
+			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
+				expect.objectContaining({ success: true, myProductId: product.id, input: { id: product.id, stockLevel: 31 } }),
+				expect.objectContaining({ success: true, myProductId: other.id, input: { id: other.id, stockLevel: 5 } }),
+				expect.objectContaining({ success: true, myProductId: product.id, input: { id: product.id, stockLevel: 32 } }),
+			]);
+			expect(sandbox.state.product(product.id)?.stockLevel).toBe(32);
+		});
+
+		it('outputs an entry the service returned no result for as failed, never fewer items than entries', async () => {
+			const [first, second, third] = sandbox.state.products.slice(2, 5);
+			const products = [
+				{ id: first.id, stockLevel: 1 },
+				{ id: second.id, stockLevel: 2 },
+				{ id: third.id, stockLevel: 3 },
+			];
+
+			sandbox.setVariants({ bulkResultsDropped: 1 });
+			const fewer = await updateMany(products);
+			sandbox.setVariants({ bulkResultsDropped: ALL });
+			const none = await updateMany(products);
+
+			expect(fewer.error).toBeUndefined();
+			expect(fewer.json(NODE_UNDER_TEST_NAME)).toEqual([
+				expect.objectContaining({ success: true, myProductId: first.id, input: products[0] }),
+				expect.objectContaining({ success: true, myProductId: second.id, input: products[1] }),
+				noResult(products[2]),
+			]);
+			expect(none.error).toBeUndefined();
+			expect(none.json(NODE_UNDER_TEST_NAME)).toEqual(products.map(noResult));
+		});
+
+		it('with Fail on Item Errors, an entry without a result fails the item', async () => {
+			const [product] = sandbox.state.products.slice(5, 6);
+			sandbox.setVariants({ bulkResultsDropped: ALL });
+
+			const result = await updateMany([{ id: product.id, stockLevel: 4 }], { failOnItemErrors: true });
+
+			expect(result.error?.message).toBe('1 of 1 entries failed: 0 rejected by the service, 1 without a result');
+			expect(result.error?.description).toContain(NO_RESULT_ERROR);
+		});
+	});
+
+	describe('Product › Update', () => {
+		it('outputs a failed item when the service answers no result', async () => {
+			const [product] = sandbox.state.products.slice(6, 7);
+			sandbox.setVariants({ bulkResultsDropped: 1 });
+
+			const result = await run({ resource: 'product', operation: 'update', productId: String(product.id), updateFields: { stockLevel: 9 } });
+
+			expect(result.error).toBeUndefined();
+			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([noResult({ id: product.id, stockLevel: 9 })]);
+			expect(sandbox.log.filter((entry) => entry.route === 'productUpdate').map((entry) => entry.status)).toEqual([200]);
+		});
+	});
+
+	describe('Discount › Schedule and Update', () => {
+		/** Products without any discount yet, so that a new one neither overlaps nor inherits a price. */
+		function freshProducts(count: number): ProductRecord[] {
+			const discounted = new Set(sandbox.state.discounts.map((discount) => discount.merchantInventoryId));
+			const products = sandbox.state.products.filter((product) => !discounted.has(product.id)).slice(0, count);
+			expect(products).toHaveLength(count);
+			return products;
+		}
+
+		const sale = (product: ProductRecord): IDataObject => ({
+			merchantInventoryId: product.id,
+			discountPrice: Math.floor(product.basePrice * 0.9),
+			discountPriceCurrency: 'RSD',
+			dateFrom: '01/08/2025',
+			dateTo: '10/08/2025',
+			discountType: 'SALE',
+		});
+
+		const discounts = (operation: 'schedule' | 'update', entries: IDataObject[], options: INodeParameters = {}) =>
+			run({ resource: 'discount', operation, options }, [{ discounts: entries }]);
+
+		async function scheduled(count: number): Promise<string[]> {
+			const result = await discounts('schedule', freshProducts(count).map(sale));
+			const ids = result.json(NODE_UNDER_TEST_NAME).map((item) => item.discountId as string);
+			expect(ids.every(Boolean)).toBe(true);
+			return ids;
+		}
+
+		it('Schedule: an empty scheduleResult gives one failed item per entry, not a green run without items', async () => {
+			const entries = freshProducts(3).map(sale);
+			sandbox.setVariants({ bulkResultsDropped: ALL });
+
+			const result = await discounts('schedule', entries);
+			const failing = await discounts('schedule', freshProducts(3).map(sale), { failOnItemErrors: true });
+
+			expect(result.error).toBeUndefined();
+			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual(entries.map(noResult));
+			expect(failing.error?.message).toBe('3 of 3 entries failed: 0 rejected by the service, 3 without a result');
+		});
+
+		it('Schedule: fewer results than entries leave the last entries failed and the others paired', async () => {
+			const products = freshProducts(3);
+			sandbox.setVariants({ bulkResultsDropped: 2 });
+
+			const result = await discounts('schedule', products.map(sale));
+
+			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
+				expect.objectContaining({ success: true, merchantInventoryId: products[0].id, input: sale(products[0]) }),
+				noResult(sale(products[1])),
+				noResult(sale(products[2])),
+			]);
+		});
+
+		it('Update: fewer or no results give failed items for the entries without one', async () => {
+			const [first, second] = await scheduled(2);
+			const entries = [
+				{ discountId: first, newDateTo: '09/08/2025' },
+				{ discountId: second, newDateTo: '09/08/2025' },
+			];
+			const sent = entries.map((entry) => ({ ...entry }));
+
+			sandbox.setVariants({ bulkResultsDropped: 1 });
+			const fewer = await discounts('update', entries);
+			sandbox.setVariants({ bulkResultsDropped: ALL });
+			const none = await discounts('update', entries);
+
+			expect(fewer.json(NODE_UNDER_TEST_NAME)).toEqual([{ discountId: first, success: true, input: sent[0] }, noResult(sent[1])]);
+			expect(none.json(NODE_UNDER_TEST_NAME)).toEqual(sent.map(noResult));
+		});
+
+		it('does not depend on how entries fall into requests of 500: a repeated discount across requests, results missing per request', async () => {
+			const ids = await scheduled(501);
+			// Entries 499 and 500 change the same discount and go out in different requests.
+			const entries = ids.map((discountId, index) => ({ discountId, newDiscountPrice: index === 500 ? 7 : 8 }));
+			entries[500].discountId = ids[499];
+			const summary = (item: IDataObject) => {
+				const input = item.input as IDataObject;
+				return [item.success, item.discountId, input.discountId, Number(input.newDiscountPrice), item.error];
+			};
+
+			const all = await discounts('update', entries);
+			sandbox.setVariants({ bulkResultsDropped: 1 });
+			const fewer = await discounts('update', entries);
+
+			const updateRequests = sandbox.log.filter((entry) => entry.route === 'discountUpdate').map((entry) => entry.itemCount);
+			expect(updateRequests).toEqual([500, 1, 500, 1]);
+			const allItems = all.json(NODE_UNDER_TEST_NAME);
+			expect(allItems).toHaveLength(501);
+			expect(allItems.slice(498).map(summary)).toEqual([
+				[true, ids[498], ids[498], 8, undefined],
+				[true, ids[499], ids[499], 8, undefined],
+				[true, ids[499], ids[499], 7, undefined],
+			]);
+			const fewerItems = fewer.json(NODE_UNDER_TEST_NAME);
+			expect(fewerItems).toHaveLength(501);
+			expect(fewerItems.slice(0, 499).every((item, index) => item.success === true && item.discountId === ids[index])).toBe(true);
+			expect(fewerItems.slice(499).map(summary)).toEqual([
+				[false, undefined, ids[499], 8, NO_RESULT_ERROR],
+				[false, undefined, ids[499], 7, NO_RESULT_ERROR],
+			]);
+		});
+	});
+
+	describe('Invoice › Get Document Links, answer keyed by the schema name', () => {
+		const FROM = '2025-05-01T00:00:00';
+		const TO = '2025-06-15T00:00:00';
+
+		function invoicesWithSuborders(count: number) {
+			const invoices = sandbox.state.invoices.filter((invoice) => invoice.invoiceHeader.orderDetails.invoicedDate >= '2025-05-02').slice(0, count);
+			expect(invoices).toHaveLength(count);
+			return invoices.map((invoice) => ({
+				suborderId: invoice.invoiceHeader.orderDetails.suborderId,
+				documentCorrelationId: invoice.invoiceHeader.orderDetails.invoiceId,
+			}));
+		}
+
+		const links = (resource: string, suborderIds: string[]) =>
+			run({ resource, operation: 'getDocumentLinks', suborderIds: suborderIds.join(','), dateFrom: FROM, dateTo: TO });
+
+		it('takes the suborder from the request when one was asked, and leaves it null when several were', async () => {
+			const [one, two] = invoicesWithSuborders(2);
+			sandbox.setVariants({ urlsKeyedBySchemaName: true });
+
+			const single = await links('invoice', [one.suborderId]);
+			const several = await links('invoice', [one.suborderId, two.suborderId]);
+
+			expect(single.error).toBeUndefined();
+			expect(single.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => ({ suborderId, documentCorrelationId }))).toEqual([one]);
+			expect(several.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => ({ suborderId, documentCorrelationId }))).toEqual([
+				{ suborderId: null, documentCorrelationId: one.documentCorrelationId },
+				{ suborderId: null, documentCorrelationId: two.documentCorrelationId },
+			]);
+		});
+
+		it('does the same for invoice corrections', async () => {
+			const corrections = sandbox.state.corrections.filter((document) => document.invoiceHeader.orderDetails.invoicedDate >= '2025-05-02').slice(0, 2);
+			expect(corrections).toHaveLength(2);
+			const suborderIds = corrections.map((correction) => correction.invoiceHeader.orderDetails.suborderId);
+			sandbox.setVariants({ urlsKeyedBySchemaName: true });
+
+			const single = await links('invoiceCorrection', suborderIds.slice(0, 1));
+			const several = await links('invoiceCorrection', suborderIds);
+
+			const numbers = corrections.map((correction) => correction.invoiceHeader.orderDetails.invoiceNumber);
+			expect(single.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => [suborderId, documentCorrelationId])).toEqual([
+				[suborderIds[0], numbers[0]],
+			]);
+			expect(several.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => [suborderId, documentCorrelationId])).toEqual([
+				[null, numbers[0]],
+				[null, numbers[1]],
+			]);
+		});
+	});
+});
+
+describe('trigger with Download PDFs, link answer keyed by the schema name', () => {
+	const START = '2025-06-15T10:00:00.000Z';
+	let sandbox: Sandbox;
+
+	beforeAll(async () => {
+		useSharedClock(START);
+		sandbox = await startSandbox({ rateLimits: false, seed: 5 });
+	});
+	afterAll(async () => {
+		await sandbox.close();
+		jest.useRealTimers();
+	});
+
+	it('attaches each PDF to its own invoice by the document id', async () => {
+		setNow(Date.parse(START) + 200 * DAY);
+		const trigger = new TriggerUnderTest(sandbox, { event: 'invoice', downloadPdfs: true });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		const ids = [1, 2].map(
+			(minutes) => sandbox.addInvoice({ invoiceHeader: { orderDetails: { invoicedDate: invoicedAt(minutes * MINUTE) } } }).invoiceHeader.orderDetails.invoiceId,
+		);
+		advance(3 * MINUTE);
+		sandbox.setVariants({ urlsKeyedBySchemaName: true });
+
+		const items = emittedItems(await trigger.poll());
+
+		expect(documentIds(items)).toEqual(ids);
+		for (const [index, item] of items.entries()) {
+			expect(item.json).not.toHaveProperty('pdfError');
+			expect(item.binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${ids[index]}.pdf` });
+			expect(Buffer.from(item.binary!.data.data, 'base64').toString('latin1')).toContain(ids[index]);
+		}
+		expect(sandbox.log.filter((entry) => entry.route === 'invoiceUrls').map((entry) => entry.query.suborderIds.split(',').length)).toEqual([2]);
+	});
+});
+
+describe('pairing when results are missing other than at the end (no sandbox switch drops them there)', () => {
+	const result = (myProductId: number, status = 'SUCCESS') => ({ json: { status, errors: [], myProductId } });
+	const entry = (id: number) => ({ id, stockLevel: id % 10 });
+
+	it('finds a result missing in the middle by the ids, in order', () => {
+		const items = pairProductResults([result(1), result(3)], [entry(1), entry(2), entry(3)]).map(({ json }) => json);
+
+		expect(items.map((item) => [item.success, item.error, item.input])).toEqual([
+			[true, undefined, entry(1)],
+			[false, NO_RESULT_ERROR, entry(2)],
+			[true, undefined, entry(3)],
+		]);
+	});
+
+	it('pairs no entry with a result that names none of them, and still outputs every entry', () => {
+		const items = pairProductResults([result(9, 'FAIL')], [entry(1), entry(2)]).map(({ json }) => json);
+
+		expect(items.map((item) => [item.success, item.myProductId, item.input])).toEqual([
+			[false, undefined, entry(1)],
+			[false, undefined, entry(2)],
+			[false, 9, {}],
+		]);
+	});
+});

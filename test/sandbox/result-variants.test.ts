@@ -1,0 +1,110 @@
+/**
+ * The sandbox switches about how many results an answer holds and whether an accepted import takes
+ * effect (bulkResultsDropped, urlsKeyedBySchemaName, importFailsAsynchronously), set over HTTP as
+ * the end-to-end suite sets them.
+ */
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { eanCheckDigit } from '../../sandbox/products';
+import { ORDER_API, PAYMENT_API, PRODUCT_API, call, getToken } from './helpers';
+
+let sandbox: Sandbox;
+let token: string;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 2, products: 20 });
+	token = await getToken(sandbox);
+});
+afterAll(async () => await sandbox.close());
+afterEach(async () => {
+	expect((await call(sandbox, 'DELETE', '/__sandbox/variants')).status).toBe(200);
+});
+
+async function setVariants(variants: Record<string, unknown>): Promise<void> {
+	const answer = await call(sandbox, 'POST', '/__sandbox/variants', { body: variants });
+	expect(answer.status).toBe(200);
+}
+
+describe('bulkResultsDropped', () => {
+	it('leaves results off the end of product/bulk while applying every entry', async () => {
+		const [first, second] = sandbox.state.products;
+		await setVariants({ bulkResultsDropped: 1 });
+
+		const answer = await call(sandbox, 'PUT', `${PRODUCT_API}/product/bulk`, {
+			token,
+			body: [
+				{ id: first.id, stockLevel: 41 },
+				{ id: second.id, stockLevel: 42 },
+			],
+		});
+
+		expect(answer.status).toBe(200);
+		expect(answer.json).toEqual([{ status: 'SUCCESS', errors: [], myProductId: first.id }]);
+		expect(sandbox.state.product(second.id)?.stockLevel).toBe(42);
+	});
+
+	it('answers an empty list for a number at least the list length, and an empty body for product/{id}', async () => {
+		const [product] = sandbox.state.products;
+		await setVariants({ bulkResultsDropped: 1e9 });
+		const discount = { merchantInventoryId: product.id, discountPrice: 1, dateFrom: '01/08/2025', dateTo: '05/08/2025', discountType: 'SALE' };
+
+		const schedule = await call(sandbox, 'POST', `${PAYMENT_API}/discounts`, { token, body: { discounts: [discount] } });
+		const update = await call(sandbox, 'PUT', `${PAYMENT_API}/discounts`, { token, body: { discounts: [{ discountId: 'none', newDateTo: '04/08/2025' }] } });
+		const single = await call(sandbox, 'PUT', `${PRODUCT_API}/product/${product.id}`, { token, body: { stockLevel: 3 } });
+
+		expect([schedule.status, schedule.json]).toEqual([200, { scheduleResult: [] }]);
+		expect([update.status, update.json]).toEqual([200, { updateResult: [] }]);
+		expect([single.status, single.text]).toEqual([200, '']);
+		expect(sandbox.state.discounts.filter((stored) => stored.merchantInventoryId === product.id && stored.dateFrom === '01/08/2025')).toHaveLength(1);
+		expect(sandbox.state.product(product.id)?.stockLevel).toBe(3);
+	});
+});
+
+describe('urlsKeyedBySchemaName', () => {
+	it('keys both /urls answers by the literal suborderIdNumberValue', async () => {
+		const [invoice] = sandbox.state.invoices;
+		const [correction] = sandbox.state.corrections;
+		await setVariants({ urlsKeyedBySchemaName: true });
+
+		const invoices = await call(sandbox, 'GET', `${ORDER_API}/invoices/urls?suborderIds=${invoice.invoiceHeader.orderDetails.suborderId}`, { token });
+		const corrections = await call(
+			sandbox,
+			'GET',
+			`${ORDER_API}/invoice-corrections/urls?suborderIds=${correction.invoiceHeader.orderDetails.suborderId}`,
+			{ token },
+		);
+
+		expect(invoices.json).toEqual({
+			suborderIdNumberValue: [{ documentCorrelationId: invoice.invoiceHeader.orderDetails.invoiceId, link: expect.any(String) }],
+		});
+		expect(corrections.json).toEqual({
+			suborderIdNumberValue: [{ documentCorrelationId: correction.invoiceHeader.orderDetails.invoiceNumber, link: expect.any(String) }],
+		});
+	});
+});
+
+describe('importFailsAsynchronously', () => {
+	const ean = (body: string) => `${body}${eanCheckDigit(body)}`;
+	const row = (code: string) => ({ ean: code, name: 'Čaša', basePrice: 500, vat: 20, description: 'Staklena čaša', coverImage: 'https://img.example/c.jpg' });
+
+	it('answers a progress id for every row, but one without description or cover image never becomes a product', async () => {
+		await setVariants({ importFailsAsynchronously: true });
+		const complete = ean('400000000001');
+		const noDescription = ean('400000000002');
+		const noCover = ean('400000000003');
+
+		const answers = [
+			await call(sandbox, 'POST', `${PRODUCT_API}/import`, { token, body: row(complete) }),
+			await call(sandbox, 'POST', `${PRODUCT_API}/import`, { token, body: { ...row(noDescription), description: '' } }),
+			await call(sandbox, 'POST', `${PRODUCT_API}/import`, { token, body: { ...row(noCover), coverImage: undefined } }),
+		];
+
+		expect(answers.map((answer) => [answer.status, typeof answer.json.id])).toEqual([
+			[200, 'string'],
+			[200, 'string'],
+			[200, 'string'],
+		]);
+		expect(sandbox.state.productByEan(complete)).toBeDefined();
+		expect(sandbox.state.productByEan(noDescription)).toBeUndefined();
+		expect(sandbox.state.productByEan(noCover)).toBeUndefined();
+	});
+});
