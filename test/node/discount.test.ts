@@ -329,10 +329,8 @@ describe('Discount › validation before sending', () => {
 		['an update without discountId', { operation: 'update' }, [{ newDiscountPrice: 90 }], 'discounts[0].discountId: is missing'],
 		['an update without changes', { operation: 'update' }, [{ discountId: 'd-1' }], 'discounts[0]: has nothing to change'],
 		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'discounts[0].newDiscountPrice: "cheap" is not a price'],
-		// Values as they come out of sheets: rejected, never guessed (issue 10).
-		['a price with a thousands separator', { operation: 'schedule' }, [entry({ discountPrice: '1,299' })], 'discounts[0].discountPrice: "1,299" is not a price'],
+		// Values as they come out of sheets are rejected, never guessed (more in strict-values.test.ts).
 		['a price of 1.299 (one thousand in sr-RS)', { operation: 'schedule' }, [entry({ discountPrice: '1.299' })], 'discounts[0].discountPrice: "1.299" has more than 2 decimal places'],
-		['a day that does not exist', { operation: 'schedule' }, [entry({ dateFrom: `31/02/${YEAR}` })], `discounts[0].dateFrom: "31/02/${YEAR}" is not a date`],
 		['an ISO day that does not exist', { operation: 'schedule' }, [entry({ dateTo: `${YEAR}-02-30` })], `discounts[0].dateTo: "${YEAR}-02-30" is not a date`],
 		['a start in the past', { operation: 'schedule' }, [entry({ dateFrom: '01/03/2020', dateTo: '05/03/2020' })], 'discounts[0].dateFrom: 01/03/2020 is in the past'],
 		['a SEASONAL_SALE starting outside its windows', { operation: 'schedule' }, [entry({ discountType: 'SEASONAL_SALE' })], `discounts[0].dateFrom: a SEASONAL_SALE cannot start on 01/08/${YEAR}`],
