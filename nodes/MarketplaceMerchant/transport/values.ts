@@ -227,9 +227,15 @@ export function readChoice<T extends string>(ctx: ValueContext, field: string, v
 	return choice as T;
 }
 
-/** Splits a list given as an array, or as text separated by commas, semicolons, spaces or new lines. */
-export function toList(value: unknown): string[] {
-	const values = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(/[\s,;]+/) : [];
+/** Where text lists of codes and ids split: commas, semicolons, spaces, new lines. */
+const LIST_SEPARATORS = /[\s,;]+/;
+
+/**
+ * Splits a list given as an array, or as text split at `separators` (by default commas,
+ * semicolons, spaces and new lines; lists whose entries may hold spaces pass their own).
+ */
+export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): string[] {
+	const values = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(separators) : [];
 	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
 }
 

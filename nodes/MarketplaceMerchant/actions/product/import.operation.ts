@@ -21,6 +21,7 @@ import {
 	readText,
 	readUrl,
 	readVat,
+	toList,
 	type ValueContext,
 } from '../../transport/values';
 import { engineRouting, showFor } from '../common';
@@ -28,11 +29,8 @@ import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from './produ
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
 
-/** Attribute values from a list or from text separated by commas or new lines (spaces belong to values). */
-function attributeValues(value: unknown): string[] {
-	const values = Array.isArray(value) ? value : isBlank(value) ? [] : String(value).split(/[,\n]/);
-	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
-}
+/** Attribute values are split at commas and new lines only: spaces belong to values ("dark blue"). */
+const ATTRIBUTE_VALUE_SEPARATORS = /[,\n]/;
 
 /** Attributes from the JSON field and the rows, merged by name (values of both kept, once each). */
 function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObject): Record<string, string[]> | undefined {
@@ -53,7 +51,7 @@ function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObj
 	if (pairs.length === 0) return undefined;
 	const attributes: Record<string, string[]> = {};
 	for (const [name, values] of pairs) {
-		attributes[name] = [...new Set([...(attributes[name] ?? []), ...attributeValues(values)])];
+		attributes[name] = [...new Set([...(attributes[name] ?? []), ...toList(values, ATTRIBUTE_VALUE_SEPARATORS)])];
 	}
 	return attributes;
 }
