@@ -302,6 +302,20 @@ describe('Discount › Cancel', () => {
 	});
 });
 
+describe('Discount › Schedule, seasonal sales', () => {
+	it('sends a SEASONAL_SALE starting on the first and last days of its windows, and a lowercase rsd', async () => {
+		const [july, december] = freshProducts(2);
+		const result = await schedule([
+			{ ...sale(july, `15/07/${YEAR}`, `20/08/${YEAR}`), discountType: 'SEASONAL_SALE', discountPriceCurrency: 'rsd' },
+			{ ...sale(december, `25/12/${YEAR}`, `10/01/${YEAR + 1}`), discountType: 'SEASONAL_SALE' },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true]);
+		expect(sandbox.state.discounts.filter((discount) => discount.discountType === 'SEASONAL_SALE' && [july.id, december.id].includes(discount.merchantInventoryId))).toHaveLength(2);
+	});
+});
+
 describe('Discount › validation before sending', () => {
 	const entry = (overrides: IDataObject): IDataObject => ({
 		merchantInventoryId: 1001,
