@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
-import { DATE_FORMS, invalidInput, isBlank, readDay, readId, readPrice } from '../../transport/values';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readId, readPrice } from '../../transport/values';
 import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
@@ -29,7 +29,7 @@ function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[]):
 		const discountType = discountTypeOf(this, field('discountType'), entry.discountType);
 		const dateFrom = readDay(this, field('dateFrom'), entry.dateFrom);
 		const dateTo = isBlank(entry.dateTo) ? undefined : readDay(this, field('dateTo'), entry.dateTo);
-		if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(this, field('dateTo'), 'is missing (only a CLEARANCE_SALE has no end date)');
+		if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(this, field('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
 		checkDiscountStart(this, discountType, dateFrom, field('dateFrom'));
 		checkDiscountPeriod(this, discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
 		const currencyField = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
