@@ -126,6 +126,13 @@ describe('numbers', () => {
 		expect(rejection(readPrice, 1.299)).toBe('Some Field: 1.299 has more than 2 decimal places (item 3)');
 	});
 
+	it('rounds away the float noise of a computed price, and only that', () => {
+		expect(readPrice(ctx, FIELD, 899.9 * 1.1)).toBe(989.89);
+		expect(readPrice(ctx, FIELD, 0.1 + 0.2)).toBe(0.3);
+		expect(rejection(readPrice, 1558.805)).toBe('Some Field: 1558.805 has more than 2 decimal places (item 3)');
+		expect(rejection(readPrice, 0.001)).toBe('Some Field: 0.001 has more than 2 decimal places (item 3)');
+	});
+
 	it('rejects a decimal point in a whole number (1.000 is one thousand in sr-RS)', () => {
 		expect(rejection(readStockLevel, '1.000')).toBe('Some Field: "1.000" is not a stock level (a whole number) (item 3)');
 	});

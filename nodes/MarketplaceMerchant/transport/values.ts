@@ -13,7 +13,8 @@
  *   number   a JSON number, or text of plain digits with at most one `.` and digits after it
  *            (spaces around trimmed). `1,299`, `1.299,00`, `1 299`, `1e3`, `0x10`, `Infinity`,
  *            `-5` and `""` are rejected. Whole numbers (ids, stock, limits) take no `.` in text
- *            (`1.000` is one thousand in the merchants' locale); prices at most 2 decimals.
+ *            (`1.000` is one thousand in the merchants' locale); prices at most 2 decimals
+ *            (a JSON number's float noise, as 899.9 * 1.1 = 989.8900000000001, is rounded away).
  *   date     an n8n date (date picker or expression: a Luxon DateTime), a JS Date, ISO 8601 text
  *            with at least a full day (`2027-02-28`, `2027-02-28T10:00:00Z`) or `dd/MM/yyyy`.
  *            Only real calendar days: `31/02/2027`, `2027-02-30` and `12` are rejected. A value
@@ -81,12 +82,13 @@ export interface NumberRules {
 	hint?: string;
 }
 
-function decimalsOf(value: number): number {
-	if (Number.isInteger(value)) return 0;
-	const text = String(value);
-	const exponent = /e-(\d+)$/.exec(text);
-	if (exponent) return Number(exponent[1]) + (text.split('e')[0].split('.')[1]?.length ?? 0);
-	return text.split('.')[1]?.length ?? 0;
+/**
+ * A JSON number within `maxDecimals` places, as that many places: an expression's float noise
+ * (899.9 * 1.1 is 989.8900000000001) is rounded away, while 1.299 with 2 places is not a match.
+ */
+function withinDecimals(value: number, maxDecimals: number): number | undefined {
+	const rounded = Number(value.toFixed(maxDecimals));
+	return Math.abs(rounded - value) <= Number.EPSILON * 8 * Math.max(1, Math.abs(value)) ? rounded : undefined;
 }
 
 /** A number by the grammar above, checked against `rules`. */
@@ -94,24 +96,22 @@ export function readNumber(ctx: ValueContext, field: string, value: unknown, rul
 	const kind = rules.kind ?? (rules.whole ? 'a whole number' : 'a number');
 	const hint = rules.hint ?? (rules.whole ? WHOLE_HINT : NUMBER_HINT);
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
+	const tooPrecise = () => invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
 	let number: number;
-	let decimals: number;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
-		number = value;
-		decimals = decimalsOf(value);
+		const rounded = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
+		if (rounded === undefined) throw tooPrecise();
+		number = rounded;
 	} else {
 		const match = typeof value === 'string' ? PLAIN_NUMBER.exec(value.trim()) : null;
 		if (!match || (rules.whole && match[2] !== undefined)) {
 			throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
 		}
+		if (rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals) throw tooPrecise();
 		number = Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
-		decimals = match[2]?.length ?? 0;
 	}
 	if (rules.whole && !Number.isSafeInteger(number)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
-	if (rules.maxDecimals !== undefined && decimals > rules.maxDecimals) {
-		throw invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
-	}
 	if (rules.min !== undefined && (rules.minExclusive ? number <= rules.min : number < rules.min)) {
 		throw invalidInput(ctx, field, `must be ${rules.minExclusive ? 'above' : 'at least'} ${rules.min}, got ${describeValue(value)}`, hint);
 	}
