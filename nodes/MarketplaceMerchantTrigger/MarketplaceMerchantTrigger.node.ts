@@ -101,7 +101,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 						type: 'dateTime',
 						default: '',
 						description:
-							'Emit the documents invoiced since this date (UTC) on the first poll, then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
+							'Emit the documents invoiced since this date on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
 					},
 				],
 			},

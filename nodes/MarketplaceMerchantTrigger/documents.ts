@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { decodeBody, unwrapList } from '../MarketplaceMerchant/transport/answers';
-import { formatIsoUtc, parseDate } from '../MarketplaceMerchant/transport/dates';
+import { formatIsoUtc, parseServiceTimestamp } from '../MarketplaceMerchant/transport/dates';
 import {
 	DOCUMENTS,
 	documentIdOf,
@@ -47,7 +47,7 @@ function orderDetailsOf(document: IDataObject): IDataObject {
 
 /** The platform invoiced date, the date the service filters on (zone-less values are UTC). */
 export function invoicedDateOf(document: IDataObject): Date | undefined {
-	return parseDate(orderDetailsOf(document).invoicedDate);
+	return parseServiceTimestamp(orderDetailsOf(document).invoicedDate);
 }
 
 function suborderIdOf(document: IDataObject): string | undefined {

@@ -5,7 +5,8 @@
 import { createHash } from 'crypto';
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
-import { addMonths, formatIsoUtc, parseDate } from '../MarketplaceMerchant/transport/dates';
+import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
+import { isBlank, readDate, readWholeNumber } from '../MarketplaceMerchant/transport/values';
 import { DOCUMENTS, documentIdOf, simplifyInvoice, type DocumentKind } from '../MarketplaceMerchant/transport/invoices';
 import { commitStates, EventCursor, type DateWindow } from './cursor';
 import { attachPdfs, fetchDocuments, invoicedDateOf, type DocumentItem, type InvoiceTypeFilter } from './documents';
@@ -41,19 +42,10 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
 	const invoiceType = ctx.getNodeParameter('invoiceType', 'all') as string;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const lookBackMinutes = Number(options.lookBackMinutes ?? DEFAULT_LOOK_BACK_MINUTES);
-	if (!Number.isFinite(lookBackMinutes) || lookBackMinutes < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Look-Back Window: "${String(options.lookBackMinutes)}" is not a number of minutes`);
-	}
-	let startFrom: Date | undefined;
-	if (options.startFrom !== undefined && options.startFrom !== '') {
-		startFrom = parseDate(options.startFrom);
-		if (!startFrom) {
-			throw new NodeOperationError(ctx.getNode(), `Start From: "${String(options.startFrom)}" is not a date`, {
-				description: 'Use the date picker or an ISO 8601 timestamp such as 2025-01-01T00:00:00Z; times without a zone are UTC',
-			});
-		}
-	}
+	const lookBackMinutes = isBlank(options.lookBackMinutes)
+		? DEFAULT_LOOK_BACK_MINUTES
+		: readWholeNumber(ctx, 'Look-Back Window (Minutes)', options.lookBackMinutes, 0);
+	const startFrom = isBlank(options.startFrom) ? undefined : readDate(ctx, 'Start From', options.startFrom);
 	const downloadPdfs = ctx.getNodeParameter('downloadPdfs', false) as boolean;
 	return {
 		events: event === 'any' ? ['invoice', 'invoiceCorrection'] : [event],

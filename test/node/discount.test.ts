@@ -4,6 +4,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NODE_UNDER_TEST_NAME, runNode, type RunNodeOptions } from '../harness';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
 
+/** A year ahead: the node rejects discounts starting before today (real UTC), and the sandbox's clock is set in this year. */
+const YEAR = new Date().getUTCFullYear() + 1;
+
 const NODE_TYPE = 'marketplaceMerchant';
 const DAY_MS = 86_400_000;
 let sandbox: Sandbox;
@@ -11,7 +14,7 @@ let sandbox: Sandbox;
 // One sandbox for the file: each test schedules on products that have no discount yet (freshProducts),
 // so discounts of one test never overlap another's. 1,400 products leave room for the 1,200-entry test.
 beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 5, products: 1_400 });
+	sandbox = await startSandbox({ rateLimits: false, now: `${YEAR}-06-15T10:00:00Z`, seed: 5, products: 1_400 });
 });
 
 afterAll(async () => {
@@ -42,7 +45,7 @@ function freshProducts(count: number): ProductRecord[] {
 /** A price the service accepts: 10% below the regular price. */
 const goodPrice = (product: ProductRecord) => Math.floor(product.basePrice * 0.9);
 
-function sale(product: ProductRecord, dateFrom = '01/08/2025', dateTo = '10/08/2025'): IDataObject {
+function sale(product: ProductRecord, dateFrom = `01/08/${YEAR}`, dateTo = `10/08/${YEAR}`): IDataObject {
 	return { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom, dateTo, discountType: 'SALE' };
 }
 
@@ -52,7 +55,7 @@ describe('Discount › Schedule', () => {
 	it('outputs one item per discount: scheduled ones with their id, rejected ones with the service message and input', async () => {
 		const [first, second] = freshProducts(2);
 		const tooExpensive = { ...sale(second), discountPrice: Math.round(second.basePrice * 0.99) };
-		const overlapping = { ...sale(first, '05/08/2025', '12/08/2025'), discountPrice: goodPrice(first) - 1 };
+		const overlapping = { ...sale(first, `05/08/${YEAR}`, `12/08/${YEAR}`), discountPrice: goodPrice(first) - 1 };
 		const result = await schedule([sale(first), tooExpensive, overlapping]);
 
 		expect(result.error).toBeUndefined();
@@ -62,8 +65,8 @@ describe('Discount › Schedule', () => {
 			merchantInventoryId: first.id,
 			discountPrice: goodPrice(first),
 			currency: 'RSD',
-			dateFrom: '01/08/2025',
-			dateTo: '10/08/2025',
+			dateFrom: `01/08/${YEAR}`,
+			dateTo: `10/08/${YEAR}`,
 			discountType: 'SALE',
 			cancelled: false,
 		});
@@ -91,31 +94,31 @@ describe('Discount › Schedule', () => {
 						merchantInventoryId: String(product.id),
 						discountPrice: goodPrice(product),
 						currency: 'RSD',
-						dateFrom: '2025-08-01T00:00:00',
-						dateTo: '2025-08-31T00:00:00',
+						dateFrom: `${YEAR}-08-01T00:00:00`,
+						dateTo: `${YEAR}-08-31T00:00:00`,
 						discountType: 'SALE',
 					},
-					{ merchantInventoryId: String(clearance.id), discountPrice: goodPrice(clearance), dateFrom: '2025-09-01T00:00:00', discountType: 'CLEARANCE_SALE' },
+					{ merchantInventoryId: String(clearance.id), discountPrice: goodPrice(clearance), dateFrom: `${YEAR}-09-01T00:00:00`, discountType: 'CLEARANCE_SALE' },
 				],
 			},
 		});
 
 		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true]);
 		const byProduct = (id: number) => sandbox.state.discounts.find((discount) => discount.merchantInventoryId === id);
-		expect(byProduct(product.id)).toMatchObject({ dateFrom: '01/08/2025', dateTo: '31/08/2025', discountType: 'SALE' });
-		expect(byProduct(clearance.id)).toMatchObject({ dateFrom: '01/09/2025', dateTo: null, discountType: 'CLEARANCE_SALE', endsAtMs: null });
+		expect(byProduct(product.id)).toMatchObject({ dateFrom: `01/08/${YEAR}`, dateTo: `31/08/${YEAR}`, discountType: 'SALE' });
+		expect(byProduct(clearance.id)).toMatchObject({ dateFrom: `01/09/${YEAR}`, dateTo: null, discountType: 'CLEARANCE_SALE', endsAtMs: null });
 	});
 
 	it('reads JSON text, ids and prices given as strings, ISO dates and lower-case types', async () => {
 		const [product] = freshProducts(1);
 		const text = JSON.stringify([
-			{ merchantInventoryId: String(product.id), discountPrice: String(goodPrice(product)), dateFrom: '2025-08-01', dateTo: '2025-08-05T00:00:00Z', discountType: 'sale' },
+			{ merchantInventoryId: String(product.id), discountPrice: String(goodPrice(product)), dateFrom: `${YEAR}-08-01`, dateTo: `${YEAR}-08-05T00:00:00Z`, discountType: 'sale' },
 		]);
 		const result = await run({ operation: 'schedule', discountsJson: text });
 
 		expect(result.json(NODE_UNDER_TEST_NAME)[0]).toMatchObject({
 			success: true,
-			input: { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom: '01/08/2025', dateTo: '05/08/2025', discountType: 'SALE' },
+			input: { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom: `01/08/${YEAR}`, dateTo: `05/08/${YEAR}`, discountType: 'SALE' },
 		});
 	});
 
@@ -146,7 +149,7 @@ describe('Discount › Schedule', () => {
 
 	it('sends 1,200 discounts of one item as 500/500/200 and outputs 1,200 results paired with their input', async () => {
 		const products = freshProducts(1_200);
-		const discounts = products.map((product, index) => sale(product, index % 2 ? '01/08/2025' : '02/08/2025', '20/08/2025'));
+		const discounts = products.map((product, index) => sale(product, index % 2 ? `01/08/${YEAR}` : `02/08/${YEAR}`, `20/08/${YEAR}`));
 		const result = await schedule(discounts);
 
 		expect(result.error).toBeUndefined();
@@ -179,7 +182,7 @@ describe('Discount › Update', () => {
 		const result = await run({ operation: 'update' }, [
 			{
 				discounts: [
-					{ discountId: scheduled.discountId, newDiscountPrice: newPrice, newDateFrom: '03/08/2025', newDateTo: '2025-08-12' },
+					{ discountId: scheduled.discountId, newDiscountPrice: newPrice, newDateFrom: `03/08/${YEAR}`, newDateTo: `${YEAR}-08-12` },
 					{ discountId: ended.discountId, newDiscountPrice: ended.discountPrice - 1 },
 				],
 			},
@@ -194,14 +197,14 @@ describe('Discount › Update', () => {
 				discountId: scheduled.discountId,
 				newDiscountPrice: String(newPrice),
 				newDiscountPriceCurrency: 'RSD',
-				newDateFrom: '03/08/2025',
-				newDateTo: '12/08/2025',
+				newDateFrom: `03/08/${YEAR}`,
+				newDateTo: `12/08/${YEAR}`,
 			},
 		});
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)).toMatchObject({
 			discountPrice: newPrice,
-			dateFrom: '03/08/2025',
-			dateTo: '12/08/2025',
+			dateFrom: `03/08/${YEAR}`,
+			dateTo: `12/08/${YEAR}`,
 		});
 		expect(rejected).toMatchObject({ discountId: ended.discountId, success: false, error: 'Ended discounts cannot be updated' });
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === ended.discountId)?.discountPrice).toBe(ended.discountPrice);
@@ -214,15 +217,15 @@ describe('Discount › Update', () => {
 		const result = await run({
 			operation: 'update',
 			inputMode: 'rows',
-			discountUpdatesUi: { discount: [{ discountId: scheduled.discountId as string, newDiscountPrice: '', newDateTo: '2025-08-20T00:00:00', newDiscountType: '' }] },
+			discountUpdatesUi: { discount: [{ discountId: scheduled.discountId as string, newDiscountPrice: '', newDateTo: `${YEAR}-08-20T00:00:00`, newDiscountType: '' }] },
 		});
 
 		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
-			{ discountId: scheduled.discountId, success: true, input: { discountId: scheduled.discountId, newDateTo: '20/08/2025' } },
+			{ discountId: scheduled.discountId, success: true, input: { discountId: scheduled.discountId, newDateTo: `20/08/${YEAR}` } },
 		]);
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)).toMatchObject({
-			dateFrom: '01/08/2025',
-			dateTo: '20/08/2025',
+			dateFrom: `01/08/${YEAR}`,
+			dateTo: `20/08/${YEAR}`,
 			discountPrice: goodPrice(product),
 		});
 	});
@@ -241,11 +244,11 @@ describe('Discount › Get Many', () => {
 
 	it('outputs one item per discount running in the range, as in the sandbox state', async () => {
 		const [product] = freshProducts(1);
-		await schedule([sale(product, '20/07/2025', '25/07/2025')]);
-		const result = await run({ operation: 'getMany', dateFrom: '2025-06-01T00:00:00', dateTo: '2025-07-31T00:00:00', returnAll: true });
+		await schedule([sale(product, `20/07/${YEAR}`, `25/07/${YEAR}`)]);
+		const result = await run({ operation: 'getMany', dateFrom: `${YEAR}-06-01T00:00:00`, dateTo: `${YEAR}-07-31T00:00:00`, returnAll: true });
 
 		const discounts = result.json(NODE_UNDER_TEST_NAME);
-		const expected = expectedIds('2025-06-01', '2025-07-31');
+		const expected = expectedIds(`${YEAR}-06-01`, `${YEAR}-07-31`);
 		expect(expected).toContain(sandbox.state.discounts.find((discount) => discount.merchantInventoryId === product.id)?.discountId);
 		expect(expected.length).toBeGreaterThan(3);
 		expect(discounts.map((discount) => discount.discountId)).toEqual(expected);
@@ -256,13 +259,13 @@ describe('Discount › Get Many', () => {
 				discountPrice: state.get(discount.discountId as string)!.discountPrice,
 			});
 		}
-		expect(sandbox.log.find((entry) => entry.route === 'discountList')?.query).toEqual({ dateFrom: '01/06/2025', dateTo: '31/07/2025' });
+		expect(sandbox.log.find((entry) => entry.route === 'discountList')?.query).toEqual({ dateFrom: `01/06/${YEAR}`, dateTo: `31/07/${YEAR}` });
 	});
 
 	it('keeps the first results up to the limit from the one answer', async () => {
-		const result = await run({ operation: 'getMany', dateFrom: '01/06/2025', dateTo: '31/07/2025', returnAll: false, limit: 2 });
+		const result = await run({ operation: 'getMany', dateFrom: `01/06/${YEAR}`, dateTo: `31/07/${YEAR}`, returnAll: false, limit: 2 });
 
-		expect(result.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).toEqual(expectedIds('2025-06-01', '2025-07-31').slice(0, 2));
+		expect(result.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).toEqual(expectedIds(`${YEAR}-06-01`, `${YEAR}-07-31`).slice(0, 2));
 		expect(sandbox.count('discountList')).toBe(1);
 	});
 });
@@ -270,9 +273,9 @@ describe('Discount › Get Many', () => {
 describe('Discount › Cancel', () => {
 	it('cancels a discount: it disappears from Get Many and from prices', async () => {
 		const [product] = freshProducts(1);
-		const scheduled = (await schedule([sale(product, '01/10/2025', '10/10/2025')])).json(NODE_UNDER_TEST_NAME)[0];
+		const scheduled = (await schedule([sale(product, `01/10/${YEAR}`, `10/10/${YEAR}`)])).json(NODE_UNDER_TEST_NAME)[0];
 		const pricesOn5October = async () =>
-			(await runNode(NODE_TYPE, { resource: 'price', operation: 'getMany', merchantInventoryIds: String(product.id), date: '05/10/2025' }, [{}], {
+			(await runNode(NODE_TYPE, { resource: 'price', operation: 'getMany', merchantInventoryIds: String(product.id), date: `05/10/${YEAR}` }, [{}], {
 				credentials: { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } },
 			})).json(NODE_UNDER_TEST_NAME)[0];
 		expect(await pricesOn5October()).toMatchObject({ discountId: scheduled.discountId });
@@ -283,7 +286,7 @@ describe('Discount › Cancel', () => {
 			{ discountId: scheduled.discountId, cancelled: true, message: `Discount ${String(scheduled.discountId)} cancelled` },
 		]);
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)?.cancelled).toBe(true);
-		const listed = await run({ operation: 'getMany', dateFrom: '01/10/2025', dateTo: '10/10/2025', returnAll: true });
+		const listed = await run({ operation: 'getMany', dateFrom: `01/10/${YEAR}`, dateTo: `10/10/${YEAR}`, returnAll: true });
 		expect(sandbox.count('discountList')).toBe(1);
 		expect(listed.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).not.toContain(scheduled.discountId);
 		expect(await pricesOn5October()).toMatchObject({ discountId: null, sellablePrice: product.newBasePrice });
@@ -299,34 +302,55 @@ describe('Discount › Cancel', () => {
 	});
 });
 
+describe('Discount › Schedule, seasonal sales', () => {
+	it('sends a SEASONAL_SALE starting on the first and last days of its windows, and a lowercase rsd', async () => {
+		const [july, december] = freshProducts(2);
+		const result = await schedule([
+			{ ...sale(july, `15/07/${YEAR}`, `20/08/${YEAR}`), discountType: 'SEASONAL_SALE', discountPriceCurrency: 'rsd' },
+			{ ...sale(december, `25/12/${YEAR}`, `10/01/${YEAR + 1}`), discountType: 'SEASONAL_SALE' },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true]);
+		expect(sandbox.state.discounts.filter((discount) => discount.discountType === 'SEASONAL_SALE' && [july.id, december.id].includes(discount.merchantInventoryId))).toHaveLength(2);
+	});
+});
+
 describe('Discount › validation before sending', () => {
 	const entry = (overrides: IDataObject): IDataObject => ({
 		merchantInventoryId: 1001,
 		discountPrice: 100,
-		dateFrom: '01/08/2025',
-		dateTo: '10/08/2025',
+		dateFrom: `01/08/${YEAR}`,
+		dateTo: `10/08/${YEAR}`,
 		discountType: 'SALE',
 		...overrides,
 	});
 
 	it.each<[string, INodeParameters, unknown[], string]>([
-		['an end before the start', { operation: 'schedule' }, [entry({}), entry({ dateFrom: '10/08/2025', dateTo: '05/08/2025' })], 'discounts[1].dateTo: 05/08/2025 is before the start 10/08/2025'],
-		['a SALE longer than 31 days', { operation: 'schedule' }, [entry({ dateTo: '01/09/2025' })], 'discounts[0].dateTo: a SALE lasts at most 31 days; 01/08/2025 to 01/09/2025 is 32 days'],
+		['an end before the start', { operation: 'schedule' }, [entry({}), entry({ dateFrom: `10/08/${YEAR}`, dateTo: `05/08/${YEAR}` })], `discounts[1].dateTo: 05/08/${YEAR} is before the start 10/08/${YEAR}`],
+		['a SALE longer than 31 days', { operation: 'schedule' }, [entry({ dateTo: `01/09/${YEAR}` })], `discounts[0].dateTo: a SALE lasts at most 31 days; 01/08/${YEAR} to 01/09/${YEAR} is 32 days`],
 		['a CLEARANCE_SALE with an end date', { operation: 'schedule' }, [entry({ discountType: 'CLEARANCE_SALE' })], 'discounts[0].dateTo: a CLEARANCE_SALE has no end date'],
 		['a SALE without an end date', { operation: 'schedule' }, [entry({ dateTo: '' })], 'discounts[0].dateTo: is missing'],
 		['a missing inventory id', { operation: 'schedule' }, [entry({ merchantInventoryId: undefined })], 'discounts[0].merchantInventoryId: is missing'],
-		['a non-numeric inventory id', { operation: 'schedule' }, [entry({}), entry({}), entry({ merchantInventoryId: 'A-17' })], 'discounts[2].merchantInventoryId: "A-17" is not a product id'],
+		['a non-numeric inventory id', { operation: 'schedule' }, [entry({}), entry({}), entry({ merchantInventoryId: 'A-17' })], 'discounts[2].merchantInventoryId: "A-17" is not a product ID'],
 		['a missing price', { operation: 'schedule' }, [entry({ discountPrice: '' })], 'discounts[0].discountPrice: is missing'],
 		['a zero price', { operation: 'schedule' }, [entry({ discountPrice: 0 })], 'discounts[0].discountPrice: must be above 0'],
-		['a negative price', { operation: 'schedule' }, [entry({ discountPrice: '-5' })], 'discounts[0].discountPrice: must be above 0'],
-		['an unknown type', { operation: 'schedule' }, [entry({ discountType: 'FLASH' })], 'discounts[0].discountType: "FLASH" is not a discount type'],
+		['a negative price', { operation: 'schedule' }, [entry({ discountPrice: '-5' })], 'discounts[0].discountPrice: "-5" is not a price'],
+		['an unknown type', { operation: 'schedule' }, [entry({ discountType: 'FLASH' })], 'discounts[0].discountType: "FLASH" is not one of SALE, SEASONAL_SALE, CLEARANCE_SALE'],
 		['a date that is not a date', { operation: 'schedule' }, [entry({ dateFrom: 'soon' })], 'discounts[0].dateFrom: "soon" is not a date'],
 		['an entry that is not an object', { operation: 'schedule' }, [entry({}), 42], 'discounts[1]: is not an object'],
 		['an empty list', { operation: 'schedule' }, [], 'Discounts (JSON): no discounts to send'],
 		['an update without discountId', { operation: 'update' }, [{ newDiscountPrice: 90 }], 'discounts[0].discountId: is missing'],
 		['an update without changes', { operation: 'update' }, [{ discountId: 'd-1' }], 'discounts[0]: has nothing to change'],
-		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'discounts[0].newDiscountPrice: "cheap" is not a number'],
-		['an update ending before it starts', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: '10/08/2025', newDateTo: '01/08/2025' }], 'discounts[0].newDateTo: 01/08/2025 is before the start 10/08/2025'],
+		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'discounts[0].newDiscountPrice: "cheap" is not a price'],
+		// Values as they come out of sheets are rejected, never guessed (more in strict-values.test.ts).
+		['a price of 1.299 (one thousand in sr-RS)', { operation: 'schedule' }, [entry({ discountPrice: '1.299' })], 'discounts[0].discountPrice: "1.299" has more than 2 decimal places'],
+		['an ISO day that does not exist', { operation: 'schedule' }, [entry({ dateTo: `${YEAR}-02-30` })], `discounts[0].dateTo: "${YEAR}-02-30" is not a date`],
+		['a start in the past', { operation: 'schedule' }, [entry({ dateFrom: '01/03/2020', dateTo: '05/03/2020' })], 'discounts[0].dateFrom: 01/03/2020 is in the past'],
+		['a SEASONAL_SALE starting outside its windows', { operation: 'schedule' }, [entry({ discountType: 'SEASONAL_SALE' })], `discounts[0].dateFrom: a SEASONAL_SALE cannot start on 01/08/${YEAR}`],
+		['a currency other than RSD', { operation: 'schedule' }, [entry({ discountPriceCurrency: 'EUR' })], 'discounts[0].discountPriceCurrency: "EUR" is not one of RSD'],
+		['an update moving the start into the past', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: '2020-03-01' }], 'discounts[0].newDateFrom: 01/03/2020 is in the past'],
+		['an update ending before it starts', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: `10/08/${YEAR}`, newDateTo: `01/08/${YEAR}` }], `discounts[0].newDateTo: 01/08/${YEAR} is before the start 10/08/${YEAR}`],
 	])('rejects %s, naming the field, the entry and the item, and sends nothing', async (_case, parameters, discounts, message) => {
 		const result = await run(parameters, [{ discounts }]);
 
@@ -346,16 +370,16 @@ describe('Discount › validation before sending', () => {
 		const result = await run({
 			operation: 'schedule',
 			inputMode: 'rows',
-			discountsUi: { discount: [{ merchantInventoryId: '1001', discountPrice: 100, dateFrom: '2025-08-10T00:00:00', dateTo: '2025-08-01T00:00:00', discountType: 'SALE' }] },
+			discountsUi: { discount: [{ merchantInventoryId: '1001', discountPrice: 100, dateFrom: `${YEAR}-08-10T00:00:00`, dateTo: `${YEAR}-08-01T00:00:00`, discountType: 'SALE' }] },
 		});
 
-		expect(result.error?.message).toBe('discounts[0].dateTo: 01/08/2025 is before the start 10/08/2025 (item 0)');
+		expect(result.error?.message).toBe(`discounts[0].dateTo: 01/08/${YEAR} is before the start 10/08/${YEAR} (item 0)`);
 		expect(sandbox.log).toHaveLength(0);
 	});
 
 	it.each<[string, INodeParameters, string]>([
-		['Get Many without Date To', { operation: 'getMany', dateFrom: '01/08/2025', dateTo: '={{ $json.to }}' }, 'Date To: is missing (item 0)'],
-		['Get Many with Date To before Date From', { operation: 'getMany', dateFrom: '10/08/2025', dateTo: '01/08/2025' }, 'Date To: 01/08/2025 is before the start 10/08/2025 (item 0)'],
+		['Get Many without Date To', { operation: 'getMany', dateFrom: `01/08/${YEAR}`, dateTo: '={{ $json.to }}' }, 'Date To: is missing (item 0)'],
+		['Get Many with Date To before Date From', { operation: 'getMany', dateFrom: `10/08/${YEAR}`, dateTo: `01/08/${YEAR}` }, `Date To: 01/08/${YEAR} is before the start 10/08/${YEAR} (item 0)`],
 		['Cancel without a discount id', { operation: 'cancel', discountId: '  ' }, 'Discount ID: is missing (item 0)'],
 	])('rejects %s and sends nothing', async (_case, parameters, message) => {
 		const result = await run(parameters);
@@ -372,7 +396,7 @@ describe('Discount › validation before sending', () => {
 
 		const output = result.output(NODE_UNDER_TEST_NAME);
 		expect(output[0].json).toMatchObject({ success: true, merchantInventoryId: product.id });
-		expect(output[1].error?.message).toBe('discounts[0].discountPrice: must be above 0 (got -1) (item 1)');
+		expect(output[1].error?.message).toBe('discounts[0].discountPrice: must be above 0, got -1 (item 1)');
 		expect(discountRequests().map((entry) => entry.itemCount)).toEqual([1]);
 	});
 });

@@ -2,13 +2,13 @@
  * Invoice and Invoice Correction operations through n8n's real engine against the sandbox:
  * date windows, deduplication, type filter, Simplify, validation, document links and PDFs.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import {
 	documentIdOf,
 	flattenDocumentLinks,
 	simplifyInvoice,
-	validateDocumentRange,
+	readDocumentRange,
 } from '../../nodes/MarketplaceMerchant/transport/invoices';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
 import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';
@@ -199,11 +199,11 @@ describe('Invoice and Invoice Correction', () => {
 
 	describe('validation', () => {
 		const cases: Array<[string, INodeParameters, RegExp]> = [
-			['From missing', { dateFrom: '', dateTo: TO }, /^Date From: is required \(item 1\)/],
+			['From missing', { dateFrom: '', dateTo: TO }, /^Date From: is missing \(item 1\)/],
 			['To not a date', { dateFrom: FROM, dateTo: 'next tuesday' }, /^Date To: "next tuesday" is not a date \(item 1\)/],
 			['To before From', { dateFrom: '2025-03-01T00:00:00', dateTo: '2025-02-01T00:00:00' }, /^Date To: must not be before Date From/],
 			['From before 2022-05-01', { dateFrom: '2022-04-30T23:59:59', dateTo: '2022-06-01T00:00:00' }, /^Date From: must not be before 2022-05-01/],
-			['type unknown', { dateFrom: FROM, dateTo: TO, invoiceType: '={{ "PROFORMA" }}' }, /^Type: "PROFORMA" is not an invoice type/],
+			['type unknown', { dateFrom: FROM, dateTo: TO, invoiceType: '={{ "PROFORMA" }}' }, /^Type: "PROFORMA" is not one of FISCAL, NON_FISCAL/],
 		];
 
 		it.each(cases)('fails the item and sends nothing: %s', async (_name, fields, message) => {
@@ -417,8 +417,8 @@ describe('invoice helpers: tolerant reading', () => {
 	});
 
 	it('reads a bare To day as the whole day', () => {
-		expect(validateDocumentRange('01/03/2025', '31/03/2025')).toEqual({
-			ok: true,
+		const ctx = { getNode: () => ({ name: 'Node' }) as INode };
+		expect(readDocumentRange(ctx, '01/03/2025', '31/03/2025')).toEqual({
 			from: new Date('2025-03-01T00:00:00.000Z'),
 			to: new Date('2025-03-31T23:59:59.999Z'),
 		});

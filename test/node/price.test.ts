@@ -4,8 +4,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { NODE_UNDER_TEST_NAME, runNode } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
 
+/** A year ahead: the node rejects discounts starting before today (real UTC), and the sandbox's clock is set in this year. */
+const YEAR = new Date().getUTCFullYear() + 1;
+
 const NODE_TYPE = 'marketplaceMerchant';
-const TODAY = '2025-06-15';
+const TODAY = `${YEAR}-06-15`;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
@@ -65,7 +68,7 @@ describe('Price › Get Many', () => {
 
 		const requests = sandbox.log.filter((entry) => entry.route === 'prices');
 		expect(requests.map((entry) => entry.itemCount)).toEqual([100, 100, 50]);
-		expect(requests.every((entry) => entry.status === 200 && entry.query.dateFrom === '15/06/2025')).toBe(true);
+		expect(requests.every((entry) => entry.status === 200 && entry.query.dateFrom === `15/06/${YEAR}`)).toBe(true);
 		expect(requests.flatMap((entry) => entry.query.merchantInventoryIds.split(',')).map(Number)).toEqual(ids);
 	});
 
@@ -105,7 +108,7 @@ describe('Price › Get Many', () => {
 			[
 				{
 					discounts: [
-						{ merchantInventoryId: product.id, discountPrice, dateFrom: '01/07/2025', dateTo: '10/07/2025', discountType: 'SALE' },
+						{ merchantInventoryId: product.id, discountPrice, dateFrom: `01/07/${YEAR}`, dateTo: `10/07/${YEAR}`, discountType: 'SALE' },
 					],
 				},
 			],
@@ -114,24 +117,24 @@ describe('Price › Get Many', () => {
 		const [schedule] = scheduled.json(NODE_UNDER_TEST_NAME);
 		expect(schedule.success).toBe(true);
 
-		const onTheDay = await getPrices({ merchantInventoryIds: String(product.id), date: '2025-07-05T00:00:00' });
+		const onTheDay = await getPrices({ merchantInventoryIds: String(product.id), date: `${YEAR}-07-05T00:00:00` });
 		expect(onTheDay.json(NODE_UNDER_TEST_NAME)).toEqual([
 			{ merchantInventoryId: product.id, basePrice: product.newBasePrice, sellablePrice: discountPrice, discountId: schedule.discountId },
 		]);
 
-		const dayBefore = await getPrices({ merchantInventoryIds: String(product.id), date: '30/06/2025' });
+		const dayBefore = await getPrices({ merchantInventoryIds: String(product.id), date: `30/06/${YEAR}` });
 		expect(dayBefore.json(NODE_UNDER_TEST_NAME)).toEqual([
 			{ merchantInventoryId: product.id, basePrice: product.newBasePrice, sellablePrice: product.newBasePrice, discountId: null },
 		]);
 		expect(sandbox.log.filter((entry) => entry.route === 'prices').map((entry) => entry.query.dateFrom)).toEqual([
-			'05/07/2025',
-			'30/06/2025',
+			`05/07/${YEAR}`,
+			`30/06/${YEAR}`,
 		]);
 	});
 
 	it.each([
-		['a non-numeric id', '1001, abc', 'Merchant Inventory IDs[1]: "abc" is not a product id'],
-		['a fractional id', '1001, 12.5', 'Merchant Inventory IDs[1]: "12.5" is not a product id'],
+		['a non-numeric id', '1001, abc', 'Merchant Inventory IDs[1]: "abc" is not a product ID'],
+		['a fractional id', '1001, 12.5', 'Merchant Inventory IDs[1]: "12.5" is not a product ID'],
 		['no ids', ' , ', 'Merchant Inventory IDs: no ids given'],
 	])('rejects %s before sending anything', async (_case, ids, message) => {
 		const result = await getPrices({ merchantInventoryIds: ids, date: TODAY });
@@ -153,7 +156,7 @@ describe('Price › Get Many', () => {
 		const output = result.output(NODE_UNDER_TEST_NAME);
 		expect(output).toHaveLength(2);
 		expect(output[0].json).toEqual(expectedPriceNow(id));
-		expect(output[1].error?.message).toContain('Merchant Inventory IDs[0]: "x1" is not a product id (a whole number) (item 1)');
+		expect(output[1].error?.message).toContain('Merchant Inventory IDs[0]: "x1" is not a product ID (a whole number) (item 1)');
 		expect(sandbox.count('prices')).toBe(1);
 	});
 });

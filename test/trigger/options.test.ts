@@ -183,3 +183,14 @@ test('a Start From that is not a date fails with a message naming the option', a
 	expect(result.error?.message).toBe('Start From: "last tuesday" is not a date');
 	expect(sandbox.log).toHaveLength(0);
 });
+
+test.each([
+	[{ startFrom: '31/02/2026' }, 'Start From: "31/02/2026" is not a date'],
+	[{ lookBackMinutes: '1e3' }, 'Look-Back Window (Minutes): "1e3" is not a whole number'],
+	[{ lookBackMinutes: '1,5' }, 'Look-Back Window (Minutes): "1,5" is not a whole number'],
+])('the options are read by the shared readers, never guessed: %p', async (options, message) => {
+	const trigger = new TriggerUnderTest(sandbox, { event: 'invoice', options });
+	const result = await trigger.poll();
+	expect(result.error?.message).toBe(message);
+	expect(sandbox.log).toHaveLength(0);
+});

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../transport/answers';
-import { describeValue, invalidInput, isBlank } from '../transport/validation';
+import { describeValue, invalidInput, isBlank, readJson } from '../transport/values';
 import { showFor } from './common';
 
 const JSON_MODE = 'json';
@@ -98,16 +98,9 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
  */
 function jsonList(ctx: IExecuteSingleFunctions, input: BulkInput): unknown[] {
 	const { name, displayName, hint } = input.json;
-	let value = ctx.getNodeParameter(name, undefined) as unknown;
+	const value = ctx.getNodeParameter(name, undefined) as unknown;
 	if (isBlank(value)) return [];
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch (error) {
-			throw invalidInput(ctx, displayName, `is not valid JSON (${(error as Error).message})`, hint);
-		}
-	}
-	const list = unwrapList(value);
+	const list = unwrapList(readJson(ctx, displayName, value, hint));
 	if (list === undefined || list === null) return [];
 	if (Array.isArray(list)) return list;
 	if (typeof list === 'object') return [list];

@@ -14,6 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { readAnswer } from '../transport/answers';
+import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type RequestData } from '../transport/send';
 import { forInputItem } from '../transport/strategies';
 
@@ -102,11 +103,12 @@ export interface EngineRouting {
  * The routing of every operation. `paginate` is always on so that RoutingNode hands every request
  * to a strategy, and every strategy sends through the shared pacing and retry policy: RoutingNode
  * starts all items' requests at once, and only the engine keeps them within the rate limits.
+ * A preSend's failure holds back every item of the run when the node stops on errors (inputChecks.ts).
  */
 export function engineRouting({ request, preSend = [], strategy = sendSingle, postReceive = [readAnswer] }: EngineRouting): INodePropertyRouting {
 	return {
 		request,
-		send: { paginate: true, preSend },
+		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },
 		operations: { pagination: forInputItem(strategy) },
 		output: { postReceive },
 	};

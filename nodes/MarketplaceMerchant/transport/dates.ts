@@ -7,20 +7,14 @@
 import { LIMITS } from './endpoints';
 
 const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
-const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
-/** Parses a date from a date picker, an expression (string, Date or Luxon DateTime) or `dd/MM/yyyy`. */
-export function parseDate(value: unknown): Date | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
-	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
-		return parseDate((value as { toISO: () => string }).toISO());
-	}
-	if (typeof value === 'number') return parseDate(new Date(value));
-	if (typeof value !== 'string') return undefined;
+/**
+ * Reads a timestamp the service answered (`2022-01-26T00:00:00` without a zone is UTC), leniently:
+ * answers are not the user's to fix. User values are read by values.ts, never here.
+ */
+export function parseServiceTimestamp(value: unknown): Date | undefined {
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
-	const dayMonthYear = DAY_MONTH_YEAR.exec(text);
-	if (dayMonthYear) return parseDate(`${dayMonthYear[3]}-${dayMonthYear[2]}-${dayMonthYear[1]}T00:00:00Z`);
 	const isoLike = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00` : text.replace(' ', 'T');
 	const parsed = new Date(ZONE.test(isoLike) ? isoLike : `${isoLike}Z`);
 	return Number.isNaN(parsed.getTime()) ? undefined : parsed;

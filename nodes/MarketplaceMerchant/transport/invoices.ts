@@ -12,9 +12,9 @@
  *                                    invoice → orderDetails.invoiceId (or invoiceid);
  *                                    correction → orderDetails.invoiceNumber
  *   simplifyInvoice(document, kind)  flat summary for no-code use (SimplifiedDocument)
- *   validateDocumentRange(from, to, labels?)
- *                                    checks a From/To pair before anything is sent:
- *                                    { ok: true, from, to } | { ok: false, field, problem, hint? }
+ *   readDocumentRange(ctx, from, to, labels?)
+ *                                    reads and checks a From/To pair before anything is sent:
+ *                                    { from, to }, or throws the error naming the field
  *   rawXmlFileName(kind, from, to)   `invoices-2024-01-01-2024-03-31.xml`
  *   flattenDocumentLinks(answer, requestedSuborderIds?)
  *                                    the keyed-by-suborder /urls answer as a list of DocumentLink;
@@ -36,10 +36,10 @@ import {
 	type RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay, parseDate } from './dates';
+import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from './dates';
 import { LIMITS, PATHS } from './endpoints';
 import { sendWithPolicy, statusOf } from './requestPolicy';
-import { isBlank, toNumber } from './validation';
+import { invalidInput, isBareDay, readDate, type ValueContext } from './values';
 
 export type DocumentKind = 'invoice' | 'correction';
 
@@ -114,6 +114,12 @@ export function documentIdOf(document: IDataObject, kind: DocumentKind): string 
 	return textOf(id);
 }
 
+/** An amount the service answered, also as numeric text (XML, some JSON answers); no guessing of separators. */
+function numberOf(value: unknown): number | undefined {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : NaN;
+	return Number.isFinite(number) ? number : undefined;
+}
+
 /** `fba` is a boolean in invoices and a string in corrections. */
 function toBoolean(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
@@ -130,7 +136,7 @@ function toTextList(value: unknown): string[] {
 /** Response timestamps may come without a zone; they are UTC. Unreadable values pass through. */
 function toIsoUtc(value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const date = parseDate(value);
+	const date = parseServiceTimestamp(value);
 	return date ? formatIsoUtc(date) : textOf(value);
 }
 
@@ -167,7 +173,7 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 	const taxes = objectAt(document, 'taxRateSpecification');
 	const taxGroups = Array.isArray(taxes.taxRateSpecification) ? (taxes.taxRateSpecification as IDataObject[]) : [];
 	const customerName = [textOf(customer.firstName), textOf(customer.lastName)].filter(Boolean).join(' ');
-	const vatRates = taxGroups.map((group) => toNumber(group?.vat)).filter((rate): rate is number => rate !== undefined);
+	const vatRates = taxGroups.map((group) => numberOf(group?.vat)).filter((rate): rate is number => rate !== undefined);
 
 	const ids: IDataObject =
 		kind === 'invoice'
@@ -186,10 +192,10 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 		orderDate: toIsoUtc(orderDetails.orderDate),
 		customerName: customerName || undefined,
 		customerCity: textOf(objectAt(customer, 'address').city),
-		basePrice: toNumber(totals.basePrice),
-		vatAmount: toNumber(totals.vatAmount),
-		chargedPrice: toNumber(totals.chargedPrice),
-		grandTotal: toNumber(taxes.grandTotal),
+		basePrice: numberOf(totals.basePrice),
+		vatAmount: numberOf(totals.vatAmount),
+		chargedPrice: numberOf(totals.chargedPrice),
+		grandTotal: numberOf(taxes.grandTotal),
 		vatRates: [...new Set(vatRates)],
 		paymentMethods: toTextList(orderDetails.paymentMethods),
 		fba: toBoolean(orderDetails.fba),
@@ -200,58 +206,40 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 	return simplified;
 }
 
-const DATE_ONLY = /^\s*(\d{4}-\d{2}-\d{2}|\d{2}\/\d{2}\/\d{4})\s*$/;
 const DAY_MS = 86_400_000;
-
-/** "To 2024-03-31" means through that day: a bare day (no time) as the end of a range is its last millisecond. */
-function endOfDayIfDateOnly(value: unknown, date: Date | undefined): Date | undefined {
-	if (!date || typeof value !== 'string' || !DATE_ONLY.test(value)) return date;
-	return new Date(date.getTime() + DAY_MS - 1);
-}
 
 export interface RangeLabels {
 	from: string;
 	to: string;
 }
 
-export type DocumentRangeCheck =
-	| { ok: true; from: Date; to: Date }
-	| { ok: false; field: string; problem: string; hint?: string };
-
 /**
- * Checks a From/To pair before anything is sent (the service answers a bare 400 to these).
- * `labels` are the fields' display names, used in the problem and returned as `field`. A To
- * given as a bare day (`2024-03-31`, `31/03/2024`) includes that whole day.
+ * Reads a From/To pair and checks it before anything is sent (the service answers a bare 400 to
+ * these). `labels` are the fields' display names. A To given as a bare day (`2024-03-31`,
+ * `31/03/2024`) includes that whole day.
  */
-export function validateDocumentRange(
+export function readDocumentRange(
+	ctx: ValueContext,
 	fromValue: unknown,
 	toValue: unknown,
 	labels: RangeLabels = { from: 'Date From', to: 'Date To' },
-): DocumentRangeCheck {
-	const dateHint = 'Use the date picker, an ISO 8601 timestamp (2024-05-01T00:00:00Z) or dd/MM/yyyy; times without a zone are UTC';
-	if (isBlank(fromValue)) return { ok: false, field: labels.from, problem: 'is required', hint: dateHint };
-	if (isBlank(toValue)) return { ok: false, field: labels.to, problem: 'is required', hint: dateHint };
-	const from = parseDate(fromValue);
-	if (!from) return { ok: false, field: labels.from, problem: `"${String(fromValue)}" is not a date`, hint: dateHint };
-	const to = endOfDayIfDateOnly(toValue, parseDate(toValue));
-	if (!to) return { ok: false, field: labels.to, problem: `"${String(toValue)}" is not a date`, hint: dateHint };
+): { from: Date; to: Date } {
+	const from = readDate(ctx, labels.from, fromValue);
+	const toInstant = readDate(ctx, labels.to, toValue);
+	const to = isBareDay(toValue) ? new Date(toInstant.getTime() + DAY_MS - 1) : toInstant;
 	const earliest = new Date(LIMITS.earliestInvoiceDate);
 	if (from.getTime() < earliest.getTime()) {
-		return {
-			ok: false,
-			field: labels.from,
-			problem: `must not be before ${formatYearMonthDay(earliest)} (got ${formatIsoUtc(from)})`,
-			hint: `The service keeps no documents from before ${formatYearMonthDay(earliest)} and rejects such ranges`,
-		};
+		throw invalidInput(
+			ctx,
+			labels.from,
+			`must not be before ${formatYearMonthDay(earliest)} (got ${formatIsoUtc(from)})`,
+			`The service keeps no documents from before ${formatYearMonthDay(earliest)} and rejects such ranges`,
+		);
 	}
 	if (to.getTime() < from.getTime()) {
-		return {
-			ok: false,
-			field: labels.to,
-			problem: `must not be before ${labels.from} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`,
-		};
+		throw invalidInput(ctx, labels.to, `must not be before ${labels.from} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
 	}
-	return { ok: true, from, to };
+	return { from, to };
 }
 
 export function rawXmlFileName(kind: DocumentKind, from: Date, to: Date): string {

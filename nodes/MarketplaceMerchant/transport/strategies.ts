@@ -7,10 +7,11 @@
  */
 import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { formatIsoUtc, parseDate, splitIntoWindows } from './dates';
+import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from './dates';
 import { sendRequest, type RequestData } from './send';
 import { asNodeError, statusOf } from './requestPolicy';
-import { toList } from './validation';
+import { mayBeSent } from './inputChecks';
+import { readLimit, toList } from './values';
 
 type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
 
@@ -38,12 +39,14 @@ function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): v
 }
 
 /**
- * Wraps an operation's strategy: every output item points at the input item it came from (n8n
+ * Wraps an operation's strategy: nothing is sent while another item of the run failed its input
+ * checks and the node stops on errors (inputChecks.ts), every output item points at the input item it came from (n8n
  * fills `pairedItem` in only when input and output counts match, and `.item` expressions
  * downstream need it), and no input item returns more than n8n can take.
  */
 export function forInputItem(strategy: PaginationFunction): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+		if (!(await mayBeSent(this))) return [];
 		const items = await strategy.call(this, requestData);
 		assertWithinItemCap(this, items.length);
 		const pairedItem = { item: this.getItemIndex() };
@@ -55,7 +58,7 @@ export function forInputItem(strategy: PaginationFunction): PaginationFunction {
 /** How many results the user asked for: Infinity with Return All, else Limit (the fields of `returnAllAndLimit`). */
 export function resultLimit(ctx: IExecutePaginationFunctions): number {
 	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
-	return Math.max(1, Number(ctx.getNodeParameter('limit', 50)));
+	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));
 }
 
 /**
@@ -162,8 +165,9 @@ export interface DateWindowSplit {
 export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const qs = requestData.options.qs as IDataObject;
-		const from = parseDate(qs.dateFrom);
-		const to = parseDate(qs.dateTo);
+		// The preSend wrote these as ISO timestamps (readDocumentRange): no user value is read here.
+		const from = parseServiceTimestamp(qs.dateFrom);
+		const to = parseServiceTimestamp(qs.dateTo);
 		if (!from || !to) return await sendRequest(this, requestData);
 		const seen = new Set<string>();
 		const results: INodeExecutionData[] = [];

@@ -14,19 +14,18 @@ import { decodeBody } from '../../transport/answers';
 import { PATHS } from '../../transport/endpoints';
 import { statusOf } from '../../transport/requestPolicy';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput } from '../../transport/validation';
+import { readText } from '../../transport/values';
 import { engineRouting, showFor } from '../common';
 import { RESOURCE } from './shared';
 
 const OPERATION = 'cancel';
 
 function discountIdOf(ctx: IExecuteSingleFunctions): string {
-	return String(ctx.getNodeParameter('discountId', '') ?? '').trim();
+	return readText(ctx, 'Discount ID', ctx.getNodeParameter('discountId', ''));
 }
 
 async function setCancellationUrl(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const discountId = discountIdOf(this);
-	if (discountId === '') throw invalidInput(this, 'Discount ID', 'is missing');
 	requestOptions.url = `${PATHS.discounts}/${encodeURIComponent(discountId)}/cancellations`;
 	return requestOptions;
 }

@@ -11,18 +11,16 @@ import { formatDayMonthYear } from '../../transport/dates';
 import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { resultLimit } from '../../transport/strategies';
-import { invalidInput } from '../../transport/validation';
+import { DATE_FORMS, readDay } from '../../transport/values';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
-import { RESOURCE, checkDiscountPeriod, dayOf } from './shared';
+import { RESOURCE, checkDiscountPeriod } from './shared';
 
 const OPERATION = 'getMany';
 
 /** Both range days are required by the service, as dd/MM/yyyy. */
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const from = dayOf(this, 'Date From', this.getNodeParameter('dateFrom', ''));
-	const to = dayOf(this, 'Date To', this.getNodeParameter('dateTo', ''));
-	if (!from) throw invalidInput(this, 'Date From', 'is missing');
-	if (!to) throw invalidInput(this, 'Date To', 'is missing');
+	const from = readDay(this, 'Date From', this.getNodeParameter('dateFrom', ''));
+	const to = readDay(this, 'Date To', this.getNodeParameter('dateTo', ''));
 	checkDiscountPeriod(this, undefined, from, to, { from: 'Date From', to: 'Date To' });
 	requestOptions.qs = { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) };
 	return requestOptions;
@@ -55,7 +53,7 @@ export const getManyDiscountsFields: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		required: true,
-		description: 'First day of the range (UTC)',
+		description: `First day of the range: ${DATE_FORMS}`,
 		displayOptions: showFor(RESOURCE, OPERATION),
 	},
 	{
@@ -64,7 +62,7 @@ export const getManyDiscountsFields: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		required: true,
-		description: 'Last day of the range (UTC)',
+		description: `Last day of the range: ${DATE_FORMS}`,
 		displayOptions: showFor(RESOURCE, OPERATION),
 	},
 	...returnAllAndLimit(RESOURCE, OPERATION),

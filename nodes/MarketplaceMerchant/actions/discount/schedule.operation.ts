@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
-import { invalidInput, productIdInput } from '../../transport/validation';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readId, readPrice } from '../../transport/values';
+import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {
@@ -9,13 +10,12 @@ import {
 	RESOURCE,
 	bulkDiscountRouting,
 	checkDiscountPeriod,
+	checkDiscountStart,
 	currencyOf,
-	dayOf,
 	discountBulkInput,
 	discountTypeOf,
 	discountTypeOptions,
 	entryField,
-	positivePriceOf,
 } from './shared';
 
 const OPERATION = 'schedule';
@@ -24,18 +24,19 @@ const OPERATION = 'schedule';
 function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[]): IDataObject[] {
 	return entries.map((entry, index) => {
 		const field = (name: string) => entryField(index, name);
-		const merchantInventoryId = productIdInput(this, field('merchantInventoryId'), entry.merchantInventoryId);
-		const discountPrice = positivePriceOf(this, field('discountPrice'), entry.discountPrice);
+		const merchantInventoryId = readId(this, field('merchantInventoryId'), entry.merchantInventoryId);
+		const discountPrice = readPrice(this, field('discountPrice'), entry.discountPrice);
 		const discountType = discountTypeOf(this, field('discountType'), entry.discountType);
-		const dateFrom = dayOf(this, field('dateFrom'), entry.dateFrom);
-		if (!dateFrom) throw invalidInput(this, field('dateFrom'), 'is missing');
-		const dateTo = dayOf(this, field('dateTo'), entry.dateTo);
-		if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(this, field('dateTo'), 'is missing (only a CLEARANCE_SALE has no end date)');
+		const dateFrom = readDay(this, field('dateFrom'), entry.dateFrom);
+		const dateTo = isBlank(entry.dateTo) ? undefined : readDay(this, field('dateTo'), entry.dateTo);
+		if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(this, field('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
+		checkDiscountStart(this, discountType, dateFrom, field('dateFrom'));
 		checkDiscountPeriod(this, discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
+		const currencyField = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
 		const discount: IDataObject = {
 			merchantInventoryId,
 			discountPrice,
-			discountPriceCurrency: currencyOf(entry.discountPriceCurrency ?? entry.currency),
+			discountPriceCurrency: currencyOf(this, field(currencyField), entry[currencyField]),
 			dateFrom: formatDayMonthYear(dateFrom),
 			discountType,
 		};
@@ -60,14 +61,14 @@ const rowFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 0,
 		required: true,
-		description: 'Price with VAT during the discount; must be at least 5% below the regular price',
+		description: `Price with VAT during the discount; must be at least 5% below the regular price. ${PRICE_FORMS}.`,
 	},
 	{
 		displayName: 'Currency',
 		name: 'currency',
 		type: 'string',
 		default: DEFAULT_CURRENCY,
-		description: 'Currency of the discount price',
+		description: 'Currency of the discount price; the service takes RSD',
 	},
 	{
 		displayName: 'Date From',
@@ -75,14 +76,14 @@ const rowFields: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		required: true,
-		description: 'First day of the discount (UTC). A discount dated today starts at once, otherwise at 00:01.',
+		description: `First day of the discount: today or later. A discount dated today starts at once, otherwise at 00:01. Accepts ${DATE_FORMS}.`,
 	},
 	{
 		displayName: 'Date To',
 		name: 'dateTo',
 		type: 'dateTime',
 		default: '',
-		description: 'Last day of the discount (UTC; it ends at 23:59). Leave empty for a clearance sale.',
+		description: `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`,
 	},
 	{
 		displayName: 'Discount Type',
@@ -100,7 +101,7 @@ const BULK_INPUT = discountBulkInput({
 	rowDisplayName: 'Discount',
 	rowFields,
 	jsonDescription:
-		'each with merchantInventoryId, discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
+		'each with merchantInventoryId, discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
 	jsonPlaceholder: '[{"merchantInventoryId": 1042, "discountPrice": 899.99, "dateFrom": "01/07/2025", "dateTo": "15/07/2025", "discountType": "SALE"}]',
 });
 

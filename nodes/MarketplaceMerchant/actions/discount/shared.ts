@@ -17,7 +17,7 @@ import { failOnItemErrorsIfAsked, pairDiscountResults } from '../../transport/bu
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitBodyList } from '../../transport/strategies';
-import { dateInput, invalidInput, isBlank, toNumber } from '../../transport/validation';
+import { invalidInput, isBlank, readChoice, type ValueContext } from '../../transport/values';
 import { readBulkEntries, type BulkInput } from '../bulkInput';
 import { engineRouting } from '../common';
 
@@ -36,12 +36,13 @@ export const discountTypeOptions: INodePropertyOptions[] = [
 	},
 ];
 
-/** Every example of the live service prices in dinars. */
+/** Every example of the live service prices in dinars, the only currency it is known to take. */
 export const DEFAULT_CURRENCY = 'RSD';
+const CURRENCIES = [DEFAULT_CURRENCY] as const;
 
-/** A currency code as given, upper-cased; RSD when left out. */
-export function currencyOf(value: unknown): string {
-	return isBlank(value) ? DEFAULT_CURRENCY : String(value).trim().toUpperCase();
+/** The currency of a discount price: RSD, in any letter case; RSD when left out. */
+export function currencyOf(ctx: ValueContext, field: string, value: unknown): string {
+	return isBlank(value) ? DEFAULT_CURRENCY : readChoice(ctx, field, value, CURRENCIES);
 }
 
 const DAY_MS = 86_400_000;
@@ -60,23 +61,8 @@ export function entryField(index: number, field: string): string {
 }
 
 /** A discount type in any letter case, or an error naming the field. */
-export function discountTypeOf(ctx: IExecuteSingleFunctions, field: string, value: unknown): DiscountType {
-	const type = String(value ?? '')
-		.trim()
-		.toUpperCase();
-	if (!(DISCOUNT_TYPES as readonly string[]).includes(type)) {
-		throw invalidInput(ctx, field, `"${String(value ?? '')}" is not a discount type`, `Use one of ${DISCOUNT_TYPES.join(', ')}`);
-	}
-	return type as DiscountType;
-}
-
-/** A price above 0 given as a number or numeric text, or an error naming the field. */
-export function positivePriceOf(ctx: IExecuteSingleFunctions, field: string, value: unknown): number {
-	if (isBlank(value)) throw invalidInput(ctx, field, 'is missing');
-	const price = toNumber(value);
-	if (price === undefined) throw invalidInput(ctx, field, `"${String(value ?? '')}" is not a number`);
-	if (price <= 0) throw invalidInput(ctx, field, `must be above 0 (got ${price})`);
-	return price;
+export function discountTypeOf(ctx: ValueContext, field: string, value: unknown): DiscountType {
+	return readChoice(ctx, field, value, DISCOUNT_TYPES);
 }
 
 /**
@@ -85,7 +71,7 @@ export function positivePriceOf(ctx: IExecuteSingleFunctions, field: string, val
  * `fields` name the two date fields as the user knows them.
  */
 export function checkDiscountPeriod(
-	ctx: IExecuteSingleFunctions,
+	ctx: ValueContext,
 	type: DiscountType | undefined,
 	from: Date | undefined,
 	to: Date | undefined,
@@ -109,10 +95,31 @@ export function checkDiscountPeriod(
 	}
 }
 
-/** A date field of an entry as a UTC calendar day (the service counts in whole days). */
-export function dayOf(ctx: IExecuteSingleFunctions, field: string, value: unknown): Date | undefined {
-	const date = dateInput(ctx, field, value);
-	return date && new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+/** Whether a SEASONAL_SALE may start on this day: 1 to 15 July, or 25 December to 10 January. */
+function inSeasonalStartWindow(day: Date): boolean {
+	const month = day.getUTCMonth() + 1;
+	const date = day.getUTCDate();
+	return (month === 7 && date <= 15) || (month === 12 && date >= 25) || (month === 1 && date <= 10);
+}
+
+/**
+ * Checks a new discount start: not before today (UTC; a discount dated today starts at once) and,
+ * for a SEASONAL_SALE, inside one of its start windows.
+ */
+export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undefined, from: Date, field: string): void {
+	const now = new Date();
+	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+	if (from.getTime() < today) {
+		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, `A discount starts today (${formatDayMonthYear(new Date(today))}, UTC) or later`);
+	}
+	if (type === 'SEASONAL_SALE' && !inSeasonalStartWindow(from)) {
+		throw invalidInput(
+			ctx,
+			field,
+			`a SEASONAL_SALE cannot start on ${formatDayMonthYear(from)}`,
+			'A seasonal sale starts between 1 and 15 July or between 25 December and 10 January',
+		);
+	}
 }
 
 export interface DiscountBulkInput {

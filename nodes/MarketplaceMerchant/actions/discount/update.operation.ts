@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
-import { invalidInput, isBlank } from '../../transport/validation';
+import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice, readText } from '../../transport/values';
+import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {
@@ -9,14 +10,13 @@ import {
 	RESOURCE,
 	bulkDiscountRouting,
 	checkDiscountPeriod,
+	checkDiscountStart,
 	currencyOf,
-	dayOf,
 	discountBulkInput,
 	discountTypeOf,
 	discountTypeOptions,
 	entryField,
 	entryLabel,
-	positivePriceOf,
 } from './shared';
 
 const OPERATION = 'update';
@@ -30,18 +30,19 @@ const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountTyp
 function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[]): IDataObject[] {
 	return entries.map((entry, index) => {
 		const field = (name: string) => entryField(index, name);
-		if (isBlank(entry.discountId)) throw invalidInput(this, field('discountId'), 'is missing');
+		const discountId = readText(this, field('discountId'), entry.discountId);
 		if (CHANGES.every((change) => isBlank(entry[change]))) {
 			throw invalidInput(this, entryLabel(index), 'has nothing to change', `Give at least one of ${CHANGES.join(', ')}`);
 		}
-		const update: IDataObject = { discountId: String(entry.discountId).trim() };
+		const update: IDataObject = { discountId };
 		if (!isBlank(entry.newDiscountPrice)) {
-			update.newDiscountPrice = String(positivePriceOf(this, field('newDiscountPrice'), entry.newDiscountPrice));
-			update.newDiscountPriceCurrency = currencyOf(entry.newDiscountPriceCurrency);
+			update.newDiscountPrice = String(readPrice(this, field('newDiscountPrice'), entry.newDiscountPrice));
+			update.newDiscountPriceCurrency = currencyOf(this, field('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
 		}
 		const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(this, field('newDiscountType'), entry.newDiscountType);
-		const newDateFrom = dayOf(this, field('newDateFrom'), entry.newDateFrom);
-		const newDateTo = dayOf(this, field('newDateTo'), entry.newDateTo);
+		const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(this, field('newDateFrom'), entry.newDateFrom);
+		const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(this, field('newDateTo'), entry.newDateTo);
+		if (newDateFrom) checkDiscountStart(this, newType, newDateFrom, field('newDateFrom'));
 		checkDiscountPeriod(this, newType, newDateFrom, newDateTo, { from: field('newDateFrom'), to: field('newDateTo') });
 		if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
 		if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
@@ -65,28 +66,28 @@ const rowFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 849.99',
-		description: 'Leave empty to keep the price. A running discount can only get a lower price.',
+		description: `Leave empty to keep the price. A running discount can only get a lower price. ${PRICE_FORMS}.`,
 	},
 	{
 		displayName: 'New Currency',
 		name: 'newDiscountPriceCurrency',
 		type: 'string',
 		default: DEFAULT_CURRENCY,
-		description: 'Currency of the new price; sent only with a new price',
+		description: 'Currency of the new price (the service takes RSD); sent only with a new price',
 	},
 	{
 		displayName: 'New Date From',
 		name: 'newDateFrom',
 		type: 'dateTime',
 		default: '',
-		description: 'Leave empty to keep the start day (UTC). The dates of a running discount cannot change.',
+		description: `Leave empty to keep the start day; otherwise today or later. The dates of a running discount cannot change. Accepts ${DATE_FORMS}.`,
 	},
 	{
 		displayName: 'New Date To',
 		name: 'newDateTo',
 		type: 'dateTime',
 		default: '',
-		description: 'Leave empty to keep the end day (UTC)',
+		description: `Leave empty to keep the end day. Accepts ${DATE_FORMS}.`,
 	},
 	{
 		displayName: 'New Discount Type',
@@ -104,7 +105,7 @@ const BULK_INPUT = discountBulkInput({
 	rowDisplayName: 'Discount Update',
 	rowFields,
 	jsonDescription:
-		'each with discountId and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
+		'each with discountId and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
 	jsonPlaceholder: '[{"discountId": "D-1001", "newDiscountPrice": "849.99"}]',
 });
 

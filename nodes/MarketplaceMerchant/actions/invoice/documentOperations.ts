@@ -30,20 +30,20 @@ import {
 	flattenDocumentLinks,
 	rawXmlFileName,
 	simplifyInvoice,
-	validateDocumentRange,
+	readDocumentRange,
 	type DocumentKind,
 	type DocumentLink,
 } from '../../transport/invoices';
 import type { RequestData } from '../../transport/send';
 import { chunkBySize, splitDateRange } from '../../transport/strategies';
-import { invalidInput, listInput, toList } from '../../transport/validation';
+import { isBlank, readChoice, readList, toList } from '../../transport/values';
 import { looksLikeXml } from '../../transport/xml';
 import { engineRouting, optionsCollection, showFor } from '../common';
 
 export const GET_MANY = 'getMany';
 export const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 
-const INVOICE_TYPES = ['FISCAL', 'NON_FISCAL'];
+const INVOICE_TYPES = ['FISCAL', 'NON_FISCAL'] as const;
 
 /**
  * Suborder ids per /urls request. The service documents no limit; this keeps the query string
@@ -73,21 +73,18 @@ function wantsXml(ctx: IExecuteSingleFunctions): boolean {
  */
 function prepareQuery(operation: typeof GET_MANY | typeof GET_DOCUMENT_LINKS) {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		const range = validateDocumentRange(this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
-		if (!range.ok) throw invalidInput(this, range.field, range.problem, range.hint);
-		const type = String(this.getNodeParameter('invoiceType', '') ?? '')
-			.trim()
-			.toUpperCase();
-		if (type !== '' && !INVOICE_TYPES.includes(type)) {
-			throw invalidInput(this, 'Type', `"${type}" is not an invoice type`, `Use ${INVOICE_TYPES.join(' or ')}, or leave empty for all`);
-		}
+		const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
+		const typeValue = this.getNodeParameter('invoiceType', '');
+		const type = isBlank(typeValue) ? '' : readChoice(this, 'Type', typeValue, INVOICE_TYPES);
 		const qs: IDataObject = { ...requestOptions.qs, dateFrom: formatIsoUtc(range.from), dateTo: formatIsoUtc(range.to) };
 		if (type !== '') qs.type = type;
 		const headers = { ...requestOptions.headers };
 		if (operation === GET_DOCUMENT_LINKS) {
-			const suborderIds = listInput(this, 'Suborder IDs', this.getNodeParameter('suborderIds', ''), {
-				problem: 'must list at least one suborder ID',
-				hint: 'Separate several IDs with commas, or use an expression that gives an array, e.g. {{ $json.suborderIds }}',
+			const suborderIds = readList(this, 'Suborder IDs', this.getNodeParameter('suborderIds', ''), {
+				empty: {
+					problem: 'must list at least one suborder ID',
+					hint: 'Separate several IDs with commas, or use an expression that gives an array, e.g. {{ $json.suborderIds }}',
+				},
 			});
 			qs.suborderIds = suborderIds.join(',');
 		} else if (wantsXml(this)) {
@@ -210,7 +207,7 @@ export function documentRangeFields(resource: string, kind: DocumentKind): INode
 			type: 'dateTime',
 			default: '',
 			required: true,
-			description: `Start of the range (inclusive) of the ${label}'s invoiced date; times without a zone are UTC. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts.`,
+			description: `Start of the range (inclusive) of the ${label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts.`,
 			displayOptions: display,
 		},
 		{
@@ -219,7 +216,7 @@ export function documentRangeFields(resource: string, kind: DocumentKind): INode
 			type: 'dateTime',
 			default: '',
 			required: true,
-			description: `End of the range (inclusive) of the ${label}'s invoiced date; times without a zone are UTC, and a day without a time (2024-03-31) includes the whole day`,
+			description: `End of the range (inclusive) of the ${label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day`,
 			displayOptions: display,
 		},
 		{

@@ -3,7 +3,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/strategies';
-import { dateInput, listInput, productIdInput } from '../../transport/validation';
+import { DATE_FORMS, isBlank, readDay, readId, readList } from '../../transport/values';
 import { engineRouting, showFor } from '../common';
 
 const RESOURCE = 'price';
@@ -14,14 +14,12 @@ const OPERATION = 'getMany';
  * given, as the dd/MM/yyyy the service wants.
  */
 async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const ids = listInput(
-		this,
-		'Merchant Inventory IDs',
-		this.getNodeParameter('merchantInventoryIds', ''),
-		{ problem: 'no ids given', hint: 'Give a list of product ids, e.g. 1042, 1043 or an expression returning an array' },
-		(id, idField) => productIdInput(this, idField, id),
-	);
-	const date = dateInput(this, 'Date', this.getNodeParameter('date', '')) ?? new Date();
+	const ids = readList(this, 'Merchant Inventory IDs', this.getNodeParameter('merchantInventoryIds', ''), {
+		empty: { problem: 'no ids given', hint: 'Give a list of product ids, e.g. 1042, 1043 or an expression returning an array' },
+		readEntry: (id, idField) => readId(this, idField, id),
+	});
+	const dateValue = this.getNodeParameter('date', '');
+	const date = isBlank(dateValue) ? new Date() : readDay(this, 'Date', dateValue);
 	requestOptions.qs = {
 		...requestOptions.qs,
 		merchantInventoryIds: ids.join(','),
@@ -60,7 +58,7 @@ export const getManyPricesFields: INodeProperties[] = [
 		name: 'date',
 		type: 'dateTime',
 		default: '',
-		description: 'Day the prices are for (UTC): today or a future day. Empty means today.',
+		description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
 		displayOptions: showFor(RESOURCE, OPERATION),
 	},
 ];

@@ -14,7 +14,7 @@ import { engineRouting, showFor } from '../common';
 import { readEanList } from './productValues';
 
 async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const eans = readEanList(this, this.getNodeParameter('eans', ''), 'EANs');
+	const eans = readEanList(this, 'EANs', this.getNodeParameter('eans', ''));
 	requestOptions.body = [...new Set(eans)];
 	return requestOptions;
 }
@@ -51,7 +51,7 @@ export const checkEansFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 8600000000017, 4006381333931',
-		description: 'EAN codes to check: a list, or text with the codes separated by commas or new lines',
+		description: 'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
 		displayOptions: showFor('product', 'checkEans'),
 	},
 ];

@@ -36,7 +36,7 @@ export const getManyProductsFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 8600000000017',
-				description: 'Only the product with this EAN',
+				description: 'Only the product with this EAN (8 to 14 digits)',
 			},
 			modifiedAfterFilter,
 			{

@@ -10,56 +10,34 @@ import type {
 
 import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput, isBlank, toList } from '../../transport/validation';
-import { engineRouting, showFor } from '../common';
 import {
-	PRODUCT_FIELDS,
+	invalidInput,
+	isBlank,
 	readEan,
-	readPositiveNumber,
+	readJson,
+	readList,
+	readPrice,
 	readStockLevel,
 	readText,
+	readUrl,
 	readVat,
-	readWeightUnit,
-} from './productValues';
+	toList,
+	type ValueContext,
+} from '../../transport/values';
+import { engineRouting, showFor } from '../common';
+import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from './productValues';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
 
-function readRequiredText(ctx: IExecuteSingleFunctions, value: unknown, field: string): string {
-	if (isBlank(value)) throw invalidInput(ctx, field, 'is required');
-	return readText(value);
-}
-
-function readUrl(ctx: IExecuteSingleFunctions, value: unknown, field: string): string {
-	const text = readText(value);
-	let url: URL | undefined;
-	try {
-		url = new URL(text);
-	} catch {
-		url = undefined;
-	}
-	if (!url || !['http:', 'https:'].includes(url.protocol)) {
-		throw invalidInput(ctx, field, `"${text}" is not an http(s) URL`);
-	}
-	return text;
-}
-
-/** Attribute values from a list or from text separated by commas or new lines (spaces belong to values). */
-function attributeValues(value: unknown): string[] {
-	const values = Array.isArray(value) ? value : isBlank(value) ? [] : String(value).split(/[,\n]/);
-	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
-}
+/** Attribute values are split at commas and new lines only: spaces belong to values ("dark blue"). */
+const ATTRIBUTE_VALUE_SEPARATORS = /[,\n]/;
 
 /** Attributes from the JSON field and the rows, merged by name (values of both kept, once each). */
 function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObject): Record<string, string[]> | undefined {
 	const pairs: Array<[string, unknown]> = [];
-	let json = additionalFields.attributesJson;
-	if (typeof json === 'string' && json.trim() !== '') {
-		try {
-			json = JSON.parse(json);
-		} catch {
-			throw invalidInput(ctx, 'Additional Fields > Attributes (JSON)', 'is not valid JSON', ATTRIBUTES_HINT);
-		}
-	}
+	const json = isBlank(additionalFields.attributesJson)
+		? undefined
+		: readJson(ctx, 'Additional Fields > Attributes (JSON)', additionalFields.attributesJson, ATTRIBUTES_HINT);
 	if (!isBlank(json)) {
 		if (typeof json !== 'object' || Array.isArray(json)) {
 			throw invalidInput(ctx, 'Additional Fields > Attributes (JSON)', 'must be an object', ATTRIBUTES_HINT);
@@ -68,47 +46,58 @@ function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObj
 	}
 	const rows = ((additionalFields.attributes as IDataObject | undefined)?.attribute ?? []) as IDataObject[];
 	rows.forEach((row, index) => {
-		if (isBlank(row.name)) throw invalidInput(ctx, `Additional Fields > Attributes[${index}] > Name`, 'is required');
-		pairs.push([readText(row.name), row.values]);
+		pairs.push([readText(ctx, `Additional Fields > Attributes[${index}] > Name`, row.name), row.values]);
 	});
 	if (pairs.length === 0) return undefined;
 	const attributes: Record<string, string[]> = {};
 	for (const [name, values] of pairs) {
-		attributes[name] = [...new Set([...(attributes[name] ?? []), ...attributeValues(values)])];
+		attributes[name] = [...new Set([...(attributes[name] ?? []), ...toList(values, ATTRIBUTE_VALUE_SEPARATORS)])];
 	}
 	return attributes;
 }
 
-type AdditionalFieldReader = (ctx: IExecuteSingleFunctions, value: unknown, field: string) => string | number | string[];
+type FieldReader = (ctx: ValueContext, field: string, value: unknown) => string | number | string[];
 
-const ADDITIONAL_FIELD_READERS: Record<string, AdditionalFieldReader> = {
-	description: (_ctx, value) => readText(value),
+/**
+ * The fields every import must have, checked before sending: the live service needs all of them
+ * for a new product and fails a row without them later, asynchronously, where nobody sees it. They
+ * are required always (also when the EAN exists already) so that the rule is simple to state.
+ */
+const REQUIRED_FIELD_READERS: Record<string, FieldReader> = {
+	name: readText,
+	description: readText,
 	coverImage: readUrl,
-	brand: (_ctx, value) => readText(value),
-	gallery: (ctx, value, field) => toList(value).map((url, index) => readUrl(ctx, url, `${field}[${index}]`)),
+	ean: readEan,
+	basePrice: readPrice,
+	vat: readVat,
+	stockLevel: readStockLevel,
+};
+
+const ADDITIONAL_FIELD_READERS: Record<string, FieldReader> = {
+	brand: readText,
+	gallery: (ctx, field, value) =>
+		readList(ctx, field, value, {
+			empty: { problem: 'the list is empty', hint: 'Give image URLs separated by commas or new lines' },
+			readEntry: (url, urlField) => readUrl(ctx, urlField, url),
+		}),
 	parentEan: readEan,
-	packageWeightValue: readPositiveNumber,
+	packageWeightValue: readWeight,
 	packageWeightUnit: readWeightUnit,
-	sku: (_ctx, value) => readText(value),
-	externalId: (_ctx, value) => readText(value),
+	sku: readText,
+	externalId: readText,
 };
 
 async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const parameter = (name: string) => this.getNodeParameter(name, '');
-	const body: IDataObject = {
-		name: readRequiredText(this, parameter('name'), 'Name'),
-		ean: readEan(this, parameter('ean'), 'EAN'),
-		basePrice: readPositiveNumber(this, parameter('basePrice'), 'Base Price'),
-		vat: readVat(this, parameter('vat'), 'VAT'),
-		stockLevel: readStockLevel(this, parameter('stockLevel'), 'Stock Level'),
-	};
+	const body: IDataObject = {};
+	for (const [name, read] of Object.entries(REQUIRED_FIELD_READERS)) body[name] = read(this, FIELD_LABELS[name], parameter(name));
 	for (const name of ['category', 'productType']) {
-		if (!isBlank(parameter(name))) body[name] = readText(parameter(name));
+		if (!isBlank(parameter(name))) body[name] = readText(this, FIELD_LABELS[name], parameter(name));
 	}
 	const additionalFields = this.getNodeParameter('additionalFields', {}) as IDataObject;
 	for (const [name, read] of Object.entries(ADDITIONAL_FIELD_READERS)) {
 		const value = additionalFields[name];
-		if (!isBlank(value)) body[name] = read(this, value, `Additional Fields > ${ADDITIONAL_FIELD_LABELS[name]}`);
+		if (!isBlank(value)) body[name] = read(this, `Additional Fields > ${ADDITIONAL_FIELD_LABELS[name]}`, value);
 	}
 	const attributes = readAttributes(this, additionalFields);
 	if (attributes) body.attributes = attributes;
@@ -116,13 +105,17 @@ async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IH
 	return requestOptions;
 }
 
-/** Sends the import and tells which product each progress ID belongs to. */
+/** What every import output says: the answer is a receipt, not the product. */
+const IMPORT_NOTICE =
+	'The service applies an import asynchronously: it answered with the import progress ID (id), not a product. The product appears only once the service has applied the import, and the service may still reject it then.';
+
+/** Sends the import and tells which product each progress ID belongs to, and that it is only a receipt. */
 async function sendImport(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const sent = requestData.options.body as IDataObject;
 	const answers = await sendRequest(this, requestData);
 	const identity: IDataObject = { ean: sent.ean, name: sent.name };
 	for (const name of ['sku', 'externalId']) if (sent[name] !== undefined) identity[name] = sent[name];
-	return answers.map(({ json }) => ({ json: { ...json, ...identity } }));
+	return answers.map(({ json }) => ({ json: { ...json, ...identity, notice: IMPORT_NOTICE } }));
 }
 
 export const importProduct: INodePropertyOptions = {
@@ -130,7 +123,7 @@ export const importProduct: INodePropertyOptions = {
 	value: 'import',
 	action: 'Import a product',
 	description:
-		'Create a product, or edit the product with the same EAN, from one input item. Outputs the import progress ID with the EAN; the import itself runs later on the marketplace.',
+		'Create a product, or edit the product with the same EAN, from one input item. The service applies imports asynchronously: the output is the import progress ID with the EAN, not the product.',
 	routing: engineRouting({
 		request: { method: 'POST', url: PATHS.import },
 		preSend: [buildImportBody],
@@ -187,22 +180,6 @@ const additionalFieldOptions: INodeProperties[] = [
 		description: 'Brand name',
 	},
 	{
-		displayName: 'Cover Image URL',
-		name: 'coverImage',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. https://example.com/images/cover.jpg',
-		description: 'URL of the main product image',
-	},
-	{
-		displayName: 'Description',
-		name: 'description',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		description: 'Product description',
-	},
-	{
 		displayName: 'External ID',
 		name: 'externalId',
 		type: 'string',
@@ -235,6 +212,14 @@ const ADDITIONAL_FIELD_LABELS: Record<string, string> = Object.fromEntries(
 
 export const importProductFields: INodeProperties[] = [
 	{
+		displayName:
+			'The service applies an import asynchronously: the node outputs the import progress ID, not the product, and the service may still reject the import later. Name, Description, Cover Image URL, EAN, Base Price and VAT are required for every import.',
+		name: 'importNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: showFor('product', 'import'),
+	},
+	{
 		displayName: 'Name',
 		name: 'name',
 		type: 'string',
@@ -250,10 +235,35 @@ export const importProductFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 4006381333931',
-		description: 'European Article Number with a valid check digit; an existing product with this EAN is edited',
+		description: 'European Article Number: 8 to 14 digits; an existing product with this EAN is edited',
 		displayOptions: showFor('product', 'import'),
 	},
-	{ ...PRODUCT_FIELDS.basePrice, required: true, displayOptions: showFor('product', 'import') },
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		required: true,
+		default: '',
+		description: 'Product description',
+		displayOptions: showFor('product', 'import'),
+	},
+	{
+		displayName: 'Cover Image URL',
+		name: 'coverImage',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/images/cover.jpg',
+		description: 'URL (http or https) of the main product image',
+		displayOptions: showFor('product', 'import'),
+	},
+	{
+		...PRODUCT_FIELDS.basePrice,
+		required: true,
+		description: `Price with VAT included; above 0. ${PRICE_FORMS}.`,
+		displayOptions: showFor('product', 'import'),
+	},
 	{ ...PRODUCT_FIELDS.vat, displayOptions: showFor('product', 'import') },
 	{ ...PRODUCT_FIELDS.stockLevel, displayOptions: showFor('product', 'import') },
 	{
@@ -282,3 +292,5 @@ export const importProductFields: INodeProperties[] = [
 		options: additionalFieldOptions,
 	},
 ];
+
+const FIELD_LABELS: Record<string, string> = Object.fromEntries(importProductFields.map(({ name, displayName }) => [name, displayName]));

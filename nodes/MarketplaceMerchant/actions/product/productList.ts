@@ -12,22 +12,27 @@ import type {
 } from 'n8n-workflow';
 
 import { formatYearMonthDay } from '../../transport/dates';
-import { dateInput, isBlank } from '../../transport/validation';
-import { readText } from './productValues';
+import { DATE_FORMS, isBlank, readDay, readEan, readText } from '../../transport/values';
 
 export const modifiedAfterFilter: INodeProperties = {
 	displayName: 'Modified After',
 	name: 'modifiedAfter',
 	type: 'dateTime',
 	default: '',
-	description: 'Only products changed on or after this day (UTC; the time of day is ignored)',
+	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
 };
 
-/** Query parameter for each filter of the Filters collection. */
-const FILTER_QUERY: Record<string, string> = {
-	search: 'search',
-	ean: 'ean',
-	modifiedAfter: 'date-modified-after',
+type FilterReader = (ctx: IExecuteSingleFunctions, field: string, value: unknown) => string;
+
+/** Query parameter and reader of each filter of the Filters collection. */
+const FILTERS: Record<string, { parameter: string; label: string; read: FilterReader }> = {
+	search: { parameter: 'search', label: 'Filters > Search', read: readText },
+	ean: { parameter: 'ean', label: 'Filters > EAN', read: readEan },
+	modifiedAfter: {
+		parameter: 'date-modified-after',
+		label: 'Filters > Modified After',
+		read: (ctx, field, value) => formatYearMonthDay(readDay(ctx, field, value)),
+	},
 };
 
 /** preSend of the product lists: puts the Filters collection into the query. */
@@ -37,15 +42,9 @@ export async function addProductFilters(
 ): Promise<IHttpRequestOptions> {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = { ...requestOptions.qs };
-	for (const [filter, parameter] of Object.entries(FILTER_QUERY)) {
+	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
 		const value = filters[filter];
-		if (isBlank(value)) continue;
-		if (filter === 'modifiedAfter') {
-			const date = dateInput(this, 'Filters > Modified After', value);
-			if (date) qs[parameter] = formatYearMonthDay(date);
-		} else {
-			qs[parameter] = readText(value);
-		}
+		if (!isBlank(value)) qs[parameter] = read(this, label, value);
 	}
 	requestOptions.qs = qs;
 	return requestOptions;

@@ -6,22 +6,14 @@ import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions,
 
 import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput, isBlank } from '../../transport/validation';
-import {
-	PRODUCT_FIELDS,
-	readPositiveNumber,
-	readProductId,
-	readStockLevel,
-	readText,
-	readVat,
-	readWeightUnit,
-} from './productValues';
+import { invalidInput, isBlank, readId, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
+import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from './productValues';
 
 /** The optional fields of a product update, as collection options (Update Fields, UI rows). */
 export const productUpdateFieldOptions: INodeProperties[] = [
 	{
 		...PRODUCT_FIELDS.basePrice,
-		description: 'New price with VAT included; must be greater than 0. The service applies it from the next day.',
+		description: `New price with VAT included; above 0. The service applies it from the next day. ${PRICE_FORMS}.`,
 	},
 	PRODUCT_FIELDS.packageWeightUnit,
 	PRODUCT_FIELDS.packageWeightValue,
@@ -30,14 +22,14 @@ export const productUpdateFieldOptions: INodeProperties[] = [
 	PRODUCT_FIELDS.vat,
 ];
 
-type ValueReader = (ctx: IExecuteSingleFunctions, value: unknown, field: string) => string | number;
+type ValueReader = (ctx: ValueContext, field: string, value: unknown) => string | number;
 
 const UPDATE_FIELD_READERS: Record<string, ValueReader> = {
-	basePrice: readPositiveNumber,
+	basePrice: readPrice,
 	vat: readVat,
 	stockLevel: readStockLevel,
-	sku: (_ctx, value) => readText(value),
-	packageWeightValue: readPositiveNumber,
+	sku: readText,
+	packageWeightValue: readWeight,
 	packageWeightUnit: readWeightUnit,
 };
 
@@ -54,9 +46,9 @@ export function buildProductUpdate(
 	source: IDataObject,
 	fieldName: (property?: string) => string,
 ): IDataObject {
-	const update: IDataObject = { id: readProductId(ctx, source.id, fieldName('id')) };
+	const update: IDataObject = { id: readId(ctx, fieldName('id'), source.id) };
 	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
-		if (!isBlank(source[property])) update[property] = read(ctx, source[property], fieldName(property));
+		if (!isBlank(source[property])) update[property] = read(ctx, fieldName(property), source[property]);
 	}
 	if (Object.keys(update).length === 1) {
 		throw invalidInput(

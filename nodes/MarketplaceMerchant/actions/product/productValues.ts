@@ -1,22 +1,23 @@
 /**
- * The values a product request carries: the fields Import and Update both offer, and the readers
- * that check them. Each reader checks one business rule the service would otherwise reject
- * (platform facts, "Business rules") and names the field on failure, so Import, Update and
- * Update Many validate the same way before anything is sent.
+ * The values a product request carries: the fields Import and Update both offer, and the product
+ * readers built on values.ts, so Import, Update and Update Many read the same way before anything
+ * is sent.
  */
-import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	VAT_RATES,
-	describeValue,
-	invalidInput,
-	isValidEan,
-	listInput,
-	toNumber,
-	toPositiveInteger,
-} from '../../transport/validation';
+	readChoice,
+	readEan,
+	readList,
+	readNumber,
+	type ValueContext,
+} from '../../transport/values';
 
 export const WEIGHT_UNITS = ['KG', 'G'] as const;
+
+/** How price fields say what they accept (values.ts, readPrice). */
+export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1299.50; thousands separators and decimal commas are rejected';
 
 const VAT_OPTIONS: INodePropertyOptions[] = VAT_RATES.map((rate) => ({ name: `${rate}%`, value: rate }));
 
@@ -36,7 +37,7 @@ export const PRODUCT_FIELDS = {
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 0,
-		description: 'Price with VAT included; must be greater than 0',
+		description: `Price with VAT included; above 0. ${PRICE_FORMS}.`,
 	},
 	packageWeightUnit: {
 		displayName: 'Package Weight Unit',
@@ -52,7 +53,7 @@ export const PRODUCT_FIELDS = {
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 3 },
 		default: 0,
-		description: 'Package weight; must be greater than 0',
+		description: 'Package weight; above 0, plain digits with at most 3 decimals (e.g. 1.25)',
 	},
 	sku: {
 		displayName: 'SKU',
@@ -67,7 +68,7 @@ export const PRODUCT_FIELDS = {
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 0,
-		description: 'Available stock; a whole number of 0 or more',
+		description: 'Available stock; a whole number of 0 or more, plain digits (e.g. 1000)',
 	},
 	vat: {
 		displayName: 'VAT',
@@ -79,66 +80,19 @@ export const PRODUCT_FIELDS = {
 	},
 } satisfies Record<string, INodeProperties>;
 
-export function readProductId(ctx: IExecuteSingleFunctions, value: unknown, field: string): number {
-	const id = toPositiveInteger(value);
-	if (id === undefined) {
-		throw invalidInput(ctx, field, `must be a positive whole number (a product ID), got ${describeValue(value)}`);
-	}
-	return id;
+/** A package weight: above 0, at most 3 decimal places (grams of a kilogram). */
+export function readWeight(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 3, kind: 'a weight' });
 }
 
-export function readPositiveNumber(ctx: IExecuteSingleFunctions, value: unknown, field: string): number {
-	const number = toNumber(value);
-	if (number === undefined || number <= 0) {
-		throw invalidInput(ctx, field, `must be a number greater than 0, got ${describeValue(value)}`);
-	}
-	return number;
+export function readWeightUnit(ctx: ValueContext, field: string, value: unknown): string {
+	return readChoice(ctx, field, value, WEIGHT_UNITS);
 }
 
-export function readVat(ctx: IExecuteSingleFunctions, value: unknown, field: string): number {
-	const vat = toNumber(value);
-	if (vat === undefined || !(VAT_RATES as readonly number[]).includes(vat)) {
-		throw invalidInput(ctx, field, `must be one of ${VAT_RATES.join(', ')}, got ${describeValue(value)}`);
-	}
-	return vat;
-}
-
-export function readStockLevel(ctx: IExecuteSingleFunctions, value: unknown, field: string): number {
-	const stockLevel = toNumber(value);
-	if (stockLevel === undefined || !Number.isInteger(stockLevel) || stockLevel < 0) {
-		throw invalidInput(ctx, field, `must be a whole number of 0 or more, got ${describeValue(value)}`);
-	}
-	return stockLevel;
-}
-
-export function readWeightUnit(ctx: IExecuteSingleFunctions, value: unknown, field: string): string {
-	const unit = String(value).trim().toUpperCase();
-	if (!(WEIGHT_UNITS as readonly string[]).includes(unit)) {
-		throw invalidInput(ctx, field, `must be ${WEIGHT_UNITS.join(' or ')}, got ${describeValue(value)}`);
-	}
-	return unit;
-}
-
-export function readEan(ctx: IExecuteSingleFunctions, value: unknown, field: string): string {
-	const ean = String(value ?? '').trim();
-	if (!isValidEan(ean)) {
-		throw invalidInput(
-			ctx,
-			field,
-			`${describeValue(value)} is not a valid EAN`,
-			'An EAN has 8, 12, 13 or 14 digits and ends with a check digit computed from the others',
-		);
-	}
-	return ean;
-}
-
-export function readText(value: unknown): string {
-	return String(value).trim();
-}
-
-/** A list of EANs from an array or text separated by commas, semicolons or new lines; each checked. */
-export function readEanList(ctx: IExecuteSingleFunctions, value: unknown, field: string): string[] {
-	return listInput(ctx, field, value, { problem: 'the list is empty', hint: 'Give at least one EAN' }, (ean, eanField) =>
-		readEan(ctx, ean, eanField),
-	);
+/** A list of EANs from an array or text separated by commas, semicolons or new lines; each 8 to 14 digits. */
+export function readEanList(ctx: ValueContext, field: string, value: unknown): string[] {
+	return readList(ctx, field, value, {
+		empty: { problem: 'the list is empty', hint: 'Give at least one EAN' },
+		readEntry: (ean, eanField) => readEan(ctx, eanField, ean),
+	});
 }

@@ -1,0 +1,295 @@
+/**
+ * Every value a user gives (fields, expressions, bulk entries, the trigger's options) is read
+ * here, and nowhere else: a value that is not unambiguous is rejected before anything is sent,
+ * never guessed. Merchants' sheets write one thousand two hundred ninety-nine as `1.299` (sr-RS)
+ * or `1,299` (en), so the grammar is deliberately narrow (platform facts, "Merchants' data").
+ *
+ * Every reader is `readX(ctx, field, value, …)`: `field` is how the user knows the value
+ * (`Base Price`, `discounts[3].dateFrom`, `Products (JSON)[2].stockLevel`: the entry of a bulk
+ * list is part of it), and a rejection names that field, the input item and the value exactly as
+ * given. A blank value "is missing"; readers of optional values are called only when one is given
+ * (`isBlank`).
+ *
+ *   number   a JSON number, or text of plain digits with at most one `.` and digits after it
+ *            (spaces around trimmed). `1,299`, `1.299,00`, `1 299`, `1e3`, `0x10`, `Infinity`,
+ *            `-5` and `""` are rejected. Whole numbers (ids, stock, limits) take no `.` in text
+ *            (`1.000` is one thousand in the merchants' locale); prices at most 2 decimals
+ *            (a JSON number's float noise, as 899.9 * 1.1 = 989.8900000000001, is rounded away).
+ *   date     an n8n date (date picker or expression: a Luxon DateTime), a JS Date, ISO 8601 text
+ *            with at least a full day (`2027-02-28`, `2027-02-28T10:00:00Z`) or `dd/MM/yyyy`.
+ *            Only real calendar days: `31/02/2027`, `2027-02-30` and `12` are rejected. A value
+ *            without a zone is UTC.
+ */
+import { DateTime } from 'luxon';
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+/**
+ * What a reader needs from n8n: the node, and the item when there is one (operations; the
+ * trigger's options belong to no item).
+ */
+export interface ValueContext {
+	getNode(): INode;
+	getItemIndex?: () => number;
+}
+
+/** The wording of every value left out that is needed. */
+export const MISSING = 'is missing';
+
+const NUMBER_HINT = 'Use plain digits with an optional decimal point, e.g. 1299 or 1299.50; thousands separators and decimal commas are not accepted';
+const PRICE_HINT = 'Use 1299 or 1299.00; thousands separators and decimal commas are not accepted, and a price has at most 2 decimal places';
+const WHOLE_HINT = 'Use plain digits, e.g. 1000; thousands separators, decimal points and commas are not accepted';
+export const DATE_FORMS = 'a date from the date picker or an expression, ISO 8601 (2027-07-01 or 2027-07-01T00:00:00Z) or dd/MM/yyyy (01/07/2027); a value without a zone is UTC';
+const DATE_HINT = `Use ${DATE_FORMS}`;
+
+/** The one place an error about a user value is built: the field, the problem and the item. */
+export function invalidInput(ctx: ValueContext, field: string, problem: string, hint?: string): NodeOperationError {
+	const itemIndex = ctx.getItemIndex?.();
+	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
+	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}${item}`, { itemIndex, description: hint });
+}
+
+/** A value as an error message shows it: text in quotes exactly as given, anything else as JSON. */
+export function describeValue(value: unknown): string {
+	if (typeof value === 'string') return `"${value}"`;
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid date' : value.toISOString();
+	if (isDateTime(value)) return value.toISO() ?? 'an invalid date';
+	return JSON.stringify(value) ?? String(value);
+}
+
+/** Whether an optional input was left out (absent, null or blank text). */
+export function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+
+const PLAIN_NUMBER = /^(\d+)(?:\.(\d+))?$/;
+
+export interface NumberRules {
+	/** Whole numbers only: text may not hold a `.` at all. */
+	whole?: boolean;
+	/** Most decimal places (of the text, or of the JSON number). */
+	maxDecimals?: number;
+	/** Smallest value allowed. */
+	min?: number;
+	/** Whether `min` itself is excluded (prices, weights: above 0). */
+	minExclusive?: boolean;
+	/** Largest value allowed. */
+	max?: number;
+	/** What the value is, for messages: 'a number', 'a price', 'a product ID'. */
+	kind?: string;
+	hint?: string;
+}
+
+/**
+ * A JSON number within `maxDecimals` places, as that many places: an expression's float noise
+ * (899.9 * 1.1 is 989.8900000000001) is rounded away, while 1.299 with 2 places is not a match.
+ */
+function withinDecimals(value: number, maxDecimals: number): number | undefined {
+	const rounded = Number(value.toFixed(maxDecimals));
+	return Math.abs(rounded - value) <= Number.EPSILON * 8 * Math.max(1, Math.abs(value)) ? rounded : undefined;
+}
+
+/** A number by the grammar above, checked against `rules`. */
+export function readNumber(ctx: ValueContext, field: string, value: unknown, rules: NumberRules = {}): number {
+	const kind = rules.kind ?? (rules.whole ? 'a whole number' : 'a number');
+	const hint = rules.hint ?? (rules.whole ? WHOLE_HINT : NUMBER_HINT);
+	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
+	const tooPrecise = () => invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
+	let number: number;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
+		const rounded = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
+		if (rounded === undefined) throw tooPrecise();
+		number = rounded;
+	} else {
+		const match = typeof value === 'string' ? PLAIN_NUMBER.exec(value.trim()) : null;
+		if (!match || (rules.whole && match[2] !== undefined)) {
+			throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
+		}
+		if (rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals) throw tooPrecise();
+		number = Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+	}
+	if (rules.whole && !Number.isSafeInteger(number)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
+	if (rules.min !== undefined && (rules.minExclusive ? number <= rules.min : number < rules.min)) {
+		throw invalidInput(ctx, field, `must be ${rules.minExclusive ? 'above' : 'at least'} ${rules.min}, got ${describeValue(value)}`, hint);
+	}
+	if (rules.max !== undefined && number > rules.max) {
+		throw invalidInput(ctx, field, `must be at most ${rules.max}, got ${describeValue(value)}`, hint);
+	}
+	return number;
+}
+
+/** A whole number (no `.` in text), at least `min` when given. */
+export function readWholeNumber(ctx: ValueContext, field: string, value: unknown, min?: number): number {
+	return readNumber(ctx, field, value, { whole: true, min });
+}
+
+/** A product id (`merchantInventoryId`): a whole number of 1 or more. */
+export function readId(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a product ID (a whole number)' });
+}
+
+/** A price (base price, discount price): above 0, at most 2 decimal places, so `1.299` is rejected as ambiguous. */
+export function readPrice(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT });
+}
+
+/** A stock level: a whole number of 0 or more. */
+export function readStockLevel(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { whole: true, min: 0, kind: 'a stock level (a whole number)' });
+}
+
+/** A percentage from 0 to 100. */
+export function readPercent(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { min: 0, max: 100, maxDecimals: 2, kind: 'a percentage' });
+}
+
+export const VAT_RATES = [0, 10, 20] as const;
+
+/** A VAT rate in percent: one of the rates the service accepts (0, 10, 20). */
+export function readVat(ctx: ValueContext, field: string, value: unknown): number {
+	const vat = readPercent(ctx, field, value);
+	if (!(VAT_RATES as readonly number[]).includes(vat)) {
+		throw invalidInput(ctx, field, `must be one of ${VAT_RATES.join(', ')}, got ${describeValue(value)}`);
+	}
+	return vat;
+}
+
+/** Limit of a list operation: a whole number of 1 or more. */
+export function readLimit(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a limit (a whole number)' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
+const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+function isDateTime(value: unknown): value is { isValid: boolean; toISO(): string | null; toMillis(): number } {
+	// n8n's expressions give Luxon DateTimes of n8n's own copy of Luxon: instanceof fails across copies.
+	return DateTime.isDateTime(value) || (typeof value === 'object' && value !== null && typeof (value as { toISO?: unknown }).toISO === 'function' && typeof (value as { toMillis?: unknown }).toMillis === 'function');
+}
+
+function parseUserDate(value: unknown): Date | undefined {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
+	if (isDateTime(value)) return value.isValid ? new Date(value.toMillis()) : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	const dayMonthYear = DAY_MONTH_YEAR.exec(text);
+	const parsed = dayMonthYear
+		? DateTime.fromObject({ day: Number(dayMonthYear[1]), month: Number(dayMonthYear[2]), year: Number(dayMonthYear[3]) }, { zone: 'utc' })
+		: ISO_DAY_FIRST.test(text)
+			? DateTime.fromISO(text.replace(' ', 'T'), { zone: 'utc', setZone: true })
+			: undefined;
+	return parsed?.isValid ? parsed.toJSDate() : undefined;
+}
+
+/** An instant: the forms of `DATE_FORMS`, real calendar days only. */
+export function readDate(ctx: ValueContext, field: string, value: unknown): Date {
+	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, DATE_HINT);
+	const date = parseUserDate(value);
+	if (!date) throw invalidInput(ctx, field, `${describeValue(value)} is not a date`, DATE_HINT);
+	return date;
+}
+
+/** A calendar day (the UTC day of the instant given), as midnight UTC: the service counts in whole days. */
+export function readDay(ctx: ValueContext, field: string, value: unknown): Date {
+	const date = readDate(ctx, field, value);
+	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+/** Whether a value written as text is a bare day (no time): the end of a range then means the whole day. */
+export function isBareDay(value: unknown): boolean {
+	return typeof value === 'string' && (DAY_MONTH_YEAR.test(value.trim()) || /^\d{4}-\d{2}-\d{2}$/.test(value.trim()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text, choices, lists, EANs, URLs, JSON
+
+/** Text, trimmed; numbers are read as their digits (an SKU typed as 123). */
+export function readText(ctx: ValueContext, field: string, value: unknown): string {
+	if (isBlank(value)) throw invalidInput(ctx, field, MISSING);
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	throw invalidInput(ctx, field, `${describeValue(value)} is not text`);
+}
+
+/** One of `choices`, in any letter case. */
+export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {
+	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, `Use ${choices.join(', ')}`);
+	const choice = typeof value === 'string' ? value.trim().toUpperCase() : undefined;
+	if (choice === undefined || !(choices as readonly string[]).includes(choice)) {
+		throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${choices.join(', ')}`, `Use ${choices.join(', ')}`);
+	}
+	return choice as T;
+}
+
+/** Where text lists of codes and ids split: commas, semicolons, spaces, new lines. */
+const LIST_SEPARATORS = /[\s,;]+/;
+
+/**
+ * Splits a list given as an array, or as text split at `separators` (by default commas,
+ * semicolons, spaces and new lines; lists whose entries may hold spaces pass their own).
+ */
+export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): string[] {
+	const values = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(separators) : [];
+	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+}
+
+export interface ListRules<T> {
+	/** The problem and hint when the list is empty. */
+	empty: { problem: string; hint: string };
+	/** Reads each entry, named in errors by its position: `EANs[2]`. Entries of an array come as given. */
+	readEntry?: (entry: unknown, entryField: string) => T;
+}
+
+/**
+ * A list (an array, or text separated by commas, semicolons, spaces or new lines) that must not
+ * be empty; each entry read by `readEntry` (text by default).
+ */
+export function readList<T = string>(ctx: ValueContext, field: string, value: unknown, rules: ListRules<T>): T[] {
+	const entries: unknown[] = Array.isArray(value) ? value.filter((entry) => !isBlank(entry)) : toList(value);
+	if (entries.length === 0) throw invalidInput(ctx, field, rules.empty.problem, rules.empty.hint);
+	const readEntry = rules.readEntry ?? ((entry: unknown, entryField: string) => readText(ctx, entryField, entry) as T);
+	return entries.map((entry, index) => readEntry(entry, `${field}[${index}]`));
+}
+
+/**
+ * An EAN (GTIN): 8 to 14 digits. Its check digit is the service's to judge (codes with an invalid
+ * one exist in real catalogues), so reads and Import alike check only the length and the digits.
+ */
+export function readEan(ctx: ValueContext, field: string, value: unknown): string {
+	const hint = 'An EAN is 8 to 14 digits, e.g. 4006381333931';
+	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
+	const ean = typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : '';
+	if (!/^\d{8,14}$/.test(ean)) throw invalidInput(ctx, field, `${describeValue(value)} is not an EAN`, hint);
+	return ean;
+}
+
+/** An http(s) URL. */
+export function readUrl(ctx: ValueContext, field: string, value: unknown): string {
+	const text = readText(ctx, field, value);
+	let url: URL | undefined;
+	try {
+		url = new URL(text);
+	} catch {
+		url = undefined;
+	}
+	if (!url || !['http:', 'https:'].includes(url.protocol)) {
+		throw invalidInput(ctx, field, `${describeValue(value)} is not an http(s) URL`, 'Use a full address such as https://example.com/images/cover.jpg');
+	}
+	return text;
+}
+
+/** A JSON field: JSON text parsed, any other value (an expression's object or array) as it is. */
+export function readJson(ctx: ValueContext, field: string, value: unknown, hint: string): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw invalidInput(ctx, field, `is not valid JSON (${(error as Error).message})`, hint);
+	}
+}

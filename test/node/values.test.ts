@@ -1,0 +1,249 @@
+/**
+ * Every reader of transport/values.ts fed the values of issue 10 (as they come out of sheets and
+ * ERPs) and more: what is accepted is read exactly, what is not unambiguous is rejected with a
+ * message naming the field and the item and showing the value as given. The readers need only
+ * the node and the item index, so a minimal context stands in for n8n's here; the engine tests
+ * (product, discount, price, invoice, stop-before-send) run the same readers through RoutingNode.
+ */
+import { DateTime } from 'luxon';
+import type { INode } from 'n8n-workflow';
+
+import {
+	describeValue,
+	readChoice,
+	readDate,
+	readDay,
+	readEan,
+	readId,
+	readJson,
+	readLimit,
+	readList,
+	readNumber,
+	readPercent,
+	readPrice,
+	readStockLevel,
+	readText,
+	readUrl,
+	readVat,
+	readWholeNumber,
+	type ValueContext,
+} from '../../nodes/MarketplaceMerchant/transport/values';
+
+const ctx: ValueContext = { getNode: () => ({ name: 'Node' }) as INode, getItemIndex: () => 3 };
+const FIELD = 'Some Field';
+
+type Reader = (ctx: ValueContext, field: string, value: unknown) => unknown;
+
+function rejection(read: Reader, value: unknown): string {
+	try {
+		read(ctx, FIELD, value);
+	} catch (error) {
+		return (error as Error).message;
+	}
+	throw new Error(`${describeValue(value)} was accepted`);
+}
+
+/** Values no number reader may accept: each is a guess waiting to happen. */
+const NOT_NUMBERS: unknown[] = [
+	'1,299',
+	'1.299,00',
+	'1,299.50',
+	'1 299',
+	'1e3',
+	'1E3',
+	'0x10',
+	'Infinity',
+	'-Infinity',
+	'NaN',
+	'',
+	'   ',
+	'.5',
+	'5.',
+	'1..2',
+	'1.2.3',
+	'+5',
+	'-5',
+	'12abc',
+	'١٢',
+	Infinity,
+	NaN,
+	true,
+	{},
+	[],
+	[5],
+	null,
+	undefined,
+];
+
+describe('numbers', () => {
+	it.each<[unknown, number]>([
+		[1299, 1299],
+		['1299', 1299],
+		['  1299  ', 1299],
+		['1299.5', 1299.5],
+		['0.75', 0.75],
+		['007', 7],
+		[0, 0],
+		[-5, -5],
+	])('readNumber reads %p as %p', (value, expected) => {
+		expect(readNumber(ctx, FIELD, value)).toBe(expected);
+	});
+
+	it.each(NOT_NUMBERS.map((value) => [value]))('readNumber rejects %p, naming field and item and showing the value', (value) => {
+		const message = rejection(readNumber, value);
+		expect(message.startsWith(`${FIELD}: `)).toBe(true);
+		expect(message.endsWith('(item 3)')).toBe(true);
+		const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		expect(message).toContain(blank ? 'is missing' : describeValue(value));
+	});
+
+	it('hints at the accepted form', () => {
+		try {
+			readPrice(ctx, 'Base Price', '1,299');
+		} catch (error) {
+			expect((error as Error).message).toBe('Base Price: "1,299" is not a price (item 3)');
+			expect((error as { description?: string }).description).toContain('Use 1299 or 1299.00; thousands separators and decimal commas are not accepted');
+			return;
+		}
+		throw new Error('accepted');
+	});
+
+	it.each<[string, Reader, unknown[], unknown[]]>([
+		['readWholeNumber', readWholeNumber, [[0, 0], ['1000', 1000], [12, 12]], ['1.000', '1.0', 2.5, '2.5', '1,000', ...NOT_NUMBERS]],
+		['readId', readId, [[1, 1], ['100001', 100001], [' 42 ', 42]], [0, '0', -1, '1e3', '1.5', 1.5, '1,000', 'A-17', Number.MAX_SAFE_INTEGER + 2, ...NOT_NUMBERS]],
+		['readPrice', readPrice, [[1299, 1299], ['1299', 1299], ['1299.00', 1299], ['1299.5', 1299.5], [12.99, 12.99], ['0.01', 0.01]], ['1.299', 1.299, '1299.999', 0, '0', '0.00', -1, ...NOT_NUMBERS]],
+		['readStockLevel', readStockLevel, [[0, 0], ['1000', 1000], [31, 31]], ['1,000', '1.000', -1, 2.5, '2.5', ...NOT_NUMBERS]],
+		['readPercent', readPercent, [[0, 0], ['20', 20], [12.5, 12.5], ['100', 100]], [-1, '101', '20%', ...NOT_NUMBERS]],
+		['readVat', readVat, [[0, 0], [10, 10], ['20', 20], [' 10 ', 10]], [15, '15', '20%', '0.2', ...NOT_NUMBERS]],
+		['readLimit', readLimit, [[1, 1], ['50', 50]], [0, '0', -3, 2.5, '1e3', ...NOT_NUMBERS]],
+	])('%s', (_name, read, accepted, rejected) => {
+		for (const [value, expected] of accepted as Array<[unknown, number]>) expect(read(ctx, FIELD, value)).toBe(expected);
+		for (const value of rejected) expect(rejection(read, value)).toMatch(/^Some Field: .+ \(item 3\)$/);
+	});
+
+	it('rejects 1.299 as a price as ambiguous, rather than storing 1.30', () => {
+		expect(rejection(readPrice, '1.299')).toBe('Some Field: "1.299" has more than 2 decimal places (item 3)');
+		expect(rejection(readPrice, 1.299)).toBe('Some Field: 1.299 has more than 2 decimal places (item 3)');
+	});
+
+	it('rounds away the float noise of a computed price, and only that', () => {
+		expect(readPrice(ctx, FIELD, 899.9 * 1.1)).toBe(989.89);
+		expect(readPrice(ctx, FIELD, 0.1 + 0.2)).toBe(0.3);
+		expect(rejection(readPrice, 1558.805)).toBe('Some Field: 1558.805 has more than 2 decimal places (item 3)');
+		expect(rejection(readPrice, 0.001)).toBe('Some Field: 0.001 has more than 2 decimal places (item 3)');
+	});
+
+	it('rejects a decimal point in a whole number (1.000 is one thousand in sr-RS)', () => {
+		expect(rejection(readStockLevel, '1.000')).toBe('Some Field: "1.000" is not a stock level (a whole number) (item 3)');
+	});
+
+	it('rejects an id written in exponent form instead of reading product 1000', () => {
+		expect(rejection(readId, '1e3')).toBe('Some Field: "1e3" is not a product ID (a whole number) (item 3)');
+	});
+});
+
+describe('dates', () => {
+	it.each<[unknown, string]>([
+		['2027-02-28', '2027-02-28T00:00:00.000Z'],
+		['28/02/2027', '2027-02-28T00:00:00.000Z'],
+		['29/02/2028', '2028-02-29T00:00:00.000Z'],
+		[' 01/07/2027 ', '2027-07-01T00:00:00.000Z'],
+		['2027-02-28T10:30:00', '2027-02-28T10:30:00.000Z'],
+		['2027-02-28 10:30:00', '2027-02-28T10:30:00.000Z'],
+		['2027-02-28T10:30:00.123Z', '2027-02-28T10:30:00.123Z'],
+		['2027-02-28T10:30:00+02:00', '2027-02-28T08:30:00.000Z'],
+		[new Date('2027-02-28T10:30:00Z'), '2027-02-28T10:30:00.000Z'],
+		[DateTime.fromISO('2027-02-28T10:30:00', { zone: 'Europe/Belgrade' }), '2027-02-28T09:30:00.000Z'],
+	])('readDate reads %p', (value, expected) => {
+		expect(readDate(ctx, FIELD, value).toISOString()).toBe(expected);
+	});
+
+	it.each<[unknown]>([
+		['31/02/2027'],
+		['29/02/2027'],
+		['2027-02-30'],
+		['2027-13-01'],
+		['32/01/2027'],
+		['12'],
+		['2027'],
+		['2027-06'],
+		['20270228'],
+		['1/7/2027'],
+		['07/01/27'],
+		['2027-02-28T25:00:00'],
+		['soon'],
+		[1_800_000_000_000],
+		[new Date('nope')],
+		[DateTime.fromISO('2027-02-30')],
+		[{}],
+		[true],
+	])('readDate rejects %p', (value) => {
+		const message = rejection(readDate, value);
+		expect(message).toBe(`Some Field: ${describeValue(value)} is not a date (item 3)`);
+	});
+
+	it('says which forms are accepted', () => {
+		try {
+			readDate(ctx, FIELD, '31/02/2027');
+		} catch (error) {
+			expect((error as { description?: string }).description).toMatch(/ISO 8601.*dd\/MM\/yyyy.*UTC/);
+			return;
+		}
+		throw new Error('accepted');
+	});
+
+	it('readDay gives the UTC day of the instant', () => {
+		expect(readDay(ctx, FIELD, '2027-03-01T00:30:00+01:00').toISOString()).toBe('2027-02-28T00:00:00.000Z');
+		expect(readDay(ctx, FIELD, '2027-02-28T23:59:59Z').toISOString()).toBe('2027-02-28T00:00:00.000Z');
+	});
+
+	it('a blank date is missing', () => {
+		expect(rejection(readDate, '')).toBe('Some Field: is missing (item 3)');
+	});
+});
+
+describe('text, choices, lists, EANs, URLs and JSON', () => {
+	it('readEan takes 8 to 14 digits and leaves the check digit to the service', () => {
+		for (const ean of ['40063813', '4006381333931', '4006381333932', '0740617304350', '00012345678905', ' 4006381333931 ']) {
+			expect(readEan(ctx, FIELD, ean)).toBe(ean.trim());
+		}
+		expect(readEan(ctx, FIELD, 4006381333931)).toBe('4006381333931');
+		for (const value of ['4006381', '400638133393112', '400638133393X', '4006-3813', '4006381 333931', 4.5, '', null]) {
+			expect(rejection(readEan, value)).toMatch(/^Some Field: .+ \(item 3\)$/);
+		}
+	});
+
+	it('readList splits text, keeps array entries as given and names each entry', () => {
+		const rules = { empty: { problem: 'the list is empty', hint: 'Give one' } };
+		expect(readList(ctx, FIELD, '1, 2;3\n4', rules)).toEqual(['1', '2', '3', '4']);
+		expect(readList(ctx, FIELD, ['a', ' ', 'b'], rules)).toEqual(['a', 'b']);
+		expect(() => readList(ctx, FIELD, ' , ', rules)).toThrow('Some Field: the list is empty (item 3)');
+		expect(() => readList(ctx, FIELD, ['1', '2', '1,5'], { ...rules, readEntry: (entry, field) => readId(ctx, field, entry) })).toThrow(
+			'Some Field[2]: "1,5" is not a product ID (a whole number) (item 3)',
+		);
+		expect(() => readList(ctx, FIELD, [1, { id: 2 }], { ...rules, readEntry: (entry, field) => readId(ctx, field, entry) })).toThrow(
+			'Some Field[1]: {"id":2} is not a product ID (a whole number) (item 3)',
+		);
+	});
+
+	it('readText, readChoice, readUrl and readJson', () => {
+		expect(readText(ctx, FIELD, '  Pan  ')).toBe('Pan');
+		expect(readText(ctx, FIELD, 123)).toBe('123');
+		expect(rejection(readText, ' ')).toBe('Some Field: is missing (item 3)');
+		expect(rejection(readText, { a: 1 })).toBe('Some Field: {"a":1} is not text (item 3)');
+		expect(readChoice(ctx, FIELD, ' sale ', ['SALE', 'CLEARANCE_SALE'])).toBe('SALE');
+		expect(() => readChoice(ctx, FIELD, 'FLASH', ['SALE'])).toThrow('Some Field: "FLASH" is not one of SALE (item 3)');
+		expect(readUrl(ctx, FIELD, 'https://example.com/a.jpg')).toBe('https://example.com/a.jpg');
+		for (const value of ['cover.jpg', 'ftp://example.com/a.jpg', 'javascript:alert(1)']) expect(rejection(readUrl, value)).toContain(describeValue(value));
+		expect(readJson(ctx, FIELD, '[{"id": 1}]', 'hint')).toEqual([{ id: 1 }]);
+		expect(readJson(ctx, FIELD, [{ id: 1 }], 'hint')).toEqual([{ id: 1 }]);
+		expect(() => readJson(ctx, FIELD, '[{id: 1}]', 'hint')).toThrow(/^Some Field: is not valid JSON/);
+	});
+
+	it('an error outside an item (the trigger) names no item', () => {
+		const triggerCtx: ValueContext = { getNode: () => ({ name: 'Trigger' }) as INode };
+		expect(() => readWholeNumber(triggerCtx, 'Look-Back Window (Minutes)', '1e3', 0)).toThrow(
+			/^Look-Back Window \(Minutes\): "1e3" is not a whole number$/,
+		);
+	});
+});
