@@ -6,10 +6,10 @@
  * Stable API (the trigger imports it; change only compatibly):
  *
  *   type DocumentKind = 'invoice' | 'correction'
- *   DOCUMENTS[kind]                  { listPath, linksPath, fileStem, label, idField }
- *   XML_TEXT_FIELDS[kind]            fields parseXmlAnswer must keep as text for this kind
- *   documentIdOf(document, kind)     the id that identifies a document (dedupe key) or undefined:
- *                                    invoice → orderDetails.invoiceId (or invoiceid);
+ *   DOCUMENTS[kind]                  { listPath, linksPath, fileStem, label, idField, answer }
+ *   documentIdOf(document, kind)     the id that identifies a document (dedupe key) or undefined,
+ *                                    of a document read by decode.ts (spec's key names):
+ *                                    invoice → orderDetails.invoiceId;
  *                                    correction → orderDetails.invoiceNumber
  *   simplifyInvoice(document, kind)  flat summary for no-code use (SimplifiedDocument)
  *   validateDocumentRange(from, to, labels?)
@@ -38,7 +38,8 @@ import {
 import { formatIsoUtc, formatYearMonthDay, parseDate } from './dates';
 import { LIMITS, PATHS } from './endpoints';
 import { sendWithPolicy, statusOf } from './requestPolicy';
-import { isBlank, toNumber } from './validation';
+import { ANSWERS, type AnswerSchema } from './schema';
+import { isBlank } from './validation';
 
 export type DocumentKind = 'invoice' | 'correction';
 
@@ -53,6 +54,8 @@ export interface DocumentEndpoints {
 	label: string;
 	/** Name of the id field in `invoiceHeader.orderDetails` (and in simplified output). */
 	idField: 'invoiceId' | 'invoiceNumber';
+	/** The schema of the list answer (decode.ts reads JSON and XML with it). */
+	answer: AnswerSchema;
 }
 
 export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
@@ -62,6 +65,7 @@ export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
 		fileStem: 'invoices',
 		label: 'invoice',
 		idField: 'invoiceId',
+		answer: ANSWERS.invoices,
 	},
 	correction: {
 		listPath: PATHS.invoiceCorrections,
@@ -69,16 +73,8 @@ export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
 		fileStem: 'invoice-corrections',
 		label: 'invoice correction',
 		idField: 'invoiceNumber',
+		answer: ANSWERS.invoiceCorrections,
 	},
-};
-
-/**
- * XML carries no types: xml.ts restores them by field name. `fba` is a boolean in invoices but a
- * string in corrections, so for corrections it must stay text to match the JSON answer.
- */
-export const XML_TEXT_FIELDS: Record<DocumentKind, ReadonlySet<string>> = {
-	invoice: new Set(),
-	correction: new Set(['fba']),
 };
 
 function objectAt(value: unknown, ...path: string[]): IDataObject {
@@ -98,6 +94,11 @@ function firstOf(object: IDataObject, ...names: string[]): unknown {
 	return undefined;
 }
 
+/** Amounts of a document read by decode.ts are numbers already; anything else is left out. */
+function numberOf(value: unknown): number | undefined {
+	return typeof value === 'number' ? value : undefined;
+}
+
 function textOf(value: unknown): string | undefined {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -105,25 +106,15 @@ function textOf(value: unknown): string | undefined {
 }
 
 export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
-	const orderDetails = objectAt(document, 'invoiceHeader', 'orderDetails');
-	const id =
-		kind === 'invoice'
-			? firstOf(orderDetails, 'invoiceId', 'invoiceid', 'invoiceID')
-			: firstOf(orderDetails, 'invoiceNumber', 'invoicenumber');
-	return textOf(id);
+	const id = objectAt(document, 'invoiceHeader', 'orderDetails')[DOCUMENTS[kind].idField];
+	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-/** `fba` is a boolean in invoices and a string in corrections. */
+/** `fba` is a boolean in invoices and a string in corrections (the reader keeps each as the spec types it). */
 function toBoolean(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
-	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	if (value === 'true' || value === 'false') return value === 'true';
 	return undefined;
-}
-
-/** `paymentMethods` is usually an array, sometimes one value or a comma-separated string. */
-function toTextList(value: unknown): string[] {
-	const values = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value === undefined || value === null ? [] : [value];
-	return values.map((entry) => textOf(entry)?.trim() ?? '').filter((entry) => entry !== '');
 }
 
 /** Response timestamps may come without a zone; they are UTC. Unreadable values pass through. */
@@ -166,7 +157,7 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 	const taxes = objectAt(document, 'taxRateSpecification');
 	const taxGroups = Array.isArray(taxes.taxRateSpecification) ? (taxes.taxRateSpecification as IDataObject[]) : [];
 	const customerName = [textOf(customer.firstName), textOf(customer.lastName)].filter(Boolean).join(' ');
-	const vatRates = taxGroups.map((group) => toNumber(group?.vat)).filter((rate): rate is number => rate !== undefined);
+	const vatRates = taxGroups.map((group) => numberOf(group?.vat)).filter((rate): rate is number => rate !== undefined);
 
 	const ids: IDataObject =
 		kind === 'invoice'
@@ -178,19 +169,19 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 	const simplified: SimplifiedDocument = {
 		...ids,
 		invoiceType: textOf(header.invoiceType),
-		suborderId: textOf(firstOf(orderDetails, 'suborderId', 'suborderid', 'subOrderId')),
-		orderId: textOf(firstOf(orderDetails, 'orderid', 'orderId')),
+		suborderId: textOf(orderDetails.suborderId),
+		orderId: textOf(orderDetails.orderid),
 		invoicedDate: toIsoUtc(orderDetails.invoicedDate),
 		fiscalInvoiceDate: toIsoUtc(fiscalDetails.fiscalInvoiceDate),
 		orderDate: toIsoUtc(orderDetails.orderDate),
 		customerName: customerName || undefined,
 		customerCity: textOf(objectAt(customer, 'address').city),
-		basePrice: toNumber(totals.basePrice),
-		vatAmount: toNumber(totals.vatAmount),
-		chargedPrice: toNumber(totals.chargedPrice),
-		grandTotal: toNumber(taxes.grandTotal),
+		basePrice: numberOf(totals.basePrice),
+		vatAmount: numberOf(totals.vatAmount),
+		chargedPrice: numberOf(totals.chargedPrice),
+		grandTotal: numberOf(taxes.grandTotal),
 		vatRates: [...new Set(vatRates)],
-		paymentMethods: toTextList(orderDetails.paymentMethods),
+		paymentMethods: Array.isArray(orderDetails.paymentMethods) ? orderDetails.paymentMethods.map(String) : [],
 		fba: toBoolean(orderDetails.fba),
 	};
 	if (kind === 'correction') simplified.correctionReason = textOf(header.invoiceCorrectionReason);

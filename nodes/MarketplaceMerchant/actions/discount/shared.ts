@@ -12,9 +12,11 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairDiscountResults, readListProperty } from '../../transport/answers';
+import { failOnItemErrorsIfAsked, pairDiscountResults } from '../../transport/answers';
+import { readAnswer } from '../../transport/decode';
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import type { AnswerSchema } from '../../transport/schema';
 import { splitBodyList } from '../../transport/strategies';
 import { dateInput, invalidInput, isBlank, toNumber } from '../../transport/validation';
 import { readBulkEntries, type BulkInput } from '../bulkInput';
@@ -159,7 +161,7 @@ export function discountBulkInput(input: DiscountBulkInput): BulkInput {
  */
 export function bulkDiscountRouting(
 	method: 'POST' | 'PUT',
-	resultProperty: string,
+	answer: AnswerSchema,
 	input: BulkInput,
 	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[]) => IDataObject[],
 ): INodePropertyRouting {
@@ -177,6 +179,6 @@ export function bulkDiscountRouting(
 			pairResults: pairDiscountResults,
 			finish: failOnItemErrorsIfAsked,
 		}),
-		postReceive: [readListProperty(resultProperty)],
+		postReceive: [readAnswer(answer)],
 	});
 }

@@ -8,7 +8,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, toList } from '../../transport/validation';
 import { engineRouting, showFor } from '../common';
@@ -135,6 +137,7 @@ export const importProduct: INodePropertyOptions = {
 		request: { method: 'POST', url: PATHS.import },
 		preSend: [buildImportBody],
 		strategy: sendImport,
+		postReceive: [readAnswer(ANSWERS.import)],
 	}),
 };
 
