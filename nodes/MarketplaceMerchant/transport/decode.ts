@@ -212,8 +212,8 @@ function readXml(schema: Schema, occurrences: XmlContent[], name: string): unkno
 
 // --- Bodies -----------------------------------------------------------------------------------
 
-/** Reads a JSON value (already parsed) against an answer's schema. */
-function readJsonBody(answer: AnswerSchema, body: unknown): unknown {
+/** Reads a JSON answer already parsed (as n8n's request helpers hand it with `json: true`) against its schema. */
+export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 	const { body: schema, itemsAt, asList } = answer;
 	if (Array.isArray(body)) {
 		if (asList !== undefined) return body.map((element) => readJson(asList, element));
@@ -247,14 +247,14 @@ function readXmlBody(answer: AnswerSchema, xml: string): unknown {
 export function decodeText(text: string, contentType: unknown, answer: AnswerSchema): unknown {
 	if (text.trim() === '') return undefined;
 	if (looksLikeXml(contentType, text)) return readXmlBody(answer, text);
-	return readJsonBody(answer, JSON.parse(text));
+	return decodeJson(JSON.parse(text), answer);
 }
 
 /** An answer's body read against its schema; a body that cannot be read is a clear error. */
 export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, answer: AnswerSchema): unknown {
 	const { body, headers } = response;
 	if (Buffer.isBuffer(body)) return decodeAnswer(ctx, { ...response, body: body.toString('utf8') }, answer);
-	if (typeof body !== 'string') return body === undefined || body === null ? undefined : readJsonBody(answer, body);
+	if (typeof body !== 'string') return body === undefined || body === null ? undefined : decodeJson(body, answer);
 	const contentType = headers?.['content-type'];
 	if (looksLikeXml(contentType, body)) {
 		try {
