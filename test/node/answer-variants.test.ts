@@ -7,6 +7,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
+import { BOOLEAN, NUMBER, STRING, listOf, objectOf } from '../../nodes/MarketplaceMerchant/transport/schema';
 import { startSandbox, type Sandbox, type SandboxVariants } from '../../sandbox';
 import { runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, TriggerUnderTest, emittedItems, useSharedClock } from '../trigger/helpers';
@@ -159,5 +161,31 @@ describe('XML and JSON answers of the same documents', () => {
 			expect(fromXml.length).toBeGreaterThan(5);
 			expect(fromXml).toEqual(fromJson);
 		}
+	});
+});
+
+describe('the reader on shapes the sandbox does not produce', () => {
+	const WAREHOUSES = { body: objectOf({ content: listOf(objectOf({ id: NUMBER, ean: STRING, defaultAddress: BOOLEAN, paymentMethods: listOf(STRING) })) }), itemsAt: 'content' };
+	const read = (body: unknown) => (decodeText(JSON.stringify(body), 'application/json', WAREHOUSES) as { content: IDataObject[] }).content;
+
+	it.each([
+		['the spec spelling wins over another one', { ID: 7, id: 8 }, { id: 8 }],
+		['another spelling fills a null of the spec spelling', { id: null, ' Id ': 9 }, { id: 9 }],
+		['unknown fields pass through untouched, key and value', { 'extra ': ' 0042 ', nested: { Deep: '1' } }, { 'extra ': ' 0042 ', nested: { Deep: '1' } }],
+		['a string id keeps its leading zeros; a number there becomes text', { ean: '0012345678905' }, { ean: '0012345678905' }],
+		['a number in a string field becomes text', { ean: 12345678905 }, { ean: '12345678905' }],
+		['text that is not a number is left as it came, never guessed', { id: '1,299' }, { id: '1,299' }],
+		['numbers in exponent form, as Java prints large doubles', { id: '1.0E7' }, { id: 10_000_000 }],
+		['a JSON list in a string', { paymentMethods: '["COD","PBC"]' }, { paymentMethods: ['COD', 'PBC'] }],
+		['an empty bracketed list', { paymentMethods: '[]' }, { paymentMethods: [] }],
+		['a single value as a list of one', { paymentMethods: 'PBC' }, { paymentMethods: ['PBC'] }],
+		['booleans from text in any case', { defaultAddress: ' TRUE ' }, { defaultAddress: true }],
+		['a boolean field that holds something else stays as it came', { defaultAddress: 'yes' }, { defaultAddress: 'yes' }],
+	])('%s', (_name, warehouse, expected) => {
+		expect(read({ content: [warehouse] })[0]).toMatchObject(expected);
+	});
+
+	it('reads a bare list where the object holding it is expected', () => {
+		expect(decodeText('[{"id":"1"}]', 'application/json', WAREHOUSES)).toEqual({ content: [{ id: 1, ean: null, defaultAddress: null, paymentMethods: [] }] });
 	});
 });
