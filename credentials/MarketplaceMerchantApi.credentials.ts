@@ -13,6 +13,9 @@ import type {
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
+import { decodeJson } from '../nodes/MarketplaceMerchant/transport/decode';
+import { ANSWERS } from '../nodes/MarketplaceMerchant/transport/schema';
+
 const GRANT_ENDPOINT_PATH = '/iam/api/v1/auth/token';
 
 /** The platform issues 15-minute tokens; used when a response carries no usable `expires_in`. */
@@ -72,10 +75,10 @@ function expiryMarginMs(lifetimeMs: number): number {
 	return Math.min(MAX_EXPIRY_MARGIN_MS, lifetimeMs / 10);
 }
 
-function parseLifetimeSeconds(expiresIn: unknown): number {
-	const seconds = typeof expiresIn === 'string' ? Number(expiresIn.trim()) : expiresIn;
-	return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
-		? seconds
+/** `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default. */
+function lifetimeSecondsOf(expiresIn: unknown): number {
+	return typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
+		? expiresIn
 		: DEFAULT_TOKEN_LIFETIME_SECONDS;
 }
 
@@ -192,14 +195,14 @@ async function requestToken(
 	if (response.statusCode < 200 || response.statusCode > 299) {
 		throw tokenStatusError(response, tokenUrl, secrets);
 	}
-	const body = response.body as IDataObject | undefined;
+	const body = decodeJson(response.body, ANSWERS.token) as IDataObject | undefined;
 	const token = body && typeof body === 'object' ? body.access_token : undefined;
 	if (typeof token !== 'string' || token === '') {
 		throw new UserError('The token endpoint answered without an access token', {
 			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
 		});
 	}
-	return { token, lifetimeSeconds: parseLifetimeSeconds(body?.expires_in) };
+	return { token, lifetimeSeconds: lifetimeSecondsOf(body?.expires_in) };
 }
 
 export class MarketplaceMerchantApi implements ICredentialType {

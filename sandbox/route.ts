@@ -17,8 +17,10 @@ export interface RouteContext {
 
 export interface RouteResult {
 	status?: number;
-	/** Sent as JSON unless `body` is given. */
+	/** Sent as JSON unless `body` or `xml` is given. */
 	json?: unknown;
+	/** Sent as XML (Jackson's rendering, in the list and null style the variants choose). */
+	xml?: unknown;
 	body?: string | Buffer;
 	contentType?: string;
 	headers?: Record<string, string>;

@@ -4,6 +4,7 @@
  */
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { shapeAnswer } from './answer-variants';
 import type { SandboxCore } from './core';
 import { FaultQueue } from './faults';
 import { HttpError, MAX_BODY_BYTES, queryObject, readBody, type RequestBody } from './http';
@@ -105,6 +106,7 @@ export class SandboxServer {
 		} catch (error) {
 			result = errorAnswer(error);
 		}
+		if (route) result = shapeAnswer(result, route.key, this.core.variants.current);
 
 		const status = result.status ?? 200;
 		if (!result.skipLog) {

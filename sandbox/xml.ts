@@ -1,29 +1,44 @@
 /**
- * XML as the live service (Spring + Jackson XML) speaks it. Answers use Jackson's default shape:
- * root `<List>`, one `<item>` per element, arrays inside objects wrapped in an element named after
- * the field whose children repeat that name, null fields omitted. Request bodies may use any root
- * and element names, as Jackson reads them.
+ * XML as the live service (Spring + Jackson XML) speaks it. Answers use Jackson's default shape
+ * unless the variants ask otherwise: root `<List>`, one `<item>` per element, arrays inside
+ * objects wrapped in an element named after the field whose children repeat that name
+ * (`listStyle` 'wrapped'; 'item' names the children `<item>`, 'unwrapped' repeats the field's
+ * element without a wrapper), null fields omitted (or empty elements). Request bodies may use any
+ * root and element names, as Jackson reads them.
  */
 import { XMLParser } from 'fast-xml-parser';
 import { isRecord } from './values';
+import type { XmlListStyle } from './variants';
+
+export interface XmlRendering {
+	listStyle: XmlListStyle;
+	nullsAsEmptyElements: boolean;
+}
+
+const JACKSON_DEFAULT: XmlRendering = { listStyle: 'wrapped', nullsAsEmptyElements: false };
 
 function escapeText(text: string): string {
 	return text.replace(/[&<>"']/g, (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[char]};`);
 }
 
-function element(name: string, value: unknown): string {
-	if (value === null || value === undefined) return '';
-	if (Array.isArray(value)) return `<${name}>${value.map((entry) => element(name, entry)).join('')}</${name}>`;
+function element(name: string, value: unknown, rendering: XmlRendering): string {
+	if (value === null || value === undefined) return rendering.nullsAsEmptyElements ? `<${name}/>` : '';
+	if (Array.isArray(value)) {
+		if (rendering.listStyle === 'unwrapped') return value.map((entry) => element(name, entry, rendering)).join('');
+		const childName = rendering.listStyle === 'item' ? 'item' : name;
+		return `<${name}>${value.map((entry) => element(childName, entry, rendering)).join('')}</${name}>`;
+	}
 	if (typeof value === 'object') {
-		const children = Object.entries(value as Record<string, unknown>).map(([key, child]) => element(key, child));
+		const children = Object.entries(value as Record<string, unknown>).map(([key, child]) => element(key, child, rendering));
 		return `<${name}>${children.join('')}</${name}>`;
 	}
 	return `<${name}>${escapeText(String(value))}</${name}>`;
 }
 
-/** A JSON list in Jackson XML's default shape. */
-export function toJacksonXmlList(list: unknown[]): string {
-	return `<List>${list.map((entry) => element('item', entry)).join('')}</List>`;
+/** An answer as Jackson XML: a list as `<List><item>…</item></List>` (in every list style), an object under `<Answer>`. */
+export function toJacksonXml(value: unknown, rendering: XmlRendering = JACKSON_DEFAULT): string {
+	if (!Array.isArray(value)) return element('Answer', value, rendering);
+	return `<List>${value.map((entry) => element('item', entry, rendering)).join('')}</List>`;
 }
 
 const parser = new XMLParser({

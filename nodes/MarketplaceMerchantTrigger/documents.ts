@@ -13,20 +13,19 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { decodeBody, unwrapList } from '../MarketplaceMerchant/transport/answers';
 import { formatIsoUtc, parseServiceTimestamp } from '../MarketplaceMerchant/transport/dates';
+import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
 import {
 	DOCUMENTS,
 	documentIdOf,
 	downloadDocumentPdfs,
 	flattenDocumentLinks,
-	XML_TEXT_FIELDS,
 	type DocumentKind,
 	type DocumentLink,
 } from '../MarketplaceMerchant/transport/invoices';
 import { sendWithPolicy, statusOf } from '../MarketplaceMerchant/transport/requestPolicy';
+import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
 import { CREDENTIAL_TYPE, merchantKeyOf } from '../MarketplaceMerchant/transport/send';
-import type { XmlReadOptions } from '../MarketplaceMerchant/transport/xml';
 import type { DateWindow } from './cursor';
 
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
@@ -51,9 +50,8 @@ export function invoicedDateOf(document: IDataObject): Date | undefined {
 }
 
 function suborderIdOf(document: IDataObject): string | undefined {
-	const details = orderDetailsOf(document);
-	const value = details.suborderId ?? details.suborderid ?? details.subOrderId;
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+	const value = orderDetailsOf(document).suborderId;
+	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**
@@ -92,16 +90,16 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 }
 
 /**
- * One authenticated GET under the shared policy; the answer decoded (JSON, or XML read with the
- * kind's field hints). With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document")
- * reads as no answer.
+ * One authenticated GET under the shared policy; the answer read against its schema (decode.ts).
+ * With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer.
  */
 async function getFromService(
 	ctx: IPollFunctions,
 	path: string,
 	qs: IDataObject,
 	what: string,
-	{ notFoundIsEmpty = false, xml = {} }: { notFoundIsEmpty?: boolean; xml?: XmlReadOptions } = {},
+	answer: AnswerSchema,
+	{ notFoundIsEmpty = false }: { notFoundIsEmpty?: boolean } = {},
 ): Promise<unknown> {
 	const credentials = await ctx.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
 	const url = `${String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '')}${path}`;
@@ -124,7 +122,7 @@ async function getFromService(
 		if (notFoundIsEmpty && statusOf(error) === 404) return undefined;
 		throw describeFailure(ctx, error, what);
 	}
-	return decodeBody(ctx, response, xml);
+	return decodeAnswer(ctx, response, answer);
 }
 
 function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
@@ -139,10 +137,7 @@ export async function fetchDocuments(
 	type: InvoiceTypeFilter,
 ): Promise<IDataObject[]> {
 	const what = `${DOCUMENTS[kind].label}s from ${formatIsoUtc(window.from)} to ${formatIsoUtc(window.to)}`;
-	const answer = await getFromService(ctx, DOCUMENTS[kind].listPath, rangeQuery(window, type), what, {
-		xml: { textFields: XML_TEXT_FIELDS[kind] },
-	});
-	const list = unwrapList(answer);
+	const list = await getFromService(ctx, DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
 	if (list === undefined || list === null) return [];
 	if (!Array.isArray(list)) {
 		throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
@@ -180,6 +175,7 @@ export async function attachPdfs(
 			DOCUMENTS[kind].linksPath,
 			{ ...rangeQuery(window, undefined), suborderIds: chunk.join(',') },
 			what,
+			ANSWERS.invoiceUrls,
 			{ notFoundIsEmpty: true },
 		);
 		links.push(...flattenDocumentLinks(answer, chunk));

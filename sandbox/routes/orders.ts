@@ -4,7 +4,6 @@ import type { DocumentStore } from '../document-store';
 import { badRequest, listParam, notFound, wantsXml } from '../http';
 import type { RouteContext, RouteDefinition, RouteResult } from '../route';
 import type { InvoiceType } from '../types';
-import { toJacksonXmlList } from '../xml';
 
 const BASE = '/order/api/v1/merchant-integration';
 const INVOICE_TYPES: InvoiceType[] = ['FISCAL', 'NON_FISCAL'];
@@ -56,7 +55,7 @@ function listDocuments<T>(store: (context: RouteContext) => DocumentStore<T>) {
 			type: invoiceType(query),
 			nowMs: core.clock.nowMs(),
 		});
-		if (wantsXml(headers.accept)) return { body: toJacksonXmlList(documents), contentType: 'application/xml' };
+		if (wantsXml(headers.accept)) return { xml: documents };
 		return { json: documents };
 	};
 }

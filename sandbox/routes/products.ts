@@ -287,13 +287,16 @@ export const productRoutes: RouteDefinition[] = [
 		pattern: new RegExp(`^${BASE}/ean/exists$`),
 		authenticated: true,
 		handle({ core, body }) {
+			// Variants seen live: keys without their leading zeros, the object in a one-element list.
+			const { eanKeysWithoutLeadingZeros, eanAnswerInArray } = core.variants.current;
 			const result: Record<string, boolean> = {};
 			for (const entry of bodyList(body)) {
 				const ean = toText(entry);
 				if (ean === undefined) throw badRequest('Request body must be an array of EAN strings');
-				result[ean] = core.catalog.getByEan(ean.trim()) !== undefined;
+				const key = eanKeysWithoutLeadingZeros ? ean.replace(/^0+(?=\d)/, '') : ean;
+				result[key] = core.catalog.getByEan(ean.trim()) !== undefined;
 			}
-			return { json: result };
+			return { json: eanAnswerInArray ? [result] : result };
 		},
 		itemCount: ({ body }) => bodyListLength(body),
 	},

@@ -4,11 +4,14 @@
  */
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
 import {
+	DOCUMENTS,
 	documentIdOf,
 	flattenDocumentLinks,
 	simplifyInvoice,
 	readDocumentRange,
+	type DocumentKind,
 } from '../../nodes/MarketplaceMerchant/transport/invoices';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
 import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';
@@ -360,20 +363,26 @@ describe('Invoice and Invoice Correction', () => {
 	});
 });
 
-describe('invoice helpers: tolerant reading', () => {
+/** A document as the node reads it: through decode.ts against the kind's schema. */
+function asRead(document: object, kind: DocumentKind): IDataObject {
+	const [read] = decodeText(JSON.stringify([document]), 'application/json', DOCUMENTS[kind].answer) as IDataObject[];
+	return read;
+}
+
+describe('invoice helpers: reading variant answers', () => {
 	it('finds the document id under either spelling', () => {
-		expect(documentIdOf({ invoiceHeader: { orderDetails: { invoiceid: 'a-1' } } }, 'invoice')).toBe('a-1');
-		expect(documentIdOf({ invoiceHeader: { orderDetails: { invoiceId: 'b-2', invoiceNumber: 'X' } } }, 'invoice')).toBe('b-2');
-		expect(documentIdOf({ invoiceHeader: { orderDetails: { invoiceNumber: 'NF-1' } } }, 'correction')).toBe('NF-1');
-		expect(documentIdOf({ unexpected: true }, 'invoice')).toBeUndefined();
+		expect(documentIdOf(asRead({ invoiceHeader: { orderDetails: { invoiceid: 'a-1' } } }, 'invoice'), 'invoice')).toBe('a-1');
+		expect(documentIdOf(asRead({ invoiceHeader: { orderDetails: { invoiceId: 'b-2', invoiceNumber: 'X' } } }, 'invoice'), 'invoice')).toBe('b-2');
+		expect(documentIdOf(asRead({ invoiceHeader: { orderDetails: { invoiceNumber: 'NF-1' } } }, 'correction'), 'correction')).toBe('NF-1');
+		expect(documentIdOf(asRead({ unexpected: true }, 'invoice'), 'invoice')).toBeUndefined();
 	});
 
-	it('simplifies variant spellings, string numbers, string fba and a payment method string', () => {
+	it('simplifies variant spellings, string numbers, string fba and a stringified payment method list', () => {
 		const document = {
 			invoiceHeader: {
 				invoiceType: 'NON_FISCAL',
 				invoiceCorrectionReason: 'Reklamacija',
-				orderDetails: { invoiceNumber: 'NF-7', orderId: 77, suborderId: '77-1', fba: 'false', paymentMethods: 'PBC, VOUCHER', invoicedDate: '2025-01-02T03:04:05' },
+				orderDetails: { invoiceNumber: 'NF-7', orderId: 77, suborderId: '77-1', fba: 'false', paymentMethods: '[PBC, VOUCHER]', invoicedDate: '2025-01-02T03:04:05' },
 				fiscalDetails: { referentDocumentNumber: 'NF-6', fiscalInvoiceDate: null },
 			},
 			productSpecification: { totalDetails: { basePrice: '-120.50', chargedPrice: -120.5 } },
@@ -381,7 +390,7 @@ describe('invoice helpers: tolerant reading', () => {
 			somethingNew: { kept: 'in the full document' },
 		};
 
-		expect(simplifyInvoice(document, 'correction')).toEqual({
+		expect(simplifyInvoice(asRead(document, 'correction'), 'correction')).toEqual({
 			invoiceNumber: 'NF-7',
 			referentDocumentNumber: 'NF-6',
 			invoiceType: 'NON_FISCAL',

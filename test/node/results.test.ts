@@ -14,6 +14,8 @@ import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invo
 const NODE = 'marketplaceMerchant';
 /** Far more results than any request holds: the answer's list is empty. */
 const ALL = Number.MAX_SAFE_INTEGER;
+/** Discounts are dated a year ahead: the node rejects a start before today (real UTC). */
+const YEAR = new Date().getUTCFullYear() + 1;
 
 describe('node', () => {
 	let sandbox: Sandbox;
@@ -119,8 +121,8 @@ describe('node', () => {
 			merchantInventoryId: product.id,
 			discountPrice: Math.floor(product.basePrice * 0.9),
 			discountPriceCurrency: 'RSD',
-			dateFrom: '01/08/2025',
-			dateTo: '10/08/2025',
+			dateFrom: `01/08/${YEAR}`,
+			dateTo: `10/08/${YEAR}`,
 			discountType: 'SALE',
 		});
 
@@ -162,8 +164,8 @@ describe('node', () => {
 		it('Update: fewer or no results give failed items for the entries without one', async () => {
 			const [first, second] = await scheduled(2);
 			const entries = [
-				{ discountId: first, newDateTo: '09/08/2025' },
-				{ discountId: second, newDateTo: '09/08/2025' },
+				{ discountId: first, newDateTo: `09/08/${YEAR}` },
+				{ discountId: second, newDateTo: `09/08/${YEAR}` },
 			];
 			const sent = entries.map((entry) => ({ ...entry }));
 

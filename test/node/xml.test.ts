@@ -5,7 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { parseXmlAnswer } from '../../nodes/MarketplaceMerchant/transport/xml';
+import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
+import { ANSWERS, INVOICE, listOf, objectOf, PRODUCT, STRING } from '../../nodes/MarketplaceMerchant/transport/schema';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
 import { XML_BOMB } from '../../sandbox/xml';
 import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';
@@ -18,17 +19,9 @@ const TO = '2025-06-30T23:59:59';
 const COMPARE_FROM = '2025-01-01T00:00:00';
 const COMPARE_TO = '2025-02-28T23:59:59';
 
-/** XML has no null: the service (Jackson, as the sandbox) leaves such fields out. */
-function withoutNulls(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(withoutNulls);
-	if (value && typeof value === 'object') {
-		return Object.fromEntries(
-			Object.entries(value)
-				.filter(([, child]) => child !== null)
-				.map(([key, child]) => [key, withoutNulls(child)]),
-		);
-	}
-	return value;
+/** Reads an XML answer as the node does, against the schema of a list of invoices (or another). */
+function readXml(xml: string, answer: { body: ReturnType<typeof listOf> } = ANSWERS.invoices): unknown {
+	return decodeText(xml, 'application/xml', answer);
 }
 
 describe('XML answers', () => {
@@ -68,14 +61,14 @@ describe('XML answers', () => {
 	it.each([
 		['invoice', 'invoices'],
 		['invoiceCorrection', 'invoiceCorrections'],
-	] as const)('reads %s XML into exactly the JSON answers (less nulls)', async (resource, route) => {
+	] as const)('reads %s XML into exactly the JSON answers (Jackson leaves nulls out; they come back as null)', async (resource, route) => {
 		const fromJson = await run({ resource, operation: 'getMany' });
 		const fromXml = await run({ resource, operation: 'getMany', options: { responseFormat: 'xml' } });
 
 		const jsonDocuments = fromJson.json('Node');
 		const xmlDocuments = fromXml.json('Node');
 		expect(jsonDocuments.length).toBeGreaterThan(5);
-		expect(xmlDocuments).toEqual(withoutNulls(jsonDocuments));
+		expect(xmlDocuments).toEqual(jsonDocuments);
 		expect(sandbox.count(route)).toBe(2);
 		// The comparison covers one-element lists of every list field.
 		const documents = jsonDocuments as unknown as Array<Invoice | InvoiceCorrection>;
@@ -121,7 +114,7 @@ describe('XML answers', () => {
 			}
 			const xml = Buffer.from(file!.data, 'base64').toString('utf8');
 			expect(xml.startsWith('<List><item>')).toBe(true);
-			byFile.set(file!.fileName!, { data: file!.data, documents: parseXmlAnswer(xml) as IDataObject[] });
+			byFile.set(file!.fileName!, { data: file!.data, documents: readXml(xml) as IDataObject[] });
 		}
 		expect([...byFile.keys()]).toEqual([
 			'invoices-2024-12-01-2025-02-28.xml',
@@ -157,16 +150,21 @@ describe('XML answers', () => {
 	});
 });
 
-describe('parseXmlAnswer', () => {
+describe('reading XML against the schema', () => {
+	const TAX = objectOf({ taxRateSpecification: INVOICE.fields.taxRateSpecification, paymentMethods: listOf(STRING), items: listOf(PRODUCT) });
+
 	it('reads one-element lists as lists, including a list inside an object of the same name', () => {
 		const xml =
 			'<List><item><taxRateSpecification><taxRateSpecification><taxRateSpecification><label>Ђ</label><vat>20</vat>' +
 			'<vatAmount>-1.5</vatAmount></taxRateSpecification></taxRateSpecification><grandTotal>9</grandTotal></taxRateSpecification>' +
 			'<paymentMethods><paymentMethods>COD</paymentMethods></paymentMethods><items></items></item></List>';
 
-		expect(parseXmlAnswer(xml)).toEqual([
+		expect(readXml(xml, { body: listOf(TAX) })).toEqual([
 			{
-				taxRateSpecification: { taxRateSpecification: [{ label: 'Ђ', vat: 20, vatAmount: -1.5 }], grandTotal: 9 },
+				taxRateSpecification: {
+					taxRateSpecification: [{ label: 'Ђ', name: null, basePriceWithoutVat: null, vat: 20, vatAmount: -1.5 }],
+					grandTotal: 9,
+				},
 				paymentMethods: ['COD'],
 				items: [],
 			},
@@ -174,28 +172,29 @@ describe('parseXmlAnswer', () => {
 	});
 
 	it('reads a one-item and an empty list answer as lists', () => {
-		expect(parseXmlAnswer('<List><item><ean>0000000000017</ean></item></List>')).toEqual([{ ean: '0000000000017' }]);
-		expect(parseXmlAnswer('<List/>')).toEqual([]);
-		expect(parseXmlAnswer('<?xml version="1.0"?>\n<List></List>')).toEqual([]);
+		const eans = { body: listOf(objectOf({ ean: STRING })) };
+		expect(readXml('<List><item><ean>0000000000017</ean></item></List>', eans)).toEqual([{ ean: '0000000000017' }]);
+		expect(readXml('<List/>', eans)).toEqual([]);
+		expect(readXml('<?xml version="1.0"?>\n<List></List>', eans)).toEqual([]);
 	});
 
-	it('restores numbers and booleans by field, unless the field is to stay text', () => {
-		const xml = '<List><item><orderDetails><fba>true</fba><warehouseAddress><warehouseId>0042</warehouseId></warehouseAddress></orderDetails></item></List>';
+	it('types fields by the schema: fba is a boolean in invoices and text in corrections', () => {
+		const xml = '<List><item><invoiceHeader><orderDetails><fba>true</fba><warehouseAddress><warehouseId>0042</warehouseId></warehouseAddress></orderDetails></invoiceHeader></item></List>';
 
-		expect(parseXmlAnswer(xml)).toEqual([{ orderDetails: { fba: true, warehouseAddress: { warehouseId: 42 } } }]);
-		expect(parseXmlAnswer(xml, { textFields: new Set(['fba']) })).toEqual([
-			{ orderDetails: { fba: 'true', warehouseAddress: { warehouseId: 42 } } },
-		]);
+		const [invoice] = readXml(xml, ANSWERS.invoices) as Array<{ invoiceHeader: { orderDetails: IDataObject } }>;
+		const [correction] = readXml(xml, ANSWERS.invoiceCorrections) as Array<{ invoiceHeader: { orderDetails: IDataObject } }>;
+		expect(invoice.invoiceHeader.orderDetails).toMatchObject({ fba: true, warehouseAddress: { warehouseId: 42, street: null, city: null } });
+		expect(correction.invoiceHeader.orderDetails).toMatchObject({ fba: 'true', warehouseAddress: { warehouseId: 42 } });
 	});
 
 	it('decodes predefined entities and character references', () => {
 		const xml = '<List><item><name>&lt;a&gt; &amp;amp; &#39;&#x41;&apos;</name></item></List>';
 
-		expect(parseXmlAnswer(xml)).toEqual([{ name: "<a> &amp; 'A'" }]);
+		expect(readXml(xml, { body: listOf(objectOf({ name: STRING })) })).toEqual([{ name: "<a> &amp; 'A'" }]);
 	});
 
 	it('refuses documents that declare a DOCTYPE (entity definitions)', () => {
-		expect(() => parseXmlAnswer('<!DOCTYPE List [<!ENTITY x "expanded">]><List><item><name>&x;</name></item></List>')).toThrow(/DOCTYPE/);
-		expect(() => parseXmlAnswer(XML_BOMB)).toThrow(/DOCTYPE/);
+		expect(() => readXml('<!DOCTYPE List [<!ENTITY x "expanded">]><List><item><name>&x;</name></item></List>')).toThrow(/DOCTYPE/);
+		expect(() => readXml(XML_BOMB)).toThrow(/DOCTYPE/);
 	});
 });

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
-import { unwrapList } from '../transport/answers';
+import { unwrapList } from '../transport/decode';
 import { describeValue, invalidInput, isBlank, readJson } from '../transport/values';
 import { showFor } from './common';
 

@@ -13,7 +13,6 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../transport/answers';
 import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type RequestData } from '../transport/send';
 import { forInputItem } from '../transport/strategies';
@@ -95,8 +94,11 @@ export interface EngineRouting {
 	preSend?: PreSendAction[];
 	/** How one item becomes requests (pages, chunks, windows): one request by default. */
 	strategy?: Strategy;
-	/** Turns each answer into items: `readAnswer` (JSON or XML, wrapped lists unwrapped) by default. */
-	postReceive?: PostReceiveAction[];
+	/**
+	 * Turns each answer into items; starts with `readAnswer(ANSWERS.x)` (decode.ts), which names
+	 * the schema of the operation's answer.
+	 */
+	postReceive: PostReceiveAction[];
 }
 
 /**
@@ -105,7 +107,7 @@ export interface EngineRouting {
  * starts all items' requests at once, and only the engine keeps them within the rate limits.
  * A preSend's failure holds back every item of the run when the node stops on errors (inputChecks.ts).
  */
-export function engineRouting({ request, preSend = [], strategy = sendSingle, postReceive = [readAnswer] }: EngineRouting): INodePropertyRouting {
+export function engineRouting({ request, preSend = [], strategy = sendSingle, postReceive }: EngineRouting): INodePropertyRouting {
 	return {
 		request,
 		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },

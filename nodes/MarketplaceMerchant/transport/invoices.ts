@@ -6,10 +6,10 @@
  * Stable API (the trigger imports it; change only compatibly):
  *
  *   type DocumentKind = 'invoice' | 'correction'
- *   DOCUMENTS[kind]                  { listPath, linksPath, fileStem, label, idField }
- *   XML_TEXT_FIELDS[kind]            fields parseXmlAnswer must keep as text for this kind
- *   documentIdOf(document, kind)     the id that identifies a document (dedupe key) or undefined:
- *                                    invoice → orderDetails.invoiceId (or invoiceid);
+ *   DOCUMENTS[kind]                  { listPath, linksPath, fileStem, label, idField, answer }
+ *   documentIdOf(document, kind)     the id that identifies a document (dedupe key) or undefined,
+ *                                    of a document read by decode.ts (spec's key names):
+ *                                    invoice → orderDetails.invoiceId;
  *                                    correction → orderDetails.invoiceNumber
  *   simplifyInvoice(document, kind)  flat summary for no-code use (SimplifiedDocument)
  *   readDocumentRange(ctx, from, to, labels?)
@@ -39,6 +39,7 @@ import {
 import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from './dates';
 import { LIMITS, PATHS } from './endpoints';
 import { sendWithPolicy, statusOf } from './requestPolicy';
+import { ANSWERS, type AnswerSchema } from './schema';
 import { invalidInput, isBareDay, readDate, type ValueContext } from './values';
 
 export type DocumentKind = 'invoice' | 'correction';
@@ -54,6 +55,8 @@ export interface DocumentEndpoints {
 	label: string;
 	/** Name of the id field in `invoiceHeader.orderDetails` (and in simplified output). */
 	idField: 'invoiceId' | 'invoiceNumber';
+	/** The schema of the list answer (decode.ts reads JSON and XML with it). */
+	answer: AnswerSchema;
 }
 
 export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
@@ -63,6 +66,7 @@ export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
 		fileStem: 'invoices',
 		label: 'invoice',
 		idField: 'invoiceId',
+		answer: ANSWERS.invoices,
 	},
 	correction: {
 		listPath: PATHS.invoiceCorrections,
@@ -70,16 +74,8 @@ export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
 		fileStem: 'invoice-corrections',
 		label: 'invoice correction',
 		idField: 'invoiceNumber',
+		answer: ANSWERS.invoiceCorrections,
 	},
-};
-
-/**
- * XML carries no types: xml.ts restores them by field name. `fba` is a boolean in invoices but a
- * string in corrections, so for corrections it must stay text to match the JSON answer.
- */
-export const XML_TEXT_FIELDS: Record<DocumentKind, ReadonlySet<string>> = {
-	invoice: new Set(),
-	correction: new Set(['fba']),
 };
 
 function objectAt(value: unknown, ...path: string[]): IDataObject {
@@ -99,6 +95,11 @@ function firstOf(object: IDataObject, ...names: string[]): unknown {
 	return undefined;
 }
 
+/** Amounts of a document read by decode.ts are numbers already; anything else is left out. */
+function numberOf(value: unknown): number | undefined {
+	return typeof value === 'number' ? value : undefined;
+}
+
 function textOf(value: unknown): string | undefined {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -106,31 +107,15 @@ function textOf(value: unknown): string | undefined {
 }
 
 export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
-	const orderDetails = objectAt(document, 'invoiceHeader', 'orderDetails');
-	const id =
-		kind === 'invoice'
-			? firstOf(orderDetails, 'invoiceId', 'invoiceid', 'invoiceID')
-			: firstOf(orderDetails, 'invoiceNumber', 'invoicenumber');
-	return textOf(id);
+	const id = objectAt(document, 'invoiceHeader', 'orderDetails')[DOCUMENTS[kind].idField];
+	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-/** An amount the service answered, also as numeric text (XML, some JSON answers); no guessing of separators. */
-function numberOf(value: unknown): number | undefined {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : NaN;
-	return Number.isFinite(number) ? number : undefined;
-}
-
-/** `fba` is a boolean in invoices and a string in corrections. */
+/** `fba` is a boolean in invoices and a string in corrections (the reader keeps each as the spec types it). */
 function toBoolean(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
-	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	if (value === 'true' || value === 'false') return value === 'true';
 	return undefined;
-}
-
-/** `paymentMethods` is usually an array, sometimes one value or a comma-separated string. */
-function toTextList(value: unknown): string[] {
-	const values = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value === undefined || value === null ? [] : [value];
-	return values.map((entry) => textOf(entry)?.trim() ?? '').filter((entry) => entry !== '');
 }
 
 /** Response timestamps may come without a zone; they are UTC. Unreadable values pass through. */
@@ -185,8 +170,8 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 	const simplified: SimplifiedDocument = {
 		...ids,
 		invoiceType: textOf(header.invoiceType),
-		suborderId: textOf(firstOf(orderDetails, 'suborderId', 'suborderid', 'subOrderId')),
-		orderId: textOf(firstOf(orderDetails, 'orderid', 'orderId')),
+		suborderId: textOf(orderDetails.suborderId),
+		orderId: textOf(orderDetails.orderid),
 		invoicedDate: toIsoUtc(orderDetails.invoicedDate),
 		fiscalInvoiceDate: toIsoUtc(fiscalDetails.fiscalInvoiceDate),
 		orderDate: toIsoUtc(orderDetails.orderDate),
@@ -197,7 +182,7 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 		chargedPrice: numberOf(totals.chargedPrice),
 		grandTotal: numberOf(taxes.grandTotal),
 		vatRates: [...new Set(vatRates)],
-		paymentMethods: toTextList(orderDetails.paymentMethods),
+		paymentMethods: Array.isArray(orderDetails.paymentMethods) ? orderDetails.paymentMethods.map(String) : [],
 		fba: toBoolean(orderDetails.fba),
 	};
 	if (kind === 'correction') simplified.correctionReason = textOf(header.invoiceCorrectionReason);

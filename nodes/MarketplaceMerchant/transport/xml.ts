@@ -1,57 +1,26 @@
 /**
- * Reads the service's XML answers into the same JSON shape its JSON answers have.
+ * Parses XML answers safely into a neutral tree; what the elements mean (lists, numbers, nulls)
+ * is decided by the answer's schema in decode.ts, since XML carries no types and the Java
+ * services behind the API render lists in several ways.
  *
- * The service writes XML the way Jackson does by default: a list answer is `<List><item>…</item></List>`
- * and a list field is a wrapper element whose children repeat the field's name
- * (`<paymentMethods><paymentMethods>COD</paymentMethods></paymentMethods>`). XML carries no types,
- * so numbers and booleans are restored by field name from the spec, and everything else stays a
- * string (EANs, ids and phone numbers must keep their leading zeros). Only the predefined entities
- * (`&amp;`, `&lt;`, …) and character references are decoded; DTD entities are never expanded, so a
- * hostile answer with nested entity definitions stays small.
+ * Only the predefined entities (`&amp;`, `&lt;`, …) and character references are decoded; DTD
+ * entities are never expanded, and a document that declares a DOCTYPE is refused, so a hostile
+ * answer with nested entity definitions stays small.
  */
 import { XMLParser } from 'fast-xml-parser';
-import type { IDataObject } from 'n8n-workflow';
 
-/** Fields the spec types as number or integer, in any answer. */
-const NUMBER_FIELDS = new Set([
-	'id',
-	'newBasePrice',
-	'basePrice',
-	'vat',
-	'stockLevel',
-	'packageWeightValue',
-	'myProductId',
-	'warehouseId',
-	'quantity',
-	'unitPrice',
-	'unitPriceWithoutVat',
-	'basePriceWithoutVat',
-	'discountVat',
-	'discountAmount',
-	'vatAmount',
-	'chargedPrice',
-	'grandTotal',
-	'merchantInventoryId',
-	'discountPrice',
-	'sellablePrice',
-	'expires_in',
-]);
+/**
+ * An element's content: its text (entities decoded, trimmed; `''` for an empty element), or its
+ * child elements by name, each with all its occurrences in document order.
+ */
+export type XmlContent = string | XmlChildren;
+export interface XmlChildren {
+	[name: string]: XmlContent[];
+}
 
-/** Fields the spec types as boolean (`fba` only in invoices: see XmlReadOptions.textFields). */
-const BOOLEAN_FIELDS = new Set(['defaultAddress', 'success', 'fba']);
-
-/** List fields that may arrive as an empty wrapper element. */
-const LIST_FIELDS = new Set(['items', 'paymentMethods', 'taxRateSpecification', 'categories', 'gallery', 'errors', 'content']);
-
-const ROOT_LIST = 'List';
-const ROOT_LIST_ITEM = 'item';
-
-export interface XmlReadOptions {
-	/**
-	 * Fields to keep as text although they are typed elsewhere: `fba` is a boolean in invoices
-	 * but a string in corrections, and XML cannot tell the two apart.
-	 */
-	textFields?: ReadonlySet<string>;
+export interface XmlDocument {
+	rootName: string;
+	root: XmlContent;
 }
 
 /** The five predefined XML entities and character references; DTD entities stay as written. */
@@ -67,20 +36,10 @@ function decodeEntities(text: string): string {
 	});
 }
 
-function restoreType(field: string, text: string, options: XmlReadOptions): unknown {
-	if (options.textFields?.has(field)) return text;
-	if (NUMBER_FIELDS.has(field)) {
-		const value = Number(text);
-		return text.trim() !== '' && Number.isFinite(value) ? value : text;
-	}
-	if (BOOLEAN_FIELDS.has(field) && (text === 'true' || text === 'false')) return text === 'true';
-	return text;
-}
-
 /**
  * Every element is read as a list of its occurrences, so that a one-element list and a single
- * value can be told apart by structure afterwards (see `readElement`). Entities are not
- * processed by the parser at all: a DOCTYPE's definitions are never expanded.
+ * value can be told apart by structure afterwards. Entities are not processed by the parser at
+ * all: a DOCTYPE's definitions are never expanded.
  */
 const parser = new XMLParser({
 	ignoreAttributes: true,
@@ -93,33 +52,16 @@ const parser = new XMLParser({
 	isArray: () => true,
 });
 
-type Occurrences = unknown[];
-
-/**
- * One element as JSON. An element whose only children repeat its own name is a list wrapper
- * (Jackson's default for list fields): its children are the list, however many there are. This
- * also reads `<taxRateSpecification>` right, an object holding a list of the same name. Other
- * elements are objects; a child that occurs several times without a wrapper is a list too.
- */
-function readElement(name: string, occurrence: unknown, options: XmlReadOptions): unknown {
-	if (typeof occurrence === 'string') {
-		if (occurrence === '' && LIST_FIELDS.has(name)) return [];
-		return restoreType(name, decodeEntities(occurrence), options);
+function contentOf(parsed: unknown): XmlContent {
+	if (typeof parsed === 'string') return decodeEntities(parsed);
+	if (!parsed || typeof parsed !== 'object') return '';
+	const children: XmlChildren = {};
+	for (const [name, occurrences] of Object.entries(parsed as Record<string, unknown[]>)) {
+		children[name] = occurrences.map(contentOf);
 	}
-	if (!occurrence || typeof occurrence !== 'object') return occurrence;
-	const children = Object.entries(occurrence as Record<string, Occurrences>);
-	if (children.length === 1 && children[0][0] === name) {
-		return children[0][1].map((child) => readElement(name, child, options));
-	}
-	const result: IDataObject = {};
-	for (const [key, occurrences] of children) {
-		const values = occurrences.map((child) => readElement(key, child, options));
-		result[key] = (values.length === 1 ? values[0] : values) as IDataObject[keyof IDataObject];
-	}
-	return result;
+	return children;
 }
 
-/** Parses an XML answer body; a `<List>` root becomes an array (also with one or no `<item>`). */
 /**
  * The service's answers never declare a DOCTYPE. One that does is refused outright: its entity
  * definitions are never expanded (processEntities is off), but reading on would hand the
@@ -127,19 +69,15 @@ function readElement(name: string, occurrence: unknown, options: XmlReadOptions)
  */
 const DOCTYPE = /<!DOCTYPE/i;
 
-export function parseXmlAnswer(xml: string, options: XmlReadOptions = {}): unknown {
+/** Parses an XML answer; undefined for a document without a root element. */
+export function parseXml(xml: string): XmlDocument | undefined {
 	if (DOCTYPE.test(xml)) {
 		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
 	}
-	const document = parser.parse(xml) as Record<string, Occurrences>;
+	const document = parser.parse(xml) as Record<string, unknown[]>;
 	const [rootName] = Object.keys(document);
 	if (rootName === undefined) return undefined;
-	const root = document[rootName][0];
-	if (rootName === ROOT_LIST) {
-		const items = root && typeof root === 'object' ? ((root as Record<string, Occurrences>)[ROOT_LIST_ITEM] ?? []) : [];
-		return items.map((item) => readElement(ROOT_LIST_ITEM, item, options));
-	}
-	return readElement(rootName, root, options);
+	return { rootName, root: contentOf(document[rootName][0]) };
 }
 
 export function looksLikeXml(contentType: unknown, body: unknown): boolean {

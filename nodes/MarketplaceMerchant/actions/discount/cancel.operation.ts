@@ -10,8 +10,9 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { decodeBody } from '../../transport/answers';
+import { decodeAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { statusOf } from '../../transport/requestPolicy';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { readText } from '../../transport/values';
@@ -53,8 +54,8 @@ async function cancellationResult(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const body = decodeBody(this, response) as { message?: unknown } | undefined;
-	const message = body && typeof body === 'object' && body.message !== undefined ? String(body.message) : '';
+	const body = decodeAnswer(this, response, ANSWERS.discountCancel) as { message?: unknown } | undefined;
+	const message = typeof body?.message === 'string' ? body.message : '';
 	return [{ json: { discountId: discountIdOf(this), cancelled: true, message } }];
 }
 

@@ -8,7 +8,9 @@ import type {
 } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
+import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { resultLimit } from '../../transport/strategies';
 import { DATE_FORMS, readDay } from '../../transport/values';
@@ -43,6 +45,7 @@ export const getManyDiscounts: INodePropertyOptions = {
 		request: { method: 'GET', url: PATHS.discounts },
 		preSend: [setDateRange],
 		strategy: sendAndKeepLimit,
+		postReceive: [readAnswer(ANSWERS.discounts)],
 	}),
 };
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
+import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readId, readPrice } from '../../transport/values';
 import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
@@ -111,7 +112,7 @@ export const scheduleDiscounts: INodePropertyOptions = {
 	action: 'Schedule discounts',
 	description:
 		'Schedule discount prices for products in bulk. Each discount needs merchantInventoryId, discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount with success, discountId or error.',
-	routing: bulkDiscountRouting('POST', 'scheduleResult', BULK_INPUT, scheduleEntries),
+	routing: bulkDiscountRouting('POST', ANSWERS.discountSchedule, BULK_INPUT, scheduleEntries),
 };
 
 export const scheduleDiscountsFields: INodeProperties[] = [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions(RESOURCE, OPERATION)];

@@ -12,10 +12,11 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { readListProperty } from '../../transport/answers';
 import { failOnItemErrorsIfAsked, pairDiscountResults } from '../../transport/bulkResults';
+import { readAnswer } from '../../transport/decode';
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import type { AnswerSchema } from '../../transport/schema';
 import { splitBodyList } from '../../transport/strategies';
 import { invalidInput, isBlank, readChoice, type ValueContext } from '../../transport/values';
 import { readBulkEntries, type BulkInput } from '../bulkInput';
@@ -167,7 +168,7 @@ export function discountBulkInput(input: DiscountBulkInput): BulkInput {
  */
 export function bulkDiscountRouting(
 	method: 'POST' | 'PUT',
-	resultProperty: string,
+	answer: AnswerSchema,
 	input: BulkInput,
 	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[]) => IDataObject[],
 ): INodePropertyRouting {
@@ -185,6 +186,6 @@ export function bulkDiscountRouting(
 			pairResults: pairDiscountResults,
 			finish: failOnItemErrorsIfAsked,
 		}),
-		postReceive: [readListProperty(resultProperty)],
+		postReceive: [readAnswer(answer)],
 	});
 }

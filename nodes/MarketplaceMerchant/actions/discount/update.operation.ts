@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
+import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice, readText } from '../../transport/values';
 import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
@@ -115,7 +116,7 @@ export const updateDiscounts: INodePropertyOptions = {
 	action: 'Update discounts',
 	description:
 		'Change scheduled or running discounts in bulk by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update with success or error.',
-	routing: bulkDiscountRouting('PUT', 'updateResult', BULK_INPUT, updateEntries),
+	routing: bulkDiscountRouting('PUT', ANSWERS.discountUpdate, BULK_INPUT, updateEntries),
 };
 
 export const updateDiscountsFields: INodeProperties[] = [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions(RESOURCE, OPERATION)];

@@ -20,11 +20,10 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { decodeBody, readAnswerWith } from '../../transport/answers';
 import { formatIsoUtc } from '../../transport/dates';
+import { decodeAnswer, readAnswer } from '../../transport/decode';
 import {
 	DOCUMENTS,
-	XML_TEXT_FIELDS,
 	documentIdOf,
 	downloadDocumentPdfs,
 	flattenDocumentLinks,
@@ -34,6 +33,7 @@ import {
 	type DocumentKind,
 	type DocumentLink,
 } from '../../transport/invoices';
+import { ANSWERS } from '../../transport/schema';
 import type { RequestData } from '../../transport/send';
 import { chunkBySize, splitDateRange } from '../../transport/strategies';
 import { isBlank, readChoice, readList, toList } from '../../transport/values';
@@ -146,7 +146,7 @@ async function readDocumentLinks(
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	const requested = toList(this.getNodeParameter('suborderIds', ''));
-	return flattenDocumentLinks(decodeBody(this, response), requested).map((link) => ({ json: link }));
+	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls), requested).map((link) => ({ json: link }));
 }
 
 /**
@@ -255,7 +255,7 @@ export function getManyDocuments(resource: string, kind: DocumentKind): Document
 				request: { method: 'GET', url: listPath },
 				preSend: [prepareQuery(GET_MANY)],
 				strategy: fetchDocuments(kind),
-				postReceive: [readAnswerWith({ textFields: XML_TEXT_FIELDS[kind] }), attachRawXmlIfAsked(kind)],
+				postReceive: [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked(kind)],
 			}),
 		},
 		fields: [],

@@ -1,7 +1,9 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
+import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { splitQueryList } from '../../transport/strategies';
 import { DATE_FORMS, isBlank, readDay, readId, readList } from '../../transport/values';
 import { engineRouting, showFor } from '../common';
@@ -38,6 +40,7 @@ export const getManyPrices: INodePropertyOptions = {
 		request: { method: 'GET', url: PATHS.prices },
 		preSend: [setIdsAndDate],
 		strategy: splitQueryList('merchantInventoryIds', LIMITS.priceIdsPerRequest),
+		postReceive: [readAnswer(ANSWERS.prices)],
 	}),
 };
 

@@ -1,14 +1,17 @@
-import type {
-	IDataObject,
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	NodeApiError,
+	type IExecutePaginationFunctions,
+	type JsonObject,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { engineRouting, showFor } from '../common';
 import { readEanList } from './productValues';
@@ -19,16 +22,32 @@ async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: I
 	return requestOptions;
 }
 
-function exists(value: unknown): boolean {
-	return value === true || String(value).toLowerCase() === 'true';
+/** An EAN's digits without leading zeros: the service may answer `740617304350` for `0740617304350`. */
+function digitsOf(ean: string): string {
+	return ean.trim().replace(/^0+(?=\d)/, '');
 }
 
-/** Sends the check and answers one item per requested EAN, in the order given. */
+/**
+ * Sends the check and answers one item per requested EAN, in the order given. The answer (an
+ * object, or that object in a one-element list: one item each) is matched to the requested EANs
+ * by their digits, with and without leading zeros. An EAN the answer says nothing about fails
+ * the item rather than reading as "does not exist".
+ */
 async function sendEanCheck(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const eans = requestData.options.body as string[];
-	const [answer] = await sendRequest(this, requestData);
-	const existsByEan = (answer?.json ?? {}) as IDataObject;
-	return eans.map((ean) => ({ json: { ean, exists: exists(existsByEan[ean]) } }));
+	const existsByDigits = new Map<string, unknown>();
+	for (const { json } of await sendRequest(this, requestData)) {
+		for (const [key, value] of Object.entries(json)) existsByDigits.set(digitsOf(key), value);
+	}
+	const unanswered = eans.filter((ean) => typeof existsByDigits.get(digitsOf(ean)) !== 'boolean');
+	if (unanswered.length > 0) {
+		throw new NodeApiError(this.getNode(), { unanswered } as unknown as JsonObject, {
+			message: `The service's answer says nothing readable about EAN ${unanswered.slice(0, 5).join(', ')}${unanswered.length > 5 ? ` and ${unanswered.length - 5} more` : ''}`,
+			description: 'The EAN check answers true or false for each EAN sent; nothing is guessed for the missing ones',
+			itemIndex: this.getItemIndex(),
+		});
+	}
+	return eans.map((ean) => ({ json: { ean, exists: existsByDigits.get(digitsOf(ean)) as boolean } }));
 }
 
 export const checkEans: INodePropertyOptions = {
@@ -40,6 +59,7 @@ export const checkEans: INodePropertyOptions = {
 		request: { method: 'POST', url: PATHS.eanExists },
 		preSend: [buildEanListBody],
 		strategy: sendEanCheck,
+		postReceive: [readAnswer(ANSWERS.eanExists)],
 	}),
 };
 

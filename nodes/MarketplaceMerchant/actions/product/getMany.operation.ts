@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { readAnswer } from '../../transport/answers';
+import { readAnswer } from '../../transport/decode';
+import { ANSWERS } from '../../transport/schema';
 import { pageThrough } from '../../transport/strategies';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
 import { addProductFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
@@ -16,7 +17,7 @@ export const getManyProducts: INodePropertyOptions = {
 		request: { method: 'GET', url: PATHS.products },
 		preSend: [addProductFilters],
 		strategy: pageThrough(LIMITS.productsPageSize),
-		postReceive: [readAnswer, simplifyProductsIfAsked],
+		postReceive: [readAnswer(ANSWERS.products), simplifyProductsIfAsked],
 	}),
 };
 

@@ -1,6 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { pageThrough } from '../../transport/strategies';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
 import { addProductFilters, modifiedAfterFilter } from './productList';
@@ -15,6 +17,7 @@ export const getManyBasicProducts: INodePropertyOptions = {
 		request: { method: 'GET', url: PATHS.basicProducts },
 		preSend: [addProductFilters],
 		strategy: pageThrough(LIMITS.basicProductsPageSize),
+		postReceive: [readAnswer(ANSWERS.basicProducts)],
 	}),
 };
 

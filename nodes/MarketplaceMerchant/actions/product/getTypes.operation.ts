@@ -7,8 +7,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../transport/answers';
+import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { engineRouting, showFor } from '../common';
 
 async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -37,7 +38,7 @@ export const getProductTypes: INodePropertyOptions = {
 	routing: engineRouting({
 		request: { method: 'GET', url: PATHS.productTypes },
 		preSend: [setLanguage],
-		postReceive: [readAnswer, typeNamesAsItems],
+		postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
 	}),
 };
 

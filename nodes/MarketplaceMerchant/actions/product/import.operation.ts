@@ -8,7 +8,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import {
 	invalidInput,
@@ -128,6 +130,7 @@ export const importProduct: INodePropertyOptions = {
 		request: { method: 'POST', url: PATHS.import },
 		preSend: [buildImportBody],
 		strategy: sendImport,
+		postReceive: [readAnswer(ANSWERS.import)],
 	}),
 };
 

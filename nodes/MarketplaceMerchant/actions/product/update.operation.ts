@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { engineRouting, failOnItemErrorsOptions, showFor } from '../common';
 import { buildProductUpdate, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
 
@@ -31,6 +33,7 @@ export const updateProduct: INodePropertyOptions = {
 		request: { method: 'PUT', url: PATHS.product },
 		preSend: [buildUpdateRequest],
 		strategy: sendProductUpdate,
+		postReceive: [readAnswer(ANSWERS.productUpdate)],
 	}),
 };
 

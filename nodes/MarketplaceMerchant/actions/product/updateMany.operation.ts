@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
+import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { splitBodyList } from '../../transport/strategies';
 import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
 import { engineRouting, failOnItemErrorsOptions } from '../common';
@@ -75,6 +77,7 @@ export const updateManyProducts: INodePropertyOptions = {
 			pairResults: pairProductResults,
 			finish: failOnItemErrorsIfAsked,
 		}),
+		postReceive: [readAnswer(ANSWERS.productBulkUpdate)],
 	}),
 };
 

@@ -1,6 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { engineRouting } from '../common';
 
 export const getManyWarehouses: INodePropertyOptions = {
@@ -8,7 +10,7 @@ export const getManyWarehouses: INodePropertyOptions = {
 	value: 'getMany',
 	action: 'Get many warehouses',
 	description: "List the merchant's warehouses (pickup addresses); exactly one is the default outbound address",
-	routing: engineRouting({ request: { method: 'GET', url: PATHS.warehouses } }),
+	routing: engineRouting({ request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
 };
 
 export const getManyWarehousesFields: INodeProperties[] = [];

@@ -1,0 +1,299 @@
+/**
+ * The one reader of the service's answers. Every answer, JSON or XML, of every operation and of
+ * the trigger, is read here against its schema (schema.ts) into exactly the spec's shape:
+ *
+ * - keys are matched to the spec's spelling whatever their letter case or surrounding whitespace
+ *   (`defaultAddress `, `orderId`, `invoiceid`, `aCode`), and the output uses the spec's names;
+ *   when an answer holds two spellings of one field, the spec's own spelling wins;
+ * - a list field is a list, whether it came as a JSON array, a JSON string holding a bracketed
+ *   list (`"[COD, VOUCHER]"`), a single value, or any XML rendering (Jackson's wrapped elements,
+ *   `<item>` children, repeated unwrapped elements); an absent or empty list field is `[]`;
+ * - numbers are numbers, also from numeric strings; booleans from `"true"`/`"false"`; fields the
+ *   spec types as strings (EANs, SKUs, ids) stay strings with their leading zeros (a number there
+ *   becomes its text); a value that is none of these is left as it came, never guessed;
+ * - an empty XML element is `null`, and so is a field the answer leaves out (Jackson's XML omits
+ *   nulls), so JSON and XML answers of the same documents give identical items;
+ * - fields the schema does not know pass through untouched.
+ */
+import {
+	NodeApiError,
+	type FunctionsBase,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
+import { looksLikeXml, parseXml, type XmlChildren, type XmlContent } from './xml';
+
+// --- Keys -------------------------------------------------------------------------------------
+
+function keyOf(name: string): string {
+	return name.trim().toLowerCase();
+}
+
+const specNamesCache = new WeakMap<ObjectSchema, Map<string, string>>();
+
+/** The spec's name of an answer's key, or undefined for a field the schema does not know. */
+function specNameOf(schema: ObjectSchema, key: string): string | undefined {
+	let names = specNamesCache.get(schema);
+	if (!names) {
+		names = new Map(Object.keys(schema.fields).map((name) => [keyOf(name), name]));
+		specNamesCache.set(schema, names);
+	}
+	return names.get(keyOf(key));
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * An object read field by field: each of the answer's keys under the spec's name, unknown keys as
+ * they came, and every field of the schema the answer left out as `[]` (lists) or `null`.
+ */
+function readObject<T>(schema: ObjectSchema, entries: Array<[string, T]>, read: (field: Schema, value: T) => unknown, passThrough: (value: T) => unknown): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, value] of entries) {
+		const name = specNameOf(schema, key);
+		if (name === undefined) {
+			result[key] = passThrough(value) as IDataObject[string];
+			continue;
+		}
+		const seen = result[name];
+		if (seen === undefined || seen === null || key === name) result[name] = read(schema.fields[name], value) as IDataObject[string];
+	}
+	for (const [name, field] of Object.entries(schema.fields)) {
+		if (!(name in result)) result[name] = field.kind === 'list' ? [] : null;
+	}
+	return result;
+}
+
+// --- Scalars ----------------------------------------------------------------------------------
+
+/** A number as Java services print one, also in exponent form (`1.0E7`). */
+const NUMERIC = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/;
+const BOOLEAN_TEXT = /^\s*(true|false)\s*$/i;
+
+function readScalar(kind: ScalarKind, value: unknown): unknown {
+	if (value === undefined || value === null) return null;
+	switch (kind) {
+		case 'string':
+			return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+		case 'number':
+		case 'integer':
+			return typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
+		case 'boolean':
+			return typeof value === 'string' && BOOLEAN_TEXT.test(value) ? value.trim().toLowerCase() === 'true' : value;
+		default:
+			return value;
+	}
+}
+
+// --- Lists ------------------------------------------------------------------------------------
+
+/** Property names under which services commonly wrap a list answer. */
+const LIST_WRAPPERS = new Set(['content', 'data', 'items', 'results', 'list', 'elements']);
+
+/**
+ * A list may arrive wrapped in an object (`{content: [...]}`, `{data: [...], total: 3}`): take the
+ * list out. An object is a wrapper when its only property is a list, or when it has exactly one
+ * list and that list sits under a usual wrapper name. Anything else (e.g. an update result
+ * `{status, errors: [], myProductId}`) is an answer in its own right.
+ */
+export function unwrapList(body: unknown): unknown {
+	if (Array.isArray(body) || !isPlainObject(body)) return body;
+	const entries = Object.entries(body);
+	const lists = entries.filter(([, value]) => Array.isArray(value));
+	if (lists.length !== 1) return body;
+	const [name, list] = lists[0];
+	return entries.length === 1 || LIST_WRAPPERS.has(name) ? list : body;
+}
+
+/** The elements of a list field in JSON: an array, a bracketed list in a string, or one value. */
+function jsonElements(value: unknown): unknown[] {
+	if (Array.isArray(value)) return value;
+	if (value === undefined || value === null) return [];
+	if (typeof value !== 'string') return [value];
+	const text = value.trim();
+	if (text === '') return [];
+	if (!(text.startsWith('[') && text.endsWith(']'))) return [value];
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (Array.isArray(parsed)) return parsed;
+	} catch {
+		// `[COD, VOUCHER]`: a Java list's toString, not JSON
+	}
+	const inner = text.slice(1, -1).trim();
+	return inner === '' ? [] : inner.split(',').map((entry) => entry.trim());
+}
+
+// --- JSON -------------------------------------------------------------------------------------
+
+function readJson(schema: Schema, value: unknown): unknown {
+	switch (schema.kind) {
+		case 'list':
+			return jsonElements(value).map((element) => readJson(schema.of, element));
+		case 'object':
+			if (!isPlainObject(value)) return value ?? null;
+			return readObject(schema, Object.entries(value), readJson, (unknown) => unknown);
+		case 'map':
+			if (!isPlainObject(value)) return value ?? null;
+			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.trim(), readJson(schema.values, entry)]));
+		default:
+			return readScalar(schema.kind, value);
+	}
+}
+
+// --- XML --------------------------------------------------------------------------------------
+
+const XML_ITEM = 'item';
+
+/** An XML element the schema does not know, read as its structure says: an empty element is null. */
+function xmlAsIs(content: XmlContent): unknown {
+	if (typeof content === 'string') return content === '' ? null : content;
+	return Object.fromEntries(
+		Object.entries(content).map(([name, occurrences]) => [
+			name,
+			occurrences.length === 1 ? xmlAsIs(occurrences[0]) : occurrences.map(xmlAsIs),
+		]),
+	);
+}
+
+/**
+ * The elements of a list field named `name` from its occurrences in the parent element:
+ * repeated unwrapped elements (`<f>a</f><f>b</f>`), or one wrapper whose children all have one
+ * name, the field's own (Jackson: `<f><f>a</f></f>`) or `item` (`<f><item>a</item></f>`). A
+ * single occurrence that is not a wrapper is a one-element list. A child named like a field of
+ * the element is that element's field, not a wrapper.
+ */
+function xmlElements(occurrences: XmlContent[], name: string, of: Schema): XmlContent[] {
+	if (occurrences.length !== 1) return occurrences;
+	const [only] = occurrences;
+	if (typeof only === 'string') return [only];
+	const childNames = Object.keys(only);
+	if (childNames.length !== 1) return [only];
+	const [child] = childNames;
+	const isOwnName = keyOf(child) === keyOf(name) || keyOf(child) === XML_ITEM;
+	const isElementField = of.kind === 'object' && specNameOf(of, child) !== undefined;
+	return isOwnName && !isElementField ? only[child] : [only];
+}
+
+function readXmlObject(schema: ObjectSchema, content: XmlChildren): IDataObject {
+	return readObject(
+		schema,
+		Object.entries(content).map(([key, children]): [string, [string, XmlContent[]]] => [key, [key, children]]),
+		(field, [key, children]) => readXml(field, children, key),
+		([, children]) => (children.length === 1 ? xmlAsIs(children[0]) : children.map(xmlAsIs)),
+	);
+}
+
+/** Reads the occurrences of the element `name` (one, or several for an unwrapped list) against its schema. */
+function readXml(schema: Schema, occurrences: XmlContent[], name: string): unknown {
+	if (schema.kind === 'list') {
+		// Text in a list field: empty (an empty list), one value, or a bracketed list.
+		if (occurrences.length === 1 && typeof occurrences[0] === 'string') {
+			return jsonElements(occurrences[0]).map((element) => readJson(schema.of, element));
+		}
+		return xmlElements(occurrences, name, schema.of).map((element) => readXml(schema.of, [element], name));
+	}
+	if (occurrences.length !== 1) return occurrences.map((occurrence) => readXml(schema, [occurrence], name));
+	const [content] = occurrences;
+	if (content === '') return null;
+	if (typeof content === 'string') return schema.kind === 'object' || schema.kind === 'map' ? content : readScalar(schema.kind, content);
+	if (schema.kind === 'object') return readXmlObject(schema, content);
+	if (schema.kind === 'map') {
+		return Object.fromEntries(Object.entries(content).map(([key, children]) => [key.trim(), readXml(schema.values, children, key)]));
+	}
+	return xmlAsIs(content);
+}
+
+// --- Bodies -----------------------------------------------------------------------------------
+
+/** Reads a JSON answer already parsed (as n8n's request helpers hand it with `json: true`) against its schema. */
+export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
+	const { body: schema, itemsAt, asList } = answer;
+	if (Array.isArray(body)) {
+		if (asList !== undefined) return body.map((element) => readJson(asList, element));
+		// A bare list where an object holding one is expected (`content`, `scheduleResult`).
+		if (itemsAt !== undefined && schema.kind === 'object') return readJson(schema, { [itemsAt]: body });
+		// An object answer wrapped in a list (ean/exists does this): each element read as the object.
+		if (schema.kind === 'object' || schema.kind === 'map') return body.map((element) => readJson(schema, element));
+	}
+	return readJson(schema, schema.kind === 'list' ? unwrapList(body) : body);
+}
+
+/** Reads an XML document against an answer's schema; a list answer is Jackson's `<List><item>…</item></List>`. */
+function readXmlBody(answer: AnswerSchema, xml: string): unknown {
+	const document = parseXml(xml);
+	if (!document) return undefined;
+	const { body: schema } = answer;
+	const { rootName, root } = document;
+	if (schema.kind === 'list') {
+		// The root only wraps: its children, whatever their name, are the elements.
+		const elements = typeof root === 'string' ? (root === '' ? [] : [root]) : Object.values(root).flat();
+		return elements.map((element) => readXml(schema.of, [element], XML_ITEM));
+	}
+	if (schema.kind === 'object' && typeof root !== 'string') return readXmlObject(schema, root);
+	return readXml(schema, [root], rootName);
+}
+
+/**
+ * Reads an answer's text (JSON or XML, told apart by the content type or the first character)
+ * against its schema. Throws on a body that is neither; undefined for an empty body.
+ */
+export function decodeText(text: string, contentType: unknown, answer: AnswerSchema): unknown {
+	if (text.trim() === '') return undefined;
+	if (looksLikeXml(contentType, text)) return readXmlBody(answer, text);
+	return decodeJson(JSON.parse(text), answer);
+}
+
+/** An answer's body read against its schema; a body that cannot be read is a clear error. */
+export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, answer: AnswerSchema): unknown {
+	const { body, headers } = response;
+	if (Buffer.isBuffer(body)) return decodeAnswer(ctx, { ...response, body: body.toString('utf8') }, answer);
+	if (typeof body !== 'string') return body === undefined || body === null ? undefined : decodeJson(body, answer);
+	const contentType = headers?.['content-type'];
+	if (looksLikeXml(contentType, body)) {
+		try {
+			return decodeText(body, contentType, answer);
+		} catch (error) {
+			throw new NodeApiError(ctx.getNode(), { message: (error as Error).message } as JsonObject, {
+				message: 'The service answered with XML that could not be read',
+				description: (error as Error).message,
+			});
+		}
+	}
+	try {
+		return decodeText(body, contentType, answer);
+	} catch {
+		throw new NodeApiError(ctx.getNode(), { body: body.slice(0, 200) } as JsonObject, {
+			message: 'The service answered with a body that is not valid JSON',
+			description: `HTTP ${response.statusCode}; the answer starts with: ${body.slice(0, 120)}`,
+		});
+	}
+}
+
+/** The output items of a decoded answer: one per element of its list, or one for an object. */
+function itemsOf(body: unknown, answer: AnswerSchema): INodeExecutionData[] {
+	const data = answer.itemsAt !== undefined && isPlainObject(body) ? body[answer.itemsAt] : body;
+	if (data === undefined || data === null) return [];
+	const list = Array.isArray(data) ? data : [data];
+	return list.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
+}
+
+/**
+ * The postReceive action that reads an operation's answer: `readAnswer(ANSWERS.products)`. Each
+ * operation names the schema of its answer.
+ */
+export function readAnswer(answer: AnswerSchema) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		_items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		return itemsOf(decodeAnswer(this, response, answer), answer);
+	};
+}
