@@ -64,7 +64,8 @@ beforeAll(async () => {
 		ean: ZERO_EAN,
 		basePrice: 1299,
 		vat: 20,
-		additionalFields: { description: 'A product whose EAN starts with 0', coverImage: 'https://example.com/zero.jpg' },
+		description: 'A product whose EAN starts with 0',
+		coverImage: 'https://example.com/zero.jpg',
 	});
 	const [seeded] = await node({ resource: 'product', operation: 'getMany', limit: 1 });
 	const ids = (await node({ resource: 'product', operation: 'getManyBasic', limit: 150 })).map(({ id }) => String(id));
