@@ -20,6 +20,10 @@ export interface RouteResult {
 	/** Sent as JSON unless `body` is given. */
 	json?: unknown;
 	body?: string | Buffer;
+	/** Sent chunk by chunk instead of `body`, for answers too large to hold (no Content-Length). */
+	stream?: AsyncIterable<Buffer>;
+	/** Close the connection instead of answering (a connection reset, as the client sees it). */
+	reset?: boolean;
 	contentType?: string;
 	headers?: Record<string, string>;
 	/** Left out of the request log (reading or clearing the log must not change it). */

@@ -24,8 +24,9 @@ import {
 	type DocumentKind,
 	type DocumentLink,
 } from '../MarketplaceMerchant/transport/invoices';
-import { sendWithPolicy, statusOf } from '../MarketplaceMerchant/transport/requestPolicy';
-import { CREDENTIAL_TYPE, merchantKeyOf } from '../MarketplaceMerchant/transport/send';
+import { statusOf } from '../MarketplaceMerchant/transport/errors';
+import { sendWithPolicy } from '../MarketplaceMerchant/transport/requestPolicy';
+import { CREDENTIAL_TYPE, credentialSecretsOf, merchantKeyOf } from '../MarketplaceMerchant/transport/send';
 import type { XmlReadOptions } from '../MarketplaceMerchant/transport/xml';
 import type { DateWindow } from './cursor';
 
@@ -116,7 +117,14 @@ async function getFromService(
 	let response: IN8nHttpFullResponse;
 	try {
 		response = await sendWithPolicy(
-			{ node: ctx.getNode(), merchantKey: await merchantKeyOf(ctx), url, idempotent: true },
+			{
+				node: ctx.getNode(),
+				merchantKey: await merchantKeyOf(ctx),
+				url,
+				idempotent: true,
+				timeoutMs: REQUEST_TIMEOUT_MS,
+				secrets: await credentialSecretsOf(ctx),
+			},
 			async () =>
 				(await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, { ...request })) as IN8nHttpFullResponse,
 		);

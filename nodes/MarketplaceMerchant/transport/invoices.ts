@@ -37,7 +37,8 @@ import {
 
 import { formatIsoUtc, formatYearMonthDay, parseDate } from './dates';
 import { LIMITS, PATHS } from './endpoints';
-import { sendWithPolicy, statusOf } from './requestPolicy';
+import { statusOf } from './errors';
+import { sendWithPolicy } from './requestPolicy';
 import { isBlank, toNumber } from './validation';
 
 export type DocumentKind = 'invoice' | 'correction';

@@ -9,7 +9,7 @@ import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions,
 
 import { formatIsoUtc, parseDate, splitIntoWindows } from './dates';
 import { sendRequest, type RequestData } from './send';
-import { asNodeError, statusOf } from './requestPolicy';
+import { asNodeError, statusOf } from './errors';
 import { toList } from './validation';
 
 type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;

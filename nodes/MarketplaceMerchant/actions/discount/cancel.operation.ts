@@ -12,7 +12,7 @@ import {
 
 import { decodeBody } from '../../transport/answers';
 import { PATHS } from '../../transport/endpoints';
-import { statusOf } from '../../transport/requestPolicy';
+import { statusOf } from '../../transport/errors';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput } from '../../transport/validation';
 import { engineRouting, showFor } from '../common';
