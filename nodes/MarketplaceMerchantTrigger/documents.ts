@@ -125,8 +125,8 @@ async function getFromService(
 				timeoutMs: REQUEST_TIMEOUT_MS,
 				secrets: await credentialSecretsOf(ctx),
 			},
-			async () =>
-				(await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, { ...request })) as IN8nHttpFullResponse,
+			async (timeout) =>
+				(await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, { ...request, timeout })) as IN8nHttpFullResponse,
 		);
 	} catch (error) {
 		if (notFoundIsEmpty && statusOf(error) === 404) return undefined;

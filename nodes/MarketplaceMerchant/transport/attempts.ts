@@ -39,9 +39,13 @@ export class AttemptLog {
 		this.spentMs += durationMs;
 	}
 
-	/** Whether waiting `waitMs` and one more attempt (at most its timeout) stay within the budget. */
-	allowsRetryAfter(waitMs: number): boolean {
-		return this.spentMs + waitMs + this.timeoutMs <= this.timeoutMs * RETRY_BUDGET_TIMEOUTS;
+	/**
+	 * The timeout of one more attempt after waiting `waitMs`: what is left of the budget, at most
+	 * the request's timeout; undefined when less than half a timeout is left (no retry then).
+	 */
+	nextAttemptTimeoutMs(waitMs: number): number | undefined {
+		const left = this.timeoutMs * RETRY_BUDGET_TIMEOUTS - this.spentMs - waitMs;
+		return left >= this.timeoutMs / 2 ? Math.min(Math.round(left), this.timeoutMs) : undefined;
 	}
 
 	waited(waitMs: number): void {

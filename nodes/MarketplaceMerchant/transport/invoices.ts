@@ -332,14 +332,20 @@ export async function downloadDocumentPdfs(
 			try {
 				const origin = new URL(link.link).origin;
 				const body: unknown = await sendWithPolicy(
-					{ node: ctx.getNode(), merchantKey: `document-downloads|${origin}`, url: link.link, idempotent: true },
-					async () =>
+					{
+						node: ctx.getNode(),
+						merchantKey: `document-downloads|${origin}`,
+						url: link.link,
+						idempotent: true,
+						timeoutMs: DOWNLOAD_TIMEOUT_MS,
+					},
+					async (timeout) =>
 						await ctx.helpers.httpRequest({
 							method: 'GET',
 							url: link.link,
 							encoding: 'arraybuffer',
 							json: false,
-							timeout: DOWNLOAD_TIMEOUT_MS,
+							timeout,
 						}),
 				);
 				pdf = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);

@@ -13,7 +13,7 @@
 import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
 import { endpointGroupOf, type EndpointGroup } from './endpoints';
-import { AttemptLog } from './attempts';
+import { AttemptLog, DEFAULT_TIMEOUT_MS } from './attempts';
 import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, statusOf } from './errors';
 
 /** Requests of one group in flight at once; the live per-second limit is 5. */
@@ -131,10 +131,12 @@ export interface SendPolicy {
  * came although n8n had just renewed the token. Any other error, and the last one when attempts
  * run out, is thrown with the service's own message, what was tried, and no secrets in it.
  */
-export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<T>): Promise<T> {
+export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeoutMs: number) => Promise<T>): Promise<T> {
 	const gate = gateFor(policy.merchantKey, endpointGroupOf(policy.url));
 	const attempts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
 	const log = new AttemptLog(policy.timeoutMs);
+	// A retry's timeout may be shorter: the retries of one request together stay within their budget.
+	let attemptTimeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	let rateLimited = false;
 	for (let attempt = 1; ; attempt++) {
 		// A request retried after 503/502/… already waited its turn once: it goes to the front. One
@@ -144,14 +146,15 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 		let succeeded = false;
 		const startedAt = Date.now();
 		try {
-			const result = await send();
+			const result = await send(attemptTimeoutMs);
 			succeeded = true;
 			return result;
 		} catch (error) {
 			log.record(error, Date.now() - startedAt);
 			waitMs = retryDelayMs(error, policy, attempts);
-			const overBudget = waitMs !== undefined && !log.allowsRetryAfter(rateLimitedWait(error) ? 0 : waitMs);
-			if (waitMs === undefined || overBudget) {
+			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(rateLimitedWait(error) ? 0 : waitMs);
+			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
+			if (waitMs === undefined || nextTimeoutMs === undefined) {
 				const nodeError = asNodeError(policy.node, error, policy.secrets);
 				(nodeError as unknown as JsonObject).attempts = attempt;
 				if (attempt > 1 || overBudget) {
@@ -162,6 +165,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 				}
 				throw nodeError;
 			}
+			attemptTimeoutMs = nextTimeoutMs;
 			rateLimited = rateLimitedWait(error);
 			if (rateLimited) {
 				// Everyone in the group waits: the limit is the merchant's, not this request's.

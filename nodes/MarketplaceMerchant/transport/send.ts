@@ -62,7 +62,7 @@ export async function sendRequest(
 			timeoutMs,
 			secrets: await credentialSecretsOf(ctx),
 		},
-		async () => await ctx.makeRoutingRequest({ ...requestData, options: { ...options } }),
+		async (attemptTimeoutMs) => await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } }),
 	);
 }
 
