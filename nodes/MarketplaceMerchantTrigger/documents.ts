@@ -13,6 +13,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from '../MarketplaceMerchant/transport/answerLimits';
 import { decodeBody, unwrapList } from '../MarketplaceMerchant/transport/answers';
 import { formatIsoUtc, parseDate } from '../MarketplaceMerchant/transport/dates';
 import {
@@ -125,8 +126,19 @@ async function getFromService(
 				timeoutMs: REQUEST_TIMEOUT_MS,
 				secrets: await credentialSecretsOf(ctx),
 			},
-			async (timeout) =>
-				(await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, { ...request, timeout })) as IN8nHttpFullResponse,
+			async (timeout) => {
+				try {
+					const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+						...request,
+						...STREAMED_ANSWER,
+						timeout,
+					})) as IN8nHttpFullResponse;
+					await readStreamedBody(ctx.getNode(), answer);
+					return answer;
+				} catch (error) {
+					throw await withErrorBodyRead(ctx.getNode(), error);
+				}
+			},
 		);
 	} catch (error) {
 		if (notFoundIsEmpty && statusOf(error) === 404) return undefined;

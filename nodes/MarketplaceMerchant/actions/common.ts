@@ -13,6 +13,7 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
+import { readAnswerBody } from '../transport/answerLimits';
 import { readAnswer } from '../transport/answers';
 import { sendSingle, type RequestData } from '../transport/send';
 import { forInputItem } from '../transport/strategies';
@@ -108,6 +109,7 @@ export function engineRouting({ request, preSend = [], strategy = sendSingle, po
 		request,
 		send: { paginate: true, preSend },
 		operations: { pagination: forInputItem(strategy) },
-		output: { postReceive },
+		// The answer arrives as a stream, read within its size cap before the operation's own actions.
+		output: { postReceive: [readAnswerBody, ...postReceive] },
 	};
 }

@@ -34,9 +34,13 @@ export class AttemptLog {
 		return this.outcomes.length;
 	}
 
-	record(error: unknown, durationMs: number): void {
-		this.outcomes.push(outcomeOf(error, this.timeoutMs));
-		this.spentMs += durationMs;
+	/**
+	 * An attempt counts at most its timeout: what else it took (a token renewal, a busy event loop)
+	 * is not the service being slow, and must not cost a retry.
+	 */
+	record(error: unknown, durationMs: number, attemptTimeoutMs: number): void {
+		this.outcomes.push(outcomeOf(error, attemptTimeoutMs));
+		this.spentMs += Math.min(durationMs, attemptTimeoutMs);
 	}
 
 	/**

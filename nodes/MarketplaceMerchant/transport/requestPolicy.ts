@@ -150,7 +150,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			succeeded = true;
 			return result;
 		} catch (error) {
-			log.record(error, Date.now() - startedAt);
+			log.record(error, Date.now() - startedAt, attemptTimeoutMs);
 			waitMs = retryDelayMs(error, policy, attempts);
 			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(rateLimitedWait(error) ? 0 : waitMs);
 			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;

@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { requestTimeoutMs } from '../actions/requestOptions';
+import { STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { PATHS } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
 
@@ -51,7 +52,7 @@ export async function sendRequest(
 ): Promise<INodeExecutionData[]> {
 	const timeoutMs = requestTimeoutMs(ctx);
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
-	const options = { ...requestData.options, ...override, timeout: timeoutMs };
+	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
 	const url = String(options.url ?? '');
 	return await sendWithPolicy(
 		{
@@ -62,7 +63,13 @@ export async function sendRequest(
 			timeoutMs,
 			secrets: await credentialSecretsOf(ctx),
 		},
-		async (attemptTimeoutMs) => await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } }),
+		async (attemptTimeoutMs) => {
+			try {
+				return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
+			} catch (error) {
+				throw await withErrorBodyRead(ctx.getNode(), error);
+			}
+		},
 	);
 }
 
