@@ -74,8 +74,8 @@ export async function readStreamedBody(node: INode, response: IN8nHttpFullRespon
 	try {
 		response.body = await readAtMost(response.body, MAX_ANSWER_BYTES);
 	} catch (error) {
-		if (error instanceof AnswerTooLarge) throw tooLargeError(node);
-		throw error;
+		// A connection cut mid-answer keeps its code (ECONNRESET, …) in the cause: it is retried as such.
+		throw error instanceof AnswerTooLarge ? tooLargeError(node) : new NodeApiError(node, error as JsonObject);
 	}
 }
 
