@@ -4,7 +4,7 @@
  * (Precise memory numbers live in the bench drills; here the bound is checked loosely.)
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { TestCredentialsHelper, runNode, runPoll, sandboxCredential } from '../harness';
+import { NODE_UNDER_TEST_NAME, TestCredentialsHelper, runNode, runPoll, sandboxCredential } from '../harness';
 
 const LIST_WAREHOUSES = { resource: 'warehouse', operation: 'getMany' };
 const MIB = 1024 * 1024;
@@ -60,6 +60,23 @@ describe('answers larger than the cap', () => {
 		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
 		// Not retried: the same answer would come again.
 		expect(sandbox.count('warehouses')).toBe(1);
+	});
+
+	it('five bombs read at once hold no more than the cap together', async () => {
+		sandbox.injectFault({ route: 'warehouses', body: 'gzip-bomb', sizeBytes: 1024 * MIB, count: 5 });
+
+		const { result, growthBytes } = await measuringGrowth(
+			async () =>
+				await runNode('marketplaceMerchant', LIST_WAREHOUSES, [{}, {}, {}, {}, {}], {
+					credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
+					node: { onError: 'continueRegularOutput' },
+				}),
+		);
+
+		const errors = result.nodes[NODE_UNDER_TEST_NAME].itemErrors.map(({ error }) => error.message);
+		expect(errors).toHaveLength(5);
+		for (const message of errors) expect(message).toMatch(/larger than 256 MiB/);
+		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
 	});
 
 	it('a 300 MB JSON body fails the request with a clear error', async () => {

@@ -16,8 +16,16 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-/** The largest answer read (inflated). The largest legitimate answers (a page of 2,500 basic products, a month of invoices) are a small part of it. */
+/**
+ * The largest answer read (inflated), and the most all answers being read at once in this process
+ * may hold together: RoutingNode starts every item's request at once, so five hostile answers
+ * would otherwise hold five times the cap. The largest legitimate answers (a page of 2,500 basic
+ * products, a window of invoices) are a small part of it.
+ */
 export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+
+/** Bytes held by answers being read right now, in this process. */
+let bytesBeingRead = 0;
 
 /** An error answer is read only for its message. */
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
@@ -39,43 +47,58 @@ function isByteStream(value: unknown): value is ByteStream {
 }
 
 class AnswerTooLarge extends Error {
-	constructor(readonly limitBytes: number) {
-		super(`answer larger than ${limitBytes} bytes`);
+	/** `readBytes`: what this answer had when it was stopped; `alone`: whether it was over the cap by itself. */
+	constructor(
+		readonly readBytes: number,
+		readonly alone: boolean,
+	) {
+		super(`answer stopped after ${readBytes} bytes`);
 	}
 }
 
 /**
- * The whole body, at most `limitBytes`. Leaving the loop early (too large) destroys the stream,
- * which closes the connection: the rest is never inflated.
+ * The whole body, at most `limitBytes`, and (when `shared`) only while all answers being read
+ * together stay within MAX_ANSWER_BYTES. Leaving the loop early destroys the stream, which closes
+ * the connection: the rest is never inflated.
  */
-async function readAtMost(stream: ByteStream, limitBytes: number): Promise<Buffer> {
+async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolean): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	let total = 0;
-	for await (const chunk of stream) {
-		total += chunk.length;
-		if (total > limitBytes) {
-			stream.destroy();
-			throw new AnswerTooLarge(limitBytes);
+	try {
+		for await (const chunk of stream) {
+			total += chunk.length;
+			if (shared) bytesBeingRead += chunk.length;
+			if (total > limitBytes || (shared && bytesBeingRead > MAX_ANSWER_BYTES)) {
+				stream.destroy();
+				throw new AnswerTooLarge(total, total > limitBytes);
+			}
+			chunks.push(chunk);
 		}
-		chunks.push(chunk);
+	} finally {
+		if (shared) bytesBeingRead -= total;
 	}
 	return Buffer.concat(chunks, total);
 }
 
-function tooLargeError(node: INode): NodeOperationError {
-	return new NodeOperationError(node, `The service's answer is larger than ${MAX_ANSWER_BYTES / MIB} MiB: the request was stopped`, {
-		description: `Answers are read up to ${MAX_ANSWER_BYTES / MIB} MiB, counted after inflating a compressed answer. An answer this large is not one the API sends: check the Base URL, or ask for smaller pages or date ranges.`,
-	});
+function tooLargeError(node: INode, stopped: AnswerTooLarge): NodeOperationError {
+	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;
+	return stopped.alone
+		? new NodeOperationError(node, `The service's answer is larger than ${cap}: the request was stopped`, {
+				description: `Answers are read up to ${cap}, counted after inflating a compressed answer. An answer this large is not one the API sends: check the Base URL, or ask for smaller pages or date ranges.`,
+			})
+		: new NodeOperationError(node, `The service's answers being read at once are larger than ${cap} together: the request was stopped`, {
+				description: `This answer had ${Math.round(stopped.readBytes / MIB)} MiB when it was stopped. Answers are counted after inflating a compressed answer; answers this large are not ones the API sends: check the Base URL.`,
+			});
 }
 
 /** Replaces a streamed body by its bytes (at most MAX_ANSWER_BYTES); any other body is left as it is. */
 export async function readStreamedBody(node: INode, response: IN8nHttpFullResponse): Promise<void> {
 	if (!isByteStream(response.body)) return;
 	try {
-		response.body = await readAtMost(response.body, MAX_ANSWER_BYTES);
+		response.body = await readAtMost(response.body, MAX_ANSWER_BYTES, true);
 	} catch (error) {
 		// A connection cut mid-answer keeps its code (ECONNRESET, …) in the cause: it is retried as such.
-		throw error instanceof AnswerTooLarge ? tooLargeError(node) : new NodeApiError(node, error as JsonObject);
+		throw error instanceof AnswerTooLarge ? tooLargeError(node, error) : new NodeApiError(node, error as JsonObject);
 	}
 }
 
@@ -103,7 +126,7 @@ export async function withErrorBodyRead(node: INode, error: unknown): Promise<un
 	if (!response || !isByteStream(response.data)) return error;
 	let text: string;
 	try {
-		text = (await readAtMost(response.data, MAX_ERROR_BODY_BYTES)).toString('utf8');
+		text = (await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false)).toString('utf8');
 	} catch {
 		text = '';
 	}
