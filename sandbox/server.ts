@@ -2,7 +2,6 @@
  * The HTTP server. Every request goes through the same steps: injected fault, body size, token,
  * permission, rate limit, route; then the answer is logged and sent.
  */
-import { once } from 'node:events';
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxCore } from './core';
@@ -200,9 +199,7 @@ export class SandboxServer {
 		response.writeHead(status, { 'Content-Type': result.contentType ?? 'application/json', ...result.headers });
 		for await (const chunk of result.stream ?? []) {
 			if (response.destroyed) return;
-			if (!response.write(chunk)) {
-				await Promise.race([once(response, 'drain'), once(response, 'close')]);
-			}
+			if (!response.write(chunk)) await drainedOrClosed(response);
 		}
 		if (!response.destroyed) response.end();
 	}
@@ -218,6 +215,19 @@ export class SandboxServer {
 			this.delays.add(release);
 		});
 	}
+}
+
+/** Resolves when the response can take more or is gone, leaving no listener behind. */
+async function drainedOrClosed(response: ServerResponse): Promise<void> {
+	await new Promise<void>((resolve) => {
+		const done = () => {
+			response.off('drain', done);
+			response.off('close', done);
+			resolve();
+		};
+		response.on('drain', done);
+		response.on('close', done);
+	});
 }
 
 function safeItemCount(route: RouteDefinition, context: { body: RequestBody; query: URLSearchParams }): number | undefined {
