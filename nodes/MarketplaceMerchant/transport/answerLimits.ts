@@ -91,15 +91,20 @@ function tooLargeError(node: INode, stopped: AnswerTooLarge): NodeOperationError
 			});
 }
 
-/** Replaces a streamed body by its bytes (at most MAX_ANSWER_BYTES); any other body is left as it is. */
-export async function readStreamedBody(node: INode, response: IN8nHttpFullResponse): Promise<void> {
-	if (!isByteStream(response.body)) return;
+/** A streamed body's bytes (at most MAX_ANSWER_BYTES); any other body as it is. */
+export async function readBodyWithinCap(node: INode, body: unknown): Promise<unknown> {
+	if (!isByteStream(body)) return body;
 	try {
-		response.body = await readAtMost(response.body, MAX_ANSWER_BYTES, true);
+		return await readAtMost(body, MAX_ANSWER_BYTES, true);
 	} catch (error) {
 		// A connection cut mid-answer keeps its code (ECONNRESET, …) in the cause: it is retried as such.
 		throw error instanceof AnswerTooLarge ? tooLargeError(node, error) : new NodeApiError(node, error as JsonObject);
 	}
+}
+
+/** Replaces a streamed body by its bytes (see `readBodyWithinCap`). */
+export async function readStreamedBody(node: INode, response: IN8nHttpFullResponse): Promise<void> {
+	response.body = (await readBodyWithinCap(node, response.body)) as IN8nHttpFullResponse['body'];
 }
 
 /**

@@ -37,6 +37,7 @@ import {
 
 import { formatIsoUtc, formatYearMonthDay, parseDate } from './dates';
 import { LIMITS, PATHS } from './endpoints';
+import { readBodyWithinCap, STREAMED_ANSWER } from './answerLimits';
 import { statusOf } from './errors';
 import { sendWithPolicy } from './requestPolicy';
 import { isBlank, toNumber } from './validation';
@@ -340,13 +341,16 @@ export async function downloadDocumentPdfs(
 						timeoutMs: DOWNLOAD_TIMEOUT_MS,
 					},
 					async (timeout) =>
-						await ctx.helpers.httpRequest({
-							method: 'GET',
-							url: link.link,
-							encoding: 'arraybuffer',
-							json: false,
-							timeout,
-						}),
+						await readBodyWithinCap(
+							ctx.getNode(),
+							await ctx.helpers.httpRequest({
+								method: 'GET',
+								url: link.link,
+								...STREAMED_ANSWER,
+								json: false,
+								timeout,
+							}),
+						),
 				);
 				pdf = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
 			} catch (error) {
