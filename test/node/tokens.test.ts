@@ -126,7 +126,8 @@ describe('tokens', () => {
 
 	it('two workers renewing at once both end with a working token when only the newest token is valid', async () => {
 		await start();
-		sandbox.setVariants({ onlyNewestTokenValid: true });
+		// Some latency, so that the two workers' renewals and requests interleave.
+		sandbox.setVariants({ onlyNewestTokenValid: true, latency: { fixedMs: 15, perKiBMs: 0 } });
 		const workerA = storedCredential();
 		const workerB = workerA.otherWorker(await credentialTypesOfAnotherProcess());
 		expect((await listWarehouses(workerA)).error).toBeUndefined();
