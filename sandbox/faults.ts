@@ -1,7 +1,7 @@
 /** Injected faults: the next requests (optionally of one route) get a chosen bad answer or a delay. */
 import type { FaultBody, FaultSpec, RouteKey } from './types';
 
-const VALID_BODIES = new Set<FaultBody>(['html', 'malformed-json', 'xml-bomb', 'reset', 'echo-credentials', 'gzip-bomb', 'huge-json']);
+const VALID_BODIES = new Set<FaultBody>(['html', 'malformed-json', 'xml-bomb', 'reset', 'echo-credentials', 'gzip-bomb', 'huge-json', 'trickle']);
 
 export function validateFault(fault: FaultSpec): FaultSpec {
 	if (!Number.isInteger(fault.count) || fault.count < 1) throw new Error('fault count must be a positive integer');

@@ -2,6 +2,7 @@
  * Answers too large to hold: generated while they are sent, so the sandbox itself never holds more
  * than one chunk, and stopped as soon as the client hangs up.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 
 const GZIP_BOMB_DEFAULT_BYTES = 1024 ** 3;
@@ -29,4 +30,17 @@ export async function* hugeJsonList(sizeBytes = HUGE_JSON_DEFAULT_BYTES): AsyncG
 	let sent = 1;
 	for (; sent + chunk.length < sizeBytes; sent += chunk.length) yield chunk;
 	yield Buffer.from(`${element}]`);
+}
+
+/** Pause between the bytes of a trickling answer: short enough that no idle timeout fires. */
+const TRICKLE_INTERVAL_MS = 250;
+
+/** A JSON list `[   …]` whose `sizeBytes` spaces (default 400, about 100 s) come one every 250 ms. */
+export async function* trickle(sizeBytes = 400): AsyncGenerator<Buffer> {
+	yield Buffer.from('[');
+	for (let sent = 0; sent < sizeBytes; sent++) {
+		await sleep(TRICKLE_INTERVAL_MS);
+		yield Buffer.from(' ');
+	}
+	yield Buffer.from(']');
 }

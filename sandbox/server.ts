@@ -8,7 +8,7 @@ import type { SandboxCore } from './core';
 import { FaultQueue } from './faults';
 import { HttpError, MAX_BODY_BYTES, queryObject, readBody, type RequestBody } from './http';
 import { ROUTE_GROUPS } from './rate-limit';
-import { gzipBomb, hugeJsonList } from './hostile-bodies';
+import { gzipBomb, hugeJsonList, trickle } from './hostile-bodies';
 import type { RouteContext, RouteDefinition, RouteResult } from './route';
 import { matchRoute } from './router';
 import type { FaultSpec, RequestLogEntry } from './types';
@@ -48,6 +48,8 @@ function faultAnswer(fault: FaultSpec, context: RouteContext): RouteResult {
 			return { status: fault.status ?? 200, stream: gzipBomb(fault.sizeBytes), headers: { ...headers, 'Content-Encoding': 'gzip' } };
 		case 'huge-json':
 			return { status: fault.status ?? 200, stream: hugeJsonList(fault.sizeBytes), headers };
+		case 'trickle':
+			return { status: fault.status ?? 200, stream: trickle(fault.sizeBytes), headers };
 		case 'html':
 			return { status: fault.status ?? 502, body: BAD_GATEWAY_PAGE, contentType: 'text/html', headers };
 		case 'malformed-json':

@@ -133,7 +133,7 @@ async function getFromService(
 						...STREAMED_ANSWER,
 						timeout,
 					})) as IN8nHttpFullResponse;
-					await readStreamedBody(ctx.getNode(), answer);
+					await readStreamedBody(ctx.getNode(), answer, timeout);
 					return answer;
 				} catch (error) {
 					throw await withErrorBodyRead(ctx.getNode(), error);

@@ -46,6 +46,18 @@ describe('request timeout', () => {
 		expect(answered[0].at).toBeGreaterThan(answered[1].at);
 	});
 
+	it('gives up on an answer whose bytes trickle in longer than the timeout, and tries again', async () => {
+		sandbox.injectFault({ route: 'warehouses', body: 'trickle', sizeBytes: 40, count: 1 });
+
+		const result = await listWarehouses(1);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME)).toHaveLength(sandbox.state.warehouses.length);
+		// The trickling answer was stopped (logged when the sandbox gave up on it, or not yet): the
+		// answers read are the retry's.
+		expect(sandbox.log.filter((entry) => entry.route === 'warehouses' && entry.status === 200).length).toBeGreaterThanOrEqual(1);
+	});
+
 	it('stops retrying when the retries would outlast their budget, saying what was tried', async () => {
 		sandbox.injectFault({ route: 'warehouses', delayMs: 20_000, count: 10 });
 

@@ -16,6 +16,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { requestTimeoutMs } from '../actions/requestOptions';
+
 /**
  * The largest answer read (inflated), and the most all answers being read at once in this process
  * may hold together: RoutingNode starts every item's request at once, so five hostile answers
@@ -31,6 +33,9 @@ let bytesBeingRead = 0;
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 const MIB = 1024 * 1024;
+
+/** How long an error answer's body may take: it is only read for its message. */
+const ERROR_BODY_TIMEOUT_MS = 10_000;
 
 /** Request options that make n8n hand over the answer as a stream (see the file comment). */
 export const STREAMED_ANSWER = { encoding: 'stream' } as const;
@@ -57,15 +62,29 @@ class AnswerTooLarge extends Error {
 }
 
 /**
- * The whole body, at most `limitBytes`, and (when `shared`) only while all answers being read
- * together stay within MAX_ANSWER_BYTES. Leaving the loop early destroys the stream, which closes
- * the connection: the rest is never inflated.
+ * An answer whose bytes trickle in: the socket's idle timeout never fires, so the reader keeps
+ * its own deadline. Shaped as axios's timeout error (code and message), so that the retry policy
+ * treats it as one.
  */
-async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolean): Promise<Buffer> {
+function slowAnswerError(timeoutMs: number): Error {
+	return Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded while the answer arrived`), { code: 'ECONNABORTED' });
+}
+
+/**
+ * The whole body, at most `limitBytes`, within `timeoutMs` from now (when given), and (when
+ * `shared`) only while all answers being read together stay within MAX_ANSWER_BYTES. Leaving the
+ * loop early destroys the stream, which closes the connection: the rest is never inflated.
+ */
+async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolean, timeoutMs?: number): Promise<Buffer> {
+	const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
 	const chunks: Buffer[] = [];
 	let total = 0;
 	try {
 		for await (const chunk of stream) {
+			if (Date.now() > deadline) {
+				stream.destroy();
+				throw slowAnswerError(timeoutMs ?? 0);
+			}
 			total += chunk.length;
 			if (shared) bytesBeingRead += chunk.length;
 			if (total > limitBytes || (shared && bytesBeingRead > MAX_ANSWER_BYTES)) {
@@ -91,11 +110,14 @@ function tooLargeError(node: INode, stopped: AnswerTooLarge): NodeOperationError
 			});
 }
 
-/** A streamed body's bytes (at most MAX_ANSWER_BYTES); any other body as it is. */
-export async function readBodyWithinCap(node: INode, body: unknown): Promise<unknown> {
+/**
+ * A streamed body's bytes (at most MAX_ANSWER_BYTES, arriving within `timeoutMs` once the answer
+ * has begun); any other body as it is.
+ */
+export async function readBodyWithinCap(node: INode, body: unknown, timeoutMs: number): Promise<unknown> {
 	if (!isByteStream(body)) return body;
 	try {
-		return await readAtMost(body, MAX_ANSWER_BYTES, true);
+		return await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs);
 	} catch (error) {
 		// A connection cut mid-answer keeps its code (ECONNRESET, …) in the cause: it is retried as such.
 		throw error instanceof AnswerTooLarge ? tooLargeError(node, error) : new NodeApiError(node, error as JsonObject);
@@ -103,8 +125,8 @@ export async function readBodyWithinCap(node: INode, body: unknown): Promise<unk
 }
 
 /** Replaces a streamed body by its bytes (see `readBodyWithinCap`). */
-export async function readStreamedBody(node: INode, response: IN8nHttpFullResponse): Promise<void> {
-	response.body = (await readBodyWithinCap(node, response.body)) as IN8nHttpFullResponse['body'];
+export async function readStreamedBody(node: INode, response: IN8nHttpFullResponse, timeoutMs: number): Promise<void> {
+	response.body = (await readBodyWithinCap(node, response.body, timeoutMs)) as IN8nHttpFullResponse['body'];
 }
 
 /**
@@ -116,7 +138,7 @@ export async function readAnswerBody(
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	await readStreamedBody(this.getNode(), response);
+	await readStreamedBody(this.getNode(), response, requestTimeoutMs(this));
 	return [];
 }
 
@@ -131,7 +153,7 @@ export async function withErrorBodyRead(node: INode, error: unknown): Promise<un
 	if (!response || !isByteStream(response.data)) return error;
 	let text: string;
 	try {
-		text = (await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false)).toString('utf8');
+		text = (await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS)).toString('utf8');
 	} catch {
 		text = '';
 	}

@@ -350,6 +350,7 @@ export async function downloadDocumentPdfs(
 								json: false,
 								timeout,
 							}),
+							timeout,
 						),
 				);
 				pdf = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
