@@ -1,8 +1,12 @@
 /**
- * Bounded answers: a gzip bomb (small on the wire, 1 GiB inflated) or a 300 MB JSON body fails
- * that request with a clear error, and the process holds at most the answer cap meanwhile.
- * (Precise memory numbers live in the bench drills; here the bound is checked loosely.)
+ * Hostile answers. Slow ones: every request has a timeout (node option Request Options › Timeout
+ * (Seconds)), and the retries of one request stop within their time budget with an error saying
+ * what was tried. Large ones: a gzip bomb (small on the wire, 1 GiB inflated) or a 300 MB JSON
+ * body fails that request with a clear error, the process holding at most the answer cap
+ * meanwhile (precise memory numbers live in the bench drills; here the bound is checked loosely).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, TestCredentialsHelper, runNode, runPoll, sandboxCredential } from '../harness';
 
@@ -26,6 +30,55 @@ beforeEach(() => {
 	sandbox.clearLog();
 });
 
+async function listWarehouses(timeoutSeconds?: number) {
+	const parameters = timeoutSeconds === undefined ? LIST_WAREHOUSES : { ...LIST_WAREHOUSES, requestOptions: { timeoutSeconds } };
+	return await runNode('marketplaceMerchant', parameters, [{}], {
+		credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
+	});
+}
+
+describe('request timeout', () => {
+	it('gives up on an answer slower than the Timeout option and tries again', async () => {
+		sandbox.injectFault({ route: 'warehouses', delayMs: 4_000, count: 1 });
+
+		const result = await listWarehouses(1);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME)).toHaveLength(sandbox.state.warehouses.length);
+		// The sandbox logs a request when it answers: the retry was answered while the first
+		// request was still held back, so the node did not wait for the slow answer.
+		for (let waited = 0; sandbox.count('warehouses') < 2 && waited < 10_000; waited += 100) await sleep(100);
+		const answered = sandbox.log.filter((entry) => entry.route === 'warehouses');
+		expect(answered).toHaveLength(2);
+		expect(answered[0].at).toBeGreaterThan(answered[1].at);
+	});
+
+	it('gives up on an answer whose bytes trickle in longer than the timeout, and tries again', async () => {
+		sandbox.injectFault({ route: 'warehouses', body: 'trickle', sizeBytes: 40, count: 1 });
+
+		const result = await listWarehouses(1);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME)).toHaveLength(sandbox.state.warehouses.length);
+		// The trickling answer was stopped (logged when the sandbox gave up on it, or not yet): the
+		// answers read are the retry's.
+		expect(sandbox.log.filter((entry) => entry.route === 'warehouses' && entry.status === 200).length).toBeGreaterThanOrEqual(1);
+	});
+
+	it('stops retrying when the retries would outlast their budget, saying what was tried', async () => {
+		sandbox.injectFault({ route: 'warehouses', delayMs: 20_000, count: 10 });
+
+		const result = await listWarehouses(1);
+
+		expect(result.error).toBeDefined();
+		expect(result.error?.description).toMatch(
+			/gave up after 2 attempts in 3 s \(no answer within 1 s; no answer within 1 s\) — the retries of one request may take at most 3 s\./,
+		);
+		// Two attempts, not the four the retry count alone would allow.
+		expect(result.error?.description).not.toMatch(/3 attempts/);
+	});
+});
+
 /** Runs `work` while sampling the resident set size; returns its result and the largest growth seen. */
 async function measuringGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthBytes: number }> {
 	global.gc?.();
@@ -41,12 +94,6 @@ async function measuringGrowth<T>(work: () => Promise<T>): Promise<{ result: T; 
 	} finally {
 		clearInterval(sampler);
 	}
-}
-
-async function listWarehouses() {
-	return await runNode('marketplaceMerchant', LIST_WAREHOUSES, [{}], {
-		credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
-	});
 }
 
 describe('answers larger than the cap', () => {
