@@ -342,7 +342,7 @@ export class MarketplaceMerchantApi implements ICredentialType {
 		const callerToken = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 		if (callerToken !== '') rememberRejected(callerToken, now);
 		if (entry.pending) {
-			// A token requested since the caller's was rejected is newer than the caller's.
+			// The token being requested now is newer than the caller's, which was already in use.
 			return { accessToken: await entry.pending };
 		}
 		if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !isRejected(entry.token)) {
