@@ -154,6 +154,30 @@ function drills(): Drill[] {
 			timeLimitMs: 60_000,
 			memoryLimitBytes: 64 * MIB,
 		},
+		{
+			key: 'gzip-bomb',
+			name: 'Gzip bomb',
+			setup: 'Warehouse Get Many × 20; every answer a 200 with Content-Encoding gzip, about 10 MB on the wire and 10 GiB inflated; limits off',
+			expectation: 'bounded memory',
+			parameters: { resource: 'warehouse', operation: 'getMany' },
+			inputItems: Array.from({ length: 20 }, () => ({})),
+			faults: [{ route: 'warehouses', body: 'gzip-bomb', sizeBytes: 10 * 1024 * MIB, count: FOREVER }],
+			cause: /larger than 256 MiB/,
+			timeLimitMs: 120_000,
+			memoryLimitBytes: 512 * MIB,
+		},
+		{
+			key: 'huge-json',
+			name: '300 MB JSON answer',
+			setup: 'Warehouse Get Many × 5; every answer a 200 JSON list of 300 MB; limits off',
+			expectation: 'bounded memory',
+			parameters: { resource: 'warehouse', operation: 'getMany' },
+			inputItems: Array.from({ length: 5 }, () => ({})),
+			faults: [{ route: 'warehouses', body: 'huge-json', sizeBytes: 300_000_000, count: FOREVER }],
+			cause: /larger than 256 MiB/,
+			timeLimitMs: 120_000,
+			memoryLimitBytes: 512 * MIB,
+		},
 	];
 }
 
@@ -276,10 +300,13 @@ async function runDrill(sandbox: RemoteSandbox, client: BenchClient, drill: Dril
 		verdict = `${named ? 'every error names the cause' : 'some error does not name the cause'} (${String(drill.cause)}), ${inTime ? 'within' : 'over'} ${drill.timeLimitMs / 1000} s`;
 	} else {
 		const bounded = peakRssGrowth <= (drill.memoryLimitBytes ?? Infinity);
-		met = bounded && inTime;
+		// Where the answers are hostile (a cause is given), every item must fail naming it.
+		const named = !drill.cause || (errors.length > 0 && errors.every((error) => drill.cause?.test(userText(error)) === true));
+		met = bounded && inTime && named;
 		const sample = JSON.stringify(output.find((item) => !item.error)?.json ?? {}).slice(0, 120);
 		const outcome = failed === 0 ? `no item failed; ${output.length} output items, e.g. ${sample}` : `${failed} items failed`;
 		verdict = `peak RSS growth ${formatBytes(peakRssGrowth)} ${bounded ? '≤' : '>'} ${formatBytes(drill.memoryLimitBytes ?? 0)}; ${outcome}`;
+		if (drill.cause) verdict += named ? `, every error naming the cause (${String(drill.cause)})` : ', some error not naming the cause';
 	}
 	const perItem = attemptsPerItem(log);
 	if (perItem) verdict += `; ${perItem.retried} items needed more than one attempt, at most ${perItem.most}`;

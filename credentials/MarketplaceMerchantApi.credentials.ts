@@ -11,7 +11,9 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
+import { sleep, UserError } from 'n8n-workflow';
+
+import { isCutOff, retryAfterMs } from '../nodes/MarketplaceMerchant/transport/errors';
 
 import { decodeJson } from '../nodes/MarketplaceMerchant/transport/decode';
 import { ANSWERS } from '../nodes/MarketplaceMerchant/transport/schema';
@@ -26,6 +28,19 @@ const MAX_EXPIRY_MARGIN_MS = 30_000;
 
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 
+/** Token requests answered 429 or 5xx, or cut off, are sent again up to this many times in all. */
+const TOKEN_REQUEST_ATTEMPTS = 4;
+/** Waits between them: Retry-After when given (at most TOKEN_RETRY_MAX_WAIT_MS), else 1 s, 2 s, 4 s. */
+const TOKEN_RETRY_BASE_MS = 1_000;
+const TOKEN_RETRY_MAX_WAIT_MS = 30_000;
+
+/**
+ * A token the service rejected stays rejected: it is never handed out again. Kept (as hashes,
+ * never the token itself) for at least this long, and at most this many.
+ */
+const REJECTED_TOKEN_MEMORY_MS = 60 * 60 * 1000;
+const MAX_REJECTED_TOKENS = 10_000;
+
 interface TokenCacheEntry {
 	pending?: Promise<string>;
 	token?: string;
@@ -38,6 +53,29 @@ interface TokenCacheEntry {
  * share one token request. Keys hold a hash of the secret, never the secret itself.
  */
 const tokenCache = new Map<string, TokenCacheEntry>();
+
+/**
+ * Hashes of tokens callers reported rejected, with the time they may be forgotten. Another worker
+ * (n8n queue mode) or the service itself may have replaced a token this process still caches: the
+ * cache must not hand out a token once anybody here saw it rejected.
+ */
+const rejectedTokens = new Map<string, number>();
+
+function tokenHash(token: string): string {
+	return createHash('sha256').update(token).digest('hex');
+}
+
+function rememberRejected(token: string, now: number): void {
+	for (const [hash, forgetAt] of rejectedTokens) {
+		if (forgetAt > now && rejectedTokens.size < MAX_REJECTED_TOKENS) break;
+		rejectedTokens.delete(hash);
+	}
+	rejectedTokens.set(tokenHash(token), now + REJECTED_TOKEN_MEMORY_MS);
+}
+
+function isRejected(token: string): boolean {
+	return rejectedTokens.has(tokenHash(token));
+}
 
 const NETWORK_ERROR_REASONS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
@@ -137,7 +175,7 @@ function tokenStatusError(
 	if (status === 429 || status >= 500) {
 		return new UserError(
 			`The token endpoint is unavailable (HTTP ${status}): try again later`,
-			{ description },
+			{ description: `${description}. The token request was sent ${TOKEN_REQUEST_ATTEMPTS} times.` },
 		);
 	}
 	return new UserError(`The token request failed (HTTP ${status})`, { description });
@@ -152,6 +190,39 @@ function networkError(error: unknown, baseUrl: string): UserError {
 	return new UserError(`Could not reach the marketplace API: ${reason}`, {
 		description: `Check the Base URL (${baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
 	});
+}
+
+function tokenRetryWaitMs(attempt: number, response?: IN8nHttpFullResponse): number {
+	const asked = response ? retryAfterMs(response.headers as Record<string, unknown>) : undefined;
+	return Math.min(asked ?? TOKEN_RETRY_BASE_MS * 2 ** (attempt - 1), TOKEN_RETRY_MAX_WAIT_MS);
+}
+
+/**
+ * Sends the token request, again after a 429 or 5xx answer or a cut connection (a bounded number
+ * of times, honouring Retry-After). Any other answer, and the last one, is returned as it is.
+ */
+async function sendTokenRequest(
+	helpers: IHttpRequestHelper['helpers'],
+	options: IHttpRequestOptions,
+	shownBaseUrl: string,
+): Promise<IN8nHttpFullResponse> {
+	for (let attempt = 1; ; attempt++) {
+		const last = attempt >= TOKEN_REQUEST_ATTEMPTS;
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await helpers.httpRequest(options)) as IN8nHttpFullResponse;
+		} catch (error) {
+			if (last || !isCutOff(error)) {
+				// The original error carries the request, body included: only its code is kept.
+				throw networkError(error, shownBaseUrl);
+			}
+			await sleep(tokenRetryWaitMs(attempt));
+			continue;
+		}
+		const status = response.statusCode;
+		if (last || (status !== 429 && status < 500)) return response;
+		await sleep(tokenRetryWaitMs(attempt, response));
+	}
 }
 
 async function requestToken(
@@ -184,14 +255,7 @@ async function requestToken(
 		ignoreHttpStatusErrors: true,
 	};
 
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await helpers.httpRequest(options)) as IN8nHttpFullResponse;
-	} catch (error) {
-		// The original error carries the request, body included: only its code is kept.
-		throw networkError(error, shownBaseUrl);
-	}
-
+	const response = await sendTokenRequest(helpers, options, shownBaseUrl);
 	if (response.statusCode < 200 || response.statusCode > 299) {
 		throw tokenStatusError(response, tokenUrl, secrets);
 	}
@@ -276,13 +340,15 @@ export class MarketplaceMerchantApi implements ICredentialType {
 		const entry: TokenCacheEntry = tokenCache.get(key) ?? {};
 		tokenCache.set(key, entry);
 
+		// The engine asks for a token when the stored one is empty or was just rejected (or for the
+		// credential test): a token given here is never the one known to be rejected.
+		const callerToken = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+		if (callerToken !== '') rememberRejected(callerToken, now);
 		if (entry.pending) {
+			// The token being requested now is newer than the caller's, which was already in use.
 			return { accessToken: await entry.pending };
 		}
-		// A different, still valid token means another caller has already replaced the one this
-		// caller holds; the same token means that very token was rejected and a new one is needed.
-		const callerToken = credentials.accessToken;
-		if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && entry.token !== callerToken) {
+		if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !isRejected(entry.token)) {
 			return { accessToken: entry.token };
 		}
 

@@ -1,7 +1,7 @@
 /** Injected faults: the next requests (optionally of one route) get a chosen bad answer or a delay. */
-import type { FaultSpec, RouteKey } from './types';
+import type { FaultBody, FaultSpec, RouteKey } from './types';
 
-const VALID_BODIES = new Set(['html', 'malformed-json', 'xml-bomb']);
+const VALID_BODIES = new Set<FaultBody>(['html', 'malformed-json', 'xml-bomb', 'reset', 'echo-credentials', 'gzip-bomb', 'huge-json', 'trickle']);
 
 export function validateFault(fault: FaultSpec): FaultSpec {
 	if (!Number.isInteger(fault.count) || fault.count < 1) throw new Error('fault count must be a positive integer');
@@ -9,7 +9,10 @@ export function validateFault(fault: FaultSpec): FaultSpec {
 		throw new Error('fault status must be an HTTP status code');
 	}
 	if (fault.body !== undefined && !VALID_BODIES.has(fault.body)) {
-		throw new Error('fault body must be html, malformed-json or xml-bomb');
+		throw new Error(`fault body must be one of ${[...VALID_BODIES].join(', ')}`);
+	}
+	if (fault.sizeBytes !== undefined && !(Number.isSafeInteger(fault.sizeBytes) && fault.sizeBytes > 0)) {
+		throw new Error('fault sizeBytes must be a positive integer');
 	}
 	if (fault.delayMs !== undefined && !(fault.delayMs >= 0)) throw new Error('fault delayMs must be >= 0');
 	return fault;

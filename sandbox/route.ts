@@ -22,6 +22,10 @@ export interface RouteResult {
 	/** Sent as XML (Jackson's rendering, in the list and null style the variants choose). */
 	xml?: unknown;
 	body?: string | Buffer;
+	/** Sent chunk by chunk instead of `body`, for answers too large to hold (no Content-Length). */
+	stream?: AsyncIterable<Buffer>;
+	/** Close the connection instead of answering (a connection reset, as the client sees it). */
+	reset?: boolean;
 	contentType?: string;
 	headers?: Record<string, string>;
 	/** Left out of the request log (reading or clearing the log must not change it). */

@@ -9,6 +9,7 @@ import type { SandboxCore } from './core';
 import { FaultQueue } from './faults';
 import { HttpError, MAX_BODY_BYTES, queryObject, readBody, type RequestBody } from './http';
 import { ROUTE_GROUPS } from './rate-limit';
+import { gzipBomb, hugeJsonList, trickle } from './hostile-bodies';
 import type { RouteContext, RouteDefinition, RouteResult } from './route';
 import { matchRoute } from './router';
 import type { FaultSpec, RequestLogEntry } from './types';
@@ -23,10 +24,33 @@ const BAD_GATEWAY_PAGE =
 /** A list answer cut off mid-way, as a dropped upstream connection leaves it. */
 const MALFORMED_JSON = '[{"invoiceHeader":{"invoiceType":"FISCAL","orderDetails":{"invoiceId":"7f3c1d2e-';
 
-function faultAnswer(fault: FaultSpec): RouteResult {
+/** What a careless service puts in an error: the credentials it was sent, in its message and a field of its own. */
+function echoCredentials(context: RouteContext): { message: string; received: Record<string, unknown> } {
+	const received = {
+		authorization: context.headers.authorization ?? null,
+		apiKey: context.headers['x-api-key'] ?? null,
+		body: context.body.text ?? null,
+	};
+	return {
+		message: `Request rejected. Authorization: ${String(received.authorization)}; X-API-Key: ${String(received.apiKey)}; body: ${String(received.body)}`,
+		received,
+	};
+}
+
+function faultAnswer(fault: FaultSpec, context: RouteContext): RouteResult {
 	const headers: Record<string, string> =
 		fault.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(fault.retryAfterSeconds) };
 	switch (fault.body) {
+		case 'reset':
+			return { status: 0, reset: true };
+		case 'echo-credentials':
+			return { status: fault.status ?? 400, json: echoCredentials(context), headers };
+		case 'gzip-bomb':
+			return { status: fault.status ?? 200, stream: gzipBomb(fault.sizeBytes), headers: { ...headers, 'Content-Encoding': 'gzip' } };
+		case 'huge-json':
+			return { status: fault.status ?? 200, stream: hugeJsonList(fault.sizeBytes), headers };
+		case 'trickle':
+			return { status: fault.status ?? 200, stream: trickle(fault.sizeBytes), headers };
 		case 'html':
 			return { status: fault.status ?? 502, body: BAD_GATEWAY_PAGE, contentType: 'text/html', headers };
 		case 'malformed-json':
@@ -124,6 +148,14 @@ export class SandboxServer {
 			this.core.log.add(entry);
 		}
 		if (response.destroyed) return;
+		if (result.reset) {
+			request.socket.destroy();
+			return;
+		}
+		if (result.stream) {
+			await this.sendStream(response, status, result);
+			return;
+		}
 		const payload = result.body ?? JSON.stringify(result.json ?? null);
 		response.writeHead(status, {
 			'Content-Type': result.contentType ?? 'application/json',
@@ -137,7 +169,7 @@ export class SandboxServer {
 		if (route.key !== 'control') {
 			const fault = this.core.faults.take(route.key);
 			if (fault?.delayMs) await this.delay(fault.delayMs);
-			if (fault && FaultQueue.answers(fault)) return faultAnswer(fault);
+			if (fault && FaultQueue.answers(fault)) return faultAnswer(fault, context);
 		}
 		if (context.body.text === undefined) {
 			throw new HttpError(413, `Request body exceeds ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
@@ -166,6 +198,16 @@ export class SandboxServer {
 		}
 	}
 
+	/** Writes a streamed answer as the client reads it; stops when the client hangs up. */
+	private async sendStream(response: ServerResponse, status: number, result: RouteResult): Promise<void> {
+		response.writeHead(status, { 'Content-Type': result.contentType ?? 'application/json', ...result.headers });
+		for await (const chunk of result.stream ?? []) {
+			if (response.destroyed) return;
+			if (!response.write(chunk)) await drainedOrClosed(response);
+		}
+		if (!response.destroyed) response.end();
+	}
+
 	private delay(ms: number): Promise<void> {
 		return new Promise((resolve) => {
 			const release = () => {
@@ -177,6 +219,19 @@ export class SandboxServer {
 			this.delays.add(release);
 		});
 	}
+}
+
+/** Resolves when the response can take more or is gone, leaving no listener behind. */
+async function drainedOrClosed(response: ServerResponse): Promise<void> {
+	await new Promise<void>((resolve) => {
+		const done = () => {
+			response.off('drain', done);
+			response.off('close', done);
+			resolve();
+		};
+		response.on('drain', done);
+		response.on('close', done);
+	});
 }
 
 function safeItemCount(route: RouteDefinition, context: { body: RequestBody; query: URLSearchParams }): number | undefined {

@@ -27,8 +27,15 @@ export class TokenStore {
 		this.lifetimeSeconds = seconds;
 	}
 
-	issue(clientId: string): string {
+	/**
+	 * A new token for the client. With `onlyNewestValid` (the variant `onlyNewestTokenValid`) the
+	 * client's earlier tokens stop working at once, as services that keep one token per client do.
+	 */
+	issue(clientId: string, onlyNewestValid = false): string {
 		if (this.tokens.size >= SWEEP_THRESHOLD) this.sweep();
+		if (onlyNewestValid) {
+			for (const [token, issued] of this.tokens) if (issued.clientId === clientId) this.tokens.delete(token);
+		}
 		const token = randomBytes(32).toString('base64url');
 		this.tokens.set(token, { clientId, expiresAt: performance.now() + this.lifetimeSeconds * 1000 });
 		return token;

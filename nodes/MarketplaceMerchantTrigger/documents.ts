@@ -13,6 +13,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from '../MarketplaceMerchant/transport/answerLimits';
 import { formatIsoUtc, parseServiceTimestamp } from '../MarketplaceMerchant/transport/dates';
 import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
 import {
@@ -23,9 +24,10 @@ import {
 	type DocumentKind,
 	type DocumentLink,
 } from '../MarketplaceMerchant/transport/invoices';
-import { sendWithPolicy, statusOf } from '../MarketplaceMerchant/transport/requestPolicy';
+import { statusOf } from '../MarketplaceMerchant/transport/errors';
+import { sendWithPolicy } from '../MarketplaceMerchant/transport/requestPolicy';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
-import { CREDENTIAL_TYPE, merchantKeyOf } from '../MarketplaceMerchant/transport/send';
+import { CREDENTIAL_TYPE, credentialSecretsOf, merchantKeyOf } from '../MarketplaceMerchant/transport/send';
 import type { DateWindow } from './cursor';
 
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
@@ -114,9 +116,27 @@ async function getFromService(
 	let response: IN8nHttpFullResponse;
 	try {
 		response = await sendWithPolicy(
-			{ node: ctx.getNode(), merchantKey: await merchantKeyOf(ctx), url, idempotent: true },
-			async () =>
-				(await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, { ...request })) as IN8nHttpFullResponse,
+			{
+				node: ctx.getNode(),
+				merchantKey: await merchantKeyOf(ctx),
+				url,
+				idempotent: true,
+				timeoutMs: REQUEST_TIMEOUT_MS,
+				secrets: await credentialSecretsOf(ctx),
+			},
+			async (timeout) => {
+				try {
+					const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+						...request,
+						...STREAMED_ANSWER,
+						timeout,
+					})) as IN8nHttpFullResponse;
+					await readStreamedBody(ctx.getNode(), answer, timeout);
+					return answer;
+				} catch (error) {
+					throw await withErrorBodyRead(ctx.getNode(), error);
+				}
+			},
 		);
 	} catch (error) {
 		if (notFoundIsEmpty && statusOf(error) === 404) return undefined;

@@ -5,6 +5,7 @@ import { isRecord, toText } from '../values';
 const GRANT_TYPE = 'CLIENT_CREDENTIALS';
 const SCOPE = 'public_api/full_access';
 
+/** Honours the variant `onlyNewestTokenValid`. */
 export const tokenRoute: RouteDefinition = {
 	key: 'token',
 	method: 'POST',
@@ -24,7 +25,7 @@ export const tokenRoute: RouteDefinition = {
 		return {
 			json: {
 				id_token: null,
-				access_token: core.tokens.issue(client.clientId),
+				access_token: core.tokens.issue(client.clientId, core.variants.current.onlyNewestTokenValid),
 				refresh_token: null,
 				expires_in: core.tokens.lifetime,
 				token_type: 'Bearer',

@@ -106,12 +106,24 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		updateCredentials: 0,
 	};
 
-	private readonly store = new Map<string, StoredCredential>();
-
 	private nextId = 1;
 
-	constructor(readonly credentialTypes = new TestCredentialTypes()) {
+	constructor(
+		readonly credentialTypes = new TestCredentialTypes(),
+		private readonly store = new Map<string, StoredCredential>(),
+	) {
 		super();
+	}
+
+	/**
+	 * Another n8n process on the same database, as a queue-mode worker: it reads and saves the same
+	 * stored credentials but runs its own copy of the credential code (pass credential types loaded
+	 * from a fresh module copy, e.g. with `jest.isolateModules`), so its in-process token cache is
+	 * its own.
+	 */
+	otherWorker(credentialTypes: TestCredentialTypes): TestCredentialsHelper {
+		const worker = new TestCredentialsHelper(credentialTypes, this.store);
+		return worker;
 	}
 
 	/** Saves a credential like the credentials UI does and returns the reference nodes use. */

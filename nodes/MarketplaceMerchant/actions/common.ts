@@ -13,6 +13,7 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
+import { readAnswerBody } from '../transport/answerLimits';
 import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type RequestData } from '../transport/send';
 import { forInputItem } from '../transport/strategies';
@@ -112,6 +113,7 @@ export function engineRouting({ request, preSend = [], strategy = sendSingle, po
 		request,
 		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },
 		operations: { pagination: forInputItem(strategy) },
-		output: { postReceive },
+		// The answer arrives as a stream, read within its size cap before the operation's own actions.
+		output: { postReceive: [readAnswerBody, ...postReceive] },
 	};
 }

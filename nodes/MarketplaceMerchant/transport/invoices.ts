@@ -38,7 +38,9 @@ import {
 
 import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from './dates';
 import { LIMITS, PATHS } from './endpoints';
-import { sendWithPolicy, statusOf } from './requestPolicy';
+import { readBodyWithinCap, STREAMED_ANSWER } from './answerLimits';
+import { statusOf } from './errors';
+import { sendWithPolicy } from './requestPolicy';
 import { ANSWERS, type AnswerSchema } from './schema';
 import { invalidInput, isBareDay, readDate, type ValueContext } from './values';
 
@@ -311,15 +313,25 @@ export async function downloadDocumentPdfs(
 			try {
 				const origin = new URL(link.link).origin;
 				const body: unknown = await sendWithPolicy(
-					{ node: ctx.getNode(), merchantKey: `document-downloads|${origin}`, url: link.link, idempotent: true },
-					async () =>
-						await ctx.helpers.httpRequest({
-							method: 'GET',
-							url: link.link,
-							encoding: 'arraybuffer',
-							json: false,
-							timeout: DOWNLOAD_TIMEOUT_MS,
-						}),
+					{
+						node: ctx.getNode(),
+						merchantKey: `document-downloads|${origin}`,
+						url: link.link,
+						idempotent: true,
+						timeoutMs: DOWNLOAD_TIMEOUT_MS,
+					},
+					async (timeout) =>
+						await readBodyWithinCap(
+							ctx.getNode(),
+							await ctx.helpers.httpRequest({
+								method: 'GET',
+								url: link.link,
+								...STREAMED_ANSWER,
+								json: false,
+								timeout,
+							}),
+							timeout,
+						),
 				);
 				pdf = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
 			} catch (error) {

@@ -10,9 +10,11 @@
  * request retrying on its own. The gate learns the real limit from the service's answers, so the
  * same code runs at the live limits and against a sandbox whose limits are scaled.
  */
-import { NodeApiError, NodeOperationError, sleep, type INode, type JsonObject } from 'n8n-workflow';
+import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
 import { endpointGroupOf, type EndpointGroup } from './endpoints';
+import { AttemptLog, DEFAULT_TIMEOUT_MS } from './attempts';
+import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, statusOf } from './errors';
 
 /** Requests of one group in flight at once; the live per-second limit is 5. */
 const MAX_IN_FLIGHT = 5;
@@ -20,8 +22,8 @@ const MAX_IN_FLIGHT = 5;
 const MAX_RATE_LIMITED_ATTEMPTS = 12;
 /** Attempts for a request answered 502/503/504 or cut off. */
 const MAX_UNAVAILABLE_ATTEMPTS = 4;
-/** Longest single wait, whatever Retry-After says. */
-const MAX_WAIT_MS = 120_000;
+/** Attempts with a renewed token after n8n's own renewal was rejected too. */
+const EXTRA_TOKEN_RENEWALS = 1;
 /** Backoff for a 429 without Retry-After and for 5xx answers: 1 s, 2 s, 4 s, … */
 const BASE_BACKOFF_MS = 1_000;
 
@@ -100,48 +102,8 @@ function release(gate: GroupGate, succeeded: boolean): void {
 	if (!isClosed(gate)) wakeWaiting(gate);
 }
 
-interface ErrorResponse {
-	status?: number;
-	headers?: Record<string, unknown>;
-}
-
-/** The HTTP answer behind an error thrown by n8n's request helpers (NodeApiError or axios-like). */
-function responseOf(error: unknown): ErrorResponse {
-	const candidate = error as {
-		httpCode?: string | null;
-		response?: ErrorResponse;
-		cause?: { response?: ErrorResponse; status?: number };
-	};
-	const response = candidate.cause?.response ?? candidate.response ?? {};
-	const status = Number(response.status ?? candidate.httpCode ?? candidate.cause?.status);
-	return { status: Number.isFinite(status) ? status : undefined, headers: response.headers };
-}
-
-export function statusOf(error: unknown): number | undefined {
-	return responseOf(error).status;
-}
-
-/** Retry-After in seconds (decimals allowed) or as an HTTP date; undefined when absent or unusable. */
-export function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
-	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	const text = String(Array.isArray(raw) ? raw[0] : raw).trim();
-	const seconds = Number(text);
-	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_WAIT_MS);
-	const date = Date.parse(text);
-	if (Number.isFinite(date)) return Math.min(Math.max(date - now, 0), MAX_WAIT_MS);
-	return undefined;
-}
-
 function backoffMs(attempt: number): number {
 	return Math.min(BASE_BACKOFF_MS * 2 ** (attempt - 1), MAX_WAIT_MS);
-}
-
-const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
-
-function isCutOff(error: unknown): boolean {
-	const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
-	return code !== undefined && NETWORK_ERROR_CODES.has(code);
 }
 
 export interface SendPolicy {
@@ -156,17 +118,25 @@ export interface SendPolicy {
 	 * acted (502/504, a cut connection) are retried only then; 429 and 503 are always retried.
 	 */
 	idempotent: boolean;
+	/** The request's timeout: its retries together may take RETRY_BUDGET_TIMEOUTS times as long. */
+	timeoutMs?: number;
+	/** Credential values to keep out of the final error (the bearer token sent is found on the error itself). */
+	secrets?: unknown[];
 }
 
 /**
- * Sends a request through the group's gate and retries it, a bounded number of times, when the
- * service answers 429 (waiting as Retry-After asks), 503, or, for idempotent requests, 502/504 or
- * a cut connection. Any other error, and the last one when attempts run out, is thrown as it came
- * (with `attempts` noted on it), so the caller's error keeps the service's own message.
+ * Sends a request through the group's gate and retries it, a bounded number of times and within
+ * its time budget, when the service answers 429 (waiting as Retry-After asks), 503, or, for
+ * idempotent requests, 502/504 or a cut connection or timeout; and once more after a 401 that
+ * came although n8n had just renewed the token. Any other error, and the last one when attempts
+ * run out, is thrown with the service's own message, what was tried, and no secrets in it.
  */
-export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<T>): Promise<T> {
+export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeoutMs: number) => Promise<T>): Promise<T> {
 	const gate = gateFor(policy.merchantKey, endpointGroupOf(policy.url));
-	const attempts = { rateLimited: 0, unavailable: 0 };
+	const attempts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
+	const log = new AttemptLog(policy.timeoutMs);
+	// A retry's timeout may be shorter: the retries of one request together stay within their budget.
+	let attemptTimeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	let rateLimited = false;
 	for (let attempt = 1; ; attempt++) {
 		// A request retried after 503/502/… already waited its turn once: it goes to the front. One
@@ -174,24 +144,29 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 		await acquire(gate, attempt > 1 && !rateLimited);
 		let waitMs: number | undefined;
 		let succeeded = false;
+		const startedAt = Date.now();
 		try {
-			const result = await send();
+			const result = await send(attemptTimeoutMs);
 			succeeded = true;
 			return result;
 		} catch (error) {
+			log.record(error, Date.now() - startedAt, attemptTimeoutMs);
 			waitMs = retryDelayMs(error, policy, attempts);
-			if (waitMs === undefined) {
-				const nodeError = asNodeError(policy.node, error);
+			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(rateLimitedWait(error) ? 0 : waitMs);
+			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
+			if (waitMs === undefined || nextTimeoutMs === undefined) {
+				const nodeError = asNodeError(policy.node, error, policy.secrets);
 				(nodeError as unknown as JsonObject).attempts = attempt;
-				if (attempt > 1) {
+				if (attempt > 1 || overBudget) {
 					// Users should know the node already retried: "try again later" alone invites a retry loop.
 					const description = (nodeError.description ?? '').trim();
 					const separator = description === '' ? '' : /[.!?]$/.test(description) ? ' ' : '. ';
-					nodeError.description = `${description}${separator}The node gave up after ${attempt} attempts.`;
+					nodeError.description = `${description}${separator}${log.summary(overBudget)}`;
 				}
 				throw nodeError;
 			}
-			rateLimited = statusOf(error) === 429;
+			attemptTimeoutMs = nextTimeoutMs;
+			rateLimited = rateLimitedWait(error);
 			if (rateLimited) {
 				// Everyone in the group waits: the limit is the merchant's, not this request's.
 				gate.blockedUntil = Math.max(gate.blockedUntil, Date.now() + waitMs);
@@ -202,26 +177,28 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 			release(gate, succeeded);
 		}
 		// After a 429 the gate itself holds the request back until the Retry-After has passed.
-		if (!rateLimited) await sleep(waitMs);
+		if (!rateLimited) {
+			log.waited(waitMs);
+			await sleep(waitMs);
+		}
 	}
 }
 
-/**
- * n8n's request helpers already throw NodeApiError (and our own checks NodeOperationError):
- * those are passed on as they are, keeping the service's message; anything else is wrapped.
- */
-export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeApiError(node, error as JsonObject);
+/** A 429's wait is the gate's, shared by the group, and does not count against one request's budget. */
+function rateLimitedWait(error: unknown): boolean {
+	return statusOf(error) === 429;
 }
 
 /** How long to wait before retrying, or undefined when the error is final. */
 function retryDelayMs(
 	error: unknown,
 	policy: SendPolicy,
-	attempts: { rateLimited: number; unavailable: number },
+	attempts: { rateLimited: number; unavailable: number; unauthorized: number },
 ): number | undefined {
 	const { status, headers } = responseOf(error);
+	// n8n renews the token after a 401 and retries once; a second 401 means the renewed token was
+	// rejected too (another worker's renewal replaced it): one more attempt gets a fresh one.
+	if (status === 401) return ++attempts.unauthorized <= EXTRA_TOKEN_RENEWALS ? 0 : undefined;
 	if (status === 429) {
 		if (++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS) return undefined;
 		return retryAfterMs(headers) ?? backoffMs(attempts.rateLimited);

@@ -9,6 +9,8 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
+import { requestTimeoutMs } from '../actions/requestOptions';
+import { STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { PATHS } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
 
@@ -16,10 +18,24 @@ export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 
 export type RequestData = DeclarativeRestApiSettings.ResultOptions;
 
+interface CredentialValues {
+	baseUrl?: string;
+	clientId?: string;
+	clientSecret?: string;
+	apiKey?: string;
+	accessToken?: string;
+}
+
 /** The account whose rate limits a request counts against (from any context: node or trigger). */
 export async function merchantKeyOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<string> {
-	const credentials = await ctx.getCredentials<{ baseUrl?: string; clientId?: string }>(CREDENTIAL_TYPE);
+	const credentials = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
 	return `${String(credentials.baseUrl ?? '').replace(/\/+$/, '')}|${String(credentials.clientId ?? '')}`;
+}
+
+/** The credential's secrets, to keep out of errors (the token actually sent is read from the error). */
+export async function credentialSecretsOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<unknown[]> {
+	const { clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
+	return [clientSecret, apiKey, accessToken];
 }
 
 /** POSTs that only read (EAN check) or create-or-edit by EAN (import) may be sent twice. */
@@ -34,11 +50,26 @@ export async function sendRequest(
 	requestData: RequestData,
 	override: Partial<RequestData['options']> = {},
 ): Promise<INodeExecutionData[]> {
-	const options = { ...requestData.options, ...override };
+	const timeoutMs = requestTimeoutMs(ctx);
+	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
+	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
 	const url = String(options.url ?? '');
 	return await sendWithPolicy(
-		{ node: ctx.getNode(), merchantKey: await merchantKeyOf(ctx), url, idempotent: isIdempotent(options.method, url) },
-		async () => await ctx.makeRoutingRequest({ ...requestData, options: { ...options } }),
+		{
+			node: ctx.getNode(),
+			merchantKey: await merchantKeyOf(ctx),
+			url,
+			idempotent: isIdempotent(options.method, url),
+			timeoutMs,
+			secrets: await credentialSecretsOf(ctx),
+		},
+		async (attemptTimeoutMs) => {
+			try {
+				return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
+			} catch (error) {
+				throw await withErrorBodyRead(ctx.getNode(), error);
+			}
+		},
 	);
 }
 

@@ -9,7 +9,7 @@ import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions,
 
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from './dates';
 import { sendRequest, type RequestData } from './send';
-import { asNodeError, statusOf } from './requestPolicy';
+import { asNodeError, statusOf } from './errors';
 import { mayBeSent } from './inputChecks';
 import { readLimit, toList } from './values';
 

@@ -12,8 +12,8 @@ import {
 
 import { decodeAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
+import { statusOf } from '../../transport/errors';
 import { ANSWERS } from '../../transport/schema';
-import { statusOf } from '../../transport/requestPolicy';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { readText } from '../../transport/values';
 import { engineRouting, showFor } from '../common';

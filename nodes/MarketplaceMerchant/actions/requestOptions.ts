@@ -1,0 +1,34 @@
+/**
+ * "Request Options": settings of how the node talks to the service, shown for every operation.
+ * RoutingNode itself reads a parameter named `requestOptions` for `timeout` (ms), `batching`,
+ * `proxy` and `allowUnauthorizedCerts`: the options here use other names, so it ignores them and
+ * the request engine (transport/send.ts) reads them.
+ */
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS, RETRY_BUDGET_TIMEOUTS } from '../transport/attempts';
+
+/** Its default is DEFAULT_TIMEOUT_MS, written out as n8n's linter asks. */
+export const timeoutSecondsOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeoutSeconds',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 600 },
+	default: 60,
+	description: `How long one answer may take before the request counts as failed. Retries of one request together stop after ${RETRY_BUDGET_TIMEOUTS} times this.`,
+};
+
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [timeoutSecondsOption],
+};
+
+/** The request timeout the user chose (default 60 s), in milliseconds. */
+export function requestTimeoutMs(ctx: Pick<IExecuteSingleFunctions, 'getNodeParameter'>): number {
+	const seconds = Number(ctx.getNodeParameter('requestOptions.timeoutSeconds', DEFAULT_TIMEOUT_MS / 1000));
+	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_TIMEOUT_MS;
+}

@@ -1,0 +1,117 @@
+/**
+ * What a failed request says (its status, Retry-After, whether the connection was cut) and the
+ * one place where it becomes the error the node shows and n8n stores: a NodeApiError (or our own
+ * NodeOperationError) whose message, description, service body (`context.data`) and `cause`
+ * carry no bearer token, client secret or API key.
+ */
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+
+import { redactData, redactText, secretList, tokenOfAuthorization } from './redact';
+
+/** Longest single wait, whatever Retry-After says. */
+export const MAX_WAIT_MS = 120_000;
+
+interface ErrorResponse {
+	status?: number;
+	headers?: Record<string, unknown>;
+}
+
+/** The HTTP answer behind an error thrown by n8n's request helpers (NodeApiError or axios-like). */
+export function responseOf(error: unknown): ErrorResponse {
+	const candidate = (error ?? {}) as {
+		httpCode?: string | null;
+		response?: ErrorResponse;
+		cause?: { response?: ErrorResponse; status?: number };
+	};
+	const response = candidate.cause?.response ?? candidate.response ?? {};
+	const status = Number(response.status ?? candidate.httpCode ?? candidate.cause?.status);
+	return { status: Number.isFinite(status) ? status : undefined, headers: response.headers };
+}
+
+export function statusOf(error: unknown): number | undefined {
+	return responseOf(error).status;
+}
+
+/** Retry-After in seconds (decimals allowed) or as an HTTP date; undefined when absent or unusable. */
+export function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
+	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const text = String(Array.isArray(raw) ? raw[0] : raw).trim();
+	const seconds = Number(text);
+	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_WAIT_MS);
+	const date = Date.parse(text);
+	if (Number.isFinite(date)) return Math.min(Math.max(date - now, 0), MAX_WAIT_MS);
+	return undefined;
+}
+
+/** Codes of a connection cut off or timed out before the whole answer arrived. */
+const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
+
+export function errorCodeOf(error: unknown): string | undefined {
+	const candidate = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+	const code = candidate.cause?.code ?? candidate.code;
+	return typeof code === 'string' ? code : undefined;
+}
+
+export function isCutOff(error: unknown): boolean {
+	const code = errorCodeOf(error);
+	return code !== undefined && CUT_OFF_CODES.has(code);
+}
+
+/** Whether the request ended because its timeout passed (axios says ECONNABORTED or ETIMEDOUT and "timeout"). */
+export function isTimeout(error: unknown): boolean {
+	const code = errorCodeOf(error);
+	const message = String((error as { cause?: { message?: unknown } })?.cause?.message ?? (error as Error)?.message ?? '');
+	return (code === 'ECONNABORTED' || code === 'ETIMEDOUT') && /timeout/i.test(message);
+}
+
+/** Credential values and the request's own Authorization and X-API-Key headers, as found on the error. */
+function secretsIn(error: unknown, known: unknown[]): string[] {
+	const config = (error as { cause?: { config?: { headers?: Record<string, unknown> } } })?.cause?.config;
+	const headers = config?.headers ?? {};
+	const header = (name: string) =>
+		Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+	return secretList([...known, tokenOfAuthorization(header('authorization')), header('x-api-key')]);
+}
+
+/**
+ * The error's cause as n8n may store it (name and message), plus what the retry policy and the
+ * callers read (status, Retry-After, code). The original (an axios error holding the request with
+ * its headers and body) is dropped.
+ */
+function safeCause(cause: unknown, secrets: string[]): Error | undefined {
+	if (!(cause instanceof Error)) return undefined;
+	const safe = new Error(redactText(cause.message, secrets));
+	safe.name = cause.name;
+	const { status, headers } = responseOf({ cause });
+	const code = errorCodeOf({ cause });
+	Object.assign(safe, code === undefined ? {} : { code }, status === undefined ? {} : { response: { status, headers } });
+	safe.stack = redactText(cause.stack ?? '', secrets);
+	return safe;
+}
+
+/** Removes the secrets from every part of the error that n8n shows, stores or logs; in place. */
+export function redactError<T extends NodeApiError | NodeOperationError>(error: T, knownSecrets: unknown[] = []): T {
+	const secrets = secretsIn(error, knownSecrets);
+	const cause = safeCause(error.cause, secrets);
+	Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+	error.message = redactText(error.message, secrets);
+	if (typeof error.description === 'string') error.description = redactText(error.description, secrets);
+	error.messages = error.messages.map((message) => redactText(message, secrets));
+	error.context = redactData(error.context, secrets) as T['context'];
+	if (error.errorResponse) error.errorResponse = redactData(error.errorResponse, secrets) as T['errorResponse'];
+	if (error.extra) Object.defineProperty(error, 'extra', { value: redactData(error.extra, secrets), enumerable: true, writable: true, configurable: true });
+	if (error.stack) error.stack = redactText(error.stack, secrets);
+	return error;
+}
+
+/**
+ * The error to throw for a failed request. n8n's request helpers already throw NodeApiError (and
+ * our own checks NodeOperationError): those keep the service's message; anything else is wrapped.
+ * Either way the secrets are removed (`knownSecrets`: the credential's values).
+ */
+export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[] = []): NodeApiError | NodeOperationError {
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeApiError(node, error as JsonObject);
+	return redactError(nodeError, knownSecrets);
+}
