@@ -25,6 +25,7 @@ import { installCommunityPackage, packPackage } from '../community-package';
 import { createUserFolder, importCredentials, importWorkflows, installN8n, removeUserFolder, type N8nInstallation } from '../n8n';
 import { N8nOwnerSession, N8nPublicApi, type PublicApiExecution } from '../n8n-api';
 import { checkTrigger } from '../trigger-checks';
+import { checkWriteResults } from '../write-checks';
 import { executionsByWorker, startQueueCluster, startQueueServices, Teardown, workerOf, type QueueCluster, type QueueServices } from './cluster';
 import { ensureServicePackages } from './services';
 
@@ -35,7 +36,6 @@ const CREDENTIAL = { id: 'e2eMarketCred001', name: 'Marketplace Sandbox' };
 /** A second merchant account for the live-limit updates: its rate-limit windows start fresh. */
 const LIVE_LIMITS_CREDENTIAL = { id: 'e2eMarketCred002', name: 'Marketplace Live Limits' };
 const SANDBOX_PRODUCTS = 450;
-const UNKNOWN_PRODUCT_ID = 999_999;
 const WORKERS = 2;
 /** Jobs each worker runs at once: 10 executions started together run 5 on each worker. */
 const WORKER_CONCURRENCY = 5;
@@ -206,42 +206,16 @@ async function checkReadAndWriteOnWorkers(context: Context): Promise<void> {
 	if (!wrote || !writes) return;
 	const execution = writes;
 
-	await check('Product > Update Many on a worker: one item per product, the bad one with success false, as in one process', async () => {
-		const updates = nodeOutput(execution, 'Update Stock');
-		assert.deepEqual(
-			updates.map((update) => [Number(update.myProductId), update.success]),
-			[
-				[100010, true],
-				[UNKNOWN_PRODUCT_ID, false],
-				[100011, true],
-			],
-		);
-		assert.match(String(updates[1].error), /does not exist/);
-		const products = await sandboxState<{ id: number; stockLevel: number }>(sandbox, 'products');
-		assert.equal(products.find((product) => product.id === 100010)?.stockLevel, 77);
-		assert.equal(products.find((product) => product.id === 100011)?.stockLevel, 0);
-		const bulk = await sandbox.log('productBulk');
-		assert.deepEqual(
-			bulk.map((entry) => entry.itemCount),
-			[3],
-		);
-		return 'stock 77 and 0 stored, 999999 rejected, one bulk request';
-	});
-
-	await check('Discount > Schedule on a worker: the good discount stored, the bad one with success false, as in one process', async () => {
-		const [good, bad, ...rest] = nodeOutput(execution, 'Schedule Discounts');
-		assert.equal(rest.length, 0);
-		assert.equal(good.success, true, `first discount: ${String(good.error)}`);
-		const discounts = await sandboxState<{ discountId: unknown; merchantInventoryId: number; discountPrice: number }>(sandbox, 'discounts');
-		const stored = discounts.find((discount) => discount.discountId === good.discountId);
-		assert.ok(stored, `discount ${String(good.discountId)} is not in the sandbox`);
-		assert.equal(stored.merchantInventoryId, 100020);
-		assert.equal(stored.discountPrice, 1);
-		assert.equal(bad.success, false);
-		assert.ok(typeof bad.error === 'string' && bad.error.length > 0, 'the rejected discount carries no error');
-		assert.equal(discounts.filter((discount) => discount.merchantInventoryId === UNKNOWN_PRODUCT_ID).length, 0);
-		return `discount ${String(stored.discountId)} stored`;
-	});
+	await checkWriteResults(
+		execution,
+		{
+			stockLevel: async (productId) =>
+				(await sandboxState<{ id: number; stockLevel: number }>(sandbox, 'products')).find((product) => product.id === productId)?.stockLevel,
+			bulkItemCounts: async () => (await sandbox.log('productBulk')).map((entry) => entry.itemCount),
+			discounts: async () => await sandboxState(sandbox, 'discounts'),
+		},
+		' on a worker',
+	);
 }
 
 /** Switches the sandbox to keep only the newest token valid; false when it does not know the switch. */
