@@ -238,11 +238,14 @@ async function checkTokenRounds(context: Context): Promise<void> {
 			await sandbox.setRateLimits(false);
 			const lines: string[] = [];
 			const failures: string[] = [];
+			let failedExecutions = 0;
 			let onlyNewest = false;
 			try {
 				// Both workers get a token first, as in a running installation.
 				const warmUp = await runOnWorkers(context, WORKFLOWS.tokenRound, Array.from({ length: EXECUTIONS_PER_ROUND }, () => ({})), 60_000);
-				failures.push(...warmUp.filter((run) => run.execution.status !== 'success').map((run) => `warm-up: ${failureOf(run.execution)}`));
+				const warmUpFailed = warmUp.filter((run) => run.execution.status !== 'success');
+				failedExecutions += warmUpFailed.length;
+				failures.push(...warmUpFailed.map((run) => `warm-up: ${failureOf(run.execution)}`));
 				onlyNewest = await keepOnlyNewestToken(sandbox, true);
 				for (let round = 1; round <= TOKEN_ROUNDS; round++) {
 					await sandbox.clearLog();
@@ -252,7 +255,11 @@ async function checkTokenRounds(context: Context): Promise<void> {
 					await sandbox.control('POST', 'expire-tokens');
 					const runs = await runOnWorkers(context, WORKFLOWS.tokenRound, Array.from({ length: EXECUTIONS_PER_ROUND }, () => ({})), 60_000);
 					const counts = assertRanOnWorkers(runs);
+					if (counts.some((count) => count !== WORKER_CONCURRENCY)) {
+						failures.push(`round ${round} did not run ${WORKER_CONCURRENCY} executions on each worker: ${split(counts)}`);
+					}
 					const failed = runs.filter((run) => run.execution.status !== 'success');
+					failedExecutions += failed.length;
 					failures.push(...failed.map((run) => `round ${round}, worker ${run.worker + 1}: ${failureOf(run.execution)}`));
 					const log = await sandbox.log();
 					const tokens = log.filter((entry) => entry.route === 'token' && entry.status === 200).length;
@@ -265,7 +272,7 @@ async function checkTokenRounds(context: Context): Promise<void> {
 				await sandbox.setRateLimits({ scale: 1 });
 			}
 			const variant = onlyNewest ? 'sandbox switch onlyNewestTokenValid on' : 'sandbox without the switch onlyNewestTokenValid: expire-tokens only';
-			assert.equal(failures.length, 0, `${failures.length} of ${EXECUTIONS_PER_ROUND * (TOKEN_ROUNDS + 1)} executions failed (${variant}):\n${failures.join('\n')}\n${lines.join('\n')}`);
+			assert.equal(failures.length, 0, `${failedExecutions} of ${EXECUTIONS_PER_ROUND * (TOKEN_ROUNDS + 1)} executions failed (${variant}):\n${failures.join('\n')}\n${lines.join('\n')}`);
 			return `${variant}; ${lines.join('; ')}`;
 		},
 	);
@@ -297,6 +304,7 @@ async function checkLiveLimitWrites(context: Context): Promise<void> {
 			const runs = await runOnWorkers(context, WORKFLOWS.liveUpdates, bodies, 20 * 60_000);
 			const finishedAt = Math.max(...runs.map((run) => Date.parse(run.execution.stoppedAt ?? '') || Date.now()));
 			const counts = assertRanOnWorkers(runs);
+			assert.ok(counts.every((count) => count > 0), `one merchant on both workers: ${split(counts)}`);
 			const log: RequestLogEntry[] = await sandbox.log('productUpdate');
 			const accepted = log.filter((entry) => entry.status === 200).length;
 			const refused = log.filter((entry) => entry.status === 429).length;
