@@ -154,12 +154,11 @@ async function runOnWorkers(
 	return started.map((execution) => ({ execution, worker: workerOf(byWorker, execution.id) }));
 }
 
-/** "worker 1: 5, worker 2: 5"; fails when the main ran one (or no worker logged it). */
+/** How many of `runs` each worker ran; fails when one is in no worker's log (run by the main?). */
 function assertRanOnWorkers(runs: Array<{ execution: PublicApiExecution; worker: number }>): number[] {
 	const notOnWorker = runs.filter((run) => run.worker < 0).map((run) => run.execution.id);
 	assert.deepEqual(notOnWorker, [], `executions no worker logged (ran on main?): ${notOnWorker.join(', ')}`);
-	const counts = Array.from({ length: WORKERS }, (_, index) => runs.filter((run) => run.worker === index).length);
-	return counts;
+	return Array.from({ length: WORKERS }, (_, index) => runs.filter((run) => run.worker === index).length);
 }
 
 function split(counts: number[]): string {
