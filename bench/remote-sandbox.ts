@@ -89,7 +89,8 @@ export class RemoteSandbox {
 		await stopChild(this.child);
 	}
 
-	private async control(method: string, action: string, body?: unknown): Promise<unknown> {
+	/** Any `/__sandbox/<action>` control (sandbox/README.md), answered as parsed JSON. */
+	async control(method: string, action: string, body?: unknown): Promise<unknown> {
 		const response = await fetch(`${this.url}/__sandbox/${action}`, {
 			method,
 			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },

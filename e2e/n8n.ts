@@ -176,10 +176,11 @@ export async function importWorkflows(
 	installation: N8nInstallation,
 	userFolder: string,
 	workflows: object[],
+	options?: CliOptions,
 ): Promise<void> {
 	const file = await writeImportFile(userFolder, 'workflows', workflows);
 	try {
-		await runN8nCliOrThrow(installation, userFolder, ['import:workflow', `--input=${file}`]);
+		await runN8nCliOrThrow(installation, userFolder, ['import:workflow', `--input=${file}`], options);
 	} finally {
 		await rm(file, { force: true });
 	}
@@ -193,10 +194,11 @@ export async function importCredentials(
 	installation: N8nInstallation,
 	userFolder: string,
 	credentials: object[],
+	options?: CliOptions,
 ): Promise<void> {
 	const file = await writeImportFile(userFolder, 'credentials', credentials);
 	try {
-		const result = await runN8nCli(installation, userFolder, ['import:credentials', `--input=${file}`]);
+		const result = await runN8nCli(installation, userFolder, ['import:credentials', `--input=${file}`], options);
 		// The output never echoes credential data, but keep it out of errors anyway.
 		if (result.exitCode !== 0) throw new Error(`n8n import:credentials exited with ${result.exitCode ?? result.signal}`);
 	} finally {
@@ -338,7 +340,7 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	const server = spawnManaged(installation.nodeBinary, [installation.entryScript, 'start'], { cwd: userFolder, env });
 	const baseUrl = `http://${LOOPBACK_HOST}:${ports.port}`;
 	try {
-		await waitUntilReady(server, baseUrl, startupTimeoutMs);
+		await waitUntilReady(server, READY_LINE, async () => await isReady(baseUrl), startupTimeoutMs);
 	} catch (error) {
 		await server.stop(5_000);
 		throw error;
@@ -353,16 +355,59 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	};
 }
 
-async function waitUntilReady(server: ManagedProcess, baseUrl: string, timeoutMs: number): Promise<void> {
+async function waitUntilReady(
+	server: ManagedProcess,
+	readyLine: string,
+	isReady: () => Promise<boolean>,
+	timeoutMs: number,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	let exited = false;
 	void server.exited.then(() => (exited = true));
 	while (Date.now() < deadline) {
 		if (exited) throw new Error(`n8n exited during start-up:\n${tail(server.output())}`);
-		if (server.output().includes(READY_LINE) && (await isReady(baseUrl))) return;
+		if (server.output().includes(readyLine) && (await isReady())) return;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	throw new Error(`n8n was not ready after ${timeoutMs} ms:\n${tail(server.output())}`);
+}
+
+export interface StartN8nWorkerOptions {
+	installation: N8nInstallation;
+	userFolder: string;
+	/** jobs the worker runs at once (`n8n worker --concurrency`) */
+	concurrency: number;
+	/** queue mode settings: EXECUTIONS_MODE, DB_*, QUEUE_BULL_REDIS_* (the same as the main's) */
+	env: Record<string, string>;
+	startupTimeoutMs?: number;
+}
+
+export interface RunningN8nWorker {
+	/** everything the worker printed so far */
+	output(): string;
+	/** the worker's own process id (leader of its process group) */
+	pid: number | undefined;
+	/** SIGTERM, then SIGKILL after 15 s; resolves when the worker and its task runner are gone */
+	stop(): Promise<void>;
+}
+
+const WORKER_READY_LINE = 'n8n worker is now ready';
+
+/** `n8n worker` (queue mode): takes executions from the Redis queue the main instance fills. */
+export async function startN8nWorker(options: StartN8nWorkerOptions): Promise<RunningN8nWorker> {
+	const { installation, userFolder, concurrency, startupTimeoutMs = 120_000 } = options;
+	const env = n8nEnvironment(installation, userFolder, await freePorts(), options.env);
+	const worker = spawnManaged(installation.nodeBinary, [installation.entryScript, 'worker', `--concurrency=${concurrency}`], {
+		cwd: userFolder,
+		env,
+	});
+	try {
+		await waitUntilReady(worker, WORKER_READY_LINE, async () => true, startupTimeoutMs);
+	} catch (error) {
+		await worker.stop(5_000);
+		throw error;
+	}
+	return { output: () => worker.output(), pid: worker.child.pid, stop: async () => await worker.stop() };
 }
 
 async function isReady(baseUrl: string): Promise<boolean> {

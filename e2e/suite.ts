@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
+import { check, invoiceIdOf, nodeOutput, reportChecks, type Json } from './checks';
 import { installCommunityPackage, packPackage } from './community-package';
 import {
 	createUserFolder,
@@ -29,7 +30,9 @@ import {
 	type N8nInstallation,
 	type RunningN8n,
 } from './n8n';
-import { N8nOwnerSession, N8nPublicApi, type PublicApiExecution } from './n8n-api';
+import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
+import { checkTrigger } from './trigger-checks';
+import { checkWriteResults } from './write-checks';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -41,8 +44,6 @@ const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 const CREDENTIAL = { id: 'e2eMarketCred001', name: 'Marketplace Sandbox' };
 /** More than two pages of 200 for Product > Get Many > Return All. */
 const SANDBOX_PRODUCTS = 450;
-/** A product id the sandbox does not have (its ids start at 100001). */
-const UNKNOWN_PRODUCT_ID = 999_999;
 const DAY_MS = 86_400_000;
 
 const WORKFLOW_IDS = {
@@ -57,56 +58,6 @@ const WORKFLOW_IDS = {
 const EAN_WITH_LEADING_ZERO = '0256973361260';
 /** Products the issue 10 workflow changes (no other workflow touches them). */
 const ISSUE10_PRODUCTS = { repeated: 100030, discounted: [100031, 100032], commaPrice: 100033 };
-
-interface CheckResult {
-	name: string;
-	passed: boolean;
-	detail: string;
-	ms: number;
-}
-
-const results: CheckResult[] = [];
-
-/** Runs one check and records it; returns false when it failed (later checks may depend on it). */
-async function check(name: string, body: () => Promise<string | void>): Promise<boolean> {
-	const startedAt = Date.now();
-	try {
-		const detail = (await body()) ?? '';
-		results.push({ name, passed: true, detail, ms: Date.now() - startedAt });
-		console.log(`PASS ${name}${detail ? ` (${detail})` : ''} [${seconds(Date.now() - startedAt)}]`);
-		return true;
-	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
-		results.push({ name, passed: false, detail: message, ms: Date.now() - startedAt });
-		console.log(`FAIL ${name} [${seconds(Date.now() - startedAt)}]\n     ${message.split('\n').slice(0, 30).join('\n     ')}`);
-		return false;
-	}
-}
-
-function seconds(ms: number): string {
-	return `${(ms / 1000).toFixed(1)} s`;
-}
-
-async function sleep(ms: number): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `condition` every 100 ms until it holds; fails after `timeoutMs`. */
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(100);
-	}
-}
-
-type Json = Record<string, unknown>;
-
-/** Output items (json) of one node in an execution's run data; [] when the node did not run. */
-function nodeOutput(execution: Pick<CliExecutionResult, 'data'>, nodeName: string): Json[] {
-	const runs = execution.data.resultData.runData[nodeName] ?? [];
-	return runs.flatMap((run) => run.data?.main?.[0] ?? []).map((item) => item.json);
-}
 
 /** Whole output items (json and binary) of one node. */
 function nodeItems(execution: CliExecutionResult, nodeName: string): Array<{ json: Json; binary?: Record<string, Json> }> {
@@ -169,11 +120,6 @@ async function underVariants<T>(sandbox: Sandbox, variants: Json, body: () => Pr
 		await sandboxControl(sandbox, 'DELETE', 'variants');
 	}
 }
-
-function invoiceIdOf(document: Json | Invoice): string {
-	return String((document as Invoice).invoiceHeader.orderDetails.invoiceId);
-}
-
 function invoicedMs(document: Invoice): number {
 	return Date.parse(`${document.invoiceHeader.orderDetails.invoicedDate}Z`);
 }
@@ -306,40 +252,10 @@ async function checkWriteOperations(installation: N8nInstallation, userFolder: s
 	if (!ran || !execution) return;
 	const run = execution;
 
-	await check('Product > Update Many: one item per product, the bad one with success false and its error', async () => {
-		const updates = nodeOutput(run, 'Update Stock');
-		assert.deepEqual(
-			updates.map((update) => [Number(update.myProductId), update.success]),
-			[
-				[100010, true],
-				[UNKNOWN_PRODUCT_ID, false],
-				[100011, true],
-			],
-		);
-		assert.match(String(updates[1].error), /does not exist/);
-		assert.equal(sandbox.state.product(100010)?.stockLevel, 77);
-		assert.equal(sandbox.state.product(100011)?.stockLevel, 0);
-		const bulkRequests = sandbox.log.filter((entry) => entry.route === 'productBulk');
-		assert.deepEqual(
-			bulkRequests.map((entry) => entry.itemCount),
-			[3],
-		);
-		return 'stock 77 and 0 stored, 999999 rejected';
-	});
-
-	await check('Discount > Schedule: the good discount is stored, the bad one comes out with success false', async () => {
-		const scheduled = nodeOutput(run, 'Schedule Discounts');
-		assert.equal(scheduled.length, 2);
-		const [good, bad] = scheduled;
-		assert.equal(good.success, true, `first discount: ${String(good.error)}`);
-		const stored = sandbox.state.discounts.find((discount) => discount.discountId === good.discountId);
-		assert.ok(stored, `discount ${String(good.discountId)} is not in the sandbox`);
-		assert.equal(stored.merchantInventoryId, 100020);
-		assert.equal(stored.discountPrice, 1);
-		assert.equal(bad.success, false);
-		assert.ok(typeof bad.error === 'string' && bad.error.length > 0, 'the rejected discount carries no error');
-		assert.equal(sandbox.state.discounts.filter((discount) => discount.merchantInventoryId === UNKNOWN_PRODUCT_ID).length, 0);
-		return `discount ${stored.discountId} stored`;
+	await checkWriteResults(run, {
+		stockLevel: async (productId) => sandbox.state.product(productId)?.stockLevel,
+		bulkItemCounts: async () => sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount),
+		discounts: async () => sandbox.state.discounts,
 	});
 }
 
@@ -552,74 +468,6 @@ async function checkListedTypes(session: N8nOwnerSession): Promise<void> {
 	});
 }
 
-/** Invoice ids emitted by the trigger in each execution, oldest execution first. */
-function emittedInvoiceIds(executions: PublicApiExecution[]): string[][] {
-	return [...executions]
-		.sort((a, b) => Number(a.id) - Number(b.id))
-		.map((execution) => {
-			const items = execution.data?.resultData.runData['New Invoice']?.[0]?.data?.main?.[0] ?? [];
-			return items.map((item) => invoiceIdOf(item.json));
-		});
-}
-
-async function finishedExecutions(api: N8nPublicApi, workflowId: string): Promise<PublicApiExecution[]> {
-	return (await api.listExecutions({ workflowId, includeData: true })).filter(
-		(execution) => !['new', 'running', 'waiting'].includes(execution.status),
-	);
-}
-
-/** Deactivate + activate: n8n polls a polling trigger at once on activation. */
-async function pollNow(api: N8nPublicApi, workflowId: string): Promise<void> {
-	await api.deactivateWorkflow(workflowId);
-	await api.activateWorkflow(workflowId);
-}
-
-async function addInvoice(sandbox: Sandbox): Promise<string> {
-	return invoiceIdOf(await sandboxControl<Invoice>(sandbox, 'POST', 'invoices', {}));
-}
-
-async function checkTrigger(api: N8nPublicApi, sandbox: Sandbox): Promise<void> {
-	const workflowId = WORKFLOW_IDS.trigger;
-	const added: string[] = [];
-
-	const activated = await check('trigger: activation polls once and emits nothing older than the activation', async () => {
-		const workflow = await api.activateWorkflow(workflowId);
-		assert.equal(workflow.active, true);
-		// The poll may still run when the API answers; a poll started while it runs is skipped.
-		await waitFor('the first poll', () => sandbox.log.some((entry) => entry.route === 'invoices' && entry.status === 200));
-		await sleep(1_000);
-		assert.equal((await api.listExecutions({ workflowId })).length, 0, 'the first poll emitted existing invoices');
-	});
-	if (!activated) return;
-
-	await check('trigger: two new invoices fire one execution with both', async () => {
-		added.push(await addInvoice(sandbox), await addInvoice(sandbox));
-		await pollNow(api, workflowId);
-		const executions = await api.waitForExecutions(workflowId, 1, { timeoutMs: 20_000 });
-		assert.ok(executions.every((execution) => execution.status === 'success' && execution.mode === 'trigger'));
-		assert.deepEqual(emittedInvoiceIds(executions).flat().sort(), [...added].sort());
-		return `execution with ${added.join(', ')}`;
-	});
-
-	await check('trigger: a later invoice fires once more, earlier ones are not repeated', async () => {
-		added.push(await addInvoice(sandbox));
-		await pollNow(api, workflowId);
-		await api.waitForExecutions(workflowId, 2, { timeoutMs: 20_000 });
-		// One more poll with nothing new must not fire again.
-		const pollsBefore = sandbox.count('invoices');
-		await pollNow(api, workflowId);
-		await waitFor('the last poll', () => sandbox.count('invoices') > pollsBefore);
-		await sleep(1_500);
-		const executions = await finishedExecutions(api, workflowId);
-		const emitted = emittedInvoiceIds(executions);
-		assert.equal(executions.length, 2, `executions: ${JSON.stringify(emitted)}`);
-		assert.deepEqual(emitted.flat().sort(), [...added].sort(), 'each new invoice exactly once');
-		assert.deepEqual(emitted[1], [added[2]]);
-		await api.deactivateWorkflow(workflowId);
-		return `${executions.length} executions over 4 polls, ${emitted.flat().length} invoices`;
-	});
-}
-
 // ---------------------------------------------------------------------------------------------
 
 async function packageTarball(installation: N8nInstallation, packDir: string): Promise<string> {
@@ -675,17 +523,17 @@ async function main(): Promise<void> {
 		});
 		if (!started || !session || !api) return;
 		await checkListedTypes(session);
-		sandbox.clearLog();
-		await checkTrigger(api, sandbox);
+		const inProcess = sandbox;
+		await checkTrigger(api, WORKFLOW_IDS.trigger, {
+			addInvoice: async () => invoiceIdOf(await sandboxControl<Invoice>(inProcess, 'POST', 'invoices', {})),
+			invoiceRequests: async () => inProcess.log.filter((entry) => entry.route === 'invoices' && entry.status === 200).length,
+		});
 	} finally {
 		await n8n?.stop();
 		await sandbox?.close();
 		if (userFolder && !process.env.E2E_KEEP_USER_FOLDER) await removeUserFolder(userFolder);
 		await rm(packDir, { recursive: true, force: true });
-		const failed = results.filter((result) => !result.passed).length;
-		console.log(`e2e finished in ${seconds(Date.now() - suiteStartedAt)}`);
-		console.log(`${results.length - failed} passed, ${failed} failed`);
-		process.exitCode = failed > 0 || results.length === 0 ? 1 : 0;
+		reportChecks('e2e', suiteStartedAt);
 	}
 }
 
