@@ -22,8 +22,15 @@ const MAX_IN_FLIGHT = 5;
 const MAX_RATE_LIMITED_ATTEMPTS = 12;
 /** Attempts for a request answered 502/503/504 or cut off. */
 const MAX_UNAVAILABLE_ATTEMPTS = 4;
-/** Attempts with a renewed token after n8n's own renewal was rejected too. */
-const EXTRA_TOKEN_RENEWALS = 1;
+/**
+ * Attempts with a renewed token after n8n's own renewal was rejected too. Where the service keeps
+ * only the newest token valid, two workers renewing at once invalidate each other's token; each
+ * extra attempt first re-reads the saved credential (the other worker's renewal is there), and a
+ * random wait before it keeps the workers from renewing in step again.
+ */
+const EXTRA_TOKEN_RENEWALS = 3;
+/** The wait before an extra renewal: up to this much, times the attempt, at random. */
+const TOKEN_RENEWAL_JITTER_MS = 300;
 /** Backoff for a 429 without Retry-After and for 5xx answers: 1 s, 2 s, 4 s, … */
 const BASE_BACKOFF_MS = 1_000;
 
@@ -197,8 +204,11 @@ function retryDelayMs(
 ): number | undefined {
 	const { status, headers } = responseOf(error);
 	// n8n renews the token after a 401 and retries once; a second 401 means the renewed token was
-	// rejected too (another worker's renewal replaced it): one more attempt gets a fresh one.
-	if (status === 401) return ++attempts.unauthorized <= EXTRA_TOKEN_RENEWALS ? 0 : undefined;
+	// rejected too (another worker's renewal replaced it): a few more attempts, apart, get a working one.
+	if (status === 401) {
+		if (++attempts.unauthorized > EXTRA_TOKEN_RENEWALS) return undefined;
+		return Math.round(Math.random() * TOKEN_RENEWAL_JITTER_MS * attempts.unauthorized);
+	}
 	if (status === 429) {
 		if (++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS) return undefined;
 		return retryAfterMs(headers) ?? backoffMs(attempts.rateLimited);
