@@ -228,7 +228,7 @@ export const syncStockAndPricesFields: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'EAN', value: 'ean', description: 'Entries give "ean"; matched with and without leading zeros' },
-			{ name: 'Product ID', value: 'id', description: 'Entries give "id", the marketplace product ID' },
+			{ name: 'Product ID', value: 'id', description: 'Entries give the marketplace product ID' },
 			{ name: 'SKU', value: 'sku', description: 'Entries give "sku"; matched exactly (letter case counts)' },
 		],
 		default: 'ean',
