@@ -96,7 +96,7 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
  * kind's field hints). With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document")
  * reads as no answer.
  */
-async function getFromService(
+export async function getFromService(
 	ctx: IPollFunctions,
 	path: string,
 	qs: IDataObject,
