@@ -56,18 +56,28 @@ export interface SyncPlan {
 
 const MATCH_LABEL: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
 
+function isDigits(text: string): boolean {
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 48 || code > 57) return false;
+	}
+	return text.length > 0;
+}
+
 /**
- * The lookup key of a match value: ids as their number, SKUs trimmed (letter case counts), EANs
- * without leading zeros, since the same EAN is written with and without them (EAN-13 vs GTIN-14,
+ * The lookup key of a match value: SKUs trimmed (letter case counts), ids and EANs without
+ * leading zeros, since the same EAN is written with and without them (EAN-13 vs GTIN-14,
  * sheets that drop them).
  */
 export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	const text = String(value).trim();
+	const text = typeof value === 'string' ? value.trim() : String(value);
 	if (text === '') return undefined;
-	if (matchBy === 'id') return /^\d+$/.test(text) ? String(Number(text)) : text;
-	if (matchBy === 'ean') return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
-	return text;
+	if (matchBy === 'sku' || !isDigits(text)) return text;
+	// Leading zeros dropped, keeping one digit at least.
+	let start = 0;
+	while (start < text.length - 1 && text.charCodeAt(start) === 48) start++;
+	return start === 0 ? text : text.slice(start);
 }
 
 /**
@@ -155,6 +165,20 @@ function updateBody(productId: number, changes: SyncOutcome['changes']): IDataOb
 	return body;
 }
 
+const NO_PRODUCTS: IDataObject[] = [];
+
+/** The keys named by more than one entry, with the positions of those entries. */
+function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
+	const firstPosition = new Map<string, number>();
+	const repeated = new Map<string, number[]>();
+	entries.forEach(({ key }, position) => {
+		const first = firstPosition.get(key);
+		if (first === undefined) firstPosition.set(key, position);
+		else repeated.set(key, [...(repeated.get(key) ?? [first]), position]);
+	});
+	return repeated;
+}
+
 /**
  * Compares the entries with the catalogue. Updates are marked `planned`; the caller sends them
  * (and marks them updated or failed) unless it is a dry run. Throws, before anything is sent,
@@ -169,25 +193,21 @@ export function planSync(
 	const { matchBy } = settings;
 	const label = MATCH_LABEL[matchBy];
 	const index = indexCatalogue(catalogue, matchBy);
-	const positionsByKey = new Map<string, number[]>();
-	entries.forEach((entry, position) => {
-		const positions = positionsByKey.get(entry.key);
-		if (positions) positions.push(position);
-		else positionsByKey.set(entry.key, [position]);
-	});
+	const repeated = repeatedKeys(entries);
 
 	const outcomes: SyncOutcome[] = [];
 	const updates: SyncPlan['updates'] = [];
+	// Products some entry names: with Set Stock to 0, all the others are set to 0.
 	const named = new Set<IDataObject>();
 	entries.forEach((entry, position) => {
-		const products = index.get(entry.key) ?? [];
-		for (const product of products) named.add(product);
+		const products = index.get(entry.key) ?? NO_PRODUCTS;
+		if (settings.zeroProductsNotInList) for (const product of products) named.add(product);
 		const only = products.length === 1 ? products[0] : undefined;
 		const result = outcome(position, entry.match, only ? idOf(only) : null, 'planned');
 		outcomes.push(result);
 
-		const positions = positionsByKey.get(entry.key) ?? [];
-		if (positions.length > 1) {
+		const positions = repeated.get(entry.key);
+		if (positions) {
 			result.status = 'ambiguous';
 			result.errors.push(
 				`${label} ${String(entry.match)} is named by entries ${positions.join(', ')} of the list: repeated entries are not sent, since it is not clear which values apply`,

@@ -120,27 +120,27 @@ async function readSyncRequest(this: IExecuteSingleFunctions, requestOptions: IH
 	const settings = readSettings(this);
 	const { entries, entryLabel } = readBulkEntries(this, BULK_INPUT);
 	const readMatch = MATCH_READERS[settings.matchBy];
-	const checked = entries.map((entry, index): SyncEntry => {
-		const field = (property: string) => `${entryLabel(index)}.${property}`;
-		const given = entry[settings.matchBy] ?? entry.match;
-		if (isBlank(given)) {
-			throw invalidInput(this, field(settings.matchBy), 'is missing', `Match By is "${settings.matchBy}": ${JSON_HINT}`);
-		}
-		const match = readMatch(this, field(settings.matchBy), given);
+	const { matchBy } = settings;
+	const checked: SyncEntry[] = [];
+	for (let index = 0; index < entries.length; index++) {
+		const entry = entries[index];
+		const label = entryLabel(index);
+		const given = entry[matchBy] ?? entry.match;
+		if (isBlank(given)) throw invalidInput(this, `${label}.${matchBy}`, 'is missing', `Match By is "${matchBy}": ${JSON_HINT}`);
 		const checkedEntry: SyncEntry = {
 			match: given as string | number,
-			key: matchKeyOf(settings.matchBy, match) as string,
+			key: matchKeyOf(matchBy, readMatch(this, `${label}.${matchBy}`, given)) as string,
 			allowLargePriceChange: isBlank(entry.allowLargePriceChange)
 				? false
-				: readBoolean(this, field('allowLargePriceChange'), entry.allowLargePriceChange),
+				: readBoolean(this, `${label}.allowLargePriceChange`, entry.allowLargePriceChange),
 		};
-		if (!isBlank(entry.stockLevel)) checkedEntry.stockLevel = readStockLevel(this, field('stockLevel'), entry.stockLevel);
-		if (!isBlank(entry.basePrice)) checkedEntry.basePrice = readPrice(this, field('basePrice'), entry.basePrice);
+		if (!isBlank(entry.stockLevel)) checkedEntry.stockLevel = readStockLevel(this, `${label}.stockLevel`, entry.stockLevel);
+		if (!isBlank(entry.basePrice)) checkedEntry.basePrice = readPrice(this, `${label}.basePrice`, entry.basePrice);
 		if (checkedEntry.stockLevel === undefined && checkedEntry.basePrice === undefined) {
-			throw invalidInput(this, entryLabel(index), 'nothing to sync', 'Give stockLevel, basePrice or both');
+			throw invalidInput(this, label, 'nothing to sync', 'Give stockLevel, basePrice or both');
 		}
-		return checkedEntry;
-	});
+		checked.push(checkedEntry);
+	}
 	const request: SyncRequest = {
 		entries: checked,
 		settings,
