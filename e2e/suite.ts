@@ -50,6 +50,7 @@ const WORKFLOW_IDS = {
 	write: 'e2eWriteOps00001',
 	tokenExpiry: 'e2eTokenExpiry01',
 	trigger: 'e2eInvoiceTrig01',
+	sync: 'e2eSyncStock0001',
 };
 
 interface CheckResult {
@@ -303,6 +304,34 @@ async function checkWriteOperations(installation: N8nInstallation, userFolder: s
 	});
 }
 
+async function checkSync(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	sandbox.clearLog();
+	const stockBefore = sandbox.state.product(100001)?.stockLevel;
+	await check('Product > Sync Stock and Prices: the dry run sends nothing, the real run only the one change', async () => {
+		const execution = await executeWorkflow(installation, userFolder, WORKFLOW_IDS.sync);
+		assertSucceeded(execution);
+		const planned = nodeOutput(execution, 'Dry Run');
+		assert.deepEqual(
+			planned.map((item) => [item.productId, item.status]),
+			[
+				[100001, 'planned'],
+				[100003, 'guarded'],
+				[100004, 'unchanged'],
+				[null, 'not_found'],
+			],
+		);
+		const [summary] = nodeOutput(execution, 'Sync');
+		assert.deepEqual(summary.counts, { updated: 1, unchanged: 1, guarded: 1, not_found: 1, ambiguous: 0, failed: 0, planned: 0 });
+		assert.equal(sandbox.state.product(100001)?.stockLevel, 12);
+		assert.equal(sandbox.state.product(100003)?.newBasePrice, 278119);
+		assert.deepEqual(
+			sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount),
+			[1],
+		);
+		return `stock of 100001 ${String(stockBefore)} → 12; the 2781.19 price held back`;
+	});
+}
+
 async function checkTokenExpiry(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
 	await check('a token expiring mid-run is renewed and the run succeeds', async () => {
 		await sandboxControl(sandbox, 'POST', 'token-lifetime', { seconds: 1 });
@@ -493,6 +522,7 @@ async function main(): Promise<void> {
 
 		await checkReadOperations(installation, userFolder, sandbox);
 		await checkWriteOperations(installation, userFolder, sandbox);
+		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;
