@@ -57,12 +57,14 @@ interface ProductChangeState {
 
 function encodeNumber(value: number | null): string {
 	if (value === null) return '';
-	return Number.isSafeInteger(value) ? value.toString(36) : `~${value}`;
+	// A value that is not a whole number (never seen: stock and cents are whole) keeps its decimal
+	// form, with "_" for the point, which separates the fields.
+	return Number.isSafeInteger(value) ? value.toString(36) : `~${String(value).replace('.', '_')}`;
 }
 
 function decodeNumber(text: string | undefined): number | null {
 	if (text === undefined || text === '') return null;
-	if (text.startsWith('~')) return Number(text.slice(1));
+	if (text.startsWith('~')) return Number(text.slice(1).replace('_', '.'));
 	const value = parseInt(text, 36);
 	return Number.isNaN(value) ? null : value;
 }

@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { decodeFingerprints, encodeFingerprints } from '../../nodes/MarketplaceMerchantTrigger/productChanges';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
 import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, setNow, useSharedClock } from './helpers';
 
@@ -194,4 +195,17 @@ describe('Trigger: Product Changed', () => {
 		expect(queries).toEqual(['2025-06-15', '2025-06-16']);
 		expect(Buffer.byteLength(JSON.stringify(trigger.staticData))).toBeLessThan(2 * 1024);
 	}, 120_000);
+
+	it('stores fingerprints compactly and reads them back exactly, unknown and odd values included', () => {
+		const fingerprints = new Map([
+			[100_001, { stockLevel: 5, basePrice: 1299, newBasePrice: 1299 }],
+			[100_042, { stockLevel: 0, basePrice: 1299.5, newBasePrice: 999.99 }],
+			[250_000, { stockLevel: null, basePrice: null, newBasePrice: 12.345 }],
+			[250_001, { stockLevel: 2.5, basePrice: 10, newBasePrice: null }],
+		]);
+		const encoded = encodeFingerprints(fingerprints);
+		expect(decodeFingerprints(encoded)).toEqual(fingerprints);
+		expect(encoded.startsWith('255t.5.')).toBe(true);
+		expect(decodeFingerprints('')).toEqual(new Map());
+	});
 });
