@@ -131,15 +131,19 @@ function outcome(entry: number | null, match: string | number | null, productId:
 	return { entry, match, productId, status, changes: {}, errors: [] };
 }
 
-/** Catalogue products by match key; a key may belong to several products (reported, never guessed). */
-function indexCatalogue(catalogue: IDataObject[], matchBy: MatchBy): Map<string, IDataObject[]> {
-	const index = new Map<string, IDataObject[]>();
+/**
+ * Catalogue products by match key; a key may belong to several products (reported, never
+ * guessed). A key of one product holds the product itself, which spares 50,000 small lists.
+ */
+function indexCatalogue(catalogue: IDataObject[], matchBy: MatchBy): Map<string, IDataObject | IDataObject[]> {
+	const index = new Map<string, IDataObject | IDataObject[]>();
 	for (const product of catalogue) {
 		const key = matchKeyOf(matchBy, product[matchBy]);
 		if (key === undefined) continue;
-		const products = index.get(key);
-		if (products) products.push(product);
-		else index.set(key, [product]);
+		const found = index.get(key);
+		if (found === undefined) index.set(key, product);
+		else if (Array.isArray(found)) found.push(product);
+		else index.set(key, [found, product]);
 	}
 	return index;
 }
@@ -200,9 +204,10 @@ export function planSync(
 	// Products some entry names: with Set Stock to 0, all the others are set to 0.
 	const named = new Set<IDataObject>();
 	entries.forEach((entry, position) => {
-		const products = index.get(entry.key) ?? NO_PRODUCTS;
-		if (settings.zeroProductsNotInList) for (const product of products) named.add(product);
-		const only = products.length === 1 ? products[0] : undefined;
+		const found = index.get(entry.key);
+		const only = Array.isArray(found) ? undefined : found;
+		const products = only ? undefined : (found as IDataObject[] | undefined) ?? NO_PRODUCTS;
+		if (settings.zeroProductsNotInList) for (const product of products ?? [only as IDataObject]) named.add(product);
 		const result = outcome(position, entry.match, only ? idOf(only) : null, 'planned');
 		outcomes.push(result);
 
@@ -214,15 +219,16 @@ export function planSync(
 			);
 			return;
 		}
-		if (products.length === 0) {
+		if (products?.length === 0) {
 			result.status = 'not_found';
 			result.errors.push(`No product in the catalogue has ${label} ${String(entry.match)}`);
 			return;
 		}
 		if (!only) {
+			const candidates = products ?? NO_PRODUCTS;
 			result.status = 'ambiguous';
 			result.errors.push(
-				`${label} ${String(entry.match)} matches ${products.length} products (IDs ${products.map((product) => String(product.id)).join(', ')}): nothing was sent`,
+				`${label} ${String(entry.match)} matches ${candidates.length} products (IDs ${candidates.map((product) => String(product.id)).join(', ')}): nothing was sent`,
 			);
 			return;
 		}
