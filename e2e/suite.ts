@@ -51,6 +51,7 @@ const WORKFLOW_IDS = {
 	tokenExpiry: 'e2eTokenExpiry01',
 	trigger: 'e2eInvoiceTrig01',
 	sync: 'e2eSyncStock0001',
+	productTrigger: 'e2eProductTrig01',
 };
 
 interface CheckResult {
@@ -481,6 +482,37 @@ async function checkTrigger(api: N8nPublicApi, sandbox: Sandbox): Promise<void> 
 	});
 }
 
+/** Product Changed: activation fires for nothing; a sale fires once for the sold product. */
+async function checkProductTrigger(api: N8nPublicApi, sandbox: Sandbox): Promise<void> {
+	const workflowId = WORKFLOW_IDS.productTrigger;
+	const sold = sandbox.state.products.find((product) => product.stockLevel > 5 && product.id > 100_100);
+	await check('trigger Product Changed: activation fires for nothing, a sale fires once for the sold product', async () => {
+		assert.ok(sold, 'no product with stock');
+		const reads = () => sandbox.log.filter((entry) => entry.route === 'basicProducts' && entry.status === 200).length;
+		await api.activateWorkflow(workflowId);
+		await waitFor('the first poll', () => reads() > 0);
+		await sleep(1_000);
+		assert.equal((await api.listExecutions({ workflowId })).length, 0, 'the first poll fired');
+
+		await sandboxControl(sandbox, 'POST', 'product-changes', { id: sold.id, sold: 2 });
+		await pollNow(api, workflowId);
+		const [execution] = await api.waitForExecutions(workflowId, 1, { timeoutMs: 20_000 });
+		const items = execution.data?.resultData.runData['Product Changed']?.[0]?.data?.main?.[0] ?? [];
+		assert.deepEqual(
+			items.map((item) => [item.json.id, item.json.stockLevel]),
+			[[sold.id, sold.stockLevel - 2]],
+		);
+
+		const readsBefore = reads();
+		await pollNow(api, workflowId);
+		await waitFor('the next poll', () => reads() > readsBefore);
+		await sleep(1_500);
+		assert.equal((await finishedExecutions(api, workflowId)).length, 1, 'the same sale fired twice');
+		await api.deactivateWorkflow(workflowId);
+		return `product ${sold.id}: stock ${sold.stockLevel} → ${sold.stockLevel - 2}`;
+	});
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function packageTarball(installation: N8nInstallation, packDir: string): Promise<string> {
@@ -537,6 +569,8 @@ async function main(): Promise<void> {
 		await checkListedTypes(session);
 		sandbox.clearLog();
 		await checkTrigger(api, sandbox);
+		sandbox.clearLog();
+		await checkProductTrigger(api, sandbox);
 	} finally {
 		await n8n?.stop();
 		await sandbox?.close();
