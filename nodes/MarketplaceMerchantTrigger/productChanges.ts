@@ -16,10 +16,11 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { answerNumber } from '../MarketplaceMerchant/actions/product/syncPlan';
-import { unwrapList } from '../MarketplaceMerchant/transport/answers';
 import { formatYearMonthDay } from '../MarketplaceMerchant/transport/dates';
+import { decodedNumber } from '../MarketplaceMerchant/transport/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
+import { ANSWERS } from '../MarketplaceMerchant/transport/schema';
+import { readBoolean } from '../MarketplaceMerchant/transport/values';
 import { getFromService } from './documents';
 
 export const PRODUCT_CHANGED = 'productChanged';
@@ -127,7 +128,7 @@ async function productsModifiedSince(ctx: IPollFunctions, day: Date, maxPages = 
 	const products: IDataObject[] = [];
 	for (let page = 0; page < maxPages; page++) {
 		const what = `the products modified since ${since} (page ${page})`;
-		const list = unwrapList(await getFromService(ctx, PATHS.basicProducts, { 'date-modified-after': since, page, size }, what));
+		const list = await getFromService(ctx, PATHS.basicProducts, { 'date-modified-after': since, page, size }, what, ANSWERS.basicProducts);
 		if (list === undefined || list === null) break;
 		if (!Array.isArray(list)) {
 			throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
@@ -142,9 +143,9 @@ async function productsModifiedSince(ctx: IPollFunctions, day: Date, maxPages = 
 
 function fingerprintOf(product: IDataObject): Fingerprint {
 	return {
-		stockLevel: answerNumber(product.stockLevel),
-		basePrice: answerNumber(product.basePrice),
-		newBasePrice: answerNumber(product.newBasePrice),
+		stockLevel: decodedNumber(product.stockLevel),
+		basePrice: decodedNumber(product.basePrice),
+		newBasePrice: decodedNumber(product.newBasePrice),
 	};
 }
 
@@ -163,7 +164,7 @@ function toItem(product: IDataObject, previous: Fingerprint | null, changed: str
 	if (simplify) {
 		const { stockLevel, basePrice, newBasePrice } = fingerprintOf(product);
 		return {
-			json: { id: answerNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, stockLevel, basePrice, newBasePrice, previous: previous as IDataObject | null },
+			json: { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, stockLevel, basePrice, newBasePrice, previous: previous as IDataObject | null },
 		};
 	}
 	return { json: { event: PRODUCT_CHANGED, ...product, previous: previous as IDataObject | null, changed } };
@@ -171,7 +172,7 @@ function toItem(product: IDataObject, previous: Fingerprint | null, changed: str
 
 function readOptions(ctx: IPollFunctions): { watched: WatchedFields; simplify: boolean } {
 	const watched = ctx.getNodeParameter('watchFields', 'both') as WatchedFields;
-	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: ctx.getNodeParameter('simplify', false) as boolean };
+	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', false)) };
 }
 
 /** A scheduled poll: the products whose watched fields changed since the last poll, each once. */
@@ -188,7 +189,7 @@ export async function pollProductChanges(ctx: IPollFunctions): Promise<INodeExec
 	const fingerprints = new Map<number, Fingerprint>();
 	const items: INodeExecutionData[] = [];
 	for (const product of products) {
-		const id = answerNumber(product.id);
+		const id = decodedNumber(product.id);
 		if (id === null || !Number.isSafeInteger(id) || id <= 0) {
 			ctx.logger.warn(`Product Changed: skipped a product without a usable id (${JSON.stringify(product.id)})`);
 			continue;

@@ -179,6 +179,25 @@ describe('Product: Sync Stock and Prices', () => {
 		expect((result.json('Node')[0].errors as string[])[0]).toMatch(/^The bulk update request failed: /);
 	});
 
+	it('marks an entry the bulk answer has no result for as failed, never updated', async () => {
+		await start();
+		const [a, b, c] = settledProducts();
+		sandbox.setVariants({ bulkResultsDropped: 1 });
+
+		const result = await sync([
+			{ ean: a.ean, stockLevel: a.stockLevel + 1 },
+			{ ean: b.ean, stockLevel: b.stockLevel + 2 },
+			{ ean: c.ean, stockLevel: c.stockLevel },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(bulkBodies()).toEqual([2]);
+		expect(statuses(result)).toEqual(['updated', 'failed', 'unchanged']);
+		const [, withoutResult] = result.json('Node');
+		expect(withoutResult.productId).toBe(b.id);
+		expect((withoutResult.errors as string[])[0]).toMatch(/returned no result for this entry: it may or may not have been applied/);
+	});
+
 	it('Dry Run: reports what would change as planned and sends nothing', async () => {
 		await start();
 		const [a, b] = settledProducts();
@@ -279,13 +298,13 @@ describe('Product: Sync Stock and Prices', () => {
 	});
 
 	it.each([
-		[{ ean: 'X', stockLevel: 1 }, /Products \(JSON\)\[0\]\.ean: must be an EAN of 8 to 14 digits, got "X" \(item 0\)/],
+		[{ ean: 'X', stockLevel: 1 }, /Products \(JSON\)\[0\]\.ean: "X" is not an EAN \(item 0\)/],
 		[{ basePrice: 1299, stockLevel: 1 }, /Products \(JSON\)\[0\]\.ean: is missing \(item 0\)/],
-		[{ ean: '8600000000017', basePrice: '1,299' }, /Products \(JSON\)\[0\]\.basePrice: must be a price above 0 with at most 2 decimals, got "1,299" \(item 0\)/],
-		[{ ean: '8600000000017', basePrice: '1.299' }, /basePrice: must be a price above 0 with at most 2 decimals, got "1.299"/],
-		[{ ean: '8600000000017', stockLevel: '1e3' }, /stockLevel: must be a whole number of 0 or more, got "1e3"/],
-		[{ ean: '8600000000017', stockLevel: 2.5 }, /stockLevel: must be a whole number of 0 or more, got 2.5/],
-		[{ ean: '8600000000017', stockLevel: 1, allowLargePriceChange: 'yes' }, /allowLargePriceChange: must be true or false, got "yes"/],
+		[{ ean: '8600000000017', basePrice: '1,299' }, /Products \(JSON\)\[0\]\.basePrice: "1,299" is not a price \(item 0\)/],
+		[{ ean: '8600000000017', basePrice: '1.299' }, /basePrice: "1\.299" has more than 2 decimal places/],
+		[{ ean: '8600000000017', stockLevel: '1e3' }, /stockLevel: "1e3" is not a stock level/],
+		[{ ean: '8600000000017', stockLevel: 2.5 }, /stockLevel: 2\.5 is not a stock level/],
+		[{ ean: '8600000000017', stockLevel: 1, allowLargePriceChange: 'yes' }, /allowLargePriceChange: "yes" is not true or false/],
 		[{ ean: '8600000000017' }, /Products \(JSON\)\[0\]: nothing to sync \(item 0\)/],
 	])('rejects %j before sending anything', async (entry, message) => {
 		await start(10);

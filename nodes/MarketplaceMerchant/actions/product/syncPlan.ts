@@ -1,10 +1,13 @@
 /**
  * What Sync Stock and Prices decides, without sending anything: which product each entry names,
  * what differs from the catalogue, what the price guard holds back, and which products not in the
- * list get stock 0. The operation (syncStockAndPrices.operation.ts) reads the catalogue, calls
- * `planSync` and sends the updates the plan lists.
+ * list get stock 0. The operation (syncStockAndPrices.operation.ts) reads the catalogue (decoded
+ * against the basic-products schema, so its numbers are numbers), calls `planSync` and sends the
+ * updates the plan lists.
  */
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { decodedNumber } from '../../transport/decode';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
@@ -80,24 +83,11 @@ export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined
 	return start === 0 ? text : text.slice(start);
 }
 
-/**
- * A number from the service's answer: a number, or a numeric string (some answers carry numbers
- * as text). To be replaced by the schema-driven reader once it reads every answer.
- */
-export function answerNumber(value: unknown): number | null {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-	if (typeof value === 'string' && value.trim() !== '') {
-		const number = Number(value.trim());
-		return Number.isFinite(number) ? number : null;
-	}
-	return null;
-}
-
 const toCents = (price: number) => Math.round(price * 100);
 
 /** The price the catalogue will apply: newBasePrice (a change takes effect the next day), else basePrice. */
 function currentPriceOf(product: IDataObject): number | null {
-	return answerNumber(product.newBasePrice) ?? answerNumber(product.basePrice);
+	return decodedNumber(product.newBasePrice) ?? decodedNumber(product.basePrice);
 }
 
 function formatPercent(value: number): string {
@@ -124,7 +114,7 @@ function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'],
 }
 
 function idOf(product: IDataObject): number | null {
-	return answerNumber(product.id);
+	return decodedNumber(product.id);
 }
 
 function outcome(entry: number | null, match: string | number | null, productId: number | null, status: SyncStatus): SyncOutcome {
@@ -152,7 +142,7 @@ function indexCatalogue(catalogue: IDataObject[], matchBy: MatchBy): Map<string,
 function changesFor(entry: SyncEntry, product: IDataObject): SyncOutcome['changes'] {
 	const changes: SyncOutcome['changes'] = {};
 	if (entry.stockLevel !== undefined) {
-		const stockLevel = answerNumber(product.stockLevel);
+		const stockLevel = decodedNumber(product.stockLevel);
 		if (stockLevel !== entry.stockLevel) changes.stockLevel = { from: stockLevel, to: entry.stockLevel };
 	}
 	if (entry.basePrice !== undefined) {
@@ -257,7 +247,7 @@ export function planSync(
 	});
 
 	if (settings.zeroProductsNotInList) {
-		const toZero = catalogue.filter((product) => !named.has(product) && answerNumber(product.stockLevel) !== 0);
+		const toZero = catalogue.filter((product) => !named.has(product) && decodedNumber(product.stockLevel) !== 0);
 		const share = catalogue.length === 0 ? 0 : (toZero.length / catalogue.length) * 100;
 		if (share > settings.maxZeroSharePercent && !settings.confirmZeroing) {
 			throw new NodeOperationError(
@@ -274,7 +264,7 @@ export function planSync(
 			const productId = idOf(product);
 			const result = outcome(null, (product[matchBy] as string | number | undefined) ?? null, productId, 'planned');
 			result.notInList = true;
-			result.changes = { stockLevel: { from: answerNumber(product.stockLevel), to: 0 } };
+			result.changes = { stockLevel: { from: decodedNumber(product.stockLevel), to: 0 } };
 			outcomes.push(result);
 			if (productId === null) {
 				result.status = 'failed';

@@ -14,15 +14,28 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { pairProductResults } from '../../transport/answers';
+import { pairProductResults } from '../../transport/bulkResults';
+import { answersReadAs, keepAnswerUnread } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { chunkBySize, pageThrough } from '../../transport/strategies';
-import { invalidInput, isBlank } from '../../transport/validation';
+import {
+	MISSING,
+	invalidInput,
+	isBlank,
+	readBoolean,
+	readEan,
+	readId,
+	readPercent,
+	readPrice,
+	readStockLevel,
+	readText,
+	type ValueContext,
+} from '../../transport/values';
 import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
 import { engineRouting, optionsCollection, showFor } from '../common';
 import { matchKeyOf, planSync, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
-import { readBoolean, readEan, readId, readPercent, readPrice, readSku, readStockLevel } from './syncValues';
 
 const OPERATION = 'syncStockAndPrices';
 
@@ -84,10 +97,10 @@ const BULK_INPUT: BulkInput = {
 };
 
 /** Where an entry names its product, for each Match By. */
-const MATCH_READERS: Record<MatchBy, (ctx: IExecuteSingleFunctions, field: string, value: unknown) => string | number> = {
+const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
 	id: readId,
 	ean: readEan,
-	sku: readSku,
+	sku: readText,
 };
 
 /** What the preSend hands the strategy: the checked entries and settings (plain data). */
@@ -104,12 +117,13 @@ function readSettings(ctx: IExecuteSingleFunctions): SyncSettings {
 	return {
 		matchBy: ctx.getNodeParameter('matchBy', 'ean') as MatchBy,
 		zeroProductsNotInList: ctx.getNodeParameter('notInList', 'leave') === 'zero',
-		maxZeroSharePercent: readPercent(ctx, 'Options > Max Share Set to 0 (%)', options.maxZeroSharePercent ?? 20, 100),
+		maxZeroSharePercent: readPercent(ctx, 'Options > Max Share Set to 0 (%)', options.maxZeroSharePercent ?? 20),
 		confirmZeroing: options.confirmZeroing === undefined ? false : readBoolean(ctx, 'Options > Confirm Setting More to 0', options.confirmZeroing),
 		priceGuard: guardOn
 			? {
-					maxDecreasePercent: readPercent(ctx, 'Options > Max Price Decrease (%)', options.maxDecreasePercent ?? 50, 100),
-					maxIncreasePercent: readPercent(ctx, 'Options > Max Price Increase (%)', options.maxIncreasePercent ?? 100),
+					maxDecreasePercent: readPercent(ctx, 'Options > Max Price Decrease (%)', options.maxDecreasePercent ?? 50),
+					// A price may rise by more than 100 %.
+					maxIncreasePercent: readPercent(ctx, 'Options > Max Price Increase (%)', options.maxIncreasePercent ?? 100, Infinity),
 				}
 			: false,
 	};
@@ -126,7 +140,7 @@ async function readSyncRequest(this: IExecuteSingleFunctions, requestOptions: IH
 		const entry = entries[index];
 		const label = entryLabel(index);
 		const given = entry[matchBy] ?? entry.match;
-		if (isBlank(given)) throw invalidInput(this, `${label}.${matchBy}`, 'is missing', `Match By is "${matchBy}": ${JSON_HINT}`);
+		if (isBlank(given)) throw invalidInput(this, `${label}.${matchBy}`, MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
 		const checkedEntry: SyncEntry = {
 			match: given as string | number,
 			key: matchKeyOf(matchBy, readMatch(this, `${label}.${matchBy}`, given)) as string,
@@ -144,7 +158,7 @@ async function readSyncRequest(this: IExecuteSingleFunctions, requestOptions: IH
 	const request: SyncRequest = {
 		entries: checked,
 		settings,
-		dryRun: this.getNodeParameter('dryRun', false) as boolean,
+		dryRun: readBoolean(this, 'Dry Run', this.getNodeParameter('dryRun', false)),
 		summaryOnly: this.getNodeParameter('output', 'entries') === 'summary',
 	};
 	requestOptions.body = request as unknown as IDataObject;
@@ -163,15 +177,17 @@ function readingWholeCatalogue(ctx: IExecutePaginationFunctions): IExecutePagina
 
 /**
  * Sends the planned updates in bulk requests within the service's limits and marks each outcome
- * updated or failed by the result at its position. A request that fails marks its own entries
- * failed and the others still go out, so the output says exactly what was written.
+ * updated or failed by its result, paired as for Update Many (an entry the answer has no result
+ * for is failed, never assumed written). A request that fails marks its own entries failed and
+ * the others still go out, so the output says exactly what was written.
  */
 async function sendUpdates(ctx: IExecutePaginationFunctions, requestData: RequestData, updates: Array<{ outcome: SyncOutcome; body: IDataObject }>): Promise<void> {
+	const writing = answersReadAs(ctx, ANSWERS.productBulkUpdate);
 	for (const chunk of chunkBySize(updates, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes)) {
 		const sent = chunk.map(({ body }) => body);
 		let results: INodeExecutionData[];
 		try {
-			results = pairProductResults(await sendRequest(ctx, requestData, { method: 'PUT', url: PATHS.productBulk, qs: {}, body: sent }), sent);
+			results = pairProductResults(await sendRequest(writing, requestData, { method: 'PUT', url: PATHS.productBulk, qs: {}, body: sent }), sent);
 		} catch (error) {
 			const message = (error as Error).message;
 			for (const { outcome } of chunk) {
@@ -180,16 +196,14 @@ async function sendUpdates(ctx: IExecutePaginationFunctions, requestData: Reques
 			}
 			continue;
 		}
+		// pairProductResults gives one result per entry sent, in the order sent.
 		chunk.forEach(({ outcome }, position) => {
-			const result = results[position]?.json;
-			if (!result) {
-				outcome.status = 'failed';
-				outcome.errors.push('The service returned no result for this entry');
-			} else if (result.success === true) {
+			const { success, error } = results[position].json;
+			if (success === true) {
 				outcome.status = 'updated';
 			} else {
 				outcome.status = 'failed';
-				outcome.errors.push(String(result.error));
+				outcome.errors.push(String(error));
 			}
 		});
 	}
@@ -198,7 +212,8 @@ async function sendUpdates(ctx: IExecutePaginationFunctions, requestData: Reques
 async function syncStockAndPrices(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const { entries, settings, dryRun, summaryOnly } = requestData.options.body as unknown as SyncRequest;
 	const catalogueRequest: RequestData = { ...requestData, options: { ...requestData.options, method: 'GET', url: PATHS.basicProducts, qs: {}, body: undefined } };
-	const catalogue = (await pageThrough(LIMITS.basicProductsPageSize).call(readingWholeCatalogue(this), catalogueRequest)).map(({ json }) => json);
+	const reading = answersReadAs(readingWholeCatalogue(this), ANSWERS.basicProducts);
+	const catalogue = (await pageThrough(LIMITS.basicProductsPageSize).call(reading, catalogueRequest)).map(({ json }) => json);
 	const plan = planSync(this, entries, catalogue, settings);
 	if (!dryRun) await sendUpdates(this, requestData, plan.updates);
 	if (summaryOnly) return [{ json: summarize(plan.outcomes, dryRun) }];
@@ -215,6 +230,8 @@ export const syncStockAndPricesOperation: INodePropertyOptions = {
 		request: { method: 'GET', url: PATHS.basicProducts },
 		preSend: [readSyncRequest],
 		strategy: syncStockAndPrices,
+		// Reads and writes answer differently: the strategy reads each answer (answersReadAs).
+		postReceive: [keepAnswerUnread],
 	}),
 };
 
