@@ -315,6 +315,21 @@ describe('Product: Sync Stock and Prices', () => {
 		expect(sandbox.log.filter((logged) => logged.route !== 'token')).toEqual([]);
 	});
 
+	it('an invalid run stops the node before any run reads or sends (On Error = Stop)', async () => {
+		await start(10);
+		const [a] = settledProducts();
+
+		const result = await runNode(
+			'marketplaceMerchant',
+			{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}' },
+			[{ products: [{ ean: a.ean, stockLevel: a.stockLevel + 1 }] }, { products: [{ ean: a.ean, stockLevel: '1,000' }] }],
+			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
+		);
+
+		expect(result.error?.message).toBe('Products (JSON)[0].stockLevel: "1,000" is not a stock level (a whole number) (item 1)');
+		expect(sandbox.log.filter((logged) => logged.route !== 'token')).toEqual([]);
+	});
+
 	it('reads rows entered in the node, with the match value in Match Value', async () => {
 		await start(20);
 		const [a] = settledProducts();
