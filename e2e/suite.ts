@@ -158,8 +158,10 @@ async function sandboxApi<T>(sandbox: Sandbox, method: string, apiPath: string, 
 		'/iam/api/v1/auth/token',
 		{},
 		{ grantType: 'CLIENT_CREDENTIALS', ...sandbox.client, scope: 'public_api/full_access' },
-	)) as { access_token: string };
-	return (await call(apiPath, { authorization: `Bearer ${token.access_token}` }, body)) as T;
+	)) as Json;
+	// Under the keySpellings variant the token answer's keys are respelled too (`access_token `).
+	const accessToken = Object.entries(token).find(([key]) => key.trim().toLowerCase() === 'access_token')?.[1];
+	return (await call(apiPath, { authorization: `Bearer ${String(accessToken)}` }, body)) as T;
 }
 
 /** Runs `body` with sandbox variants on (over HTTP, as for n8n in another process), then resets them all. */
