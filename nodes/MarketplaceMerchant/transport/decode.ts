@@ -17,6 +17,7 @@
  */
 import {
 	NodeApiError,
+	NodeOperationError,
 	type FunctionsBase,
 	type IDataObject,
 	type IExecutePaginationFunctions,
@@ -341,7 +342,7 @@ export function answersReadAs(ctx: IExecutePaginationFunctions, answer: AnswerSc
 				const items: INodeExecutionData[] = [];
 				for (const item of kept) {
 					const response = unreadAnswers.get(item);
-					if (!response) throw new NodeApiError(ctx.getNode(), {} as JsonObject, { message: 'An answer was read before its strategy read it (keepAnswerUnread missing)' });
+					if (!response) throw new NodeOperationError(ctx.getNode(), 'The operation read its answers before its strategy could (its postReceive must be keepAnswerUnread)');
 					for (const readItem of await read.call(ctx, [], response)) items.push(readItem);
 				}
 				return items;
