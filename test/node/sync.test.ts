@@ -88,6 +88,21 @@ describe('Product: Sync Stock and Prices', () => {
 		expect(bulkBodies()).toEqual([]);
 	});
 
+	it('reads the catalogue through the answer schema: numbers the service sends as text compare as numbers', async () => {
+		await start();
+		const [a, b] = settledProducts();
+		sandbox.setVariants({ numbersAsStrings: true });
+
+		const result = await sync([
+			{ ean: a.ean, stockLevel: a.stockLevel, basePrice: a.newBasePrice },
+			{ ean: b.ean, stockLevel: b.stockLevel + 1 },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(statuses(result)).toEqual(['unchanged', 'updated']);
+		expect(result.json('Node')[1].changes).toEqual({ stockLevel: { from: b.stockLevel, to: b.stockLevel + 1 } });
+	});
+
 	it('holds back prices beyond the guard with both prices; allowLargePriceChange and a wider guard let them through', async () => {
 		await start();
 		const [a, b, c, d] = settledProducts();

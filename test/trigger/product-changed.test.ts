@@ -106,6 +106,25 @@ describe('Trigger: Product Changed', () => {
 		expect(emittedItems(await trigger.poll())).toEqual([]);
 	});
 
+	it('reads the answer through its schema: numbers sent as text are numbers, and a sale is told from its stock', async () => {
+		await start(300);
+		sandbox.setVariants({ numbersAsStrings: true });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		const [a] = quietProducts();
+		await platformChanges([{ id: a.id, sold: 1 }]);
+		advance(MINUTE);
+		expect(ids(emittedItems(await trigger.poll()))).toEqual([a.id]);
+
+		await platformChanges([{ id: a.id, sold: 1 }]);
+		advance(MINUTE);
+		const [sold] = emittedItems(await trigger.poll());
+		expect(sold.json.id).toBe(a.id);
+		expect(sold.json.stockLevel).toBe(a.stockLevel - 2);
+		expect(sold.json.previous).toEqual({ stockLevel: a.stockLevel - 1, basePrice: a.basePrice, newBasePrice: a.newBasePrice });
+		expect(sold.json.changed).toEqual(['stockLevel']);
+	});
+
 	it('sees a change made just before midnight in the first poll after it, and asks for at most the last two days', async () => {
 		await start(300);
 		setNow('2025-06-15T23:50:00.000Z');
