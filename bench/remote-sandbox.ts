@@ -85,6 +85,16 @@ export class RemoteSandbox {
 		await this.control('POST', 'invoices', { overrides });
 	}
 
+	/** Changes made on the platform's side (sales): stock down by `sold` or set to `stockLevel`, modified now. */
+	async recordProductChanges(changes: Array<{ id: number; sold?: number; stockLevel?: number }>): Promise<void> {
+		await this.control('POST', 'product-changes', changes);
+	}
+
+	/** Sets the sandbox clock (modification times of product changes follow it). */
+	async setClock(now: Date): Promise<void> {
+		await this.control('POST', 'clock', { set: now.toISOString() });
+	}
+
 	async close(): Promise<void> {
 		await stopChild(this.child);
 	}

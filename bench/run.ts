@@ -5,7 +5,7 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, memory, trigger; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, memory, trigger, sync, product-trigger; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
@@ -14,6 +14,7 @@ import { consoleTable, drillsMarkdown, measuresMarkdown, writeSection, type Dril
 import { measureReturnAllMemory, memoryNote } from './rows/memory';
 import { measureRateLimitedUpdates, rateLimitFormulaNote } from './rows/rate-limit';
 import { measureRequestCounts } from './rows/request-counts';
+import { measureProductTrigger, measureSync } from './rows/sync';
 import { measureReturnAllSpeed, throughputNote } from './rows/throughput';
 import { measureTokenRequests } from './rows/tokens';
 import { measureTriggerCosts } from './rows/trigger';
@@ -36,6 +37,8 @@ const GROUPS: RowGroup[] = [
 	{ key: 'rate-limit', title: '1,000 single updates under the limits', measure: measureRateLimitedUpdates },
 	{ key: 'memory', title: 'Peak RSS growth ÷ JSON bytes', measure: measureReturnAllMemory },
 	{ key: 'trigger', title: 'Trigger costs', measure: measureTriggerCosts },
+	{ key: 'sync', title: 'Sync Stock and Prices over 50,000 products', measure: measureSync },
+	{ key: 'product-trigger', title: 'Product Changed trigger costs', measure: measureProductTrigger },
 ];
 
 interface Options {

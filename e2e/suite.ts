@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
-import { check, invoiceIdOf, nodeOutput, reportChecks, type Json } from './checks';
+import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
 import { installCommunityPackage, packPackage } from './community-package';
 import {
 	createUserFolder,
@@ -31,7 +31,7 @@ import {
 	type RunningN8n,
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
-import { checkTrigger } from './trigger-checks';
+import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
 
 const REPO_DIR = path.resolve(__dirname, '..');
@@ -52,6 +52,8 @@ const WORKFLOW_IDS = {
 	tokenExpiry: 'e2eTokenExpiry01',
 	trigger: 'e2eInvoiceTrig01',
 	issue10: 'e2eResultRows001',
+	sync: 'e2eSyncStock0001',
+	productTrigger: 'e2eProductTrig01',
 };
 
 /** Issue 10's example of an EAN whose key the service may answer without its leading zero. */
@@ -107,8 +109,10 @@ async function sandboxApi<T>(sandbox: Sandbox, method: string, apiPath: string, 
 		'/iam/api/v1/auth/token',
 		{},
 		{ grantType: 'CLIENT_CREDENTIALS', ...sandbox.client, scope: 'public_api/full_access' },
-	)) as { access_token: string };
-	return (await call(apiPath, { authorization: `Bearer ${token.access_token}` }, body)) as T;
+	)) as Json;
+	// Under the keySpellings variant the token answer's keys are respelled too (`access_token `).
+	const accessToken = Object.entries(token).find(([key]) => key.trim().toLowerCase() === 'access_token')?.[1];
+	return (await call(apiPath, { authorization: `Bearer ${String(accessToken)}` }, body)) as T;
 }
 
 /** Runs `body` with sandbox variants on (over HTTP, as for n8n in another process), then resets them all. */
@@ -387,6 +391,34 @@ async function checkIssue10Rows(installation: N8nInstallation, userFolder: strin
 	});
 }
 
+async function checkSync(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	sandbox.clearLog();
+	const stockBefore = sandbox.state.product(100001)?.stockLevel;
+	await check('Product > Sync Stock and Prices: the dry run sends nothing, the real run only the one change', async () => {
+		const execution = await executeWorkflow(installation, userFolder, WORKFLOW_IDS.sync);
+		assertSucceeded(execution);
+		const planned = nodeOutput(execution, 'Dry Run');
+		assert.deepEqual(
+			planned.map((item) => [item.productId, item.status]),
+			[
+				[100001, 'planned'],
+				[100003, 'guarded'],
+				[100004, 'unchanged'],
+				[null, 'not_found'],
+			],
+		);
+		const [summary] = nodeOutput(execution, 'Sync');
+		assert.deepEqual(summary.counts, { updated: 1, unchanged: 1, guarded: 1, not_found: 1, ambiguous: 0, failed: 0, planned: 0 });
+		assert.equal(sandbox.state.product(100001)?.stockLevel, 12);
+		assert.equal(sandbox.state.product(100003)?.newBasePrice, 278119);
+		assert.deepEqual(
+			sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount),
+			[1],
+		);
+		return `stock of 100001 ${String(stockBefore)} → 12; the 2781.19 price held back`;
+	});
+}
+
 async function checkTokenExpiry(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
 	await check('a token expiring mid-run is renewed and the run succeeds', async () => {
 		await sandboxControl(sandbox, 'POST', 'token-lifetime', { seconds: 1 });
@@ -468,6 +500,37 @@ async function checkListedTypes(session: N8nOwnerSession): Promise<void> {
 	});
 }
 
+/** Product Changed: activation fires for nothing; a sale fires once for the sold product. */
+async function checkProductTrigger(api: N8nPublicApi, sandbox: Sandbox): Promise<void> {
+	const workflowId = WORKFLOW_IDS.productTrigger;
+	const sold = sandbox.state.products.find((product) => product.stockLevel > 5 && product.id > 100_100);
+	await check('trigger Product Changed: activation fires for nothing, a sale fires once for the sold product', async () => {
+		assert.ok(sold, 'no product with stock');
+		const reads = () => sandbox.log.filter((entry) => entry.route === 'basicProducts' && entry.status === 200).length;
+		await api.activateWorkflow(workflowId);
+		await waitFor('the first poll', () => reads() > 0);
+		await sleep(1_000);
+		assert.equal((await api.listExecutions({ workflowId })).length, 0, 'the first poll fired');
+
+		await sandboxControl(sandbox, 'POST', 'product-changes', { id: sold.id, sold: 2 });
+		await pollNow(api, workflowId);
+		const [execution] = await api.waitForExecutions(workflowId, 1, { timeoutMs: 20_000 });
+		const items = execution.data?.resultData.runData['Product Changed']?.[0]?.data?.main?.[0] ?? [];
+		assert.deepEqual(
+			items.map((item) => [item.json.id, item.json.stockLevel]),
+			[[sold.id, sold.stockLevel - 2]],
+		);
+
+		const readsBefore = reads();
+		await pollNow(api, workflowId);
+		await waitFor('the next poll', () => reads() > readsBefore);
+		await sleep(1_500);
+		assert.equal((await finishedExecutions(api, workflowId)).length, 1, 'the same sale fired twice');
+		await api.deactivateWorkflow(workflowId);
+		return `product ${sold.id}: stock ${sold.stockLevel} → ${sold.stockLevel - 2}`;
+	});
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function packageTarball(installation: N8nInstallation, packDir: string): Promise<string> {
@@ -511,6 +574,7 @@ async function main(): Promise<void> {
 		await checkReadOperations(installation, userFolder, sandbox);
 		await checkWriteOperations(installation, userFolder, sandbox);
 		await checkIssue10Rows(installation, userFolder, sandbox);
+		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;
@@ -528,6 +592,8 @@ async function main(): Promise<void> {
 			addInvoice: async () => invoiceIdOf(await sandboxControl<Invoice>(inProcess, 'POST', 'invoices', {})),
 			invoiceRequests: async () => inProcess.log.filter((entry) => entry.route === 'invoices' && entry.status === 200).length,
 		});
+		sandbox.clearLog();
+		await checkProductTrigger(api, sandbox);
 	} finally {
 		await n8n?.stop();
 		await sandbox?.close();

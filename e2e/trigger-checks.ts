@@ -16,14 +16,14 @@ export interface TriggerSandbox {
 	invoiceRequests(): Promise<number>;
 }
 
-async function finishedExecutions(api: N8nPublicApi, workflowId: string): Promise<PublicApiExecution[]> {
+export async function finishedExecutions(api: N8nPublicApi, workflowId: string): Promise<PublicApiExecution[]> {
 	return (await api.listExecutions({ workflowId, includeData: true })).filter(
 		(execution) => !['new', 'running', 'waiting'].includes(execution.status),
 	);
 }
 
 /** Deactivate + activate: n8n polls a polling trigger at once on activation. */
-async function pollNow(api: N8nPublicApi, workflowId: string): Promise<void> {
+export async function pollNow(api: N8nPublicApi, workflowId: string): Promise<void> {
 	await api.deactivateWorkflow(workflowId);
 	await api.activateWorkflow(workflowId);
 }

@@ -6,7 +6,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments } from './poll';
+import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
+import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
+
+/** Parameters that concern invoices and corrections only. */
+const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED] } };
 
 /**
  * Marketplace Merchant Trigger: polls invoices and invoice corrections and starts the workflow
@@ -20,8 +24,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 		icon: { light: 'file:../../icons/marketplace.svg', dark: 'file:../../icons/marketplace.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"On " + {"invoice": "new invoice", "invoiceCorrection": "new invoice correction", "any": "new invoice or correction"}[$parameter["event"]]}}',
-		description: 'Starts the workflow when a marketplace merchant account gets a new invoice or invoice correction',
+		subtitle: '={{"On " + {"invoice": "new invoice", "invoiceCorrection": "new invoice correction", "any": "new invoice or correction", "productChanged": "product changed"}[$parameter["event"]]}}',
+		description: 'Starts the workflow when a marketplace merchant account gets a new invoice or invoice correction, or when a product\'s stock or price changes',
 		defaults: { name: 'Marketplace Merchant Trigger' },
 		polling: true,
 		inputs: [],
@@ -41,8 +45,27 @@ export class MarketplaceMerchantTrigger implements INodeType {
 						value: 'any',
 						description: 'Either; the output field "event" tells which',
 					},
+					{
+						name: 'Product Changed',
+						value: PRODUCT_CHANGED,
+						description: 'The stock or price of a product changed on the marketplace (e.g. a sale from the platform warehouse)',
+					},
 				],
 				default: 'invoice',
+			},
+			{
+				displayName: 'Changes to Watch',
+				name: 'watchFields',
+				type: 'options',
+				options: [
+					{ name: 'Stock or Price', value: 'both' },
+					{ name: 'Stock Only', value: 'stock' },
+					{ name: 'Price Only', value: 'price', description: 'The price the merchant set (newBasePrice), which applies from the next day' },
+				],
+				default: 'both',
+				description:
+					'Which changes fire. A product modified for the first time in two days fires whatever changed, with previous: null, since the service does not say what changed.',
+				displayOptions: { show: { event: [PRODUCT_CHANGED] } },
 			},
 			{
 				displayName: 'Invoice Type',
@@ -54,6 +77,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 					{ name: 'Non-Fiscal', value: 'NON_FISCAL' },
 				],
 				default: 'all',
+				displayOptions: DOCUMENTS_ONLY,
 				description: 'Fire only for fiscal or only for non-fiscal documents',
 			},
 			{
@@ -61,13 +85,15 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				name: 'simplify',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to return a flat summary of each document (IDs, dates, customer, totals) instead of the full nested document',
+				description:
+					'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values',
 			},
 			{
 				displayName: 'Download PDFs',
 				name: 'downloadPdfs',
 				type: 'boolean',
 				default: false,
+				displayOptions: DOCUMENTS_ONLY,
 				description: 'Whether to attach the PDF of each document as binary data',
 			},
 			{
@@ -76,7 +102,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				type: 'string',
 				default: 'data',
 				required: true,
-				displayOptions: { show: { downloadPdfs: [true] } },
+				displayOptions: { show: { downloadPdfs: [true] }, ...DOCUMENTS_ONLY },
 				hint: 'The name of the output binary field to put the PDF in',
 			},
 			{
@@ -85,6 +111,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
+				displayOptions: DOCUMENTS_ONLY,
 				options: [
 					{
 						displayName: 'Look-Back Window (Minutes)',
@@ -109,6 +136,10 @@ export class MarketplaceMerchantTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		if (this.getNodeParameter('event', 'invoice') === PRODUCT_CHANGED) {
+			if (this.getMode() === 'manual') return await fetchTestProductChange(this);
+			return await withoutOverlap(this, async () => await pollProductChanges(this));
+		}
 		if (this.getMode() === 'manual') return await fetchTestEvent(this);
 		return await pollForNewDocuments(this);
 	}

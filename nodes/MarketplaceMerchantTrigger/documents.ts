@@ -95,7 +95,7 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
  * One authenticated GET under the shared policy; the answer read against its schema (decode.ts).
  * With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer.
  */
-async function getFromService(
+export async function getFromService(
 	ctx: IPollFunctions,
 	path: string,
 	qs: IDataObject,

@@ -105,6 +105,14 @@ const runningPolls = new Set<string>();
 /** A scheduled poll of an active workflow: the documents not emitted before, each once. */
 export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
+	return await withoutOverlap(ctx, async () => await pollOnce(ctx, settings));
+}
+
+/** Runs a scheduled poll unless the previous poll of the same trigger node is still running. */
+export async function withoutOverlap(
+	ctx: IPollFunctions,
+	poll: () => Promise<INodeExecutionData[][] | null>,
+): Promise<INodeExecutionData[][] | null> {
 	const pollKey = `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id}`;
 	if (runningPolls.has(pollKey)) {
 		ctx.logger.warn('The previous poll of this trigger is still running: this poll is skipped');
@@ -112,7 +120,7 @@ export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExe
 	}
 	runningPolls.add(pollKey);
 	try {
-		return await pollOnce(ctx, settings);
+		return await poll();
 	} finally {
 		runningPolls.delete(pollKey);
 	}

@@ -198,7 +198,36 @@ function importProduct({ core, body }: RouteContext): { id: string } {
 	return { id: randomUUID() };
 }
 
+/**
+ * Changes made on the platform's side, as a sale from the platform warehouse makes them: stock goes
+ * down by `sold` (or is set to `stockLevel`), and the product's modification time becomes now, so
+ * `date-modified-after` finds it. Body: one `{id, sold?, stockLevel?}` or a list of them.
+ */
+function recordPlatformChanges({ core, body }: RouteContext): { json: unknown } {
+	const value = requireBody(body);
+	const changes = Array.isArray(value) ? value : [value];
+	const nowIso = new Date(core.clock.nowMs()).toISOString();
+	const changed = changes.map((change) => {
+		const id = isRecord(change) ? toNumber(change.id) : undefined;
+		const product = id === undefined ? undefined : core.catalog.getById(id);
+		if (!isRecord(change) || !product) throw notFound(`Product ${String(isRecord(change) ? change.id : change)} does not exist`);
+		const stockLevel = isBlank(change.stockLevel) ? product.stockLevel - (toNumber(change.sold) ?? 1) : toNumber(change.stockLevel);
+		if (stockLevel === undefined || !Number.isInteger(stockLevel) || stockLevel < 0) throw badRequest(`Product ${id}: stock cannot become ${String(stockLevel)}`);
+		const updated = { ...product, stockLevel, dateModified: nowIso };
+		core.catalog.save(updated);
+		return toBasicProduct(updated);
+	});
+	return { json: changed };
+}
+
 export const productRoutes: RouteDefinition[] = [
+	{
+		key: 'control',
+		method: 'POST',
+		pattern: /^\/__sandbox\/product-changes$/,
+		authenticated: false,
+		handle: recordPlatformChanges,
+	},
 	{
 		key: 'products',
 		method: 'GET',

@@ -10,6 +10,7 @@ import type { INode } from 'n8n-workflow';
 
 import {
 	describeValue,
+	readBoolean,
 	readChoice,
 	readDate,
 	readDay,
@@ -238,6 +239,17 @@ describe('text, choices, lists, EANs, URLs and JSON', () => {
 		expect(readJson(ctx, FIELD, '[{"id": 1}]', 'hint')).toEqual([{ id: 1 }]);
 		expect(readJson(ctx, FIELD, [{ id: 1 }], 'hint')).toEqual([{ id: 1 }]);
 		expect(() => readJson(ctx, FIELD, '[{id: 1}]', 'hint')).toThrow(/^Some Field: is not valid JSON/);
+	});
+
+	it('readBoolean takes true and false, also as text; nothing else', () => {
+		expect([true, false, 'true', ' FALSE ', 'True'].map((value) => readBoolean(ctx, FIELD, value))).toEqual([true, false, true, false, true]);
+		for (const value of ['yes', '1', 1, 0, 'on', {}]) expect(rejection(readBoolean, value)).toBe(`Some Field: ${describeValue(value)} is not true or false (item 3)`);
+		expect(rejection(readBoolean, '')).toBe('Some Field: is missing (item 3)');
+	});
+
+	it('readPercent goes up to 100 unless a wider maximum is given', () => {
+		expect(rejection(readPercent, 150)).toBe('Some Field: must be at most 100, got 150 (item 3)');
+		expect(readPercent(ctx, FIELD, '150', Infinity)).toBe(150);
 	});
 
 	it('an error outside an item (the trigger) names no item', () => {

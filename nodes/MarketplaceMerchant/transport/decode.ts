@@ -17,8 +17,10 @@
  */
 import {
 	NodeApiError,
+	NodeOperationError,
 	type FunctionsBase,
 	type IDataObject,
+	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
@@ -296,4 +298,55 @@ export function readAnswer(answer: AnswerSchema) {
 	): Promise<INodeExecutionData[]> {
 		return itemsOf(decodeAnswer(this, response, answer), answer);
 	};
+}
+
+/**
+ * A number field of a decoded answer: the number, or null when the answer left it out or gave
+ * something that is not a number (the reader leaves such a value as it came, never guessing).
+ */
+export function decodedNumber(value: unknown): number | null {
+	return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+// --- Operations that send to several endpoints ------------------------------------------------
+
+/** Answers handed on unread by `keepAnswerUnread`, by the item that stands for them. */
+const unreadAnswers = new WeakMap<INodeExecutionData, IN8nHttpFullResponse>();
+
+/**
+ * The postReceive of an operation whose strategy sends to more than one endpoint (Sync Stock and
+ * Prices: Get Many Basic, then bulk updates). RoutingNode runs the same postReceive list for every
+ * request of an operation and does not say which endpoint answered, so the answer is handed on
+ * unread and the strategy reads it through `answersReadAs` against the endpoint it sent to.
+ */
+export async function keepAnswerUnread(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const item: INodeExecutionData = { json: {} };
+	unreadAnswers.set(item, response);
+	return [item];
+}
+
+/**
+ * The strategy's context with every request's answer read against `answer`, so that the shared
+ * strategies (paging, sendRequest) see the answer's items as with `readAnswer`.
+ */
+export function answersReadAs(ctx: IExecutePaginationFunctions, answer: AnswerSchema): IExecutePaginationFunctions {
+	const read = readAnswer(answer);
+	return Object.create(ctx, {
+		makeRoutingRequest: {
+			value: async (requestData: Parameters<IExecutePaginationFunctions['makeRoutingRequest']>[0]) => {
+				const kept = await ctx.makeRoutingRequest(requestData);
+				const items: INodeExecutionData[] = [];
+				for (const item of kept) {
+					const response = unreadAnswers.get(item);
+					if (!response) throw new NodeOperationError(ctx.getNode(), 'The operation read its answers before its strategy could (its postReceive must be keepAnswerUnread)');
+					for (const readItem of await read.call(ctx, [], response)) items.push(readItem);
+				}
+				return items;
+			},
+		},
+	}) as IExecutePaginationFunctions;
 }

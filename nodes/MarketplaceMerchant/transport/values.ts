@@ -141,9 +141,9 @@ export function readStockLevel(ctx: ValueContext, field: string, value: unknown)
 	return readNumber(ctx, field, value, { whole: true, min: 0, kind: 'a stock level (a whole number)' });
 }
 
-/** A percentage from 0 to 100. */
-export function readPercent(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { min: 0, max: 100, maxDecimals: 2, kind: 'a percentage' });
+/** A percentage from 0 to `max` (100 unless a share above the whole makes sense, as a price increase). */
+export function readPercent(ctx: ValueContext, field: string, value: unknown, max = 100): number {
+	return readNumber(ctx, field, value, { min: 0, max, maxDecimals: 2, kind: 'a percentage' });
 }
 
 export const VAT_RATES = [0, 10, 20] as const;
@@ -215,6 +215,16 @@ export function readText(ctx: ValueContext, field: string, value: unknown): stri
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	throw invalidInput(ctx, field, `${describeValue(value)} is not text`);
+}
+
+/** A yes/no flag: true or false, also as the text "true" or "false" (a sheet's column); nothing else. */
+export function readBoolean(ctx: ValueContext, field: string, value: unknown): boolean {
+	const hint = 'Use true or false';
+	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw invalidInput(ctx, field, `${describeValue(value)} is not true or false`, hint);
 }
 
 /** One of `choices`, in any letter case. */

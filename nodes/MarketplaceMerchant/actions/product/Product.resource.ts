@@ -6,12 +6,13 @@ import { getManyProducts, getManyProductsFields } from './getMany.operation';
 import { getManyBasicProducts, getManyBasicProductsFields } from './getManyBasic.operation';
 import { getProductTypes, getProductTypesFields } from './getTypes.operation';
 import { importProduct, importProductFields } from './import.operation';
+import { syncStockAndPricesFields, syncStockAndPricesOperation } from './syncStockAndPrices.operation';
 import { updateProduct, updateProductFields } from './update.operation';
 import { updateManyProducts, updateManyProductsFields } from './updateMany.operation';
 
 export const productOperations = operationProperty(
 	'product',
-	[checkEans, getManyProducts, getManyBasicProducts, getProductTypes, importProduct, updateProduct, updateManyProducts],
+	[checkEans, getManyProducts, getManyBasicProducts, getProductTypes, importProduct, syncStockAndPricesOperation, updateProduct, updateManyProducts],
 	'getMany',
 );
 
@@ -21,6 +22,7 @@ export const productFields: INodeProperties[] = [
 	...getManyBasicProductsFields,
 	...getProductTypesFields,
 	...importProductFields,
+	...syncStockAndPricesFields,
 	...updateProductFields,
 	...updateManyProductsFields,
 ];

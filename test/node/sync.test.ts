@@ -1,0 +1,369 @@
+/**
+ * Product › Sync Stock and Prices through n8n's real engine against the sandbox: every status
+ * (updated, unchanged, guarded, not_found, ambiguous, failed, planned), the catalogue read once,
+ * only changes sent, the price guard, products not in the list, Summary Only, and strict input.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
+import { runNode, sandboxCredential, type WorkflowRunResult } from '../harness';
+
+const NOW = '2025-06-15T10:00:00Z';
+
+let sandbox: Sandbox;
+
+afterEach(async () => {
+	await sandbox?.close();
+});
+
+async function start(products = 300): Promise<void> {
+	sandbox = await startSandbox({ rateLimits: false, now: NOW, products });
+}
+
+async function sync(products: unknown[], parameters: INodeParameters = {}): Promise<WorkflowRunResult> {
+	return await runNode(
+		'marketplaceMerchant',
+		{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}', ...parameters },
+		[{ products }],
+		{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
+	);
+}
+
+/** Products whose price applies as it is (no change pending for tomorrow), with some stock. */
+function settledProducts(): ProductRecord[] {
+	return sandbox.state.products.filter((product) => product.newBasePrice === product.basePrice && product.stockLevel > 0);
+}
+
+function bulkBodies(): number[] {
+	return sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount ?? -1);
+}
+
+function statuses(result: WorkflowRunResult): string[] {
+	return result.json('Node').map((item) => String(item.status));
+}
+
+/** A valid access token for direct calls to the sandbox (to prepare data the node cannot). */
+async function token(): Promise<string> {
+	const response = await fetch(`${sandbox.url}/iam/api/v1/auth/token`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ grantType: 'CLIENT_CREDENTIALS', ...sandbox.client, scope: 'public_api/full_access' }),
+	});
+	return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe('Product: Sync Stock and Prices', () => {
+	it('reads the catalogue once, sends only the changed fields of the changed entries, and reports updated and unchanged', async () => {
+		await start(3000);
+		const [a, b, c] = settledProducts();
+
+		const result = await sync([
+			{ ean: a.ean, stockLevel: a.stockLevel + 5, basePrice: a.basePrice },
+			{ ean: b.ean, stockLevel: b.stockLevel, basePrice: `${b.basePrice}.00` },
+			{ ean: c.ean, basePrice: c.basePrice + 10 },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')).toEqual([
+			{ entry: 0, match: a.ean, productId: a.id, status: 'updated', changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 5 } }, errors: [] },
+			{ entry: 1, match: b.ean, productId: b.id, status: 'unchanged', changes: {}, errors: [] },
+			{ entry: 2, match: c.ean, productId: c.id, status: 'updated', changes: { basePrice: { from: c.basePrice, to: c.basePrice + 10 } }, errors: [] },
+		]);
+		const reads = sandbox.log.filter((entry) => entry.route === 'basicProducts');
+		expect(reads.map(({ query }) => `${query.page}/${query.size}`)).toEqual(['0/2500', '1/2500']);
+		expect(bulkBodies()).toEqual([2]);
+		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel + 5);
+		expect(sandbox.state.product(a.id)?.newBasePrice).toBe(a.basePrice);
+		expect(sandbox.state.product(c.id)?.newBasePrice).toBe(c.basePrice + 10);
+		expect(sandbox.state.product(c.id)?.stockLevel).toBe(c.stockLevel);
+	});
+
+	it('compares prices with newBasePrice, the price that will apply, to the cent', async () => {
+		await start();
+		const pending = sandbox.state.products.find((product) => product.newBasePrice !== product.basePrice) as ProductRecord;
+
+		const result = await sync([{ id: pending.id, basePrice: pending.newBasePrice }], { matchBy: 'id' });
+
+		expect(statuses(result)).toEqual(['unchanged']);
+		expect(bulkBodies()).toEqual([]);
+	});
+
+	it('reads the catalogue through the answer schema: numbers the service sends as text compare as numbers', async () => {
+		await start();
+		const [a, b] = settledProducts();
+		sandbox.setVariants({ numbersAsStrings: true });
+
+		const result = await sync([
+			{ ean: a.ean, stockLevel: a.stockLevel, basePrice: a.newBasePrice },
+			{ ean: b.ean, stockLevel: b.stockLevel + 1 },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(statuses(result)).toEqual(['unchanged', 'updated']);
+		expect(result.json('Node')[1].changes).toEqual({ stockLevel: { from: b.stockLevel, to: b.stockLevel + 1 } });
+	});
+
+	it('holds back prices beyond the guard with both prices; allowLargePriceChange and a wider guard let them through', async () => {
+		await start();
+		const [a, b, c, d] = settledProducts();
+		const entries = [
+			{ sku: a.sku, basePrice: Math.round(a.basePrice * 0.4), stockLevel: a.stockLevel + 1 },
+			{ sku: b.sku, basePrice: b.basePrice * 3 },
+			{ sku: c.sku, basePrice: c.basePrice * 3, allowLargePriceChange: true },
+			{ sku: d.sku, basePrice: Math.round(d.basePrice * 0.6) },
+		];
+
+		const result = await sync(entries, { matchBy: 'sku' });
+
+		const items = result.json('Node');
+		expect(statuses(result)).toEqual(['guarded', 'guarded', 'updated', 'updated']);
+		expect(items[0].changes).toEqual({
+			stockLevel: { from: a.stockLevel, to: a.stockLevel + 1 },
+			basePrice: { from: a.basePrice, to: Math.round(a.basePrice * 0.4) },
+		});
+		expect((items[0].errors as string[])[0]).toMatch(/below the current .*Max Price Decrease 50%.*nothing of this entry was sent.*allowLargePriceChange/);
+		expect((items[1].errors as string[])[0]).toMatch(/200% above the current .*Max Price Increase 100%/);
+		expect(bulkBodies()).toEqual([2]);
+		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel);
+		expect(sandbox.state.product(b.id)?.newBasePrice).toBe(b.basePrice);
+
+		sandbox.clearLog();
+		const wider = await sync(entries.slice(0, 2), { matchBy: 'sku', options: { maxDecreasePercent: 70, maxIncreasePercent: 250 } });
+		expect(statuses(wider)).toEqual(['updated', 'updated']);
+		const off = await sync([{ sku: d.sku, basePrice: 1 }], { matchBy: 'sku', options: { priceGuard: false } });
+		expect(statuses(off)).toEqual(['updated']);
+	});
+
+	it('matches EANs with and without leading zeros, and reports unknown ones as not_found', async () => {
+		await start();
+		const [a] = settledProducts();
+
+		const result = await sync([
+			{ ean: `0${a.ean}`, stockLevel: a.stockLevel + 1 },
+			{ ean: '4006381333931', stockLevel: 3 },
+		]);
+
+		expect(result.json('Node').map(({ status, productId }) => ({ status, productId }))).toEqual([
+			{ status: 'updated', productId: a.id },
+			{ status: 'not_found', productId: null },
+		]);
+		expect(result.json('Node')[1].errors).toEqual(['No product in the catalogue has EAN 4006381333931']);
+		expect(bulkBodies()).toEqual([1]);
+	});
+
+	it('reports repeated entries and keys that match two products as ambiguous, and sends neither', async () => {
+		await start();
+		const [a, b] = settledProducts();
+		const accessToken = await token();
+		// A second product whose EAN is b's with a leading zero: one EAN key, two products.
+		const imported = await fetch(`${sandbox.url}/product/api/v1/merchant-integration/import`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${accessToken}` },
+			body: JSON.stringify({ ean: `0${b.ean}`, name: 'Twin', basePrice: 100, vat: 20 }),
+		});
+		expect(imported.status).toBe(200);
+		const twin = sandbox.state.productByEan(`0${b.ean}`) as ProductRecord;
+
+		const result = await sync([
+			{ ean: a.ean, stockLevel: 1 },
+			{ ean: b.ean, stockLevel: 2 },
+			{ ean: `0${a.ean}`, stockLevel: 3 },
+		]);
+
+		const items = result.json('Node');
+		expect(statuses(result)).toEqual(['ambiguous', 'ambiguous', 'ambiguous']);
+		expect(items[0].productId).toBe(a.id);
+		expect((items[0].errors as string[])[0]).toMatch(/named by entries 0, 2 of the list/);
+		expect(items[1].productId).toBeNull();
+		expect(items[1].errors).toEqual([`EAN ${b.ean} matches 2 products (IDs ${b.id}, ${twin.id}): nothing was sent`]);
+		expect(bulkBodies()).toEqual([]);
+	});
+
+	it('marks the entries of a bulk request the service refused as failed', async () => {
+		await start();
+		const [a, b] = settledProducts();
+		sandbox.injectFault({ route: 'productBulk', status: 400, count: 1 });
+
+		const result = await sync([
+			{ ean: a.ean, stockLevel: a.stockLevel + 1 },
+			{ ean: b.ean, stockLevel: b.stockLevel },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(statuses(result)).toEqual(['failed', 'unchanged']);
+		expect((result.json('Node')[0].errors as string[])[0]).toMatch(/^The bulk update request failed: /);
+	});
+
+	it('marks an entry the bulk answer has no result for as failed, never updated', async () => {
+		await start();
+		const [a, b, c] = settledProducts();
+		sandbox.setVariants({ bulkResultsDropped: 1 });
+
+		const result = await sync([
+			{ ean: a.ean, stockLevel: a.stockLevel + 1 },
+			{ ean: b.ean, stockLevel: b.stockLevel + 2 },
+			{ ean: c.ean, stockLevel: c.stockLevel },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(bulkBodies()).toEqual([2]);
+		expect(statuses(result)).toEqual(['updated', 'failed', 'unchanged']);
+		const [, withoutResult] = result.json('Node');
+		expect(withoutResult.productId).toBe(b.id);
+		expect((withoutResult.errors as string[])[0]).toMatch(/returned no result for this entry: it may or may not have been applied/);
+	});
+
+	it('Dry Run: reports what would change as planned and sends nothing', async () => {
+		await start();
+		const [a, b] = settledProducts();
+
+		const result = await sync(
+			[
+				{ id: a.id, stockLevel: a.stockLevel + 1 },
+				{ id: b.id, basePrice: b.basePrice * 10 },
+			],
+			{ matchBy: 'id', dryRun: true },
+		);
+
+		expect(statuses(result)).toEqual(['planned', 'guarded']);
+		expect(result.json('Node')[0].changes).toEqual({ stockLevel: { from: a.stockLevel, to: a.stockLevel + 1 } });
+		expect(bulkBodies()).toEqual([]);
+		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel);
+	});
+
+	describe('products not in the list', () => {
+		it('are left alone by default', async () => {
+			await start(100);
+			const [a] = settledProducts();
+			const result = await sync([{ ean: a.ean, stockLevel: a.stockLevel }]);
+			expect(statuses(result)).toEqual(['unchanged']);
+			expect(bulkBodies()).toEqual([]);
+		});
+
+		it('get stock 0 with Set Stock to 0, one item each, in the same bulk request', async () => {
+			await start(100);
+			const products = sandbox.state.products;
+			const listed = products.slice(0, 90);
+			const left = products.slice(90).filter((product) => product.stockLevel > 0);
+			expect(left.length).toBeGreaterThan(0);
+
+			const result = await sync(
+				listed.map((product) => ({ ean: product.ean, stockLevel: product.stockLevel })),
+				{ notInList: 'zero' },
+			);
+
+			const zeroed = result.json('Node').filter((item) => item.notInList === true);
+			expect(zeroed).toEqual(
+				left.map((product) => ({
+					entry: null,
+					match: product.ean,
+					productId: product.id,
+					status: 'updated',
+					changes: { stockLevel: { from: product.stockLevel, to: 0 } },
+					errors: [],
+					notInList: true,
+				})),
+			);
+			expect(bulkBodies()).toEqual([left.length]);
+			expect(left.every((product) => sandbox.state.product(product.id)?.stockLevel === 0)).toBe(true);
+		});
+
+		it('are not set to 0 beyond the allowed share unless confirmed: a truncated feed cannot empty the shop', async () => {
+			await start(100);
+			const products = sandbox.state.products;
+			const truncated = products.slice(0, 30).map((product) => ({ ean: product.ean, stockLevel: product.stockLevel }));
+
+			const refused = await sync(truncated, { notInList: 'zero' });
+
+			expect(refused.error?.message).toMatch(/would set stock to 0 for \d+ of 100 products \(\d+(\.\d)?%\), more than the allowed 20% \(item 0\)\. Nothing was sent\./);
+			expect(bulkBodies()).toEqual([]);
+
+			const confirmed = await sync(truncated, { notInList: 'zero', dryRun: true, options: { confirmZeroing: true } });
+			expect(confirmed.error).toBeUndefined();
+			const planned = confirmed.json('Node').filter((item) => item.notInList === true);
+			expect(planned.length).toBe(products.slice(30).filter((product) => product.stockLevel > 0).length);
+			expect(planned.every((item) => item.status === 'planned')).toBe(true);
+			expect(bulkBodies()).toEqual([]);
+		});
+	});
+
+	it('Summary Only: one item with the counts and the ids per status', async () => {
+		await start();
+		const [a, b, c] = settledProducts();
+
+		const result = await sync(
+			[
+				{ id: a.id, stockLevel: a.stockLevel + 1 },
+				{ id: b.id, stockLevel: b.stockLevel },
+				{ id: c.id, basePrice: c.basePrice * 5 },
+				{ id: 999_999, stockLevel: 1 },
+			],
+			{ matchBy: 'id', output: 'summary' },
+		);
+
+		expect(result.json('Node')).toEqual([
+			{
+				dryRun: false,
+				entries: 4,
+				notInList: 0,
+				counts: { updated: 1, unchanged: 1, guarded: 1, not_found: 1, ambiguous: 0, failed: 0, planned: 0 },
+				ids: { updated: [a.id], unchanged: [b.id], guarded: [c.id], not_found: [999_999], ambiguous: [], failed: [], planned: [] },
+			},
+		]);
+	});
+
+	it.each([
+		[{ ean: 'X', stockLevel: 1 }, /Products \(JSON\)\[0\]\.ean: "X" is not an EAN \(item 0\)/],
+		[{ basePrice: 1299, stockLevel: 1 }, /Products \(JSON\)\[0\]\.ean: is missing \(item 0\)/],
+		[{ ean: '8600000000017', basePrice: '1,299' }, /Products \(JSON\)\[0\]\.basePrice: "1,299" is not a price \(item 0\)/],
+		[{ ean: '8600000000017', basePrice: '1.299' }, /basePrice: "1\.299" has more than 2 decimal places/],
+		[{ ean: '8600000000017', stockLevel: '1e3' }, /stockLevel: "1e3" is not a stock level/],
+		[{ ean: '8600000000017', stockLevel: 2.5 }, /stockLevel: 2\.5 is not a stock level/],
+		[{ ean: '8600000000017', stockLevel: 1, allowLargePriceChange: 'yes' }, /allowLargePriceChange: "yes" is not true or false/],
+		[{ ean: '8600000000017' }, /Products \(JSON\)\[0\]: nothing to sync \(item 0\)/],
+	])('rejects %j before sending anything', async (entry, message) => {
+		await start(10);
+
+		const result = await sync([entry]);
+
+		expect(result.error?.message).toMatch(message);
+		expect(sandbox.log.filter((logged) => logged.route !== 'token')).toEqual([]);
+	});
+
+	it('an invalid run stops the node before any run reads or sends (On Error = Stop)', async () => {
+		await start(10);
+		const [a] = settledProducts();
+
+		const result = await runNode(
+			'marketplaceMerchant',
+			{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}' },
+			[{ products: [{ ean: a.ean, stockLevel: a.stockLevel + 1 }] }, { products: [{ ean: a.ean, stockLevel: '1,000' }] }],
+			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
+		);
+
+		expect(result.error?.message).toBe('Products (JSON)[0].stockLevel: "1,000" is not a stock level (a whole number) (item 1)');
+		expect(sandbox.log.filter((logged) => logged.route !== 'token')).toEqual([]);
+	});
+
+	it('reads rows entered in the node, with the match value in Match Value', async () => {
+		await start(20);
+		const [a] = settledProducts();
+
+		const result = await runNode(
+			'marketplaceMerchant',
+			{
+				resource: 'product',
+				operation: 'syncStockAndPrices',
+				matchBy: 'sku',
+				inputMode: 'rows',
+				productRows: { product: [{ match: a.sku, stockLevel: String(a.stockLevel + 2), basePrice: '' }] },
+			},
+			[{}],
+			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
+		);
+
+		expect(result.json('Node').map((item: IDataObject) => [item.status, item.changes])).toEqual([
+			['updated', { stockLevel: { from: a.stockLevel, to: a.stockLevel + 2 } }],
+		]);
+	});
+});

@@ -1,0 +1,230 @@
+/**
+ * Trigger event "Product Changed" through n8n-core's real poll path against the sandbox: fires
+ * once per product whose stock or price changed since the last poll, not for the catalogue on
+ * activation, not twice, only for the watched fields, and keeps static data bounded.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { decodeFingerprints, encodeFingerprints } from '../../nodes/MarketplaceMerchantTrigger/productChanges';
+import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
+import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, setNow, useSharedClock } from './helpers';
+
+const START = '2025-06-15T10:00:00.000Z';
+
+let sandbox: Sandbox;
+
+beforeAll(() => {
+	useSharedClock(START);
+});
+
+afterAll(() => {
+	jest.useRealTimers();
+});
+
+afterEach(async () => {
+	await sandbox?.close();
+});
+
+async function start(products: number): Promise<void> {
+	setNow(START);
+	sandbox = await startSandbox({ rateLimits: false, seed: 5, products });
+}
+
+/** Changes on the platform's side (a sale from the platform warehouse): the sandbox's control. */
+async function platformChanges(changes: Array<{ id: number; sold?: number; stockLevel?: number }>): Promise<void> {
+	const response = await fetch(`${sandbox.url}/__sandbox/product-changes`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(changes),
+	});
+	expect(response.status).toBe(200);
+}
+
+/** A price change through the API (PUT product/{id}), as the merchant's portal or another tool makes it. */
+async function setPrice(id: number, basePrice: number): Promise<void> {
+	const tokenResponse = await fetch(`${sandbox.url}/iam/api/v1/auth/token`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ grantType: 'CLIENT_CREDENTIALS', ...sandbox.client, scope: 'public_api/full_access' }),
+	});
+	const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+	const response = await fetch(`${sandbox.url}/product/api/v1/merchant-integration/product/${id}`, {
+		method: 'PUT',
+		headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+		body: JSON.stringify({ id, basePrice }),
+	});
+	expect(response.status).toBe(200);
+}
+
+/** Products not modified in the last two days (so the trigger holds no fingerprint of them), with stock. */
+function quietProducts(): ProductRecord[] {
+	const twoDaysAgo = new Date(Date.now() - 2 * DAY).toISOString();
+	return sandbox.state.products.filter((product) => product.dateModified < twoDaysAgo && product.stockLevel > 5);
+}
+
+const ids = (items: Array<{ json: IDataObject }>) => items.map(({ json }) => json.id);
+
+describe('Trigger: Product Changed', () => {
+	it('does not emit the catalogue on activation, then fires once per changed product and not twice', async () => {
+		await start(300);
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const recentlyModified = sandbox.state.products.filter((product) => product.dateModified >= '2025-06-14');
+		expect(recentlyModified.length).toBeGreaterThan(0);
+
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+
+		const [a, b] = quietProducts();
+		advance(5 * MINUTE);
+		await platformChanges([{ id: a.id, sold: 2 }]);
+		advance(MINUTE);
+		const first = emittedItems(await trigger.poll());
+		expect(first.map(({ json }) => json)).toEqual([
+			{
+				event: 'productChanged',
+				id: a.id,
+				ean: a.ean,
+				sku: a.sku,
+				newBasePrice: a.newBasePrice,
+				basePrice: a.basePrice,
+				stockLevel: a.stockLevel - 2,
+				warehouse: a.warehouse,
+				previous: null,
+				changed: null,
+			},
+		]);
+
+		advance(MINUTE);
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+
+		await platformChanges([{ id: a.id, sold: 1 }, { id: b.id, sold: 1 }]);
+		advance(MINUTE);
+		const second = emittedItems(await trigger.poll());
+		expect(ids(second)).toEqual([a.id, b.id]);
+		expect(second[0].json.previous).toEqual({ stockLevel: a.stockLevel - 2, basePrice: a.basePrice, newBasePrice: a.newBasePrice });
+		expect(second[0].json.changed).toEqual(['stockLevel']);
+		expect(second[0].json.stockLevel).toBe(a.stockLevel - 3);
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+	});
+
+	it('reads the answer through its schema: numbers sent as text are numbers, and a sale is told from its stock', async () => {
+		await start(300);
+		sandbox.setVariants({ numbersAsStrings: true });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		const [a] = quietProducts();
+		await platformChanges([{ id: a.id, sold: 1 }]);
+		advance(MINUTE);
+		expect(ids(emittedItems(await trigger.poll()))).toEqual([a.id]);
+
+		await platformChanges([{ id: a.id, sold: 1 }]);
+		advance(MINUTE);
+		const [sold] = emittedItems(await trigger.poll());
+		expect(sold.json.id).toBe(a.id);
+		expect(sold.json.stockLevel).toBe(a.stockLevel - 2);
+		expect(sold.json.previous).toEqual({ stockLevel: a.stockLevel - 1, basePrice: a.basePrice, newBasePrice: a.newBasePrice });
+		expect(sold.json.changed).toEqual(['stockLevel']);
+	});
+
+	it('sees a change made just before midnight in the first poll after it, and asks for at most the last two days', async () => {
+		await start(300);
+		setNow('2025-06-15T23:50:00.000Z');
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: true });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		const [a] = quietProducts();
+
+		setNow('2025-06-15T23:59:30.000Z');
+		await platformChanges([{ id: a.id, stockLevel: 0 }]);
+		setNow('2025-06-16T00:05:00.000Z');
+		sandbox.clearLog();
+		const items = emittedItems(await trigger.poll());
+
+		expect(items.map(({ json }) => json)).toEqual([
+			{ id: a.id, ean: a.ean, sku: a.sku, stockLevel: 0, basePrice: a.basePrice, newBasePrice: a.newBasePrice, previous: null },
+		]);
+		const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query);
+		expect(queries).toEqual([{ 'date-modified-after': '2025-06-15', page: '0', size: '2500' }]);
+	});
+
+	it('fires only for the watched fields: stock only, price only', async () => {
+		await start(300);
+		const stockOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'stock' });
+		const priceOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'price' });
+		const [a, b] = quietProducts();
+		// Modified before activation: both triggers hold their fingerprints.
+		await platformChanges([{ id: a.id, sold: 1 }, { id: b.id, sold: 1 }]);
+		advance(MINUTE);
+		expect(emittedItems(await stockOnly.poll())).toEqual([]);
+		expect(emittedItems(await priceOnly.poll())).toEqual([]);
+
+		advance(MINUTE);
+		await setPrice(a.id, a.newBasePrice + 100);
+		await platformChanges([{ id: b.id, sold: 1 }]);
+		advance(MINUTE);
+
+		const stockItems = emittedItems(await stockOnly.poll());
+		const priceItems = emittedItems(await priceOnly.poll());
+		expect(stockItems.map(({ json }) => [json.id, json.changed])).toEqual([[b.id, ['stockLevel']]]);
+		expect(priceItems.map(({ json }) => [json.id, json.changed])).toEqual([[a.id, ['newBasePrice']]]);
+		expect(priceItems[0].json.previous).toEqual({ stockLevel: a.stockLevel - 1, basePrice: a.basePrice, newBasePrice: a.newBasePrice });
+		expect(priceItems[0].json.newBasePrice).toBe(a.newBasePrice + 100);
+
+		// The new price taking effect the next day is not a new change.
+		setNow(Date.parse(START) + DAY);
+		expect(emittedItems(await priceOnly.poll())).toEqual([]);
+	});
+
+	it('Fetch Test Event shows a recently modified product without changing the state', async () => {
+		await start(300);
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const result = await trigger.fetchTestEvent();
+		const [item] = emittedItems(result);
+		expect(item.json).toMatchObject({ event: 'productChanged', previous: null });
+		expect(trigger.state).toEqual({});
+	});
+
+	it('keeps static data bounded: 2,000 changes a day among 20,000 products, each fired once, state within 64 KB', async () => {
+		await start(20_000);
+		setNow('2025-06-15T00:30:00.000Z');
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+
+		const changedIds = sandbox.state.products.filter((product) => product.stockLevel > 0).slice(0, 2_000).map((product) => product.id);
+		const fired: number[] = [];
+		let largest = 0;
+		// 2,000 sales over the day, polled every hour.
+		for (let hour = 0; hour < 23; hour++) {
+			advance(60 * MINUTE);
+			const batch = changedIds.slice(Math.floor((hour * 2_000) / 23), Math.floor(((hour + 1) * 2_000) / 23));
+			await platformChanges(batch.map((id) => ({ id, sold: 1 })));
+			fired.push(...emittedItems(await trigger.poll()).map(({ json }) => Number(json.id)));
+			largest = Math.max(largest, Buffer.byteLength(JSON.stringify(trigger.staticData)));
+		}
+
+		expect(fired.sort((x, y) => x - y)).toEqual([...changedIds].sort((x, y) => x - y));
+		expect(largest).toBeLessThan(64 * 1024);
+
+		// Two quiet days later, the first poll reads from the day of the last one; after it, only
+		// the products modified in the last two days are remembered.
+		setNow('2025-06-17T12:00:00.000Z');
+		sandbox.clearLog();
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		advance(MINUTE);
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query['date-modified-after']);
+		expect(queries).toEqual(['2025-06-15', '2025-06-16']);
+		expect(Buffer.byteLength(JSON.stringify(trigger.staticData))).toBeLessThan(2 * 1024);
+	}, 120_000);
+
+	it('stores fingerprints compactly and reads them back exactly, unknown and odd values included', () => {
+		const fingerprints = new Map([
+			[100_001, { stockLevel: 5, basePrice: 1299, newBasePrice: 1299 }],
+			[100_042, { stockLevel: 0, basePrice: 1299.5, newBasePrice: 999.99 }],
+			[250_000, { stockLevel: null, basePrice: null, newBasePrice: 12.345 }],
+			[250_001, { stockLevel: 2.5, basePrice: 10, newBasePrice: null }],
+		]);
+		const encoded = encodeFingerprints(fingerprints);
+		expect(decodeFingerprints(encoded)).toEqual(fingerprints);
+		expect(encoded.startsWith('255t.5.')).toBe(true);
+		expect(decodeFingerprints('')).toEqual(new Map());
+	});
+});
