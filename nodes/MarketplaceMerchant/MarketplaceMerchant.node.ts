@@ -5,6 +5,7 @@ import { invoiceFields, invoiceOperations } from './actions/invoice/Invoice.reso
 import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/invoiceCorrection/InvoiceCorrection.resource';
 import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
+import { requestOptions } from './actions/requestOptions';
 import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
 
 /**
@@ -59,6 +60,7 @@ export class MarketplaceMerchant implements INodeType {
 			...discountFields,
 			priceOperations,
 			...priceFields,
+			requestOptions,
 		],
 	};
 }

@@ -331,7 +331,7 @@ export async function downloadDocumentPdfs(
 			try {
 				const origin = new URL(link.link).origin;
 				const body: unknown = await sendWithPolicy(
-					{ node: ctx.getNode(), merchantKey: `document-downloads|${origin}`, url: link.link, idempotent: true },
+					{ node: ctx.getNode(), merchantKey: `document-downloads|${origin}`, url: link.link, group: 'documentDownloads', idempotent: true },
 					async () =>
 						await ctx.helpers.httpRequest({
 							method: 'GET',

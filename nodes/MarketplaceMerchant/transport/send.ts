@@ -11,6 +11,7 @@ import type {
 
 import { PATHS } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
+import { invalidInput } from './validation';
 
 export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 
@@ -28,16 +29,39 @@ function isIdempotent(method: string | undefined, url: string): boolean {
 	return url.endsWith(PATHS.eanExists) || url.endsWith(PATHS.import);
 }
 
-/** Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its items. */
+/** The Requests per Minute option (actions/requestOptions.ts), when the user set it. */
+function requestsPerMinuteOf(ctx: IExecutePaginationFunctions): number | undefined {
+	const value = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
+	if (value === undefined || value === null || value === '') return undefined;
+	const perMinute = typeof value === 'number' ? value : Number.NaN;
+	if (!Number.isInteger(perMinute) || perMinute < 1) {
+		throw invalidInput(ctx, 'Requests per Minute', `must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+	}
+	return perMinute;
+}
+
+/**
+ * Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its
+ * items. `wanted`, when given, is asked once the gate would let the request through: false drops
+ * it unsent (RequestNotNeeded is thrown), e.g. for a page past the end of a list.
+ */
 export async function sendRequest(
 	ctx: IExecutePaginationFunctions,
 	requestData: RequestData,
 	override: Partial<RequestData['options']> = {},
+	wanted?: () => boolean,
 ): Promise<INodeExecutionData[]> {
 	const options = { ...requestData.options, ...override };
 	const url = String(options.url ?? '');
 	return await sendWithPolicy(
-		{ node: ctx.getNode(), merchantKey: await merchantKeyOf(ctx), url, idempotent: isIdempotent(options.method, url) },
+		{
+			node: ctx.getNode(),
+			merchantKey: await merchantKeyOf(ctx),
+			url,
+			idempotent: isIdempotent(options.method, url),
+			perMinute: requestsPerMinuteOf(ctx),
+			wanted,
+		},
 		async () => await ctx.makeRoutingRequest({ ...requestData, options: { ...options } }),
 	);
 }

@@ -10,7 +10,7 @@ import type {
 import { formatDayMonthYear } from '../../transport/dates';
 import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { resultLimit } from '../../transport/strategies';
+import { resultLimit } from '../../transport/pagination';
 import { invalidInput } from '../../transport/validation';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
 import { RESOURCE, checkDiscountPeriod, dayOf } from './shared';

@@ -15,7 +15,7 @@ import type {
 import { failOnItemErrorsIfAsked, pairDiscountResults, readListProperty } from '../../transport/answers';
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { splitBodyList } from '../../transport/strategies';
+import { splitBodyList } from '../../transport/pagination';
 import { dateInput, invalidInput, isBlank, toNumber } from '../../transport/validation';
 import { readBulkEntries, type BulkInput } from '../bulkInput';
 import { engineRouting } from '../common';
@@ -175,6 +175,8 @@ export function bulkDiscountRouting(
 			maxItems: LIMITS.discountsPerRequest,
 			maxBytes: LIMITS.bulkRequestBytes,
 			pairResults: pairDiscountResults,
+			// An update names its discount; a new discount competes with others on the same product.
+			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			finish: failOnItemErrorsIfAsked,
 		}),
 		postReceive: [readListProperty(resultProperty)],

@@ -35,7 +35,7 @@ import {
 	type DocumentLink,
 } from '../../transport/invoices';
 import type { RequestData } from '../../transport/send';
-import { chunkBySize, splitDateRange } from '../../transport/strategies';
+import { chunkBySize, splitDateRange } from '../../transport/pagination';
 import { invalidInput, listInput, toList } from '../../transport/validation';
 import { looksLikeXml } from '../../transport/xml';
 import { engineRouting, optionsCollection, showFor } from '../common';

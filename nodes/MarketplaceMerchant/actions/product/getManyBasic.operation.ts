@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { pageThrough } from '../../transport/strategies';
+import { pageThrough } from '../../transport/pagination';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
 import { addProductFilters, modifiedAfterFilter } from './productList';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 
 import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { splitBodyList } from '../../transport/strategies';
+import { splitBodyList } from '../../transport/pagination';
 import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
 import { engineRouting, failOnItemErrorsOptions } from '../common';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions } from './productUpdate';
@@ -73,6 +73,7 @@ export const updateManyProducts: INodePropertyOptions = {
 			maxItems: LIMITS.productsPerBulkRequest,
 			maxBytes: LIMITS.bulkRequestBytes,
 			pairResults: pairProductResults,
+			idOf: (entry) => String(entry.id),
 			finish: failOnItemErrorsIfAsked,
 		}),
 	}),
