@@ -4,22 +4,32 @@
  * windows) with at most the group's in-flight allowance open at once. One process therefore
  * sends at the allowed rate without the service having to answer 429.
  *
+ * The clock is this process's: the service counts a request when it arrives, a little later and
+ * with some jitter, so each window is kept slightly longer than the service's (a margin), and a
+ * 429 while our own requests fill a window doubles the margin: on a busy machine or network the
+ * gate learns how much jitter there is.
+ *
  * Other processes (n8n queue-mode workers) share the merchant's limits but are invisible here, so
  * the gate is also adaptive: a 429 closes it for the Retry-After (or, without one, until its own
- * windows have room again at the lowered rate), cuts its share of the limits and lets one request
- * probe before the rest follow; each quiet window gives back part of the share. N workers sharing
- * one merchant thus settle near 1/N of the limits each instead of failing items.
- *
- * The clock is this process's: the service counts a request when it arrives, a little later and
- * with some jitter, so each window is kept slightly longer than the service's (WINDOW_MARGIN).
+ * windows have room again) and lets one request probe before the rest follow; a 429 while our
+ * own requests do not fill any window means somebody else uses the limits too, and cuts this
+ * gate's share of them; each quiet window gives back part of the share. N workers sharing one
+ * merchant thus settle near 1/N of the limits each instead of failing items.
  */
 import { sleep } from 'n8n-workflow';
 
 import { PER_MINUTE_WINDOW_MS, RATE_LIMITS, type EndpointGroup, type RateWindow } from './endpoints';
 
-/** Extra length of every window, as a share of it: covers the network's jitter between us and the service. */
+/**
+ * Extra length of every window, a share of it plus a fixed part: the service counts a request
+ * when it arrives, and the time from our gate to its counter varies (connection set-up, the
+ * event loop, the network), so two requests one window apart here may be a little less apart there.
+ */
 const WINDOW_MARGIN = 0.02;
-/** A 429 multiplies the gate's share of the limits by this… */
+const WINDOW_MARGIN_MS = 25;
+/** The margin's fixed part grows with 429s up to this. */
+const MAX_WINDOW_MARGIN_MS = 160;
+/** A repeated 429 multiplies the gate's share of the limits by this… */
 const SHARE_CUT = 0.6;
 /** …and every window of quiet (no 429) after it adds this much back, up to the whole limit. */
 const SHARE_STEP = 0.1;
@@ -30,7 +40,8 @@ const MIN_SHARE = 0.1;
 interface Waiter {
 	perMinute: number;
 	wanted?: () => boolean;
-	resolve: (admitted: boolean) => void;
+	/** Called with the time it was let through, or undefined when it was dropped unsent. */
+	resolve: (admittedAt: number | undefined) => void;
 }
 
 export interface Gate {
@@ -39,15 +50,23 @@ export interface Gate {
 	readonly merchantKey: string;
 	inFlight: number;
 	/**
-	 * Requests allowed in flight now. A 429 drops it to 1 so that, when the gate reopens, one
-	 * request probes the limit before the rest follow; each success lets one more through, up to
-	 * the group's allowance.
+	 * Requests allowed in flight now. A new gate lets one request through and the rest after its
+	 * answer: the first request may wait for a token, and requests let through meanwhile would
+	 * all reach the service at once when it comes, whatever their spacing here. A 429 drops it to
+	 * 1 as well so that, when the gate reopens, one request probes the limit before the rest
+	 * follow; each success then lets one more through, up to the group's allowance.
 	 */
 	allowed: number;
+	/** Whether a request of this gate has been answered yet. */
+	answered: boolean;
 	/** The part of the known limits this process may use (1 alone; less after 429s from the others' traffic). */
 	share: number;
 	/** When the share last changed or a 429 came: quiet is counted from here. */
 	shareChangedAt: number;
+	/** When the last 429 came (0: never). */
+	rateLimitedAt: number;
+	/** The fixed part of the windows' margin: grows with each 429 (jitter between us and the service). */
+	marginMs: number;
 	/** When requests were let through, oldest first (only as far back as the longest window). */
 	sent: number[];
 	blockedUntil: number;
@@ -75,15 +94,27 @@ function windowsOf(gate: Gate): RateWindow[] {
 	const scaleOf = sandboxScales.get(gate.merchantKey.split('|')[0]);
 	const scale = scaleOf ? scaleOf() : 1;
 	if (scale === false) return [];
-	return known.map(({ limit, lengthMs }) => ({ limit, lengthMs: (lengthMs / scale) * (1 + WINDOW_MARGIN) }));
+	return known.map(({ limit, lengthMs }) => ({ limit, lengthMs: (lengthMs / scale) * (1 + WINDOW_MARGIN) + gate.marginMs }));
 }
 
 export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 	const key = `${merchantKey}\u0000${group}`;
 	let gate = gates.get(key);
 	if (!gate) {
-		const inFlight = RATE_LIMITS[group].inFlight;
-		gate = { group, merchantKey, inFlight: 0, allowed: inFlight, share: 1, shareChangedAt: 0, sent: [], blockedUntil: 0, waiting: [] };
+		gate = {
+			group,
+			merchantKey,
+			inFlight: 0,
+			allowed: 1,
+			answered: false,
+			share: 1,
+			shareChangedAt: 0,
+			rateLimitedAt: 0,
+			marginMs: WINDOW_MARGIN_MS,
+			sent: [],
+			blockedUntil: 0,
+			waiting: [],
+		};
 		gates.set(key, gate);
 	}
 	return gate;
@@ -127,7 +158,7 @@ function admitWaiting(gate: Gate): void {
 		const head = gate.waiting[0];
 		if (head.wanted && !head.wanted()) {
 			gate.waiting.shift();
-			head.resolve(false);
+			head.resolve(undefined);
 			continue;
 		}
 		if (gate.inFlight >= gate.allowed) return; // a release lets the next one in
@@ -140,7 +171,7 @@ function admitWaiting(gate: Gate): void {
 		gate.waiting.shift();
 		gate.inFlight++;
 		gate.sent.push(now);
-		head.resolve(true);
+		head.resolve(now);
 	}
 }
 
@@ -158,11 +189,15 @@ function wakeIn(gate: Gate, delayMs: number): void {
 /**
  * Waits for the gate. Requests are let through in turn by the gate, never by a timer of their
  * own, so that a burst of items goes out at the windows' pace in the order it came. `atFront`
- * is for a request retried after a 5xx: it already waited its turn once. Resolves false, without
- * sending anything, when `wanted` says the request is no longer needed.
+ * is for a request retried after a 5xx: it already waited its turn once. Resolves to the time it
+ * was let through, or undefined, without sending anything, when `wanted` says the request is no
+ * longer needed.
  */
-export async function acquire(gate: Gate, options: { atFront?: boolean; perMinute?: number; wanted?: () => boolean } = {}): Promise<boolean> {
-	return await new Promise<boolean>((resolve) => {
+export async function acquire(
+	gate: Gate,
+	options: { atFront?: boolean; perMinute?: number; wanted?: () => boolean } = {},
+): Promise<number | undefined> {
+	return await new Promise<number | undefined>((resolve) => {
 		const waiter: Waiter = { perMinute: options.perMinute ?? Infinity, wanted: options.wanted, resolve };
 		if (options.atFront) gate.waiting.unshift(waiter);
 		else gate.waiting.push(waiter);
@@ -174,7 +209,14 @@ export async function acquire(gate: Gate, options: { atFront?: boolean; perMinut
 export function release(gate: Gate, succeeded: boolean): void {
 	gate.inFlight--;
 	if (succeeded) {
-		if (gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
+		const allowance = RATE_LIMITS[gate.group].inFlight;
+		if (!gate.answered) {
+			// The first request may have reached the service only now (after a token request):
+			// count it from its answer, the latest it can have arrived.
+			if (gate.sent.length > 0) gate.sent[gate.sent.length - 1] = Date.now();
+			gate.allowed = allowance;
+		} else if (gate.allowed < allowance) gate.allowed++;
+		gate.answered = true;
 		regainShare(gate, Date.now());
 	}
 	admitWaiting(gate);
@@ -185,25 +227,48 @@ function regainShare(gate: Gate, now: number): void {
 	if (gate.share >= 1) return;
 	const windows = windowsOf(gate);
 	const quietMs = windows.length === 0 ? 0 : Math.max(...windows.map(({ lengthMs }) => lengthMs));
-	if (now - gate.shareChangedAt < quietMs) return;
+	if (now - Math.max(gate.shareChangedAt, gate.rateLimitedAt) < quietMs) return;
 	gate.share = Math.min(1, gate.share + SHARE_STEP);
 	gate.shareChangedAt = now;
 }
 
 /**
- * The service answered 429: somebody else uses the same limits (or they are lower than known).
- * The gate closes for `retryAfterMs`, or without it until its windows have room at the lowered
- * share (at least the shortest window, or `fallbackMs` for a group without windows), and the
- * whole group waits: the limit is the merchant's, not one request's. Returns how long it closed.
+ * The service answered 429 to a request let through at `sentAt`. The gate closes for
+ * `retryAfterMs`, or without it until its windows have room again (at least the shortest window,
+ * or `fallbackMs` for a group without windows), and the whole group waits: the limit is the
+ * merchant's, not one request's.
+ *
+ * Why it came decides what the gate learns. When this process's own requests fill a window (as
+ * the service may see them, a margin later), the 429 is the jitter between us and the service:
+ * the margin doubles. When they do not, somebody else uses the same limits: the gate's share of
+ * them is cut. Only a request let through after the gate's last 429 tells something new; those
+ * in flight then were answered 429 for the same reason. Returns how long the gate closed.
  */
-export function closeAfterRateLimit(gate: Gate, retryAfterMs: number | undefined, fallbackMs: number): number {
+export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: number | undefined, fallbackMs: number): number {
 	const now = Date.now();
-	gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
-	gate.shareChangedAt = now;
+	// The service did not count the rejected request; neither do we.
+	const index = gate.sent.lastIndexOf(sentAt);
+	if (index >= 0) gate.sent.splice(index, 1);
+	const windows = windowsOf(gate);
+	if (sentAt > gate.rateLimitedAt) {
+		gate.rateLimitedAt = now;
+		// The service counted it on arrival, somewhere between sentAt and now; its window then held
+		// those of ours that arrived up to a window before, each up to a round trip after we sent it.
+		const roundTripMs = now - sentAt;
+		const ownTrafficFillsAWindow = windows.some((window) => {
+			const since = sentAt - window.lengthMs - roundTripMs;
+			return gate.sent.filter((at) => at > since).length >= capOf(gate, window, windows, Infinity);
+		});
+		if (ownTrafficFillsAWindow) {
+			gate.marginMs = Math.min(MAX_WINDOW_MARGIN_MS, gate.marginMs * 2);
+		} else {
+			gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
+			gate.shareChangedAt = now;
+		}
+	}
 	gate.allowed = 1;
 	let waitMs = retryAfterMs;
 	if (waitMs === undefined) {
-		const windows = windowsOf(gate);
 		waitMs =
 			windows.length === 0
 				? fallbackMs

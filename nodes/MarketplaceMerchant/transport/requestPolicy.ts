@@ -98,8 +98,8 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 	for (let attempt = 1; ; attempt++) {
 		// A request retried after 503/502/… already waited its turn once: it goes to the front. One
 		// answered 429 goes to the back, so that the next probe of the limit is another request's.
-		const admitted = await acquire(gate, { atFront: attempt > 1 && !rateLimited, perMinute: policy.perMinute, wanted: policy.wanted });
-		if (!admitted) throw new RequestNotNeeded();
+		const sentAt = await acquire(gate, { atFront: attempt > 1 && !rateLimited, perMinute: policy.perMinute, wanted: policy.wanted });
+		if (sentAt === undefined) throw new RequestNotNeeded();
 		let waitMs: number | undefined;
 		let succeeded = false;
 		try {
@@ -121,7 +121,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: () => Promise<
 			}
 			rateLimited = statusOf(error) === 429;
 			// Everyone in the group waits: the limit is the merchant's, not this request's.
-			if (rateLimited) closeAfterRateLimit(gate, retryAfterMs(responseOf(error).headers), waitMs);
+			if (rateLimited) closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), waitMs);
 		} finally {
 			release(gate, succeeded);
 		}
