@@ -50,14 +50,16 @@ export interface Gate {
 	readonly merchantKey: string;
 	inFlight: number;
 	/**
-	 * Requests allowed in flight now. A new gate lets one request through and the rest after its
-	 * answer: the first request may wait for a token, and requests let through meanwhile would
-	 * all reach the service at once when it comes, whatever their spacing here. A 429 drops it to
-	 * 1 as well so that, when the gate reopens, one request probes the limit before the rest
-	 * follow; each success then lets one more through, up to the group's allowance.
+	 * Requests allowed in flight now. A 429 drops it to 1 so that, when the gate reopens, one
+	 * request probes the limit before the rest follow; each success then lets one more through,
+	 * up to the group's allowance.
 	 */
 	allowed: number;
-	/** Whether a request of this gate has been answered yet. */
+	/**
+	 * Whether a request of this gate has been answered yet. Until then the requests let through
+	 * may all be waiting for the same token request and reach the service together when it comes,
+	 * whatever their spacing here: the first answer therefore counts them all from its time.
+	 */
 	answered: boolean;
 	/** The part of the known limits this process may use (1 alone; less after 429s from the others' traffic). */
 	share: number;
@@ -105,7 +107,7 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 			group,
 			merchantKey,
 			inFlight: 0,
-			allowed: 1,
+			allowed: RATE_LIMITS[group].inFlight,
 			answered: false,
 			share: 1,
 			shareChangedAt: 0,
@@ -209,14 +211,9 @@ export async function acquire(
 export function release(gate: Gate, succeeded: boolean): void {
 	gate.inFlight--;
 	if (succeeded) {
-		const allowance = RATE_LIMITS[gate.group].inFlight;
-		if (!gate.answered) {
-			// The first request may have reached the service only now (after a token request):
-			// count it from its answer, the latest it can have arrived.
-			if (gate.sent.length > 0) gate.sent[gate.sent.length - 1] = Date.now();
-			gate.allowed = allowance;
-		} else if (gate.allowed < allowance) gate.allowed++;
+		if (!gate.answered) gate.sent.fill(Date.now());
 		gate.answered = true;
+		if (gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
 		regainShare(gate, Date.now());
 	}
 	admitWaiting(gate);
