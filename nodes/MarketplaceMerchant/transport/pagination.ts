@@ -169,7 +169,7 @@ export function splitQueryList(parameter: string, maxIds: number, options: { not
 				try {
 					return await sendRequest(this, requestData, { qs: { ...requestData.options.qs, [parameter]: chunks[index].join(',') } }, wanted);
 				} catch (error) {
-					if (!options.notFoundIsEmpty || !isNotFound(error)) throw error;
+					if (!options.notFoundIsEmpty || !isNotFound(error)) throw asNodeError(this.getNode(), error);
 					notFound ??= error;
 					return [];
 				}
