@@ -13,6 +13,7 @@ import { requestToken } from '../plain-fetch';
 import { RemoteSandbox } from '../remote-sandbox';
 import type { Row } from '../report';
 import { formatMs, formatRatio, listOf, median } from '../stats';
+import { limitsMinimumMs } from './rate-limit';
 
 const PRODUCTS = 100_000;
 const PAGE_SIZE = 2_500;
@@ -20,27 +21,6 @@ const PAGE_SIZE = 2_500;
 const LAST_PAGE = PRODUCTS / PAGE_SIZE;
 const PRICE_IDS = 1_000;
 const FIRST_PRODUCT_ID = 100_001;
-
-interface LimitWindow {
-	limit: number;
-	lengthMs: number;
-}
-
-/**
- * The least time `requests` requests take when each answer takes `latencyMs`, at most
- * `inFlight` are open at once and the service's sliding windows hold: request i starts no
- * earlier than request i−1, request i−limit plus the window, and the answer of request i−inFlight.
- */
-export function limitsMinimumMs(requests: number, windows: LimitWindow[], inFlight: number, latencyMs: number): number {
-	const starts: number[] = [];
-	for (let index = 0; index < requests; index++) {
-		let at = index > 0 ? starts[index - 1] : 0;
-		for (const { limit, lengthMs } of windows) if (index >= limit) at = Math.max(at, starts[index - limit] + lengthMs);
-		if (index >= inFlight) at = Math.max(at, starts[index - inFlight] + latencyMs);
-		starts.push(at);
-	}
-	return (starts[requests - 1] ?? 0) + latencyMs;
-}
 
 interface Scenario {
 	measure: string;
@@ -200,7 +180,7 @@ export function concurrencyNote(): string {
 		"**Pages, chunks and windows at once.** The sandbox's latency switch delays every answer by the figure given (on top of " +
 		'building it); the sandbox applies the live limits (scale 1). Each run uses a fresh merchant account whose token was ' +
 		'fetched before the latency was switched on, so the figure is the requests alone. The limits\' minimum is computed ' +
-		'request by request (bench/rows/concurrency.ts `limitsMinimumMs`): request i starts no earlier than request i−1, ' +
+		'request by request (bench/rows/rate-limit.ts `limitsMinimumMs`): request i starts no earlier than request i−1, ' +
 		'request i−limit plus each window, and the answer of request i−(requests in flight).'
 	);
 }

@@ -1,7 +1,8 @@
 /**
- * The shared request policy seen from a real workflow: 1,000 items against the sandbox's live
- * rate limits (scaled so the test is quick), Retry-After, 503 backoff, a service that stays
- * unavailable, and an answer that is not JSON.
+ * The shared request policy seen from a real workflow: bursts of single updates against the
+ * sandbox's live rate limits (scaled so the test is quick) with and without Retry-After, the
+ * Requests per Minute option, Retry-After, 503 backoff, a service that stays unavailable, and an
+ * answer that is not JSON.
  */
 import type { INodeParameters } from 'n8n-workflow';
 

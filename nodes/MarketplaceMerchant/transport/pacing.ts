@@ -29,7 +29,7 @@ const WINDOW_MARGIN = 0.02;
 const WINDOW_MARGIN_MS = 25;
 /** The margin's fixed part grows with 429s up to this. */
 const MAX_WINDOW_MARGIN_MS = 160;
-/** A repeated 429 multiplies the gate's share of the limits by this… */
+/** A 429 that our own traffic does not explain multiplies the gate's share of the limits by this… */
 const SHARE_CUT = 0.6;
 /** …and every window of quiet (no 429) after it adds this much back, up to the whole limit. */
 const SHARE_STEP = 0.1;
