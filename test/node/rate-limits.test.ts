@@ -7,6 +7,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { PRODUCT_API, call, getToken, sleep } from '../sandbox/helpers';
 import { runNode, sandboxCredential, type WorkflowRunResult } from '../harness';
 
 const NODE = 'marketplaceMerchant';
@@ -70,6 +71,29 @@ describe('Request policy through the node', () => {
 		// The issue's bound: 429s at most 5 % of the accepted requests (without pacing they were ~100 %).
 		expect(statuses.filter((status) => status === 429).length).toBeLessThanOrEqual(10);
 		expect(sandbox.state.product(FIRST_PRODUCT_ID + 199)?.stockLevel).toBe(199);
+	});
+
+	it('shares the limits with traffic it cannot see (another worker) without failing an item', async () => {
+		// At 30× the products group allows 60 per 2 s. Another client of the same account sends
+		// 2 product-type reads every 100 ms (about 40 per 2 s) for as long as the node runs.
+		await start({ rateLimits: { scale: 30 } });
+		const inputItems = Array.from({ length: 120 }, (_, index) => ({ id: FIRST_PRODUCT_ID + index, stock: index }));
+		const token = await getToken(sandbox);
+		let running = true;
+		const otherWorker = (async () => {
+			for (let round = 0; running && round < 2_000; round++) {
+				await Promise.all([1, 2].map(async () => await call(sandbox, 'GET', `${PRODUCT_API}/product-type`, { token })));
+				await sleep(100);
+			}
+		})();
+
+		const result = await updateProducts(inputItems).finally(() => (running = false));
+		await otherWorker;
+
+		const output = result.output('Node');
+		expect(output.filter((item) => item.error !== undefined || item.json.success !== true)).toEqual([]);
+		expect(updateStatuses().filter((status) => status === 200)).toHaveLength(120);
+		expect(sandbox.state.product(FIRST_PRODUCT_ID + 119)?.stockLevel).toBe(119);
 	});
 
 	it('never sends more in a minute than Requests per Minute allows', async () => {

@@ -14,6 +14,13 @@ export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation'
 export interface RateWindow {
 	limit: number;
 	lengthMs: number;
+	/**
+	 * Spread the requests over the window (never two closer than half of lengthMs / limit) rather
+	 * than in bursts of `limit`: requests sent at the same moment reach the service in a scattered
+	 * order, and the next burst a window later would then meet a window the service still counts
+	 * as full. Half the even spacing, so that a late timer does not delay every later request.
+	 */
+	evenly?: boolean;
 }
 
 export interface GroupLimits {
@@ -35,14 +42,14 @@ export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 	catalogue: {
 		windows: [
 			{ limit: 60, lengthMs: MINUTE_MS },
-			{ limit: 5, lengthMs: SECOND_MS },
+			{ limit: 5, lengthMs: SECOND_MS, evenly: true },
 		],
 		inFlight: 5,
 	},
 	orders: {
 		windows: [
 			{ limit: 300, lengthMs: MINUTE_MS },
-			{ limit: 5, lengthMs: SECOND_MS },
+			{ limit: 5, lengthMs: SECOND_MS, evenly: true },
 		],
 		inFlight: 5,
 	},

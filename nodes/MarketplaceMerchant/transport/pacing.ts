@@ -25,8 +25,8 @@ import { PER_MINUTE_WINDOW_MS, RATE_LIMITS, type EndpointGroup, type RateWindow 
  * when it arrives, and the time from our gate to its counter varies (connection set-up, the
  * event loop, the network), so two requests one window apart here may be a little less apart there.
  */
-const WINDOW_MARGIN = 0.02;
-const WINDOW_MARGIN_MS = 25;
+const WINDOW_MARGIN = 0.005;
+const WINDOW_MARGIN_MS = 40;
 /** The margin's fixed part grows with 429s up to this. */
 const MAX_WINDOW_MARGIN_MS = 160;
 /** A 429 that our own traffic does not explain multiplies the gate's share of the limits by this… */
@@ -96,7 +96,7 @@ function windowsOf(gate: Gate): RateWindow[] {
 	const scaleOf = sandboxScales.get(gate.merchantKey.split('|')[0]);
 	const scale = scaleOf ? scaleOf() : 1;
 	if (scale === false) return [];
-	return known.map(({ limit, lengthMs }) => ({ limit, lengthMs: (lengthMs / scale) * (1 + WINDOW_MARGIN) + gate.marginMs }));
+	return known.map((window) => ({ ...window, lengthMs: (window.lengthMs / scale) * (1 + WINDOW_MARGIN) + gate.marginMs }));
 }
 
 export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
@@ -150,6 +150,8 @@ function windowDelayMs(gate: Gate, perMinute: number, now: number): number {
 		// The request fits once the cap-th most recent one has left the window.
 		const bounding = gate.sent[gate.sent.length - cap];
 		if (bounding !== undefined) delay = Math.max(delay, bounding + window.lengthMs - now);
+		const last = gate.sent[gate.sent.length - 1];
+		if (window.evenly && last !== undefined) delay = Math.max(delay, last + window.lengthMs / cap / 2 - now);
 	}
 	return delay;
 }
