@@ -12,8 +12,8 @@
  * Other processes (n8n queue-mode workers) share the merchant's limits but are invisible here, so
  * the gate is also adaptive: a 429 closes it for the Retry-After (or, without one, until its own
  * windows have room again) and lets one request probe before the rest follow; a 429 while our
- * own requests do not fill any window means somebody else uses the limits too, and cuts this
- * gate's share of them; each quiet window gives back part of the share. N workers sharing one
+ * own requests do not fill any window means somebody else uses the limits too, and the second
+ * such 429 within a window cuts this gate's share of them; each quiet window gives back part of the share. N workers sharing one
  * merchant thus settle near 1/N of the limits each instead of failing items.
  */
 import { sleep } from 'n8n-workflow';
@@ -29,7 +29,7 @@ const WINDOW_MARGIN = 0.005;
 const WINDOW_MARGIN_MS = 40;
 /** The margin's fixed part grows with 429s up to this. */
 const MAX_WINDOW_MARGIN_MS = 160;
-/** A 429 that our own traffic does not explain multiplies the gate's share of the limits by this… */
+/** A second 429 within a window that our own traffic does not explain multiplies the gate's share of the limits by this… */
 const SHARE_CUT = 0.6;
 /** …and every window of quiet (no 429) after it adds this much back, up to the whole limit. */
 const SHARE_STEP = 0.1;
@@ -67,6 +67,8 @@ export interface Gate {
 	shareChangedAt: number;
 	/** When the last 429 came (0: never). */
 	rateLimitedAt: number;
+	/** When the last 429 came that our own traffic did not explain (0: never). */
+	unexplainedAt: number;
 	/** The fixed part of the windows' margin: grows with each 429 (jitter between us and the service). */
 	marginMs: number;
 	/** When requests were let through, oldest first (only as far back as the longest window). */
@@ -112,6 +114,7 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 			share: 1,
 			shareChangedAt: 0,
 			rateLimitedAt: 0,
+			unexplainedAt: 0,
 			marginMs: WINDOW_MARGIN_MS,
 			sent: [],
 			blockedUntil: 0,
@@ -239,8 +242,8 @@ function regainShare(gate: Gate, now: number): void {
  *
  * Why it came decides what the gate learns. When this process's own requests fill a window (as
  * the service may see them, a margin later), the 429 is the jitter between us and the service:
- * the margin doubles. When they do not, somebody else uses the same limits: the gate's share of
- * them is cut. Only a request let through after the gate's last 429 tells something new; those
+ * the margin doubles. When they do not, somebody else uses the same limits: at the second such
+ * 429 within a window the gate's share of them is cut. Only a request let through after the gate's last 429 tells something new; those
  * in flight then were answered 429 for the same reason. Returns how long the gate closed.
  */
 export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: number | undefined, fallbackMs: number): number {
@@ -258,12 +261,15 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 			const since = sentAt - window.lengthMs - roundTripMs;
 			return gate.sent.filter((at) => at > since).length >= capOf(gate, window, windows, Infinity);
 		});
+		const longestMs = windows.length === 0 ? 0 : Math.max(...windows.map(({ lengthMs }) => lengthMs));
 		if (ownTrafficFillsAWindow) {
 			gate.marginMs = Math.min(MAX_WINDOW_MARGIN_MS, gate.marginMs * 2);
-		} else {
+		} else if (now - gate.unexplainedAt < longestMs) {
+			// Twice within a window: one stray 429 (a late arrival) does not halve a lone process's pace.
 			gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
 			gate.shareChangedAt = now;
 		}
+		if (!ownTrafficFillsAWindow) gate.unexplainedAt = now;
 	}
 	gate.allowed = 1;
 	let waitMs = retryAfterMs;
