@@ -179,3 +179,19 @@ describe('Invoice Get Many: windows at once', () => {
 		expect(overlapped(windows, (entry) => Date.parse(entry.query.dateFrom))).toBe(true);
 	});
 });
+
+describe('Update Many: chunks in order when an id repeats', () => {
+	it('sends the chunks one after another when a product comes in both, so that the later entry wins', async () => {
+		await start(30_001);
+		// 30,001 entries make two requests (30,000 + 1); the last entry repeats the first product.
+		const products = Array.from({ length: 30_001 }, (_, index) => ({ id: 100_001 + (index % 30_000), stockLevel: index === 30_000 ? 77 : 5 }));
+		// The big request takes longer: had they overlapped, the small one would have come first.
+		sandbox.setVariants({ latency: { fixedMs: 0, perKiBMs: 0.2 } });
+
+		const result = await run({ resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' }, [{ products }]);
+
+		expect(result.error).toBeUndefined();
+		expect(requestsTo('productBulk').map((entry) => entry.itemCount)).toEqual([30_000, 1]);
+		expect(sandbox.state.product(100_001)?.stockLevel).toBe(77);
+	});
+});
