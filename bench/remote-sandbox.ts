@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { FaultSpec, RateLimitConfig, RequestLogEntry, RouteKey, SandboxOptions } from '../sandbox';
+import { paceAsSandbox } from '../nodes/MarketplaceMerchant/transport/pacing';
+import { scaleOf, type FaultSpec, type RateLimitConfig, type RequestLogEntry, type RouteKey, type SandboxOptions, type SandboxVariants } from '../sandbox';
 import { resultOf, startScript, stopChild } from './processes';
 
 export interface BenchClient {
@@ -30,7 +31,11 @@ export class RemoteSandbox {
 		readonly url: string,
 		private readonly clients: BenchClient[],
 		private readonly child: ChildProcess,
-	) {}
+		/** The limits the sandbox applies: the node in this process paces to them (as startSandbox arranges in process). */
+		private rateLimits: RateLimitConfig,
+	) {
+		paceAsSandbox(url, () => scaleOf(this.rateLimits));
+	}
 
 	static async start(options: RemoteSandboxOptions = {}): Promise<RemoteSandbox> {
 		const { clients: clientCount = 40, ...sandboxOptions } = options;
@@ -42,7 +47,7 @@ export class RemoteSandbox {
 			BENCH_SANDBOX_OPTIONS: JSON.stringify({ logLimit: 500_000, ...sandboxOptions, clients }),
 		});
 		const { url } = await resultOf<{ url: string }>(child, START_TIMEOUT_MS);
-		return new RemoteSandbox(url, clients, child);
+		return new RemoteSandbox(url, clients, child, sandboxOptions.rateLimits ?? { scale: 1 });
 	}
 
 	/** A client no scenario has used yet. */
@@ -75,6 +80,11 @@ export class RemoteSandbox {
 
 	async setRateLimits(config: RateLimitConfig): Promise<void> {
 		await this.control('POST', 'rate-limits', config === false ? { enabled: false } : config);
+		this.rateLimits = config;
+	}
+
+	async setVariants(changes: Partial<SandboxVariants>): Promise<void> {
+		await this.control('POST', 'variants', changes);
 	}
 
 	async setTokenLifetime(seconds: number): Promise<void> {

@@ -5,13 +5,15 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, memory, trigger, sync, product-trigger; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, live-limits, concurrency, memory, trigger, sync, product-trigger; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
 import { stopAllChildren } from './processes';
 import { consoleTable, drillsMarkdown, measuresMarkdown, writeSection, type DrillResult, type Row, type RunInfo } from './report';
 import { measureReturnAllMemory, memoryNote } from './rows/memory';
+import { concurrencyNote, measureConcurrency } from './rows/concurrency';
+import { measureLiveLimitWrites } from './rows/live-limits';
 import { measureRateLimitedUpdates, rateLimitFormulaNote } from './rows/rate-limit';
 import { measureRequestCounts } from './rows/request-counts';
 import { measureProductTrigger, measureSync } from './rows/sync';
@@ -35,6 +37,9 @@ const GROUPS: RowGroup[] = [
 	{ key: 'tokens', title: 'Token requests for 1,000 concurrent items', measure: measureTokenRequests },
 	{ key: 'requests', title: 'Requests made for split work', measure: measureRequestCounts },
 	{ key: 'rate-limit', title: '1,000 single updates under the limits', measure: measureRateLimitedUpdates },
+	// Minutes each at 60 a minute: run once, side by side (about 4.5 min).
+	{ key: 'live-limits', title: 'Single updates at the live limits, with and without Retry-After', measure: measureLiveLimitWrites },
+	{ key: 'concurrency', title: 'Pages, chunks and windows of one item at once, sandbox latency on', measure: measureConcurrency },
 	{ key: 'memory', title: 'Peak RSS growth ÷ JSON bytes', measure: measureReturnAllMemory },
 	{ key: 'trigger', title: 'Trigger costs', measure: measureTriggerCosts },
 	{ key: 'sync', title: 'Sync Stock and Prices over 50,000 products', measure: measureSync },
@@ -89,7 +94,7 @@ async function runMeasures(options: Options, info: RunInfo): Promise<boolean> {
 		durations.push(`${group.key} ${formatMs(performance.now() - startedAt)}`);
 	}
 	info.ms = performance.now() - runStartedAt;
-	info.notes.push(`**Durations.** ${durations.join(', ')}.`, throughputNote(), rateLimitFormulaNote(), memoryNote());
+	info.notes.push(`**Durations.** ${durations.join(', ')}.`, throughputNote(), rateLimitFormulaNote(), concurrencyNote(), memoryNote());
 
 	log('');
 	log(consoleTable(['Measure', 'Figure', 'Target', 'Met', 'Runs'], rows.map((row) => [row.measure, row.figure, row.target, row.met ? 'yes' : 'NO', row.runs])));

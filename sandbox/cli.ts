@@ -1,6 +1,8 @@
 /**
- * `npm run sandbox [-- --port 4010 --seed 1 --products 300 --rate-limit-scale 1 | --no-rate-limits]`
- * Starts the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM.
+ * `npm run sandbox [-- --port 4010 --seed 1 --products 300 --rate-limit-scale 1 | --no-rate-limits]
+ *   [--no-retry-after] [--latency-ms 300 --latency-per-kib-ms 1 --latency-jitter-ms 50]`
+ * Starts the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM. `--no-retry-after` answers 429
+ * without Retry-After; the latency flags delay every API answer (sandbox/variants.ts `latency`).
  */
 import { startSandbox } from './index';
 import type { SandboxOptions } from './types';
@@ -30,10 +32,18 @@ async function main(): Promise<void> {
 		seed: numberArg(args, 'seed'),
 		products: numberArg(args, 'products'),
 		tokenLifetimeSeconds: numberArg(args, 'token-lifetime'),
-		rateLimits: args.includes('--no-rate-limits') ? false : { scale: scale ?? 1 },
+		rateLimits: args.includes('--no-rate-limits')
+			? false
+			: { scale: scale ?? 1, ...(args.includes('--no-retry-after') ? { retryAfter: false } : {}) },
 		now: argValue(args, 'now'),
 	};
 	const sandbox = await startSandbox(options);
+	const latency = ['latency-ms', 'latency-per-kib-ms', 'latency-jitter-ms'].map((name) => numberArg(args, name));
+	if (latency.some((value) => value !== undefined)) {
+		const [fixedMs = 0, perKiBMs = 0, jitterMs = 0] = latency;
+		sandbox.setVariants({ latency: { fixedMs, perKiBMs, jitterMs } });
+		console.log(`Latency on: ${fixedMs} ms + ${perKiBMs} ms per KiB + up to ${jitterMs} ms per answer`);
+	}
 	console.log(`Marketplace sandbox listening on ${sandbox.url}`);
 	console.log(`  Base URL:      ${sandbox.url}`);
 	console.log(`  Client ID:     ${sandbox.client.clientId}`);

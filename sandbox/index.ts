@@ -2,6 +2,7 @@
  * Local implementation of the marketplace's Merchant Integration API for tests, benchmarks and
  * newcomers. See README.md beside this file and docs/architecture.md ("Sandbox").
  */
+import { paceAsSandbox } from '../nodes/MarketplaceMerchant/transport/pacing';
 import { SandboxCore } from './core';
 import { SandboxServer } from './server';
 import type { SandboxVariants } from './variants';
@@ -49,12 +50,20 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
+/** The scale a rate-limit configuration applies (false: no limits). */
+export function scaleOf(config: RateLimitConfig): number | false {
+	return config === false ? false : (config.scale ?? 1);
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const core = new SandboxCore(options);
 	const server = new SandboxServer(core);
 	const port = await server.listen(options.port ?? 0);
 	const url = `http://127.0.0.1:${port}`;
 	core.baseUrl = url;
+	// The node in this process paces to the limits this sandbox applies (scaled or off), as it
+	// paces to the live ones against the service.
+	paceAsSandbox(url, () => scaleOf(core.rateLimiter.config));
 	return {
 		url,
 		port,

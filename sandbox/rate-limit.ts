@@ -54,6 +54,8 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: n
 export class RateLimiter {
 	private scale = 1;
 	private enabled = true;
+	/** Whether a 429 carries Retry-After (the live service sends it only sometimes). */
+	private retryAfter = true;
 	/** Accepted request times per merchant and group, oldest first. */
 	private readonly accepted = new Map<string, number[]>();
 
@@ -67,11 +69,13 @@ export class RateLimiter {
 		if (!(scale > 0) || !Number.isFinite(scale)) throw new Error('rate limit scale must be a positive number');
 		this.enabled = config !== false;
 		this.scale = scale;
+		this.retryAfter = config === false || config.retryAfter !== false;
 		this.accepted.clear();
 	}
 
 	get config(): RateLimitConfig {
-		return this.enabled ? { scale: this.scale } : false;
+		if (!this.enabled) return false;
+		return this.retryAfter ? { scale: this.scale } : { scale: this.scale, retryAfter: false };
 	}
 
 	/** Records the request when accepted; otherwise says when the next one would be. */
@@ -95,8 +99,9 @@ export class RateLimiter {
 		return { allowed: true };
 	}
 
-	/** Retry-After value: whole seconds at the live scale, decimal seconds when scaled. */
-	formatRetryAfter(retryAfterMs: number): string {
+	/** Retry-After value: whole seconds at the live scale, decimal seconds when scaled; undefined when switched off. */
+	formatRetryAfter(retryAfterMs: number): string | undefined {
+		if (!this.retryAfter) return undefined;
 		if (this.scale === 1) return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
 		return String(Math.max(0.001, Math.ceil(retryAfterMs) / 1000));
 	}

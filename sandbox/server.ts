@@ -157,6 +157,12 @@ export class SandboxServer {
 			return;
 		}
 		const payload = result.body ?? JSON.stringify(result.json ?? null);
+		const latency = this.core.variants.current.latency;
+		if (latency && route && route.key !== 'control') {
+			const jitterMs = latency.jitterMs ? Math.random() * latency.jitterMs : 0;
+			await this.delay(latency.fixedMs + (latency.perKiBMs * Buffer.byteLength(payload)) / 1024 + jitterMs);
+		}
+		if (response.destroyed) return;
 		response.writeHead(status, {
 			'Content-Type': result.contentType ?? 'application/json',
 			'Content-Length': Buffer.byteLength(payload),
@@ -192,9 +198,8 @@ export class SandboxServer {
 		if (!group) return;
 		const decision = this.core.rateLimiter.check(clientId, group);
 		if (!decision.allowed) {
-			throw new HttpError(429, 'Too many requests', {
-				'Retry-After': this.core.rateLimiter.formatRetryAfter(decision.retryAfterMs),
-			});
+			const retryAfter = this.core.rateLimiter.formatRetryAfter(decision.retryAfterMs);
+			throw new HttpError(429, 'Too many requests', retryAfter === undefined ? {} : { 'Retry-After': retryAfter });
 		}
 	}
 

@@ -79,7 +79,11 @@ export interface FaultSpec {
 	delayMs?: number;
 }
 
-export type RateLimitConfig = false | { scale?: number };
+/**
+ * `scale` N makes every window N times shorter. `retryAfter: false` answers 429 without a
+ * Retry-After header (the live service sends it only sometimes); by default it is sent.
+ */
+export type RateLimitConfig = false | { scale?: number; retryAfter?: boolean };
 
 export interface SandboxClient {
 	clientId: string;

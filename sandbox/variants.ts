@@ -45,8 +45,11 @@ export interface SandboxVariants {
 	onlyNewestTokenValid: boolean;
 
 	// --- Network ---
-	/** Delay before every answer (not the controls): a fixed part plus a part per KiB of the answer. */
-	latency: { fixedMs: number; perKiBMs: number } | false;
+	/**
+	 * Delay before every answer of an API route (not the controls): a fixed part, a part per KiB
+	 * of the answer, and a random part of up to `jitterMs` (so that answers overtake each other).
+	 */
+	latency: { fixedMs: number; perKiBMs: number; jitterMs?: number } | false;
 }
 
 export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({

@@ -26,15 +26,23 @@ interface LimitWindow {
  * i − limit plus the window. Sending each request as early as that allows is optimal.
  */
 export function earliestLastRequestMs(requests: number, windows: LimitWindow[]): number {
-	const times: number[] = [];
+	return limitsMinimumMs(requests, windows, Infinity, 0);
+}
+
+/**
+ * The same when each answer takes `latencyMs` and at most `inFlight` requests are open at once:
+ * request i also starts no earlier than the answer of request i − inFlight. The time until the
+ * last answer.
+ */
+export function limitsMinimumMs(requests: number, windows: LimitWindow[], inFlight: number, latencyMs: number): number {
+	const starts: number[] = [];
 	for (let index = 0; index < requests; index++) {
-		let at = index > 0 ? times[index - 1] : 0;
-		for (const { limit, lengthMs } of windows) {
-			if (index >= limit) at = Math.max(at, times[index - limit] + lengthMs);
-		}
-		times.push(at);
+		let at = index > 0 ? starts[index - 1] : 0;
+		for (const { limit, lengthMs } of windows) if (index >= limit) at = Math.max(at, starts[index - limit] + lengthMs);
+		if (index >= inFlight) at = Math.max(at, starts[index - inFlight] + latencyMs);
+		starts.push(at);
 	}
-	return times[requests - 1] ?? 0;
+	return (starts[requests - 1] ?? 0) + latencyMs;
 }
 
 /** The same bound from the dominating window alone: (ceil(N / W) − 1) × T. */

@@ -32,8 +32,8 @@ function rateLimitsFrom(context: RouteContext): RateLimitConfig {
 	const value = requireBody(context.body);
 	if (value === false || (isRecord(value) && value.enabled === false)) return false;
 	const scale = isRecord(value) ? (value.scale === undefined ? 1 : toNumber(value.scale)) : undefined;
-	if (scale === undefined) throw badRequest('Send false, {"enabled": false} or {"scale": N}');
-	return { scale };
+	if (scale === undefined) throw badRequest('Send false, {"enabled": false} or {"scale": N, "retryAfter"?: false}');
+	return isRecord(value) && value.retryAfter === false ? { scale, retryAfter: false } : { scale };
 }
 
 /** Body `{overrides?, visibleAt?}`; a body with neither key is taken as the overrides themselves. */

@@ -95,7 +95,10 @@ export const paymentRoutes: RouteDefinition[] = [
 			if (rawIds.length > MAX_PRICE_IDS) throw badRequest(`At most ${MAX_PRICE_IDS} merchantInventoryIds per request`);
 			if (rawIds.some((id) => !/^\d+$/.test(id))) throw badRequest('merchantInventoryIds must be integers');
 			const prices = core.discounts.prices([...new Set(rawIds.map(Number))], dayMs);
-			if (prices.length === 0) throw notFound('None of the merchantInventoryIds exist');
+			// The live service answers 404 when none of the request's ids has a price (variants.ts).
+			if (prices.length === 0 && core.variants.current.pricesNotFoundWhenNoMatch) {
+				throw notFound('No prices found for the given merchantInventoryIds');
+			}
 			return { json: prices };
 		},
 		itemCount: ({ query }) => listParam(query, 'merchantInventoryIds').length || undefined,

@@ -57,11 +57,14 @@ describe('Product: Get Many', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual(sandbox.state.products.map(toProduct));
-		expect(pages('products')).toEqual([
+		// Pages go out ahead of the answers: up to 4 more past the last one, in any arrival order.
+		const requested = pages('products').sort((a, b) => Number(a.page) - Number(b.page));
+		expect(requested.slice(0, 3)).toEqual([
 			{ page: '0', size: '200' },
 			{ page: '1', size: '200' },
 			{ page: '2', size: '200' },
 		]);
+		expect(requested.length).toBeLessThanOrEqual(3 + 4);
 	});
 
 	it('stops after the pages a limit needs', async () => {
@@ -72,7 +75,7 @@ describe('Product: Get Many', () => {
 		expect(result.json('Node').map((product) => product.id)).toEqual(
 			sandbox.state.products.slice(0, 250).map((product) => product.id),
 		);
-		expect(pages('products')).toEqual([
+		expect(pages('products').sort((a, b) => Number(a.page) - Number(b.page))).toEqual([
 			{ page: '0', size: '125' },
 			{ page: '1', size: '125' },
 		]);
@@ -115,7 +118,9 @@ describe('Product: Get Many', () => {
 		expect(byDate.json('Node').map((product) => product.id)).toEqual(expectedByDate.map((product) => product.id));
 		expect(byEan.json('Node').map((product) => product.id)).toEqual([target.id]);
 		expect(bySearch.json('Node').map((product) => product.id)).toEqual([target.id]);
-		const queries = sandbox.log.filter((entry) => entry.route === 'products').map((entry) => entry.query);
+		// Each run's first page (Return All also sends a few pages ahead of the answers).
+		const queries = sandbox.log.filter((entry) => entry.route === 'products' && entry.query.page === '0').map((entry) => entry.query);
+		expect(queries).toHaveLength(3);
 		expect(queries[0]['date-modified-after']).toBe('2025-03-01');
 		expect(queries[1].ean).toBe(target.ean);
 		expect(queries[2].search).toBe(target.sku);
@@ -150,11 +155,14 @@ describe('Product: Get Many Basic', () => {
 			warehouse: products[5_099].warehouse,
 		});
 		expect(output.map((product) => product.id)).toEqual(products.map((product) => product.id));
-		expect(pages('basicProducts')).toEqual([
+		// Pages go out ahead of the answers: up to 4 more past the last one, in any arrival order.
+		const requested = pages('basicProducts').sort((a, b) => Number(a.page) - Number(b.page));
+		expect(requested.slice(0, 3)).toEqual([
 			{ page: '0', size: '2500' },
 			{ page: '1', size: '2500' },
 			{ page: '2', size: '2500' },
 		]);
+		expect(requested.length).toBeLessThanOrEqual(3 + 4);
 	});
 
 	it('honours a limit and the modified-after filter', async () => {
@@ -162,7 +170,7 @@ describe('Product: Get Many Basic', () => {
 
 		const limited = await run({ operation: 'getManyBasic', returnAll: false, limit: 3_000 });
 		expect(limited.json('Node')).toHaveLength(3_000);
-		expect(pages('basicProducts')).toEqual([
+		expect(pages('basicProducts').sort((a, b) => Number(a.page) - Number(b.page))).toEqual([
 			{ page: '0', size: '1500' },
 			{ page: '1', size: '1500' },
 		]);
@@ -471,8 +479,9 @@ describe('Product: Update Many', () => {
 		const result = await run(bulkUpdate(), [{ products }]);
 
 		expect(result.error).toBeUndefined();
+		// No id repeats across the two requests, so they may overlap and arrive in either order.
 		const bulkRequests = sandbox.log.filter((entry) => entry.route === 'productBulk');
-		expect(bulkRequests.map((entry) => [entry.status, entry.itemCount])).toEqual([
+		expect(bulkRequests.map((entry) => [entry.status, entry.itemCount]).sort((a, b) => b[1]! - a[1]!)).toEqual([
 			[200, 30_000],
 			[200, 1],
 		]);

@@ -103,7 +103,13 @@ describe('sandbox: discounts and prices', () => {
 
 		const tooMany = Array.from({ length: 101 }, (_, index) => 100_001 + index).join(',');
 		expect((await get(`${PAYMENT_API}/prices?dateFrom=15/06/2025&merchantInventoryIds=${tooMany}`)).status).toBe(400);
-		expect((await get(`${PAYMENT_API}/prices?dateFrom=15/06/2025&merchantInventoryIds=1,2`)).status).toBe(404);
+		// Ids without a price: an empty list in the spec's shape, 404 "No prices found…" as the live service answers.
+		expect((await get(`${PAYMENT_API}/prices?dateFrom=15/06/2025&merchantInventoryIds=1,2`)).json).toEqual([]);
+		sandbox.setVariants({ pricesNotFoundWhenNoMatch: true });
+		const notFound = await get(`${PAYMENT_API}/prices?dateFrom=15/06/2025&merchantInventoryIds=1,2`);
+		expect(notFound).toMatchObject({ status: 404, json: { message: expect.stringMatching(/^No prices found/) } });
+		expect((await get(`${PAYMENT_API}/prices?dateFrom=15/06/2025&merchantInventoryIds=1,100011`)).status).toBe(200);
+		sandbox.resetVariants();
 		expect((await get(`${PAYMENT_API}/prices?dateFrom=14/06/2025&merchantInventoryIds=100011`)).status).toBe(400);
 		expect((await get(`${PAYMENT_API}/prices?merchantInventoryIds=100011`)).status).toBe(400);
 	});

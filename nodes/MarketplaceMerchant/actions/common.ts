@@ -16,7 +16,7 @@ import type {
 import { readAnswerBody } from '../transport/answerLimits';
 import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type RequestData } from '../transport/send';
-import { forInputItem } from '../transport/strategies';
+import { forInputItem } from '../transport/pagination';
 
 /** Shows a field only for the given resource and operation(s). */
 export function showFor(resource: string, operation: string | string[]): IDisplayOptions {

@@ -4,8 +4,63 @@
  * from here.
  */
 
-/** Endpoints share a per-merchant rate limit by group (platform facts, "Rate limits"). */
-export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation';
+/**
+ * Endpoints share a per-merchant rate limit by group (platform facts, "Rate limits").
+ * `documentDownloads` are the pre-signed document links: another host, no published limit.
+ */
+export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation' | 'documentDownloads';
+
+/** At most `limit` requests in any `lengthMs` (a sliding window). */
+export interface RateWindow {
+	limit: number;
+	lengthMs: number;
+	/**
+	 * Spread the requests over the window (never two closer than half of lengthMs / limit) rather
+	 * than in bursts of `limit`: requests sent at the same moment reach the service in a scattered
+	 * order, and the next burst a window later would then meet a window the service still counts
+	 * as full. Half the even spacing, so that a late timer does not delay every later request.
+	 */
+	evenly?: boolean;
+}
+
+export interface GroupLimits {
+	/** The live service's windows for the group, per merchant. */
+	windows: RateWindow[];
+	/**
+	 * Requests of the group kept open at once per merchant (our choice, not the service's): with a
+	 * per-second limit of 5, five in flight keep that limit busy even when answers take a second.
+	 * Pages, chunks and windows of one item never have more than this many outstanding either.
+	 */
+	inFlight: number;
+}
+
+const MINUTE_MS = 60_000;
+const SECOND_MS = 1_000;
+
+/** The one table of the known limits: pacing (pacing.ts) sends at these rates without needing 429s. */
+export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
+	catalogue: {
+		windows: [
+			{ limit: 60, lengthMs: MINUTE_MS },
+			{ limit: 5, lengthMs: SECOND_MS, evenly: true },
+		],
+		inFlight: 5,
+	},
+	orders: {
+		windows: [
+			{ limit: 300, lengthMs: MINUTE_MS },
+			{ limit: 5, lengthMs: SECOND_MS, evenly: true },
+		],
+		inFlight: 5,
+	},
+	// No per-second limit: a Price Get Many of 1,000 ids (10 chunks) can go out at once.
+	payments: { windows: [{ limit: 60, lengthMs: MINUTE_MS }], inFlight: 10 },
+	cancellation: { windows: [{ limit: 500, lengthMs: MINUTE_MS }], inFlight: 10 },
+	documentDownloads: { windows: [], inFlight: 5 },
+};
+
+/** The window a "per minute" setting (the node's Requests per Minute option) applies to. */
+export const PER_MINUTE_WINDOW_MS = MINUTE_MS;
 
 export const PATHS = {
 	products: '/product/api/v1/merchant-integration/products',

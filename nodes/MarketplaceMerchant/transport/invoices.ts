@@ -317,6 +317,7 @@ export async function downloadDocumentPdfs(
 						node: ctx.getNode(),
 						merchantKey: `document-downloads|${origin}`,
 						url: link.link,
+						group: 'documentDownloads',
 						idempotent: true,
 						timeoutMs: DOWNLOAD_TIMEOUT_MS,
 					},

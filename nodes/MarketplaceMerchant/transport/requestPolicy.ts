@@ -3,21 +3,18 @@
  * the live service gives under load. The node (through RoutingNode's makeRoutingRequest) and the
  * trigger (through httpRequestWithAuthentication) both send through `sendWithPolicy`.
  *
- * Pacing is cooperative. RoutingNode starts every item's request at once, so without it 1,000
- * items would be 1,000 simultaneous requests against a limit of 60 a minute. Requests of one
- * merchant and endpoint group therefore share a gate: at most a few are in flight, and a 429
- * closes the gate for the whole group until its Retry-After has passed, instead of every
- * request retrying on its own. The gate learns the real limit from the service's answers, so the
- * same code runs at the live limits and against a sandbox whose limits are scaled.
+ * RoutingNode starts every item's request at once, so without pacing 1,000 items would be 1,000
+ * simultaneous requests against a limit of 60 a minute. Requests of one merchant and endpoint
+ * group therefore share a gate (pacing.ts) that sends at the known limits, and a 429 closes it
+ * for the whole group instead of every request retrying on its own.
  */
 import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
 import { endpointGroupOf, type EndpointGroup } from './endpoints';
 import { AttemptLog, DEFAULT_TIMEOUT_MS } from './attempts';
 import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, statusOf } from './errors';
+import { RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, release } from './pacing';
 
-/** Requests of one group in flight at once; the live per-second limit is 5. */
-const MAX_IN_FLIGHT = 5;
 /** Attempts for a request answered 429 (each waits as the service asks). */
 const MAX_RATE_LIMITED_ATTEMPTS = 12;
 /** Attempts for a request answered 502/503/504 or cut off. */
@@ -34,81 +31,6 @@ const TOKEN_RENEWAL_JITTER_MS = 300;
 /** Backoff for a 429 without Retry-After and for 5xx answers: 1 s, 2 s, 4 s, … */
 const BASE_BACKOFF_MS = 1_000;
 
-interface GroupGate {
-	inFlight: number;
-	/**
-	 * Requests allowed in flight now. A 429 drops it to 1 so that, when the gate reopens, one
-	 * request probes the limit before the rest follow; each success lets one more through, up to
-	 * MAX_IN_FLIGHT. Without this, every reopening sends a burst that mostly earns new 429s.
-	 */
-	allowed: number;
-	blockedUntil: number;
-	/** Requests waiting for a slot, in turn. While the gate is closed only `reopenWhenDue` wakes them. */
-	waiting: Array<() => void>;
-	/** Whether a timer is already set to let the waiting requests in once `blockedUntil` has passed. */
-	reopening: boolean;
-}
-
-const gates = new Map<string, GroupGate>();
-
-function gateFor(merchantKey: string, group: EndpointGroup): GroupGate {
-	const key = `${merchantKey}\u0000${group}`;
-	let gate = gates.get(key);
-	if (!gate) {
-		gate = { inFlight: 0, allowed: MAX_IN_FLIGHT, blockedUntil: 0, waiting: [], reopening: false };
-		gates.set(key, gate);
-	}
-	return gate;
-}
-
-const isClosed = (gate: GroupGate) => gate.blockedUntil > Date.now();
-
-/**
- * Waits for a slot. Requests queue in turn and are let in by the gate, never by a timer of their
- * own: a request that slept on its own timer would wake first every time the gate reopens and
- * probe the limit again and again, using up its own attempts while the others never try.
- */
-async function acquire(gate: GroupGate, atFront: boolean): Promise<void> {
-	let front = atFront;
-	for (;;) {
-		const closed = isClosed(gate);
-		if (!closed && gate.inFlight < gate.allowed) {
-			gate.inFlight++;
-			return;
-		}
-		if (closed) reopenWhenDue(gate);
-		await new Promise<void>((resolve) => {
-			if (front) gate.waiting.unshift(resolve);
-			else gate.waiting.push(resolve);
-		});
-		// Woken but beaten to the slot: it keeps its turn.
-		front = true;
-	}
-}
-
-/** Lets waiting requests in, as many as there are free slots. */
-function wakeWaiting(gate: GroupGate): void {
-	for (let free = gate.allowed - gate.inFlight; free > 0 && gate.waiting.length > 0; free--) gate.waiting.shift()?.();
-}
-
-function reopenWhenDue(gate: GroupGate): void {
-	if (gate.reopening) return;
-	gate.reopening = true;
-	void (async () => {
-		for (let closedFor = gate.blockedUntil - Date.now(); closedFor > 0; closedFor = gate.blockedUntil - Date.now()) {
-			await sleep(closedFor);
-		}
-		gate.reopening = false;
-		wakeWaiting(gate);
-	})();
-}
-
-function release(gate: GroupGate, succeeded: boolean): void {
-	gate.inFlight--;
-	if (succeeded && gate.allowed < MAX_IN_FLIGHT) gate.allowed++;
-	if (!isClosed(gate)) wakeWaiting(gate);
-}
-
 function backoffMs(attempt: number): number {
 	return Math.min(BASE_BACKOFF_MS * 2 ** (attempt - 1), MAX_WAIT_MS);
 }
@@ -118,8 +40,13 @@ export interface SendPolicy {
 	node: INode;
 	/** Identifies the merchant account whose limits the request counts against. */
 	merchantKey: string;
-	/** The request's URL or path: it decides the endpoint group. */
+	/** The request's URL or path: it decides the endpoint group unless `group` is given. */
 	url: string;
+	group?: EndpointGroup;
+	/** The user's Requests per Minute option, when set: the gate sends no faster. */
+	perMinute?: number;
+	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded is thrown). */
+	wanted?: () => boolean;
 	/**
 	 * Whether sending the same request twice is harmless. Answers that may come after the service
 	 * acted (502/504, a cut connection) are retried only then; 429 and 503 are always retried.
@@ -139,7 +66,7 @@ export interface SendPolicy {
  * run out, is thrown with the service's own message, what was tried, and no secrets in it.
  */
 export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeoutMs: number) => Promise<T>): Promise<T> {
-	const gate = gateFor(policy.merchantKey, endpointGroupOf(policy.url));
+	const gate = gateFor(policy.merchantKey, policy.group ?? endpointGroupOf(policy.url));
 	const attempts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
 	const log = new AttemptLog(policy.timeoutMs);
 	// A retry's timeout may be shorter: the retries of one request together stay within their budget.
@@ -148,7 +75,8 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 	for (let attempt = 1; ; attempt++) {
 		// A request retried after 503/502/… already waited its turn once: it goes to the front. One
 		// answered 429 goes to the back, so that the next probe of the limit is another request's.
-		await acquire(gate, attempt > 1 && !rateLimited);
+		const sentAt = await acquire(gate, { atFront: attempt > 1 && !rateLimited, perMinute: policy.perMinute, wanted: policy.wanted });
+		if (sentAt === undefined) throw new RequestNotNeeded();
 		let waitMs: number | undefined;
 		let succeeded = false;
 		const startedAt = Date.now();
@@ -174,16 +102,12 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			}
 			attemptTimeoutMs = nextTimeoutMs;
 			rateLimited = rateLimitedWait(error);
-			if (rateLimited) {
-				// Everyone in the group waits: the limit is the merchant's, not this request's.
-				gate.blockedUntil = Math.max(gate.blockedUntil, Date.now() + waitMs);
-				gate.allowed = 1;
-				reopenWhenDue(gate);
-			}
+			// Everyone in the group waits: the limit is the merchant's, not this request's.
+			if (rateLimited) closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), waitMs);
 		} finally {
 			release(gate, succeeded);
 		}
-		// After a 429 the gate itself holds the request back until the Retry-After has passed.
+		// After a 429 the gate itself holds the request back until it reopens.
 		if (!rateLimited) {
 			log.waited(waitMs);
 			await sleep(waitMs);

@@ -13,6 +13,7 @@ import { requestTimeoutMs } from '../actions/requestOptions';
 import { STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { PATHS } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
+import { isBlank, readWholeNumber } from './values';
 
 export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 
@@ -44,11 +45,22 @@ function isIdempotent(method: string | undefined, url: string): boolean {
 	return url.endsWith(PATHS.eanExists) || url.endsWith(PATHS.import);
 }
 
-/** Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its items. */
+/** The Requests per Minute option (actions/requestOptions.ts), when the user set it. */
+function requestsPerMinuteOf(ctx: IExecutePaginationFunctions): number | undefined {
+	const value = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
+	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
+}
+
+/**
+ * Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its
+ * items. `wanted`, when given, is asked once the gate would let the request through: false drops
+ * it unsent (RequestNotNeeded is thrown), e.g. for a page past the end of a list.
+ */
 export async function sendRequest(
 	ctx: IExecutePaginationFunctions,
 	requestData: RequestData,
 	override: Partial<RequestData['options']> = {},
+	wanted?: () => boolean,
 ): Promise<INodeExecutionData[]> {
 	const timeoutMs = requestTimeoutMs(ctx);
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
@@ -62,6 +74,8 @@ export async function sendRequest(
 			idempotent: isIdempotent(options.method, url),
 			timeoutMs,
 			secrets: await credentialSecretsOf(ctx),
+			perMinute: requestsPerMinuteOf(ctx),
+			wanted,
 		},
 		async (attemptTimeoutMs) => {
 			try {

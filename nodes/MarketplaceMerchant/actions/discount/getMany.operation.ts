@@ -12,7 +12,7 @@ import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { resultLimit } from '../../transport/strategies';
+import { resultLimit } from '../../transport/pagination';
 import { DATE_FORMS, readDay } from '../../transport/values';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
 import { RESOURCE, checkDiscountPeriod } from './shared';

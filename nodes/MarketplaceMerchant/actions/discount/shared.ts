@@ -16,8 +16,8 @@ import { failOnItemErrorsIfAsked, pairDiscountResults } from '../../transport/bu
 import { readAnswer } from '../../transport/decode';
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { splitBodyList } from '../../transport/pagination';
 import type { AnswerSchema } from '../../transport/schema';
-import { splitBodyList } from '../../transport/strategies';
 import { invalidInput, isBlank, readChoice, type ValueContext } from '../../transport/values';
 import { readBulkEntries, type BulkInput } from '../bulkInput';
 import { engineRouting } from '../common';
@@ -184,6 +184,8 @@ export function bulkDiscountRouting(
 			maxItems: LIMITS.discountsPerRequest,
 			maxBytes: LIMITS.bulkRequestBytes,
 			pairResults: pairDiscountResults,
+			// An update names its discount; a new discount competes with others on the same product.
+			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			finish: failOnItemErrorsIfAsked,
 		}),
 		postReceive: [readAnswer(answer)],

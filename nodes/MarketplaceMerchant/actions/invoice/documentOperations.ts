@@ -35,7 +35,7 @@ import {
 } from '../../transport/invoices';
 import { ANSWERS } from '../../transport/schema';
 import type { RequestData } from '../../transport/send';
-import { chunkBySize, splitDateRange } from '../../transport/strategies';
+import { chunkBySize, splitDateRange } from '../../transport/pagination';
 import { isBlank, readChoice, readList, toList } from '../../transport/values';
 import { looksLikeXml } from '../../transport/xml';
 import { engineRouting, optionsCollection, showFor } from '../common';

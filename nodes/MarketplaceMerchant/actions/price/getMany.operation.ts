@@ -3,8 +3,8 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INo
 import { formatDayMonthYear } from '../../transport/dates';
 import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { splitQueryList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { splitQueryList } from '../../transport/strategies';
 import { DATE_FORMS, isBlank, readDay, readId, readList } from '../../transport/values';
 import { engineRouting, showFor } from '../common';
 
@@ -39,7 +39,8 @@ export const getManyPrices: INodePropertyOptions = {
 	routing: engineRouting({
 		request: { method: 'GET', url: PATHS.prices },
 		preSend: [setIdsAndDate],
-		strategy: splitQueryList('merchantInventoryIds', LIMITS.priceIdsPerRequest),
+		// A chunk whose ids have no price at all is answered 404: it contributes no items.
+		strategy: splitQueryList('merchantInventoryIds', LIMITS.priceIdsPerRequest, { notFoundIsEmpty: true }),
 		postReceive: [readAnswer(ANSWERS.prices)],
 	}),
 };

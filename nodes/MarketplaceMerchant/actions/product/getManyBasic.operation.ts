@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { pageThrough } from '../../transport/strategies';
 import { engineRouting, returnAllAndLimit, showFor } from '../common';
 import { addProductFilters, modifiedAfterFilter } from './productList';
 

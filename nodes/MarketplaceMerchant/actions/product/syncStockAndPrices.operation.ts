@@ -19,7 +19,7 @@ import { answersReadAs, keepAnswerUnread } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { chunkBySize, pageThrough } from '../../transport/strategies';
+import { chunkBySize, pageThrough } from '../../transport/pagination';
 import {
 	MISSING,
 	invalidInput,

@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
 import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { splitBodyList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { splitBodyList } from '../../transport/strategies';
 import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
 import { engineRouting, failOnItemErrorsOptions } from '../common';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions } from './productUpdate';
@@ -75,6 +75,7 @@ export const updateManyProducts: INodePropertyOptions = {
 			maxItems: LIMITS.productsPerBulkRequest,
 			maxBytes: LIMITS.bulkRequestBytes,
 			pairResults: pairProductResults,
+			idOf: (entry) => String(entry.id),
 			finish: failOnItemErrorsIfAsked,
 		}),
 		postReceive: [readAnswer(ANSWERS.productBulkUpdate)],

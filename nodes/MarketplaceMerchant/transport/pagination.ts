@@ -1,0 +1,312 @@
+/**
+ * How an operation turns one node item into requests: pages, id chunks, body chunks or date
+ * windows. Each is a `routing.operations.pagination` function (RoutingNode calls it when
+ * `routing.send.paginate` is true) and sends every request through `sendRequest`, so pacing,
+ * retries and token refresh are the same everywhere. Users never see the splitting: they get one
+ * output item per product, price, result, invoice or link.
+ *
+ * The requests of one item overlap: up to the endpoint group's in-flight allowance are
+ * outstanding at once (sent, or waiting at the group's gate, which keeps every request within
+ * the limits), and their results are merged in request order. Over a real network that is what
+ * makes a 40-page Return All take 9 s instead of 40.
+ */
+import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
+
+import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from './dates';
+import { RATE_LIMITS, endpointGroupOf } from './endpoints';
+import { RequestNotNeeded } from './pacing';
+import { sendRequest, type RequestData } from './send';
+import { asNodeError, statusOf } from './errors';
+import { mayBeSent } from './inputChecks';
+import { readLimit, toList } from './values';
+
+type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
+
+/** No loop runs longer than this many requests for one item. */
+const MAX_REQUESTS_PER_ITEM = 10_000;
+
+/**
+ * Most output items one input item can produce. n8n's RoutingNode passes an item's results to
+ * `Array.push(...)` in one call, which overflows the call stack somewhere above 130,000 items;
+ * we stop before that with a message the user can act on instead of a crash.
+ */
+const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
+
+function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
+	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`,
+		{
+			itemIndex: ctx.getItemIndex(),
+			description:
+				'n8n cannot return more items from one input item. Narrow the request (e.g. the Modified After filter or a shorter date range), or split it over several input items.',
+		},
+	);
+}
+
+/**
+ * Wraps an operation's strategy: nothing is sent while another item of the run failed its input
+ * checks and the node stops on errors (inputChecks.ts), every output item points at the input item it came from (n8n
+ * fills `pairedItem` in only when input and output counts match, and `.item` expressions
+ * downstream need it), and no input item returns more than n8n can take.
+ */
+export function forInputItem(strategy: PaginationFunction): PaginationFunction {
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+		if (!(await mayBeSent(this))) return [];
+		const items = await strategy.call(this, requestData);
+		assertWithinItemCap(this, items.length);
+		const pairedItem = { item: this.getItemIndex() };
+		for (const item of items) item.pairedItem ??= pairedItem;
+		return items;
+	};
+}
+
+/** How many results the user asked for: Infinity with Return All, else Limit (the fields of `returnAllAndLimit`). */
+export function resultLimit(ctx: IExecutePaginationFunctions): number {
+	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
+	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+	try {
+		return { ok: true, value: await promise };
+	} catch (error) {
+		return { ok: false, error };
+	}
+}
+
+/**
+ * Runs up to `count` requests of one item with at most `width` outstanding, started in index
+ * order, and hands each result to `take` in index order as soon as it and those before it are
+ * in. `take` returns false to stop: requests not yet let through by the gate are then dropped
+ * unsent (`wanted` turns false), those already sent are left to finish and ignored. The first
+ * error (in index order) is thrown, after stopping the same way.
+ */
+async function inOrder<T>(
+	count: number,
+	width: number,
+	run: (index: number, wanted: () => boolean) => Promise<T>,
+	take: (result: T, index: number) => boolean | void,
+): Promise<void> {
+	let stopped = false;
+	const wanted = () => !stopped;
+	const pending = new Map<number, Promise<Settled<T>>>();
+	let next = 0;
+	try {
+		for (let index = 0; index < count; index++) {
+			for (; next < count && next < index + width; next++) pending.set(next, settle(run(next, wanted)));
+			const outcome = (await pending.get(index)) as Settled<T>;
+			pending.delete(index);
+			if (!outcome.ok) throw outcome.error;
+			if (take(outcome.value, index) === false) return;
+		}
+	} finally {
+		stopped = true;
+	}
+}
+
+/** How many requests of one item may be outstanding at once: the group's in-flight allowance. */
+function widthFor(requestData: RequestData): number {
+	return RATE_LIMITS[endpointGroupOf(String(requestData.options.url ?? ''))].inFlight;
+}
+
+/**
+ * Pages through a list answer (`page` from 0, `size`) until a short page, honouring the
+ * operation's Return All / Limit. Pages go out ahead of the answers (page p+1… before p has
+ * answered, up to the group's in-flight allowance of 5), so a Return All sends at most 4 requests
+ * past the last page; those still waiting at the gate when the short page arrives are never
+ * sent. With a limit, pages are sized so that the limit needs as few as possible, and no page
+ * beyond the limit's is requested.
+ */
+export function pageThrough(maxPageSize: number): PaginationFunction {
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+		const limit = resultLimit(this);
+		const size = limit === Infinity ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
+		const pages = limit === Infinity ? MAX_REQUESTS_PER_ITEM : Math.ceil(limit / size);
+		const results: INodeExecutionData[] = [];
+		await inOrder(
+			pages,
+			widthFor(requestData),
+			async (page, wanted) => await sendRequest(this, requestData, { qs: { ...requestData.options.qs, page, size } }, wanted),
+			(pageItems) => {
+				for (const item of pageItems) results.push(item);
+				if (pageItems.length < size || results.length >= limit) return false;
+				assertWithinItemCap(this, results.length);
+				return true;
+			},
+		);
+		return results.length > limit ? results.slice(0, limit) : results;
+	};
+}
+
+function chunk<T>(list: T[], size: number): T[][] {
+	const chunks: T[][] = [];
+	for (let start = 0; start < list.length; start += size) chunks.push(list.slice(start, start + size));
+	return chunks;
+}
+
+/** Whether a failed request means "nothing found" for its part, as the service answers with 404. */
+function isNotFound(error: unknown): boolean {
+	return !(error instanceof RequestNotNeeded) && statusOf(error) === 404;
+}
+
+/**
+ * Sends a comma-separated id list of any length in requests of at most `maxIds` ids, at once
+ * within the limits, and merges the answers in id-chunk order. With `notFoundIsEmpty`, a chunk
+ * the service answers 404 ("No prices found…") contributes no items; only when every chunk is
+ * answered so (nothing at all found) does the item fail with that answer, as a single request would.
+ */
+export function splitQueryList(parameter: string, maxIds: number, options: { notFoundIsEmpty?: boolean } = {}): PaginationFunction {
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
+		const chunks = chunk(ids, maxIds).slice(0, MAX_REQUESTS_PER_ITEM);
+		const results: INodeExecutionData[] = [];
+		let notFound: unknown;
+		await inOrder(
+			chunks.length,
+			widthFor(requestData),
+			async (index, wanted) => {
+				try {
+					return await sendRequest(this, requestData, { qs: { ...requestData.options.qs, [parameter]: chunks[index].join(',') } }, wanted);
+				} catch (error) {
+					if (!options.notFoundIsEmpty || !isNotFound(error)) throw asNodeError(this.getNode(), error);
+					notFound ??= error;
+					return [];
+				}
+			},
+			(chunkItems) => {
+				for (const item of chunkItems) results.push(item);
+			},
+		);
+		if (results.length === 0 && notFound !== undefined) throw asNodeError(this.getNode(), notFound);
+		return results;
+	};
+}
+
+/** Splits a list into consecutive chunks of at most `maxItems` entries and `maxBytes` of JSON. */
+export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number): T[][] {
+	const chunks: T[][] = [];
+	let current: T[] = [];
+	let currentBytes = 2;
+	for (const entry of list) {
+		const bytes = Buffer.byteLength(JSON.stringify(entry)) + 1;
+		if (current.length > 0 && (current.length >= maxItems || currentBytes + bytes > maxBytes)) {
+			chunks.push(current);
+			current = [];
+			currentBytes = 2;
+		}
+		current.push(entry);
+		currentBytes += bytes;
+	}
+	if (current.length > 0) chunks.push(current);
+	return chunks;
+}
+
+export interface BodyListSplit {
+	/** Where the list is in the body: undefined when the body is the list itself. */
+	listKey?: string;
+	maxItems: number;
+	maxBytes: number;
+	/** Turns one request's result items into output items, given the entries that were sent. */
+	pairResults: (results: INodeExecutionData[], sent: IDataObject[]) => INodeExecutionData[];
+	/** An entry's id, when entries with the same id must reach the service in the user's order. */
+	idOf?: (entry: IDataObject) => string | undefined;
+	/** Runs once over all output items of the node item (e.g. to fail on per-item failures). */
+	finish?: (this: IExecutePaginationFunctions, items: INodeExecutionData[]) => INodeExecutionData[];
+}
+
+/** Whether some id comes in more than one chunk (then the chunks must reach the service in order). */
+function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | undefined): boolean {
+	const chunkOfId = new Map<string, number>();
+	for (const [index, entries] of chunks.entries()) {
+		for (const entry of entries) {
+			const id = idOf(entry);
+			if (id === undefined) continue;
+			if ((chunkOfId.get(id) ?? index) !== index) return true;
+			chunkOfId.set(id, index);
+		}
+	}
+	return false;
+}
+
+/**
+ * Sends a bulk body of any length in requests within the service's item and size limits. The
+ * requests overlap, except when an entry's id (`idOf`) repeats across requests: then they go one
+ * after another, so that the later entry is the one that wins, as in the user's list.
+ */
+export function splitBodyList(split: BodyListSplit): PaginationFunction {
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+		const body = requestData.options.body as IDataObject | IDataObject[];
+		const list = (split.listKey ? (body as IDataObject)[split.listKey] : body) as IDataObject[];
+		const chunks = chunkBySize(list, split.maxItems, split.maxBytes).slice(0, MAX_REQUESTS_PER_ITEM);
+		const inSequence = split.idOf === undefined || repeatsAcrossChunks(chunks, split.idOf);
+		const results: INodeExecutionData[] = [];
+		await inOrder(
+			chunks.length,
+			inSequence ? 1 : widthFor(requestData),
+			async (index, wanted) => {
+				const chunkBody = split.listKey ? { ...(body as IDataObject), [split.listKey]: chunks[index] } : chunks[index];
+				return await sendRequest(this, requestData, { body: chunkBody }, wanted);
+			},
+			(chunkItems, index) => {
+				for (const item of split.pairResults(chunkItems, chunks[index])) results.push(item);
+			},
+		);
+		return split.finish ? split.finish.call(this, results) : results;
+	};
+}
+
+export interface DateWindowSplit {
+	/** The document's own id, to drop the same document seen in two windows. */
+	idOf?: (item: INodeExecutionData) => string | undefined;
+	/** Whether a 404 for one window means "nothing in this window" rather than an error. */
+	notFoundIsEmpty?: boolean;
+	/** Sees each window's items before deduplication (e.g. to name a file after the window). */
+	onWindow?: (items: INodeExecutionData[], window: { from: Date; to: Date }) => INodeExecutionData[];
+}
+
+/**
+ * Splits the `dateFrom`..`dateTo` query range into windows the service accepts (3 months),
+ * oldest first, sends them at once within the limits, and merges the answers in window order
+ * without duplicates.
+ */
+export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction {
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+		const qs = requestData.options.qs as IDataObject;
+		// The preSend wrote these as ISO timestamps (readDocumentRange): no user value is read here.
+		const from = parseServiceTimestamp(qs.dateFrom);
+		const to = parseServiceTimestamp(qs.dateTo);
+		if (!from || !to) return await sendRequest(this, requestData);
+		const windows = splitIntoWindows(from, to).slice(0, MAX_REQUESTS_PER_ITEM);
+		const seen = new Set<string>();
+		const results: INodeExecutionData[] = [];
+		await inOrder(
+			windows.length,
+			widthFor(requestData),
+			async (index, wanted) => {
+				const window = windows[index];
+				try {
+					return await sendRequest(this, requestData, { qs: { ...qs, dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to) } }, wanted);
+				} catch (error) {
+					if (split.notFoundIsEmpty && isNotFound(error)) return [];
+					throw asNodeError(this.getNode(), error);
+				}
+			},
+			(answered, index) => {
+				const windowItems = split.onWindow ? split.onWindow(answered, windows[index]) : answered;
+				for (const item of windowItems) {
+					const id = split.idOf?.(item);
+					if (id !== undefined) {
+						if (seen.has(id)) continue;
+						seen.add(id);
+					}
+					results.push(item);
+				}
+			},
+		);
+		return results;
+	};
+}
