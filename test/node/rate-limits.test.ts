@@ -120,7 +120,7 @@ describe('Request policy through the node', () => {
 			credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
 		});
 
-		expect(result.error?.message).toMatch(/^Requests per Minute: must be a whole number of at least 1, got 0\.5/);
+		expect(result.error?.message).toMatch(/^Request Options › Requests per Minute: 0\.5 is not a whole number \(item 0\)/);
 		expect(updateStatuses()).toEqual([]);
 	});
 

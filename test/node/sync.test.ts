@@ -70,7 +70,11 @@ describe('Product: Sync Stock and Prices', () => {
 			{ entry: 2, match: c.ean, productId: c.id, status: 'updated', changes: { basePrice: { from: c.basePrice, to: c.basePrice + 10 } }, errors: [] },
 		]);
 		const reads = sandbox.log.filter((entry) => entry.route === 'basicProducts');
-		expect(reads.map(({ query }) => `${query.page}/${query.size}`)).toEqual(['0/2500', '1/2500']);
+		// Pages go out ahead of the answers (pagination.ts): at most 4 past the short last page.
+		const pages = reads.map(({ query }) => `${query.page}/${query.size}`);
+		expect(pages.slice(0, 2)).toEqual(['0/2500', '1/2500']);
+		expect(pages.length).toBeLessThanOrEqual(2 + 4);
+		expect(new Set(pages).size).toBe(pages.length);
 		expect(bulkBodies()).toEqual([2]);
 		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel + 5);
 		expect(sandbox.state.product(a.id)?.newBasePrice).toBe(a.basePrice);
