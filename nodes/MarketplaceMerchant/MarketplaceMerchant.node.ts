@@ -5,6 +5,7 @@ import { invoiceFields, invoiceOperations } from './actions/invoice/Invoice.reso
 import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/invoiceCorrection/InvoiceCorrection.resource';
 import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
+import { subtitleInWords } from './actions/common';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
 
@@ -20,7 +21,7 @@ export class MarketplaceMerchant implements INodeType {
 		icon: { light: 'file:../../icons/marketplace.svg', dark: 'file:../../icons/marketplace.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: subtitleInWords([productOperations, warehouseOperations, invoiceOperations, invoiceCorrectionOperations, discountOperations, priceOperations]),
 		description: 'Manage products, stock, prices, discounts and invoices of a marketplace merchant account',
 		defaults: { name: 'Marketplace Merchant' },
 		usableAsTool: true,
