@@ -3,7 +3,7 @@
  * Parameter issues are n8n's own (NodeHelpers.getNodeParametersIssues, the check behind the
  * panel's warnings and behind WorkflowExecute refusing to start a workflow that has them).
  */
-import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProperties } from 'n8n-workflow';
+import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 
 import { NODE_UNDER_TEST_NAME, TestNodeTypes, packageNodeTypeName, runNode } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -88,6 +88,24 @@ describe('Subtitle', () => {
 		return workflow.expression.getSimpleParameterValue(node(parameters), description().subtitle, 'internal', {});
 	}
 
+	it('names every operation and resource as their option lists do', () => {
+		const properties = description().properties;
+		const resources = properties.find((property) => property.name === 'resource')?.options as INodePropertyOptions[];
+		const expected: string[] = [];
+		const shown: unknown[] = [];
+		for (const operations of properties.filter((property) => property.name === 'operation')) {
+			for (const resource of operations.displayOptions?.show?.resource ?? []) {
+				const resourceName = resources.find((option) => option.value === resource)?.name;
+				for (const operation of operations.options as INodePropertyOptions[]) {
+					expected.push(`${operation.name}: ${resourceName}`);
+					shown.push(subtitle({ resource: resource as string, operation: operation.value as string }));
+				}
+			}
+		}
+		expect(shown).toEqual(expected);
+		expect(expected.length).toBeGreaterThan(15);
+	});
+
 	it.each([
 		[{ resource: 'product', operation: 'updateMany' }, 'Update Many: Product'],
 		[{ resource: 'product', operation: 'syncStockAndPrices' }, 'Sync Stock and Prices: Product'],
@@ -97,7 +115,7 @@ describe('Subtitle', () => {
 		expect(subtitle(parameters)).toBe(expected);
 	});
 
-	it('shows the values of a pair it does not know rather than nothing', () => {
-		expect(subtitle({ resource: 'product', operation: 'teleport' })).toBe('teleport: product');
+	it('shows the value of an operation it does not know rather than nothing', () => {
+		expect(subtitle({ resource: 'product', operation: 'teleport' })).toBe('teleport: Product');
 	});
 });

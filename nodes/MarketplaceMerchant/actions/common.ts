@@ -36,26 +36,6 @@ export function operationProperty(resource: string, options: INodePropertyOption
 	};
 }
 
-/**
- * The node's subtitle in the panel's words, "Update Many: Product", from the operation lists
- * themselves. An n8n expression cannot read option names, so the names travel in the expression
- * as one flat lookup (nested braces would end the `{{ }}` early); an unknown pair shows its values.
- * A resource's name is its value in words (`invoiceCorrection` is "Invoice Correction").
- */
-export function subtitleInWords(operationProperties: INodeProperties[]): string {
-	const names: Record<string, string> = {};
-	for (const property of operationProperties) {
-		for (const resource of property.displayOptions?.show?.resource ?? []) {
-			const resourceName = String(resource).replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
-			for (const operation of (property.options ?? []) as INodePropertyOptions[]) {
-				names[`${String(resource)}:${String(operation.value)}`] = `${operation.name}: ${resourceName}`;
-			}
-		}
-	}
-	const fallback = '$parameter["operation"] + ": " + $parameter["resource"]';
-	return `={{ ${JSON.stringify(names)}[$parameter["resource"] + ":" + $parameter["operation"]] || ${fallback} }}`;
-}
-
 /** Return All and Limit, for every list operation. The operation's strategy reads them. */
 export function returnAllAndLimit(resource: string, operation: string): INodeProperties[] {
 	return [
