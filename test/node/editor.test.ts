@@ -36,8 +36,8 @@ describe('Required numbers have no fake default', () => {
 	it('n8n 2.41 never flags a required number, whatever its default: the reason required prices are text fields', () => {
 		const requiredNumber: INodeProperties = { displayName: 'Amount', name: 'amount', type: 'number', default: undefined, required: true };
 		const requiredText: INodeProperties = { ...requiredNumber, type: 'string', default: '' };
-		expect(NodeHelpers.getNodeParametersIssues([requiredNumber], node({}))).toBeNull();
-		expect(NodeHelpers.getNodeParametersIssues([requiredText], node({}))?.parameters).toEqual({ amount: ['Parameter "Amount" is required.'] });
+		expect(NodeHelpers.getNodeParametersIssues([requiredNumber], node({}), description())).toBeNull();
+		expect(NodeHelpers.getNodeParametersIssues([requiredText], node({}), description())?.parameters).toEqual({ amount: ['Parameter "Amount" is required.'] });
 	});
 
 	it('flags an empty Base Price of Import in the panel, and accepts one given', () => {
