@@ -7,10 +7,12 @@
  * build) and installs the tarball into a user folder kept in the e2e cache (so workflows and
  * credentials survive restarts), imports the credential "Marketplace Sandbox" (pointing at the
  * sandbox) and the example workflows of examples/ that are not there yet, starts n8n on 127.0.0.1
- * and prints the URL and the owner login. Ctrl-C or SIGTERM stops n8n and the sandbox.
+ * and prints the URL and the owner login. Ctrl-C or SIGTERM stops n8n (its whole process group,
+ * task runner included) and the sandbox, and waits until they are gone; a second Ctrl-C while
+ * stopping does not abandon them.
  *
- * Environment: N8N_DEV_PORT (default 5678), SANDBOX_PORT (default 4010), N8N_DEV_PACKAGE_DIR
- * (default: this repo).
+ * Environment: N8N_DEV_PORT (default 5678), N8N_DEV_BROKER_PORT (the task runners' broker, fixed:
+ * default 5679, n8n's own), SANDBOX_PORT (default 4010), N8N_DEV_PACKAGE_DIR (default: this repo).
  */
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,24 +32,37 @@ import {
 } from '../e2e/n8n';
 import { preferredOrFreePort } from '../e2e/processes';
 
+/** n8n's default task broker port; fixed so that it is known (README, Quick start), never a random one. */
+const BROKER_PORT = Number(process.env.N8N_DEV_BROKER_PORT ?? 5679);
+
 const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
 /** The credential the examples refer to. */
 const DEV_CREDENTIAL = { id: 'devMarketplace01', name: 'Marketplace Sandbox', type: 'marketplaceMerchantApi' };
 /** Where the invoice archive example writes; n8n 2.x only lets nodes touch files in allowed folders. */
 const ARCHIVE_DIR = '/tmp/marketplace-invoice-archive';
 
-/** Resolves on the first Ctrl-C or SIGTERM; `requested` tells set-up steps to stop early. */
-function stopSignal(): { requested: () => boolean; received: Promise<void> } {
+/**
+ * Resolves on the first Ctrl-C or SIGTERM; `requested` tells set-up steps to stop early. The
+ * handlers stay until `release`: a further Ctrl-C while n8n and the sandbox are being stopped must
+ * not kill this process with its default action and leave n8n (its own process group) running.
+ */
+function stopSignal(): { requested: () => boolean; received: Promise<void>; release: () => void } {
 	let requested = false;
+	let onSignal = () => {};
 	const received = new Promise<void>((resolve) => {
-		const onSignal = () => {
+		onSignal = () => {
+			if (requested) console.log('still stopping n8n and the sandbox');
 			requested = true;
 			resolve();
 		};
-		process.once('SIGINT', onSignal);
-		process.once('SIGTERM', onSignal);
+		process.on('SIGINT', onSignal);
+		process.on('SIGTERM', onSignal);
 	});
-	return { requested: () => requested, received };
+	const release = () => {
+		process.off('SIGINT', onSignal);
+		process.off('SIGTERM', onSignal);
+	};
+	return { requested: () => requested, received, release };
 }
 
 async function installPackage(installation: N8nInstallation, userFolder: string): Promise<void> {
@@ -109,13 +124,16 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 		if (shouldStop()) throw new StoppedDuringSetUp();
 
 		const port = await preferredOrFreePort(Number(process.env.N8N_DEV_PORT ?? 5678));
+		if ((await preferredOrFreePort(BROKER_PORT)) !== BROKER_PORT) {
+			throw new Error(`task broker port ${BROKER_PORT} is in use (another n8n?); stop it or set N8N_DEV_BROKER_PORT`);
+		}
 		const server = await startN8n({
 			installation,
 			userFolder,
-			ports: { port },
+			ports: { port, brokerPort: BROKER_PORT },
 			env: { N8N_RESTRICT_FILE_ACCESS_TO: ARCHIVE_DIR },
 		});
-		console.log(`\nn8n ${installation.version} at ${server.baseUrl}`);
+		console.log(`\nn8n ${installation.version} at ${server.baseUrl} (task broker on port ${BROKER_PORT})`);
 		console.log(`login: ${E2E_OWNER.email} / ${E2E_OWNER.password} (local test-only account)`);
 		console.log(`credential "${DEV_CREDENTIAL.name}" points at the sandbox; the invoice archive example writes to ${ARCHIVE_DIR}`);
 		const running = sandbox;
@@ -123,8 +141,11 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 			sandbox: running,
 			server,
 			stop: async () => {
-				await server.stop();
-				await running.close();
+				try {
+					await server.stop();
+				} finally {
+					await running.close();
+				}
 			},
 		};
 	} catch (error) {
@@ -138,14 +159,19 @@ class StoppedDuringSetUp extends Error {}
 
 async function main(): Promise<void> {
 	const stop = stopSignal();
-	const environment = await startDevEnvironment(stop.requested);
-	if (!environment) return;
 	try {
-		console.log('Ctrl-C stops n8n and the sandbox');
-		await stop.received;
+		const environment = await startDevEnvironment(stop.requested);
+		if (!environment) return;
+		try {
+			console.log('Ctrl-C stops n8n and the sandbox');
+			await stop.received;
+		} finally {
+			console.log('stopping n8n and the sandbox');
+			await environment.stop();
+			console.log('stopped');
+		}
 	} finally {
-		console.log('stopping');
-		await environment.stop();
+		stop.release();
 	}
 }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-import { InstanceSettingsConfig } from '@n8n/config';
+import { GlobalConfig, InstanceSettingsConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
 import { InstanceSettings } from 'n8n-core';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -36,10 +36,17 @@ let prepared = false;
  * BinaryDataService, ErrorReporter, TriggersAndPollers, Logger) are n8n's own classes and
  * are built on first use with their default configuration: SSRF protection off, binary data
  * kept inline in memory because no storage manager is initialised.
+ *
+ * The engine's Logger is silent, so `npm test` prints a clean summary instead of every error a
+ * test provokes on purpose (the engine logs each NodeApiError with its stack). MM_TEST_LOG=1 turns
+ * it on (level debug, or N8N_LOG_LEVEL) to see what the engine did while a test fails.
  */
 export function prepareEngineServices(): void {
 	if (prepared) return;
 	prepared = true;
+
+	// Before anything builds the Logger: it reads its level once, in its constructor.
+	Container.get(GlobalConfig).logging.level = process.env.MM_TEST_LOG === '1' ? (process.env.N8N_LOG_LEVEL as never) ?? 'debug' : 'silent';
 
 	writeSettingsFile();
 	Object.assign(Container.get(InstanceSettingsConfig), {

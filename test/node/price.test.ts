@@ -133,9 +133,9 @@ describe('Price › Get Many', () => {
 	});
 
 	it.each([
-		['a non-numeric id', '1001, abc', 'Merchant Inventory IDs[1]: "abc" is not a product ID'],
-		['a fractional id', '1001, 12.5', 'Merchant Inventory IDs[1]: "12.5" is not a product ID'],
-		['no ids', ' , ', 'Merchant Inventory IDs: no ids given'],
+		['a non-numeric id', '1001, abc', 'Product IDs[1]: "abc" is not a product ID'],
+		['a fractional id', '1001, 12.5', 'Product IDs[1]: "12.5" is not a product ID'],
+		['no ids', ' , ', 'Product IDs: no ids given'],
 	])('rejects %s before sending anything', async (_case, ids, message) => {
 		const result = await getPrices({ merchantInventoryIds: ids, date: TODAY });
 
@@ -156,7 +156,7 @@ describe('Price › Get Many', () => {
 		const output = result.output(NODE_UNDER_TEST_NAME);
 		expect(output).toHaveLength(2);
 		expect(output[0].json).toEqual(expectedPriceNow(id));
-		expect(output[1].error?.message).toContain('Merchant Inventory IDs[0]: "x1" is not a product ID (a whole number) (item 1)');
+		expect(output[1].error?.message).toContain('Product IDs[0]: "x1" is not a product ID (a whole number) (item 1)');
 		expect(sandbox.count('prices')).toBe(1);
 	});
 });

@@ -3,15 +3,15 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodeProper
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readId, readPrice } from '../../transport/values';
-import { PRICE_FORMS } from '../product/productValues';
+import { PRICE_FORMS, requiredPriceField } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {
-	DEFAULT_CURRENCY,
 	RESOURCE,
 	bulkDiscountRouting,
 	checkDiscountPeriod,
 	checkDiscountStart,
+	currencyField,
 	currencyOf,
 	discountBulkInput,
 	discountTypeOf,
@@ -48,29 +48,20 @@ function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[]):
 
 const rowFields: INodeProperties[] = [
 	{
-		displayName: 'Merchant Inventory ID',
+		displayName: 'Product ID',
 		name: 'merchantInventoryId',
 		type: 'string',
 		default: '',
 		required: true,
-		description: 'ID of the product the discount applies to',
+		placeholder: 'e.g. 100001',
+		description: 'ID of the product the discount applies to (the API calls it merchantInventoryId)',
 	},
-	{
-		displayName: 'Discount Price',
-		name: 'discountPrice',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: 0,
-		required: true,
-		description: `Price with VAT during the discount; must be at least 5% below the regular price. ${PRICE_FORMS}.`,
-	},
-	{
-		displayName: 'Currency',
-		name: 'currency',
-		type: 'string',
-		default: DEFAULT_CURRENCY,
-		description: 'Currency of the discount price; the service takes RSD',
-	},
+	requiredPriceField(
+		'discountPrice',
+		'Discount Price',
+		`Price with VAT during the discount; must be at least 5% below the regular price. ${PRICE_FORMS}.`,
+	),
+	currencyField('currency', 'Currency', 'Currency of the discount price; the service takes RSD'),
 	{
 		displayName: 'Date From',
 		name: 'dateFrom',
@@ -103,7 +94,7 @@ const BULK_INPUT = discountBulkInput({
 	rowFields,
 	jsonDescription:
 		'each with merchantInventoryId, discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
-	jsonPlaceholder: '[{"merchantInventoryId": 1042, "discountPrice": 899.99, "dateFrom": "01/07/2025", "dateTo": "15/07/2025", "discountType": "SALE"}]',
+	jsonPlaceholder: '[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "01/07/2025", "dateTo": "15/07/2025", "discountType": "SALE"}]',
 });
 
 export const scheduleDiscounts: INodePropertyOptions = {

@@ -38,12 +38,24 @@ export const discountTypeOptions: INodePropertyOptions[] = [
 ];
 
 /** Every example of the live service prices in dinars, the only currency it is known to take. */
-export const DEFAULT_CURRENCY = 'RSD';
+const DEFAULT_CURRENCY = 'RSD';
 const CURRENCIES = [DEFAULT_CURRENCY] as const;
 
 /** The currency of a discount price: RSD, in any letter case; RSD when left out. */
 export function currencyOf(ctx: ValueContext, field: string, value: unknown): string {
 	return isBlank(value) ? DEFAULT_CURRENCY : readChoice(ctx, field, value, CURRENCIES);
+}
+
+/** A currency row field: a list of the currencies the service takes, so nothing else can be typed. */
+export function currencyField(name: string, displayName: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'options',
+		options: CURRENCIES.map((currency) => ({ name: currency, value: currency })),
+		default: DEFAULT_CURRENCY,
+		description,
+	};
 }
 
 const DAY_MS = 86_400_000;

@@ -7,11 +7,11 @@ import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {
-	DEFAULT_CURRENCY,
 	RESOURCE,
 	bulkDiscountRouting,
 	checkDiscountPeriod,
 	checkDiscountStart,
+	currencyField,
 	currencyOf,
 	discountBulkInput,
 	discountTypeOf,
@@ -69,13 +69,7 @@ const rowFields: INodeProperties[] = [
 		placeholder: 'e.g. 849.99',
 		description: `Leave empty to keep the price. A running discount can only get a lower price. ${PRICE_FORMS}.`,
 	},
-	{
-		displayName: 'New Currency',
-		name: 'newDiscountPriceCurrency',
-		type: 'string',
-		default: DEFAULT_CURRENCY,
-		description: 'Currency of the new price (the service takes RSD); sent only with a new price',
-	},
+	currencyField('newDiscountPriceCurrency', 'New Currency', 'Currency of the new price (the service takes RSD); sent only with a new price'),
 	{
 		displayName: 'New Date From',
 		name: 'newDateFrom',
@@ -107,7 +101,7 @@ const BULK_INPUT = discountBulkInput({
 	rowFields,
 	jsonDescription:
 		'each with discountId and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
-	jsonPlaceholder: '[{"discountId": "D-1001", "newDiscountPrice": "849.99"}]',
+	jsonPlaceholder: '[{"discountId": "3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47", "newDiscountPrice": "849.99"}]',
 });
 
 export const updateDiscounts: INodePropertyOptions = {

@@ -16,8 +16,8 @@ const OPERATION = 'getMany';
  * given, as the dd/MM/yyyy the service wants.
  */
 async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const ids = readList(this, 'Merchant Inventory IDs', this.getNodeParameter('merchantInventoryIds', ''), {
-		empty: { problem: 'no ids given', hint: 'Give a list of product ids, e.g. 1042, 1043 or an expression returning an array' },
+	const ids = readList(this, 'Product IDs', this.getNodeParameter('merchantInventoryIds', ''), {
+		empty: { problem: 'no ids given', hint: 'Give a list of product ids, e.g. 100001, 100002 or an expression returning an array' },
 		readEntry: (id, idField) => readId(this, idField, id),
 	});
 	const dateValue = this.getNodeParameter('date', '');
@@ -47,14 +47,14 @@ export const getManyPrices: INodePropertyOptions = {
 
 export const getManyPricesFields: INodeProperties[] = [
 	{
-		displayName: 'Merchant Inventory IDs',
+		displayName: 'Product IDs',
 		name: 'merchantInventoryIds',
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'e.g. 1042, 1043, 1044',
+		placeholder: 'e.g. 100001, 100002, 100003',
 		description:
-			'Product IDs separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request.',
+			'Product IDs (the API calls them merchantInventoryId) separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request.',
 		displayOptions: showFor(RESOURCE, OPERATION),
 	},
 	{

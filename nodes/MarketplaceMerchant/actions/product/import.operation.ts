@@ -27,7 +27,7 @@ import {
 	type ValueContext,
 } from '../../transport/values';
 import { engineRouting, showFor } from '../common';
-import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from './productValues';
+import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from './productValues';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
 
@@ -262,9 +262,7 @@ export const importProductFields: INodeProperties[] = [
 		displayOptions: showFor('product', 'import'),
 	},
 	{
-		...PRODUCT_FIELDS.basePrice,
-		required: true,
-		description: `Price with VAT included; above 0. ${PRICE_FORMS}.`,
+		...requiredPriceField('basePrice', PRODUCT_FIELDS.basePrice.displayName, `Price with VAT included; above 0. ${PRICE_FORMS}.`),
 		displayOptions: showFor('product', 'import'),
 	},
 	{ ...PRODUCT_FIELDS.vat, displayOptions: showFor('product', 'import') },

@@ -27,6 +27,14 @@ const WEIGHT_UNIT_OPTIONS: INodePropertyOptions[] = [
 ];
 
 /**
+ * A price the user must give. A text field with no default, not a number defaulting to 0: n8n
+ * (2.41) flags an empty required field before a run only for text-like types, never for numbers.
+ */
+export function requiredPriceField(name: string, displayName: string, description: string): INodeProperties {
+	return { displayName, name, type: 'string', default: '', required: true, placeholder: 'e.g. 1299.99', description };
+}
+
+/**
  * The product fields Import and Update both offer, with the bounds the service applies. An
  * operation that has more to say about a field overrides its description.
  */
