@@ -124,6 +124,17 @@ describe('Request policy through the node', () => {
 		expect(updateStatuses()).toEqual([]);
 	});
 
+	it('rejects a Timeout that is not a whole number of seconds, before sending, instead of falling back to the default', async () => {
+		await start({ rateLimits: false });
+
+		const result = await runNode(NODE, { ...UPDATE_FROM_ITEM, requestOptions: { timeoutSeconds: '={{ "1,5" }}' } }, [{ id: FIRST_PRODUCT_ID, stock: 1 }], {
+			credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
+		});
+
+		expect(result.error?.message).toMatch(/^Request Options › Timeout \(Seconds\): "1,5" is not a whole number \(item 0\)/);
+		expect(updateStatuses()).toEqual([]);
+	});
+
 	it('spreads a run of 429s over the waiting items instead of failing the one that probes', async () => {
 		// 20 answers in a row are 429: more than one request's own attempts, fewer than the items'.
 		await start({ rateLimits: false });

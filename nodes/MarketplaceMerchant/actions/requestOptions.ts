@@ -7,6 +7,7 @@
 import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, RETRY_BUDGET_TIMEOUTS } from '../transport/attempts';
+import { isBlank, readWholeNumber, type ValueContext } from '../transport/values';
 
 /** Its default is DEFAULT_TIMEOUT_MS, written out as n8n's linter asks. */
 export const timeoutSecondsOption: INodeProperties = {
@@ -38,8 +39,8 @@ export const requestOptionsProperty: INodeProperties = {
 	],
 };
 
-/** The request timeout the user chose (default 60 s), in milliseconds. */
-export function requestTimeoutMs(ctx: Pick<IExecuteSingleFunctions, 'getNodeParameter'>): number {
-	const seconds = Number(ctx.getNodeParameter('requestOptions.timeoutSeconds', DEFAULT_TIMEOUT_MS / 1000));
-	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_TIMEOUT_MS;
+/** The request timeout the user chose (default 60 s), in milliseconds; a value that is not a whole number of seconds is refused. */
+export function requestTimeoutMs(ctx: ValueContext & Pick<IExecuteSingleFunctions, 'getNodeParameter'>): number {
+	const seconds = ctx.getNodeParameter('requestOptions.timeoutSeconds', '');
+	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
 }
