@@ -52,6 +52,7 @@ const WORKFLOW_IDS = {
 	tokenExpiry: 'e2eTokenExpiry01',
 	trigger: 'e2eInvoiceTrig01',
 	issue10: 'e2eResultRows001',
+	issue10More: 'e2eMoreRows00001',
 	sync: 'e2eSyncStock0001',
 	productTrigger: 'e2eProductTrig01',
 };
@@ -391,6 +392,156 @@ async function checkIssue10Rows(installation: N8nInstallation, userFolder: strin
 	});
 }
 
+/** The one output item of a node run with On Error = Continue, as text: the error it carries. */
+function rejectionOf(execution: CliExecutionResult, nodeName: string): string {
+	const items = nodeItems(execution, nodeName);
+	const shown = JSON.stringify(items);
+	assert.equal(items.length, 1, `${nodeName} items: ${shown.slice(0, 300)}`);
+	assert.ok(items[0].json.error, `${nodeName} did not fail: ${shown.slice(0, 300)}`);
+	return shown;
+}
+
+/**
+ * A sandbox call made right after a workflow's requests: repeated (at most 3 times, a second
+ * apart) while the sandbox's rate limit of 5 requests per second refuses it with 429.
+ */
+async function withinRateLimit<T>(call: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await call();
+		} catch (error) {
+			if (attempt >= 3 || !/HTTP 429/.test(String(error))) throw error;
+			await sleep(1_100);
+		}
+	}
+}
+
+/** The error message a node's first output item carries, shortened for a check's line. */
+function errorOf(execution: CliExecutionResult, nodeName: string): string {
+	return String(nodeItems(execution, nodeName)[0]?.json.error ?? '').slice(0, 120);
+}
+
+/** Requests the sandbox logged for a route (the log is cleared before the workflow runs). */
+function requestsTo(sandbox: Sandbox, route: string): number {
+	return sandbox.log.filter((entry) => entry.route === route).length;
+}
+
+/**
+ * The other rows of issue 10's table (issue10-more-rows.json): values rejected before anything is
+ * sent, and answers in the live service's other shapes, compared with the plain answer from the
+ * same run. Every merchant node has On Error = Continue, so a failing row fails its own check
+ * (an error item) and does not stop the rows after it.
+ */
+async function checkIssue10MoreRows(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	sandbox.clearLog();
+	let execution: CliExecutionResult | undefined;
+	const ran = await check('execute: issue 10 more rows workflow runs', async () => {
+		try {
+			execution = await executeWorkflow(installation, userFolder, WORKFLOW_IDS.issue10More);
+			assertSucceeded(execution);
+		} finally {
+			await sandboxControl(sandbox, 'DELETE', 'variants');
+		}
+	});
+	if (!ran || !execution) return;
+	const run = execution;
+
+	await check('issue 10: Product > Update with Stock Level "1,000" or Product ID "1e3" fails naming the field and sends nothing', async () => {
+		const stock = rejectionOf(run, 'Stock With Comma');
+		assert.match(stock, /Stock Level/, `no error naming Stock Level: ${stock.slice(0, 300)}`);
+		assert.match(stock, /1,000/, 'the error does not show the value as given');
+		const id = rejectionOf(run, 'Id With Exponent');
+		assert.match(id, /Product ID/, `no error naming Product ID: ${id.slice(0, 300)}`);
+		assert.match(id, /1e3/, 'the error does not show the value as given');
+		assert.equal(requestsTo(sandbox, 'productUpdate'), 0, 'an update was sent');
+		assert.equal(sandbox.state.product(1000), undefined, 'the sandbox has a product 1000');
+		return `0 update requests; ${errorOf(run, 'Stock With Comma')}`;
+	});
+
+	await check('issue 10: Discount > Schedule with discountPrice "1,299" or dateFrom 31/02 of next year fails naming the field and sends nothing', async () => {
+		const price = rejectionOf(run, 'Discount Price With Comma');
+		assert.match(price, /discounts\[0\]\.discountPrice/, `no error naming the entry's discountPrice: ${price.slice(0, 300)}`);
+		assert.match(price, /1,299/, 'the error does not show the value as given');
+		const date = rejectionOf(run, 'Discount On 31 February');
+		assert.match(date, /discounts\[0\]\.dateFrom/, `no error naming the entry's dateFrom: ${date.slice(0, 300)}`);
+		assert.match(date, /31\/02\/\d{4}/, 'the error does not show the value as given');
+		assert.equal(requestsTo(sandbox, 'discountSchedule'), 0, 'a discount was sent');
+		return `0 schedule requests; ${errorOf(run, 'Discount On 31 February')}`;
+	});
+
+	await check('issue 10: Product > Get Many with Modified After 31/02/2026 fails and asks for nothing', async () => {
+		const shown = rejectionOf(run, 'Modified After 31 February');
+		assert.match(shown, /Modified After/, `no error naming Modified After: ${shown.slice(0, 300)}`);
+		assert.match(shown, /31\/02\/2026/, 'the error does not show the value as given');
+		assert.equal(requestsTo(sandbox, 'products'), 0, 'products were asked for');
+		return `0 product requests; ${errorOf(run, 'Modified After 31 February')}`;
+	});
+
+	await check('issue 10: Product > Import with an empty description or cover image fails naming the field; no import sent', async () => {
+		const description = rejectionOf(run, 'Import Without Description');
+		assert.match(description, /Description/, `no error naming Description: ${description.slice(0, 300)}`);
+		const cover = rejectionOf(run, 'Import Without Cover Image');
+		assert.match(cover, /Cover Image/, `no error naming Cover Image: ${cover.slice(0, 300)}`);
+		assert.equal(requestsTo(sandbox, 'import'), 0, 'an import was sent');
+		return `0 import requests; ${errorOf(run, 'Import Without Cover Image')}`;
+	});
+
+	await check('issue 10 (reader): Invoice Correction > Get Many, Simplify, paymentMethods as a string "[COD, VOUCHER]": the same lists', async () => {
+		const [asked] = sandbox.log.filter((entry) => entry.route === 'invoiceCorrections' && entry.status === 200).map((entry) => entry.query);
+		const raw = await underVariants(sandbox, { stringifiedLists: true }, async () =>
+			withinRateLimit(async () =>
+				sandboxApi<unknown>(sandbox, 'GET', `/order/api/v1/merchant-integration/invoice-corrections?${new URLSearchParams(asked).toString()}`),
+			),
+		);
+		assert.match(JSON.stringify(raw), /"paymentMethods":"\[/, 'the sandbox does not stringify paymentMethods under stringifiedLists');
+		const plain = nodeOutput(run, 'Corrections Simplified').map((correction) => correction.paymentMethods);
+		const fromStrings = nodeOutput(run, 'Corrections Simplified From Strings').map((correction) => correction.paymentMethods);
+		assert.ok(plain.length > 0, 'no corrections');
+		assert.ok(plain.some((methods) => Array.isArray(methods) && methods.length > 0), `no payment methods: ${JSON.stringify(plain)}`);
+		for (const methods of fromStrings) assert.ok(Array.isArray(methods), `not a list: ${JSON.stringify(methods)}`);
+		assert.deepEqual(fromStrings, plain);
+		return `${plain.length} corrections, e.g. ${JSON.stringify(plain.find((methods) => Array.isArray(methods) && methods.length > 0))}`;
+	});
+
+	await check('issue 10 (reader): Invoice > Get Many as XML with <item> lists, unwrapped lists, nulls as empty elements: items equal the JSON answer', async () => {
+		const json = nodeOutput(run, 'Invoices As JSON');
+		assert.ok(json.length > 0, 'no invoices');
+		assert.deepEqual(nodeOutput(run, 'Invoices As XML Items'), json, 'XML with <item> lists differs from JSON');
+		assert.deepEqual(nodeOutput(run, 'Invoices As XML Unwrapped'), json, 'XML with unwrapped lists differs from JSON');
+		const xmlAnswers = sandbox.log.filter((entry) => entry.route === 'invoices' && entry.status === 200).length;
+		assert.ok(xmlAnswers >= 3, `invoice answers: ${xmlAnswers}`);
+		return `${json.length} invoices, equal in all three`;
+	});
+
+	await check('issue 10: Price > Get Many with 150 ids, the first 100 without a price (404): the other 50 prices come out', async () => {
+		const requests = sandbox.log.filter((entry) => entry.route === 'prices').map((entry) => [entry.status, entry.itemCount]);
+		assert.deepEqual(requests.slice().sort(), [[200, 50], [404, 100]], `price requests: ${JSON.stringify(requests)}`);
+		const items = nodeItems(run, 'Prices Of 150 Ids');
+		assert.ok(items.every((item) => !item.json.error), `an item failed: ${JSON.stringify(items).slice(0, 300)}`);
+		const expected = Array.from({ length: 50 }, (_, index) => 100001 + index);
+		assert.deepEqual(
+			items.map((item) => item.json.merchantInventoryId),
+			expected,
+		);
+		return '50 prices from the second request';
+	});
+
+	await check('issue 10: Product > Check EANs with invalid check digits: checked, one item per EAN, no error', async () => {
+		assert.deepEqual(
+			nodeOutput(run, 'Invalid Check Digits').map((item) => [item.ean, item.exists]),
+			[
+				['5901234123458', false],
+				['4006381333932', false],
+			],
+		);
+		assert.deepEqual(
+			sandbox.log.filter((entry) => entry.route === 'eanExists').map((entry) => [entry.status, entry.itemCount]),
+			[[200, 2]],
+		);
+		return 'sent and answered';
+	});
+}
+
 async function checkSync(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
 	sandbox.clearLog();
 	const stockBefore = sandbox.state.product(100001)?.stockLevel;
@@ -574,6 +725,7 @@ async function main(): Promise<void> {
 		await checkReadOperations(installation, userFolder, sandbox);
 		await checkWriteOperations(installation, userFolder, sandbox);
 		await checkIssue10Rows(installation, userFolder, sandbox);
+		await checkIssue10MoreRows(installation, userFolder, sandbox);
 		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 
