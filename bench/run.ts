@@ -41,7 +41,7 @@ const GROUPS: RowGroup[] = [
 	// Minutes each at 60 a minute: run once, side by side (about 4.5 min).
 	{ key: 'live-limits', title: 'Single updates at the live limits, with and without Retry-After', measure: measureLiveLimitWrites },
 	{ key: 'concurrency', title: 'Pages, chunks and windows of one item at once, sandbox latency on', measure: measureConcurrency },
-	// Needs the n8n that e2e/install-n8n.sh installs (n8n's HTTP Request node); fails saying so without it.
+	// Needs the n8n that e2e/install-n8n.sh installs (n8n's HTTP Request node); "not measured" (missed) without it.
 	{ key: 'http-request', title: "Same scenarios through n8n's HTTP Request node as a user builds it", measure: measureHttpRequestComparison },
 	{ key: 'memory', title: 'Peak RSS growth ÷ JSON bytes', measure: measureReturnAllMemory },
 	{ key: 'trigger', title: 'Trigger costs', measure: measureTriggerCosts },
