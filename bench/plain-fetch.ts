@@ -6,7 +6,7 @@
 import { LIMITS, PATHS } from '../nodes/MarketplaceMerchant/transport/endpoints';
 import type { BenchClient } from './remote-sandbox';
 
-const TOKEN_PATH = '/iam/api/v1/auth/token';
+export const TOKEN_PATH = '/iam/api/v1/auth/token';
 
 export async function requestToken(baseUrl: string, client: BenchClient): Promise<string> {
 	const response = await fetch(`${baseUrl}${TOKEN_PATH}`, {

@@ -5,7 +5,7 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, live-limits, concurrency, memory, trigger, sync, product-trigger; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
@@ -13,6 +13,7 @@ import { stopAllChildren } from './processes';
 import { consoleTable, drillsMarkdown, measuresMarkdown, writeSection, type DrillResult, type Row, type RunInfo } from './report';
 import { measureReturnAllMemory, memoryNote } from './rows/memory';
 import { concurrencyNote, measureConcurrency } from './rows/concurrency';
+import { measureHttpRequestComparison } from './rows/http-request';
 import { measureLiveLimitWrites } from './rows/live-limits';
 import { measureRateLimitedUpdates, rateLimitFormulaNote } from './rows/rate-limit';
 import { measureRequestCounts } from './rows/request-counts';
@@ -40,6 +41,8 @@ const GROUPS: RowGroup[] = [
 	// Minutes each at 60 a minute: run once, side by side (about 4.5 min).
 	{ key: 'live-limits', title: 'Single updates at the live limits, with and without Retry-After', measure: measureLiveLimitWrites },
 	{ key: 'concurrency', title: 'Pages, chunks and windows of one item at once, sandbox latency on', measure: measureConcurrency },
+	// Needs the n8n that e2e/install-n8n.sh installs (n8n's HTTP Request node); "not measured" (missed) without it.
+	{ key: 'http-request', title: "Same scenarios through n8n's HTTP Request node as a user builds it", measure: measureHttpRequestComparison },
 	{ key: 'memory', title: 'Peak RSS growth ÷ JSON bytes', measure: measureReturnAllMemory },
 	{ key: 'trigger', title: 'Trigger costs', measure: measureTriggerCosts },
 	{ key: 'sync', title: 'Sync Stock and Prices over 50,000 products', measure: measureSync },

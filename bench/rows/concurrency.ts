@@ -15,14 +15,14 @@ import type { Row } from '../report';
 import { formatMs, formatRatio, listOf, median } from '../stats';
 import { limitsMinimumMs } from './rate-limit';
 
-const PRODUCTS = 100_000;
-const PAGE_SIZE = 2_500;
+export const PRODUCTS = 100_000;
+export const PAGE_SIZE = 2_500;
 /** Pages 0–39 are full; page 40 is empty and is the one that says the list has ended. */
-const LAST_PAGE = PRODUCTS / PAGE_SIZE;
+export const LAST_PAGE = PRODUCTS / PAGE_SIZE;
 const PRICE_IDS = 1_000;
 const FIRST_PRODUCT_ID = 100_001;
 
-interface Scenario {
+export interface Scenario {
 	measure: string;
 	latencyMs: number;
 	minimumMs: number;
@@ -40,7 +40,8 @@ function sevenMonthRange(): { dateFrom: string; dateTo: string } {
 	return { dateFrom: from.toISOString(), dateTo: new Date(thisMonth - 1).toISOString() };
 }
 
-const SCENARIOS: Scenario[] = [
+/** The three scenarios, in this order: pages, windows, chunks (bench/rows/http-request.ts runs them too). */
+export const SCENARIOS: Scenario[] = [
 	{
 		measure: `Get Many Basic, Return All over ${PRODUCTS.toLocaleString('en-US')} products, 1 s per page, live limits: time ÷ the limits' minimum`,
 		latencyMs: 1_000,
@@ -75,14 +76,20 @@ async function warmUp(helper: TokenRecordingCredentialsHelper): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, 1_100));
 }
 
+/** A fresh account whose token was fetched before the scenario's latency was switched on (so the figure is the requests alone). */
+export async function warmAccountWithLatency(sandbox: RemoteSandbox, scenario: Scenario): Promise<TokenRecordingCredentialsHelper> {
+	const helper = credentialsFor(sandbox, sandbox.freshClient());
+	await sandbox.setVariants({ latency: false });
+	await warmUp(helper);
+	await sandbox.setVariants({ latency: { fixedMs: scenario.latencyMs, perKiBMs: 0 } });
+	return helper;
+}
+
 async function measureScenario(sandbox: RemoteSandbox, scenario: Scenario, runs: number): Promise<Row[]> {
 	const times: number[] = [];
 	const extraPages: number[] = [];
 	for (let run = 0; run < runs; run++) {
-		const helper = credentialsFor(sandbox, sandbox.freshClient());
-		await sandbox.setVariants({ latency: false });
-		await warmUp(helper);
-		await sandbox.setVariants({ latency: { fixedMs: scenario.latencyMs, perKiBMs: 0 } });
+		const helper = await warmAccountWithLatency(sandbox, scenario);
 		await sandbox.clearLog();
 		const { result, ms } = await runMerchant(helper, scenario.parameters as never, [scenario.inputItem ?? {}]);
 		const items = result.output('Node').length;
