@@ -13,7 +13,7 @@
  * the gate is also adaptive: a 429 closes it for the Retry-After (or, without one, until its own
  * windows have room again) and lets one request probe before the rest follow; a 429 while our
  * own requests do not fill any window means somebody else uses the limits too, and the second
- * such 429 within a window cuts this gate's share of them; each quiet window gives back part of the share. N workers sharing one
+ * such 429 within a window cuts this gate's share of them; each quiet half window gives back part of the share. N workers sharing one
  * merchant thus settle near 1/N of the limits each instead of failing items.
  */
 import { sleep } from 'n8n-workflow';
@@ -30,8 +30,8 @@ const WINDOW_MARGIN_MS = 40;
 /** The margin's fixed part grows with 429s up to this. */
 const MAX_WINDOW_MARGIN_MS = 160;
 /** A second 429 within a window that our own traffic does not explain multiplies the gate's share of the limits by this… */
-const SHARE_CUT = 0.6;
-/** …and every window of quiet (no 429) after it adds this much back, up to the whole limit. */
+const SHARE_CUT = 0.75;
+/** …and every half window of quiet (no 429) after it adds this much back, up to the whole limit. */
 const SHARE_STEP = 0.1;
 /** The least share: one worker among ten still sends. */
 const MIN_SHARE = 0.1;
@@ -228,7 +228,7 @@ export function release(gate: Gate, succeeded: boolean): void {
 function regainShare(gate: Gate, now: number): void {
 	if (gate.share >= 1) return;
 	const windows = windowsOf(gate);
-	const quietMs = windows.length === 0 ? 0 : Math.max(...windows.map(({ lengthMs }) => lengthMs));
+	const quietMs = windows.length === 0 ? 0 : Math.max(...windows.map(({ lengthMs }) => lengthMs)) / 2;
 	if (now - Math.max(gate.shareChangedAt, gate.rateLimitedAt) < quietMs) return;
 	gate.share = Math.min(1, gate.share + SHARE_STEP);
 	gate.shareChangedAt = now;
