@@ -188,9 +188,15 @@ async function checkReadAndWriteOnWorkers(context: Context): Promise<void> {
 		const expected = await sandboxState<Json>(sandbox, 'products');
 		assert.equal(products.length, SANDBOX_PRODUCTS);
 		assert.deepEqual(products.map(fields), expected.map(fields));
-		const pages = (await sandbox.log('basicProducts')).filter((entry) => entry.status === 200).map((entry) => entry.query.page);
-		assert.deepEqual(pages, ['0']);
-		return `${products.length} products in ${pages.length} page, worker ${run.worker + 1}`;
+		// Pages go out ahead of the answers: up to 4 past the short page 0 may be sent.
+		const pages = (await sandbox.log('basicProducts'))
+			.filter((entry) => entry.status === 200)
+			.map((entry) => Number(entry.query.page))
+			.sort((a, b) => a - b);
+		assert.equal(pages[0], 0);
+		assert.ok(pages.length <= 1 + 4, `pages sent: ${pages.join(', ')}`);
+		assert.equal(new Set(pages).size, pages.length, `a page was sent twice: ${pages.join(', ')}`);
+		return `${products.length} products, pages sent ${pages.join(', ')}, worker ${run.worker + 1}`;
 	});
 
 	let writes: PublicApiExecution | undefined;
