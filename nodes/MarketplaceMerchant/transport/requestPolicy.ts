@@ -61,7 +61,7 @@ export interface SendPolicy {
 /**
  * Sends a request through the group's gate and retries it, a bounded number of times and within
  * its time budget, when the service answers 429 (waiting as Retry-After asks), 503, or, for
- * idempotent requests, 502/504 or a cut connection or timeout; and once more after a 401 that
+ * idempotent requests, 502/504 or a cut connection or timeout; and up to 3 more times after a 401 that
  * came although n8n had just renewed the token. Any other error, and the last one when attempts
  * run out, is thrown with the service's own message, what was tried, and no secrets in it.
  */
