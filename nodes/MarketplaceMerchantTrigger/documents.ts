@@ -27,7 +27,7 @@ import {
 import { statusOf } from '../MarketplaceMerchant/transport/errors';
 import { sendWithPolicy } from '../MarketplaceMerchant/transport/requestPolicy';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
-import { CREDENTIAL_TYPE, credentialSecretsOf, merchantKeyOf } from '../MarketplaceMerchant/transport/send';
+import { CREDENTIAL_TYPE, credentialContextOf } from '../MarketplaceMerchant/transport/send';
 import type { DateWindow } from './cursor';
 
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
@@ -103,8 +103,8 @@ export async function getFromService(
 	answer: AnswerSchema,
 	{ notFoundIsEmpty = false }: { notFoundIsEmpty?: boolean } = {},
 ): Promise<unknown> {
-	const credentials = await ctx.getCredentials<{ baseUrl?: string }>(CREDENTIAL_TYPE);
-	const url = `${String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '')}${path}`;
+	const { baseUrl, merchantKey, secrets } = await credentialContextOf(ctx);
+	const url = `${baseUrl}${path}`;
 	const request: IHttpRequestOptions = {
 		method: 'GET',
 		url,
@@ -118,11 +118,11 @@ export async function getFromService(
 		response = await sendWithPolicy(
 			{
 				node: ctx.getNode(),
-				merchantKey: await merchantKeyOf(ctx),
+				merchantKey,
 				url,
 				idempotent: true,
 				timeoutMs: REQUEST_TIMEOUT_MS,
-				secrets: await credentialSecretsOf(ctx),
+				secrets,
 			},
 			async (timeout) => {
 				try {

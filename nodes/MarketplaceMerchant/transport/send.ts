@@ -27,16 +27,21 @@ interface CredentialValues {
 	accessToken?: string;
 }
 
-/** The account whose rate limits a request counts against (from any context: node or trigger). */
-export async function merchantKeyOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<string> {
-	const credentials = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
-	return `${String(credentials.baseUrl ?? '').replace(/\/+$/, '')}|${String(credentials.clientId ?? '')}`;
+/** What a request needs from the credential: read once per request (in n8n each read is a database read). */
+export interface CredentialContext {
+	/** The base URL without trailing slashes. */
+	baseUrl: string;
+	/** The account whose rate limits a request counts against. */
+	merchantKey: string;
+	/** The credential's secrets, to keep out of errors (the token actually sent is read from the error). */
+	secrets: unknown[];
 }
 
-/** The credential's secrets, to keep out of errors (the token actually sent is read from the error). */
-export async function credentialSecretsOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<unknown[]> {
-	const { clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
-	return [clientSecret, apiKey, accessToken];
+/** The credential's values a request needs (from any context: node or trigger), in one read. */
+export async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<CredentialContext> {
+	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
+	const base = String(baseUrl ?? '').trim().replace(/\/+$/, '');
+	return { baseUrl: base, merchantKey: `${base}|${String(clientId ?? '')}`, secrets: [clientSecret, apiKey, accessToken] };
 }
 
 /** POSTs that only read (EAN check) or create-or-edit by EAN (import) may be sent twice. */
@@ -66,14 +71,15 @@ export async function sendRequest(
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
 	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
 	const url = String(options.url ?? '');
+	const { merchantKey, secrets } = await credentialContextOf(ctx);
 	return await sendWithPolicy(
 		{
 			node: ctx.getNode(),
-			merchantKey: await merchantKeyOf(ctx),
+			merchantKey,
 			url,
 			idempotent: isIdempotent(options.method, url),
 			timeoutMs,
-			secrets: await credentialSecretsOf(ctx),
+			secrets,
 			perMinute: requestsPerMinuteOf(ctx),
 			wanted,
 		},
