@@ -17,6 +17,7 @@ import path from 'node:path';
 
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
+import { checkEditorDescriptions } from './editor-checks';
 import { installCommunityPackage, packPackage } from './community-package';
 import {
 	createUserFolder,
@@ -746,6 +747,7 @@ async function main(): Promise<void> {
 		});
 		if (!started || !session || !api) return;
 		await checkListedTypes(session);
+		await checkEditorDescriptions(session, NODE_TYPE, TRIGGER_TYPE);
 		const inProcess = sandbox;
 		await checkTrigger(api, WORKFLOW_IDS.trigger, {
 			addInvoice: async () => invoiceIdOf(await sandboxControl<Invoice>(inProcess, 'POST', 'invoices', {})),
