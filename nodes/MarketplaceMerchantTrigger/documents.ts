@@ -1,19 +1,17 @@
 /**
  * The trigger's requests: documents of one date window, and their PDFs. Every request goes
- * through `httpRequestWithAuthentication` (the credential's token, renewed after a 401) under
- * the shared pacing and retry policy, as the node's requests do.
+ * through send.ts (the credential's token, renewed after a 401) under the shared pacing and
+ * retry policy, as the node's requests do.
  */
 import {
 	NodeApiError,
 	type IDataObject,
-	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type IPollFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from '../MarketplaceMerchant/transport/answerLimits';
 import { formatIsoUtc, parseServiceTimestamp } from '../MarketplaceMerchant/transport/dates';
 import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
 import {
@@ -25,9 +23,8 @@ import {
 	type DocumentLink,
 } from '../MarketplaceMerchant/transport/invoices';
 import { statusOf } from '../MarketplaceMerchant/transport/errors';
-import { sendWithPolicy } from '../MarketplaceMerchant/transport/requestPolicy';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
-import { CREDENTIAL_TYPE, credentialContextOf } from '../MarketplaceMerchant/transport/send';
+import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import type { DateWindow } from './cursor';
 
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
@@ -103,41 +100,14 @@ export async function getFromService(
 	answer: AnswerSchema,
 	{ notFoundIsEmpty = false }: { notFoundIsEmpty?: boolean } = {},
 ): Promise<unknown> {
-	const { baseUrl, merchantKey, secrets } = await credentialContextOf(ctx);
-	const url = `${baseUrl}${path}`;
-	const request: IHttpRequestOptions = {
-		method: 'GET',
-		url,
-		qs,
-		headers: { Accept: 'application/json' },
-		returnFullResponse: true,
-		timeout: REQUEST_TIMEOUT_MS,
-	};
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await sendWithPolicy(
-			{
-				node: ctx.getNode(),
-				merchantKey,
-				url,
-				idempotent: true,
-				timeoutMs: REQUEST_TIMEOUT_MS,
-				secrets,
-			},
-			async (timeout) => {
-				try {
-					const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-						...request,
-						...STREAMED_ANSWER,
-						timeout,
-					})) as IN8nHttpFullResponse;
-					await readStreamedBody(ctx.getNode(), answer, timeout);
-					return answer;
-				} catch (error) {
-					throw await withErrorBodyRead(ctx.getNode(), error);
-				}
-			},
-		);
+		response = await sendAuthenticated(ctx, { group: 'orders', idempotent: true }, {
+			method: 'GET',
+			url: path,
+			qs,
+			timeout: REQUEST_TIMEOUT_MS,
+		});
 	} catch (error) {
 		if (notFoundIsEmpty && statusOf(error) === 404) return undefined;
 		throw describeFailure(ctx, error, what);

@@ -8,14 +8,11 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 
 import { unwrapList } from '../transport/decode';
 import { describeValue, invalidInput, isBlank, readJson } from '../transport/values';
-import { showFor } from './common';
 
 const JSON_MODE = 'json';
 const ROWS_MODE = 'rows';
 
 export interface BulkInput {
-	resource: string;
-	operation: string;
 	/** What the entries are, plural, for descriptions: 'products to update', 'discounts'. */
 	entries: string;
 	json: {
@@ -44,7 +41,6 @@ export interface BulkInput {
 
 /** Input Mode and the two inputs it chooses between: the JSON field and the rows. */
 export function bulkInputFields(input: BulkInput): INodeProperties[] {
-	const { show } = showFor(input.resource, input.operation);
 	const { row } = input.rows;
 	return [
 		{
@@ -66,7 +62,6 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 			],
 			default: JSON_MODE,
 			description: `Where the list of ${input.entries} comes from. One input item makes one bulk call.`,
-			displayOptions: { show },
 		},
 		{
 			displayName: input.json.displayName,
@@ -76,7 +71,7 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 			required: true,
 			placeholder: input.json.placeholder,
 			description: input.json.description,
-			displayOptions: { show: { ...show, inputMode: [JSON_MODE] } },
+			displayOptions: { show: { inputMode: [JSON_MODE] } },
 		},
 		{
 			displayName: input.rows.displayName,
@@ -86,7 +81,7 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 			placeholder: `Add ${row.displayName}`,
 			default: {},
 			description: `The ${input.entries}, one row each`,
-			displayOptions: { show: { ...show, inputMode: [ROWS_MODE] } },
+			displayOptions: { show: { inputMode: [ROWS_MODE] } },
 			options: [row],
 		},
 	];

@@ -1,11 +1,9 @@
 /**
- * Pieces of operation descriptions that several operations share.
+ * Pieces of operation descriptions that several operations share. They carry no displayOptions of
+ * their own: each operation file shows its fields with one `updateDisplayOptions` call.
  */
 import type {
 	DeclarativeRestApiSettings,
-	IDisplayOptions,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
 	INodePropertyRouting,
@@ -15,13 +13,8 @@ import type {
 
 import { readAnswerBody } from '../transport/answerLimits';
 import { recordingInputFailures } from '../transport/inputChecks';
-import { sendSingle, type RequestData } from '../transport/send';
-import { forInputItem } from '../transport/pagination';
-
-/** Shows a field only for the given resource and operation(s). */
-export function showFor(resource: string, operation: string | string[]): IDisplayOptions {
-	return { show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] } };
-}
+import { sendSingle, type Route } from '../transport/send';
+import { forInputItem, type PaginationFunction } from '../transport/pagination';
 
 /** The Operation choice of one resource. */
 export function operationProperty(resource: string, options: INodePropertyOptions[], defaultOperation: string): INodeProperties {
@@ -37,7 +30,7 @@ export function operationProperty(resource: string, options: INodePropertyOption
 }
 
 /** Return All and Limit, for every list operation. The operation's strategy reads them. */
-export function returnAllAndLimit(resource: string, operation: string): INodeProperties[] {
+export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -45,7 +38,6 @@ export function returnAllAndLimit(resource: string, operation: string): INodePro
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: showFor(resource, operation),
 		},
 		{
 			displayName: 'Limit',
@@ -54,27 +46,26 @@ export function returnAllAndLimit(resource: string, operation: string): INodePro
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
-			displayOptions: { show: { ...showFor(resource, operation).show, returnAll: [false] } },
+			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
 }
 
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */
-export function optionsCollection(resource: string, operation: string, options: INodeProperties[]): INodeProperties {
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: showFor(resource, operation),
 		options,
 	};
 }
 
 /** Options of the operations whose answer reports failures per entry (read by `failOnItemErrorsIfAsked`). */
-export function failOnItemErrorsOptions(resource: string, operation: string): INodeProperties {
-	return optionsCollection(resource, operation, [
+export function failOnItemErrorsOptions(): INodeProperties {
+	return optionsCollection([
 		{
 			displayName: 'Fail on Item Errors',
 			name: 'failOnItemErrors',
@@ -86,15 +77,13 @@ export function failOnItemErrorsOptions(resource: string, operation: string): IN
 	]);
 }
 
-type Strategy = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
-
-export interface EngineRouting {
+export interface PacedRouting extends Route {
 	/** Method and URL; a preSend may set the URL. */
 	request: DeclarativeRestApiSettings.HttpRequestOptions;
 	/** Checks the item's input and builds the request; an error here fails the item before anything is sent. */
 	preSend?: PreSendAction[];
 	/** How one item becomes requests (pages, chunks, windows): one request by default. */
-	strategy?: Strategy;
+	strategy?: PaginationFunction;
 	/**
 	 * Turns each answer into items; starts with `readAnswer(ANSWERS.x)` (decode.ts), which names
 	 * the schema of the operation's answer.
@@ -108,11 +97,11 @@ export interface EngineRouting {
  * starts all items' requests at once, and only the engine keeps them within the rate limits.
  * A preSend's failure holds back every item of the run when the node stops on errors (inputChecks.ts).
  */
-export function engineRouting({ request, preSend = [], strategy = sendSingle, postReceive }: EngineRouting): INodePropertyRouting {
+export function pacedRouting({ group, idempotent, request, preSend = [], strategy = sendSingle, postReceive }: PacedRouting): INodePropertyRouting {
 	return {
 		request,
 		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },
-		operations: { pagination: forInputItem(strategy) },
+		operations: { pagination: forInputItem(strategy, { group, idempotent }) },
 		// The answer arrives as a stream, read within its size cap before the operation's own actions.
 		output: { postReceive: [readAnswerBody, ...postReceive] },
 	};

@@ -79,14 +79,6 @@ export const PATHS = {
 	prices: '/payment/api/v1/merchant-integration/prices',
 } as const;
 
-/** Which group a request path counts against; the path prefix decides it. */
-export function endpointGroupOf(url: string): EndpointGroup {
-	if (url.includes('/cancellations')) return 'cancellation';
-	if (url.includes('/payment/')) return 'payments';
-	if (url.includes('/order/')) return 'orders';
-	return 'catalogue';
-}
-
 export const LIMITS = {
 	/** GET products: page size at most 200. */
 	productsPageSize: 200,

@@ -38,9 +38,8 @@ import {
 
 import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from './dates';
 import { LIMITS, PATHS } from './endpoints';
-import { readBodyWithinCap, STREAMED_ANSWER } from './answerLimits';
+import { downloadPresigned } from './send';
 import { statusOf } from './errors';
-import { sendWithPolicy } from './requestPolicy';
 import { ANSWERS, type AnswerSchema } from './schema';
 import { invalidInput, isBareDay, readDate, type ValueContext } from './values';
 
@@ -311,30 +310,7 @@ export async function downloadDocumentPdfs(
 		links.map(async (link) => {
 			let pdf: Buffer;
 			try {
-				const origin = new URL(link.link).origin;
-				const body: unknown = await sendWithPolicy(
-					{
-						node: ctx.getNode(),
-						merchantKey: `document-downloads|${origin}`,
-						url: link.link,
-						group: 'documentDownloads',
-						idempotent: true,
-						timeoutMs: DOWNLOAD_TIMEOUT_MS,
-					},
-					async (timeout) =>
-						await readBodyWithinCap(
-							ctx.getNode(),
-							await ctx.helpers.httpRequest({
-								method: 'GET',
-								url: link.link,
-								...STREAMED_ANSWER,
-								json: false,
-								timeout,
-							}),
-							timeout,
-						),
-				);
-				pdf = Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
+				pdf = await downloadPresigned(ctx, link.link, DOWNLOAD_TIMEOUT_MS);
 			} catch (error) {
 				const status = statusOf(error);
 				throw new NodeOperationError(

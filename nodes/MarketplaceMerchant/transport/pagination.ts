@@ -10,17 +10,30 @@
  * the limits), and their results are merged in request order. Over a real network that is what
  * makes a 40-page Return All take 9 s instead of 40.
  */
-import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from './dates';
-import { RATE_LIMITS, endpointGroupOf } from './endpoints';
+import { RATE_LIMITS } from './endpoints';
 import { RequestNotNeeded } from './pacing';
-import { sendRequest, type RequestData } from './send';
+import { sendRequest, type RequestData, type Route } from './send';
 import { asNodeError, statusOf } from './errors';
 import { mayBeSent } from './inputChecks';
 import { readLimit, toList } from './values';
 
-type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
+/** How one item becomes requests: an operation's strategy, given the item's request and the operation's route. */
+export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
+
+/** What RoutingNode calls for each item (`routing.operations.pagination`). */
+type RoutingPaginationFunction = (
+	this: IExecutePaginationFunctions,
+	resultOptions: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]>;
 
 /** No loop runs longer than this many requests for one item. */
 const MAX_REQUESTS_PER_ITEM = 10_000;
@@ -51,10 +64,10 @@ function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): v
  * fills `pairedItem` in only when input and output counts match, and `.item` expressions
  * downstream need it), and no input item returns more than n8n can take.
  */
-export function forInputItem(strategy: PaginationFunction): PaginationFunction {
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+export function forInputItem(strategy: PaginationFunction, route: Route): RoutingPaginationFunction {
+	return async function (this: IExecutePaginationFunctions, resultOptions: DeclarativeRestApiSettings.ResultOptions) {
 		if (!(await mayBeSent(this))) return [];
-		const items = await strategy.call(this, requestData);
+		const items = await strategy.call(this, { ...resultOptions, route });
 		assertWithinItemCap(this, items.length);
 		const pairedItem = { item: this.getItemIndex() };
 		for (const item of items) item.pairedItem ??= pairedItem;
@@ -110,7 +123,7 @@ async function inOrder<T>(
 
 /** How many requests of one item may be outstanding at once: the group's in-flight allowance. */
 function widthFor(requestData: RequestData): number {
-	return RATE_LIMITS[endpointGroupOf(String(requestData.options.url ?? ''))].inFlight;
+	return RATE_LIMITS[requestData.route.group].inFlight;
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
-import { endpointGroupOf, type EndpointGroup } from './endpoints';
+import type { EndpointGroup } from './endpoints';
 import { AttemptLog, DEFAULT_TIMEOUT_MS } from './attempts';
 import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, statusOf } from './errors';
 import { RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, release } from './pacing';
@@ -40,9 +40,8 @@ export interface SendPolicy {
 	node: INode;
 	/** Identifies the merchant account whose limits the request counts against. */
 	merchantKey: string;
-	/** The request's URL or path: it decides the endpoint group unless `group` is given. */
-	url: string;
-	group?: EndpointGroup;
+	/** The rate-limit group the request counts against, as its operation declares it. */
+	group: EndpointGroup;
 	/** The user's Requests per Minute option, when set: the gate sends no faster. */
 	perMinute?: number;
 	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded is thrown). */
@@ -66,7 +65,7 @@ export interface SendPolicy {
  * run out, is thrown with the service's own message, what was tried, and no secrets in it.
  */
 export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeoutMs: number) => Promise<T>): Promise<T> {
-	const gate = gateFor(policy.merchantKey, policy.group ?? endpointGroupOf(policy.url));
+	const gate = gateFor(policy.merchantKey, policy.group);
 	const attempts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
 	const log = new AttemptLog(policy.timeoutMs);
 	// A retry's timeout may be shorter: the retries of one request together stay within their budget.

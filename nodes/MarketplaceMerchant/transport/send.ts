@@ -1,23 +1,44 @@
 /**
- * One request of an operation, sent through RoutingNode's own machinery (authentication, token
- * refresh on 401, the operation's postReceive actions) under the shared pacing and retry policy.
+ * Everything that sends goes through here, under the shared pacing and retry policy
+ * (requestPolicy.ts):
+ * - `sendRequest`: a request of an operation, through RoutingNode's own machinery
+ *   (authentication, token refresh on 401, the operation's postReceive actions);
+ * - `sendAuthenticated`: a request outside an operation's routing (the trigger, list searches and
+ *   option lists of the editor, a lookup in a preSend), with the credential's token;
+ * - `downloadPresigned`: a pre-signed document link, without credentials.
  */
 import type {
 	DeclarativeRestApiSettings,
 	FunctionsBase,
+	IAllExecuteFunctions,
 	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
 	INodeExecutionData,
+	RequestHelperFunctions,
 } from 'n8n-workflow';
 
 import { requestTimeoutMs } from '../actions/requestOptions';
-import { STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
-import { PATHS } from './endpoints';
+import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
+import { DEFAULT_TIMEOUT_MS } from './attempts';
+import { CREDENTIAL_TYPE, normalizeBaseUrl } from './credential';
+import type { EndpointGroup } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
 import { isBlank, readWholeNumber } from './values';
 
-export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
+/**
+ * What the request engine needs to know of a request, declared by the operation that sends it
+ * (never deduced from the URL): the rate-limit group it counts against, and whether sending it
+ * twice is harmless (then a 502/504 or a cut connection is retried).
+ */
+export interface Route {
+	group: EndpointGroup;
+	idempotent: boolean;
+}
 
-export type RequestData = DeclarativeRestApiSettings.ResultOptions;
+/** One item's request as RoutingNode hands it to a pagination function, with the operation's route. */
+export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route };
 
 interface CredentialValues {
 	baseUrl?: string;
@@ -40,14 +61,8 @@ export interface CredentialContext {
 /** The credential's values a request needs (from any context: node or trigger), in one read. */
 export async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<CredentialContext> {
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
-	const base = String(baseUrl ?? '').trim().replace(/\/+$/, '');
+	const base = normalizeBaseUrl(baseUrl);
 	return { baseUrl: base, merchantKey: `${base}|${String(clientId ?? '')}`, secrets: [clientSecret, apiKey, accessToken] };
-}
-
-/** POSTs that only read (EAN check) or create-or-edit by EAN (import) may be sent twice. */
-function isIdempotent(method: string | undefined, url: string): boolean {
-	if ((method ?? 'GET').toUpperCase() !== 'POST') return true;
-	return url.endsWith(PATHS.eanExists) || url.endsWith(PATHS.import);
 }
 
 /** The Requests per Minute option (actions/requestOptions.ts), when the user set it. */
@@ -70,14 +85,12 @@ export async function sendRequest(
 	const timeoutMs = requestTimeoutMs(ctx);
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
 	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
-	const url = String(options.url ?? '');
 	const { merchantKey, secrets } = await credentialContextOf(ctx);
 	return await sendWithPolicy(
 		{
 			node: ctx.getNode(),
 			merchantKey,
-			url,
-			idempotent: isIdempotent(options.method, url),
+			...requestData.route,
 			timeoutMs,
 			secrets,
 			perMinute: requestsPerMinuteOf(ctx),
@@ -96,4 +109,68 @@ export async function sendRequest(
 /** The default for every operation: one request, paced and retried. */
 export async function sendSingle(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	return await sendRequest(this, requestData);
+}
+
+/** A context `sendAuthenticated` works in: the trigger's, the editor's (list search, options) or a preSend's. */
+export type AuthenticatedContext = IAllExecuteFunctions;
+
+/**
+ * One request with the credential's token (n8n renews it after a 401), outside an operation's
+ * routing. A `url` that is a path is put after the credential's base URL. The answer comes back
+ * whole (status, headers, body read within its cap); read it with `decodeAnswer` (decode.ts).
+ */
+export async function sendAuthenticated(
+	ctx: AuthenticatedContext,
+	route: Route,
+	request: IHttpRequestOptions,
+): Promise<IN8nHttpFullResponse> {
+	const { baseUrl, merchantKey, secrets } = await credentialContextOf(ctx);
+	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
+	const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS;
+	return await sendWithPolicy({ node: ctx.getNode(), merchantKey, ...route, timeoutMs, secrets }, async (timeout) => {
+		try {
+			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+				headers: { Accept: 'application/json' },
+				...request,
+				url,
+				returnFullResponse: true,
+				...STREAMED_ANSWER,
+				timeout,
+			})) as IN8nHttpFullResponse;
+			await readStreamedBody(ctx.getNode(), answer, timeout);
+			return answer;
+		} catch (error) {
+			throw await withErrorBodyRead(ctx.getNode(), error);
+		}
+	});
+}
+
+/** What `downloadPresigned` needs of a context (node or trigger). */
+export interface DownloadContext {
+	getNode(): INode;
+	helpers: Pick<RequestHelperFunctions, 'httpRequest'>;
+}
+
+/**
+ * The bytes behind a pre-signed link (no credentials are sent: its signature grants access).
+ * Downloads have their own gate per host, so they neither count against nor wait for the API's
+ * rate limits, and are retried like any request that may be sent twice.
+ */
+export async function downloadPresigned(ctx: DownloadContext, url: string, timeoutMs: number): Promise<Buffer> {
+	const body = await sendWithPolicy(
+		{
+			node: ctx.getNode(),
+			merchantKey: `document-downloads|${new URL(url).origin}`,
+			group: 'documentDownloads',
+			idempotent: true,
+			timeoutMs,
+		},
+		async (timeout) =>
+			await readBodyWithinCap(
+				ctx.getNode(),
+				await ctx.helpers.httpRequest({ method: 'GET', url, ...STREAMED_ANSWER, json: false, timeout }),
+				timeout,
+			),
+	);
+	return Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
 }

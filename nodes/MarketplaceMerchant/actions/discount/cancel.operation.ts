@@ -5,9 +5,9 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
-	type INodeProperties,
 	type INodePropertyOptions,
 	type JsonObject,
+	updateDisplayOptions,
 } from 'n8n-workflow';
 
 import { decodeAnswer } from '../../transport/decode';
@@ -16,7 +16,7 @@ import { statusOf } from '../../transport/errors';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { readText } from '../../transport/values';
-import { engineRouting, showFor } from '../common';
+import { pacedRouting } from '../common';
 import { RESOURCE } from './shared';
 
 const OPERATION = 'cancel';
@@ -64,7 +64,10 @@ export const cancelDiscount: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Cancel a discount',
 	description: 'Cancel a scheduled or running discount by its discountId; the product returns to its regular price',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'cancellation',
+		// Cancelling a cancelled discount changes nothing.
+		idempotent: true,
 		request: { method: 'PUT' },
 		preSend: [setCancellationUrl],
 		strategy: sendCancellation,
@@ -72,7 +75,9 @@ export const cancelDiscount: INodePropertyOptions = {
 	}),
 };
 
-export const cancelDiscountFields: INodeProperties[] = [
+const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
+
+export const cancelDiscountFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Discount ID',
 		name: 'discountId',
@@ -80,6 +85,5 @@ export const cancelDiscountFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'ID of the discount to cancel, as returned by Schedule or Get Many',
-		displayOptions: showFor(RESOURCE, OPERATION),
 	},
-];
+]);

@@ -1,10 +1,10 @@
-import type {
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	updateDisplayOptions,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodeExecutionData,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
@@ -14,7 +14,7 @@ import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { resultLimit } from '../../transport/pagination';
 import { DATE_FORMS, readDay } from '../../transport/values';
-import { engineRouting, returnAllAndLimit, showFor } from '../common';
+import { pacedRouting, returnAllAndLimit } from '../common';
 import { RESOURCE, checkDiscountPeriod } from './shared';
 
 const OPERATION = 'getMany';
@@ -41,7 +41,9 @@ export const getManyDiscounts: INodePropertyOptions = {
 	action: 'Get many discounts',
 	description:
 		'List the discounts that run during a date range: one item per discount with discountId, merchantInventoryId, discountPrice, dateFrom and dateTo',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'payments',
+		idempotent: true,
 		request: { method: 'GET', url: PATHS.discounts },
 		preSend: [setDateRange],
 		strategy: sendAndKeepLimit,
@@ -49,7 +51,9 @@ export const getManyDiscounts: INodePropertyOptions = {
 	}),
 };
 
-export const getManyDiscountsFields: INodeProperties[] = [
+const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
+
+export const getManyDiscountsFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Date From',
 		name: 'dateFrom',
@@ -57,7 +61,6 @@ export const getManyDiscountsFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: `First day of the range: ${DATE_FORMS}`,
-		displayOptions: showFor(RESOURCE, OPERATION),
 	},
 	{
 		displayName: 'Date To',
@@ -66,7 +69,6 @@ export const getManyDiscountsFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: `Last day of the range: ${DATE_FORMS}`,
-		displayOptions: showFor(RESOURCE, OPERATION),
 	},
-	...returnAllAndLimit(RESOURCE, OPERATION),
-];
+	...returnAllAndLimit(),
+]);

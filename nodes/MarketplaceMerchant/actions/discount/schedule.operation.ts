@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
@@ -87,7 +93,6 @@ const rowFields: INodeProperties[] = [
 ];
 
 const BULK_INPUT = discountBulkInput({
-	operation: OPERATION,
 	entries: 'discounts',
 	rowsName: 'discountsUi',
 	rowDisplayName: 'Discount',
@@ -106,4 +111,6 @@ export const scheduleDiscounts: INodePropertyOptions = {
 	routing: bulkDiscountRouting('POST', ANSWERS.discountSchedule, BULK_INPUT, scheduleEntries),
 };
 
-export const scheduleDiscountsFields: INodeProperties[] = [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions(RESOURCE, OPERATION)];
+const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
+
+export const scheduleDiscountsFields = updateDisplayOptions(displayOptions, [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions()]);

@@ -20,7 +20,7 @@ import { splitBodyList } from '../../transport/pagination';
 import type { AnswerSchema } from '../../transport/schema';
 import { invalidInput, isBlank, readChoice, type ValueContext } from '../../transport/values';
 import { readBulkEntries, type BulkInput } from '../bulkInput';
-import { engineRouting } from '../common';
+import { pacedRouting } from '../common';
 
 export const RESOURCE = 'discount';
 
@@ -136,7 +136,6 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 }
 
 export interface DiscountBulkInput {
-	operation: string;
 	/** What the entries are, plural, for descriptions: 'discounts', 'discount updates'. */
 	entries: string;
 	/** Name of the UI rows parameter: its own per operation, as the rows' fields differ. */
@@ -152,8 +151,6 @@ export interface DiscountBulkInput {
 /** The input of a bulk discount operation: a list under `discounts` in the input item, or rows. */
 export function discountBulkInput(input: DiscountBulkInput): BulkInput {
 	return {
-		resource: RESOURCE,
-		operation: input.operation,
 		entries: input.entries,
 		json: {
 			name: 'discountsJson',
@@ -188,7 +185,10 @@ export function bulkDiscountRouting(
 		requestOptions.body = { discounts: buildEntries.call(this, readBulkEntries(this, input).entries) };
 		return requestOptions;
 	}
-	return engineRouting({
+	return pacedRouting({
+		group: 'payments',
+		// A schedule sent twice would create the discounts twice; an update sets the same values again.
+		idempotent: method === 'PUT',
 		request: { method, url: PATHS.discounts },
 		preSend: [buildBody],
 		strategy: splitBodyList({

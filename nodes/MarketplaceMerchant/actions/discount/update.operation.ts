@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
@@ -94,7 +100,6 @@ const rowFields: INodeProperties[] = [
 ];
 
 const BULK_INPUT = discountBulkInput({
-	operation: OPERATION,
 	entries: 'discount updates',
 	rowsName: 'discountUpdatesUi',
 	rowDisplayName: 'Discount Update',
@@ -113,4 +118,6 @@ export const updateDiscounts: INodePropertyOptions = {
 	routing: bulkDiscountRouting('PUT', ANSWERS.discountUpdate, BULK_INPUT, updateEntries),
 };
 
-export const updateDiscountsFields: INodeProperties[] = [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions(RESOURCE, OPERATION)];
+const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
+
+export const updateDiscountsFields = updateDisplayOptions(displayOptions, [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions()]);

@@ -38,7 +38,7 @@ import type { RequestData } from '../../transport/send';
 import { chunkBySize, splitDateRange } from '../../transport/pagination';
 import { isBlank, readChoice, readList, toList } from '../../transport/values';
 import { looksLikeXml } from '../../transport/xml';
-import { engineRouting, optionsCollection, showFor } from '../common';
+import { pacedRouting, optionsCollection } from '../common';
 
 export const GET_MANY = 'getMany';
 export const GET_DOCUMENT_LINKS = 'getDocumentLinks';
@@ -199,7 +199,7 @@ export interface DocumentOperation {
 /** The fields both operations share (range and type), shown for one resource. */
 export function documentRangeFields(resource: string, kind: DocumentKind): INodeProperties[] {
 	const label = DOCUMENTS[kind].label;
-	const display = showFor(resource, [GET_MANY, GET_DOCUMENT_LINKS]);
+	const display = { show: { resource: [resource], operation: [GET_MANY, GET_DOCUMENT_LINKS] } };
 	return [
 		{
 			displayName: 'Date From',
@@ -235,6 +235,11 @@ export function documentRangeFields(resource: string, kind: DocumentKind): INode
 	];
 }
 
+/** An operation's Options, shown for one of the two resources. */
+function documentOptions(resource: string, operation: string, options: INodeProperties[]): INodeProperties {
+	return { ...optionsCollection(options), displayOptions: { show: { resource: [resource], operation: [operation] } } };
+}
+
 const binaryPropertyOption: INodeProperties = {
 	displayName: 'Put Output File in Field',
 	name: 'binaryPropertyName',
@@ -251,7 +256,9 @@ export function getManyDocuments(resource: string, kind: DocumentKind): Document
 			value: GET_MANY,
 			action: `Get many ${label}s`,
 			description: `List the ${label}s invoiced in a date range: one item per ${label} with its full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
-			routing: engineRouting({
+			routing: pacedRouting({
+				group: 'orders',
+				idempotent: true,
 				request: { method: 'GET', url: listPath },
 				preSend: [prepareQuery(GET_MANY)],
 				strategy: fetchDocuments(kind),
@@ -259,7 +266,7 @@ export function getManyDocuments(resource: string, kind: DocumentKind): Document
 			}),
 		},
 		fields: [],
-		options: optionsCollection(resource, GET_MANY, [
+		options: documentOptions(resource, GET_MANY, [
 			{
 				displayName: 'Attach Raw XML',
 				name: 'attachRawXml',
@@ -298,7 +305,9 @@ export function getDocumentLinks(resource: string, kind: DocumentKind): Document
 			value: GET_DOCUMENT_LINKS,
 			action: `Get ${label} document links`,
 			description: `Get links to the PDF documents of the ${label}s of some suborders: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
-			routing: engineRouting({
+			routing: pacedRouting({
+				group: 'orders',
+				idempotent: true,
 				request: { method: 'GET', url: linksPath },
 				preSend: [prepareQuery(GET_DOCUMENT_LINKS)],
 				strategy: fetchDocumentLinks(kind),
@@ -314,10 +323,10 @@ export function getDocumentLinks(resource: string, kind: DocumentKind): Document
 				required: true,
 				placeholder: '5100123-1, 5100456-2',
 				description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives an array`,
-				displayOptions: showFor(resource, GET_DOCUMENT_LINKS),
+				displayOptions: { show: { resource: [resource], operation: [GET_DOCUMENT_LINKS] } },
 			},
 		],
-		options: optionsCollection(resource, GET_DOCUMENT_LINKS, [
+		options: documentOptions(resource, GET_DOCUMENT_LINKS, [
 			{
 				displayName: 'Download PDFs',
 				name: 'downloadPdfs',

@@ -1,4 +1,9 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../transport/dates';
 import { readAnswer } from '../../transport/decode';
@@ -6,7 +11,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, isBlank, readDay, readId, readList } from '../../transport/values';
-import { engineRouting, showFor } from '../common';
+import { pacedRouting } from '../common';
 
 const RESOURCE = 'price';
 const OPERATION = 'getMany';
@@ -36,7 +41,9 @@ export const getManyPrices: INodePropertyOptions = {
 	action: 'Get many prices',
 	description:
 		'Get the prices of products on a day: one item per product with basePrice, sellablePrice (with any discount) and the discountId of an active discount',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'payments',
+		idempotent: true,
 		request: { method: 'GET', url: PATHS.prices },
 		preSend: [setIdsAndDate],
 		// A chunk whose ids have no price at all is answered 404: it contributes no items.
@@ -45,7 +52,9 @@ export const getManyPrices: INodePropertyOptions = {
 	}),
 };
 
-export const getManyPricesFields: INodeProperties[] = [
+const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
+
+export const getManyPricesFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Product IDs',
 		name: 'merchantInventoryIds',
@@ -55,7 +64,6 @@ export const getManyPricesFields: INodeProperties[] = [
 		placeholder: 'e.g. 100001, 100002, 100003',
 		description:
 			'Product IDs (the API calls them merchantInventoryId) separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request.',
-		displayOptions: showFor(RESOURCE, OPERATION),
 	},
 	{
 		displayName: 'Date',
@@ -63,6 +71,5 @@ export const getManyPricesFields: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
-		displayOptions: showFor(RESOURCE, OPERATION),
 	},
-];
+]);

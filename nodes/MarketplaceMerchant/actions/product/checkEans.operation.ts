@@ -5,15 +5,15 @@ import {
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
-	type INodeProperties,
 	type INodePropertyOptions,
+	updateDisplayOptions,
 } from 'n8n-workflow';
 
 import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { engineRouting, showFor } from '../common';
+import { pacedRouting } from '../common';
 import { readEanList } from './productValues';
 
 async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -55,7 +55,10 @@ export const checkEans: INodePropertyOptions = {
 	value: 'checkEans',
 	action: 'Check whether EANs exist',
 	description: 'Check which EAN codes already exist on the marketplace; outputs one item per EAN with exists true or false',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		// A POST that only reads.
+		idempotent: true,
 		request: { method: 'POST', url: PATHS.eanExists },
 		preSend: [buildEanListBody],
 		strategy: sendEanCheck,
@@ -63,7 +66,9 @@ export const checkEans: INodePropertyOptions = {
 	}),
 };
 
-export const checkEansFields: INodeProperties[] = [
+const displayOptions = { show: { resource: ['product'], operation: ['checkEans'] } };
+
+export const checkEansFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'EANs',
 		name: 'eans',
@@ -72,6 +77,5 @@ export const checkEansFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 8600000000017, 4006381333931',
 		description: 'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
-		displayOptions: showFor('product', 'checkEans'),
 	},
-];
+]);

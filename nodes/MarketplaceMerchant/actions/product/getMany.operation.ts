@@ -1,10 +1,10 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { readAnswer } from '../../transport/decode';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { engineRouting, returnAllAndLimit, showFor } from '../common';
+import { pacedRouting, returnAllAndLimit } from '../common';
 import { addProductFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
 
 export const getManyProducts: INodePropertyOptions = {
@@ -13,7 +13,9 @@ export const getManyProducts: INodePropertyOptions = {
 	action: 'Get many products',
 	description:
 		'List products of the catalogue with all their fields (price, VAT, stock, brand, categories…), optionally filtered by text, EAN or modification date',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		idempotent: true,
 		request: { method: 'GET', url: PATHS.products },
 		preSend: [addProductFilters],
 		strategy: pageThrough(LIMITS.productsPageSize),
@@ -21,15 +23,16 @@ export const getManyProducts: INodePropertyOptions = {
 	}),
 };
 
-export const getManyProductsFields: INodeProperties[] = [
-	...returnAllAndLimit('product', 'getMany'),
+const displayOptions = { show: { resource: ['product'], operation: ['getMany'] } };
+
+export const getManyProductsFields = updateDisplayOptions(displayOptions, [
+	...returnAllAndLimit(),
 	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: showFor('product', 'getMany'),
 		options: [
 			{
 				displayName: 'EAN',
@@ -53,9 +56,8 @@ export const getManyProductsFields: INodeProperties[] = [
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
-		default: false,
+		default: true,
 		description:
 			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
-		displayOptions: showFor('product', 'getMany'),
 	},
-];
+]);

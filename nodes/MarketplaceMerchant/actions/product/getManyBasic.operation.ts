@@ -1,10 +1,10 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
 
 import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { engineRouting, returnAllAndLimit, showFor } from '../common';
+import { pacedRouting, returnAllAndLimit } from '../common';
 import { addProductFilters, modifiedAfterFilter } from './productList';
 
 export const getManyBasicProducts: INodePropertyOptions = {
@@ -13,7 +13,9 @@ export const getManyBasicProducts: INodePropertyOptions = {
 	action: 'Get many basic products',
 	description:
 		'List products with only ID, EAN, SKU, prices, stock level and warehouse; faster than Get Many for large catalogues (2,500 per request)',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		idempotent: true,
 		request: { method: 'GET', url: PATHS.basicProducts },
 		preSend: [addProductFilters],
 		strategy: pageThrough(LIMITS.basicProductsPageSize),
@@ -21,15 +23,16 @@ export const getManyBasicProducts: INodePropertyOptions = {
 	}),
 };
 
-export const getManyBasicProductsFields: INodeProperties[] = [
-	...returnAllAndLimit('product', 'getManyBasic'),
+const displayOptions = { show: { resource: ['product'], operation: ['getManyBasic'] } };
+
+export const getManyBasicProductsFields = updateDisplayOptions(displayOptions, [
+	...returnAllAndLimit(),
 	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: showFor('product', 'getManyBasic'),
 		options: [modifiedAfterFilter],
 	},
-];
+]);

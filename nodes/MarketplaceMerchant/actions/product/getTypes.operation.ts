@@ -1,16 +1,16 @@
-import type {
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	updateDisplayOptions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
-import { engineRouting, showFor } from '../common';
+import { pacedRouting } from '../common';
 
 async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const language = this.getNodeParameter('language', 'default') as string;
@@ -35,14 +35,18 @@ export const getProductTypes: INodePropertyOptions = {
 	value: 'getTypes',
 	action: 'Get product types',
 	description: 'List the product type names the marketplace accepts (the Product Type of Import)',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		idempotent: true,
 		request: { method: 'GET', url: PATHS.productTypes },
 		preSend: [setLanguage],
 		postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
 	}),
 };
 
-export const getProductTypesFields: INodeProperties[] = [
+const displayOptions = { show: { resource: ['product'], operation: ['getTypes'] } };
+
+export const getProductTypesFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Language',
 		name: 'language',
@@ -53,6 +57,5 @@ export const getProductTypesFields: INodeProperties[] = [
 		],
 		default: 'default',
 		description: 'Language of the type names',
-		displayOptions: showFor('product', 'getTypes'),
 	},
-];
+]);

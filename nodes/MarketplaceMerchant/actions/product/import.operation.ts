@@ -1,11 +1,12 @@
-import type {
-	IDataObject,
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { readAnswer } from '../../transport/decode';
@@ -26,7 +27,7 @@ import {
 	toList,
 	type ValueContext,
 } from '../../transport/values';
-import { engineRouting, showFor } from '../common';
+import { pacedRouting } from '../common';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from './productValues';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
@@ -126,7 +127,10 @@ export const importProduct: INodePropertyOptions = {
 	action: 'Import a product',
 	description:
 		'Create a product, or edit the product with the same EAN, from one input item. The service applies imports asynchronously: the output is the import progress ID with the EAN, not the product.',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		// Import creates or edits by EAN: sending it twice gives the same catalogue.
+		idempotent: true,
 		request: { method: 'POST', url: PATHS.import },
 		preSend: [buildImportBody],
 		strategy: sendImport,
@@ -213,14 +217,15 @@ const ADDITIONAL_FIELD_LABELS: Record<string, string> = Object.fromEntries(
 	additionalFieldOptions.map(({ name, displayName }) => [name, displayName]),
 );
 
-export const importProductFields: INodeProperties[] = [
+const displayOptions = { show: { resource: ['product'], operation: ['import'] } };
+
+export const importProductFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName:
 			'The service applies an import asynchronously: the node outputs the import progress ID, not the product, and the service may still reject the import later. Name, Description, Cover Image URL, EAN, Base Price and VAT are required for every import.',
 		name: 'importNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: showFor('product', 'import'),
 	},
 	{
 		displayName: 'Name',
@@ -229,7 +234,6 @@ export const importProductFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Product name',
-		displayOptions: showFor('product', 'import'),
 	},
 	{
 		displayName: 'EAN',
@@ -239,7 +243,6 @@ export const importProductFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 4006381333931',
 		description: 'European Article Number: 8 to 14 digits; an existing product with this EAN is edited',
-		displayOptions: showFor('product', 'import'),
 	},
 	{
 		displayName: 'Description',
@@ -249,7 +252,6 @@ export const importProductFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Product description',
-		displayOptions: showFor('product', 'import'),
 	},
 	{
 		displayName: 'Cover Image URL',
@@ -259,21 +261,18 @@ export const importProductFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://example.com/images/cover.jpg',
 		description: 'URL (http or https) of the main product image',
-		displayOptions: showFor('product', 'import'),
 	},
 	{
 		...requiredPriceField('basePrice', PRODUCT_FIELDS.basePrice.displayName, `Price with VAT included; above 0. ${PRICE_FORMS}.`),
-		displayOptions: showFor('product', 'import'),
 	},
-	{ ...PRODUCT_FIELDS.vat, displayOptions: showFor('product', 'import') },
-	{ ...PRODUCT_FIELDS.stockLevel, displayOptions: showFor('product', 'import') },
+	PRODUCT_FIELDS.vat,
+	PRODUCT_FIELDS.stockLevel,
 	{
 		displayName: 'Category',
 		name: 'category',
 		type: 'string',
 		default: '',
 		description: 'Main category of the product',
-		displayOptions: showFor('product', 'import'),
 	},
 	{
 		displayName: 'Product Type',
@@ -281,7 +280,6 @@ export const importProductFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Type of product, one of the names Get Types lists',
-		displayOptions: showFor('product', 'import'),
 	},
 	{
 		displayName: 'Additional Fields',
@@ -289,9 +287,8 @@ export const importProductFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: showFor('product', 'import'),
 		options: additionalFieldOptions,
 	},
-];
+]);
 
 const FIELD_LABELS: Record<string, string> = Object.fromEntries(importProductFields.map(({ name, displayName }) => [name, displayName]));

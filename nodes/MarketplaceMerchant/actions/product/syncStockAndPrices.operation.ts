@@ -4,14 +4,14 @@
  * every entry with it (syncPlan.ts), hold back suspicious prices, and send only what changed with
  * the bulk update, through the same pacing, retries and chunking as Update Many.
  */
-import type {
-	IDataObject,
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodeExecutionData,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { pairProductResults } from '../../transport/bulkResults';
@@ -34,7 +34,7 @@ import {
 	type ValueContext,
 } from '../../transport/values';
 import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
-import { engineRouting, optionsCollection, showFor } from '../common';
+import { pacedRouting, optionsCollection } from '../common';
 import { matchKeyOf, planSync, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 
 const OPERATION = 'syncStockAndPrices';
@@ -43,8 +43,6 @@ const JSON_HINT =
 	'An array of objects such as [{"ean": "8600000000017", "stockLevel": 5, "basePrice": 1299}], each naming its product by the Match By field ("id", "ean" or "sku") and giving stockLevel, basePrice or both; "allowLargePriceChange": true lets one entry past the price guard';
 
 const BULK_INPUT: BulkInput = {
-	resource: 'product',
-	operation: OPERATION,
 	entries: 'products to sync',
 	json: {
 		name: 'productsJson',
@@ -226,7 +224,10 @@ export const syncStockAndPricesOperation: INodePropertyOptions = {
 	action: 'Sync stock and prices',
 	description:
 		'Make the marketplace match a list from an ERP or sheet: reads the catalogue once, sends only what changed, holds back suspicious prices, and reports per entry: updated, unchanged, guarded, not_found, ambiguous, failed or planned (Dry Run)',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		// Reads, then writes that set absolute values: sending one twice changes nothing.
+		idempotent: true,
 		request: { method: 'GET', url: PATHS.basicProducts },
 		preSend: [readSyncRequest],
 		strategy: syncStockAndPrices,
@@ -235,9 +236,10 @@ export const syncStockAndPricesOperation: INodePropertyOptions = {
 	}),
 };
 
-const show = showFor('product', OPERATION);
 
-export const syncStockAndPricesFields: INodeProperties[] = [
+const displayOptions = { show: { resource: ['product'], operation: [OPERATION] } };
+
+export const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Match By',
 		name: 'matchBy',
@@ -250,7 +252,6 @@ export const syncStockAndPricesFields: INodeProperties[] = [
 		],
 		default: 'ean',
 		description: 'How each entry names its product. A value that matches two products, or an entry repeated in the list, is reported as ambiguous and not sent.',
-		displayOptions: show,
 	},
 	...bulkInputFields(BULK_INPUT),
 	{
@@ -267,7 +268,6 @@ export const syncStockAndPricesFields: INodeProperties[] = [
 			},
 		],
 		default: 'leave',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Dry Run',
@@ -275,7 +275,6 @@ export const syncStockAndPricesFields: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to only report what would change (status "planned") and send nothing',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Output',
@@ -287,9 +286,8 @@ export const syncStockAndPricesFields: INodeProperties[] = [
 			{ name: 'Summary Only', value: 'summary', description: 'One item with the counts and the IDs per status' },
 		],
 		default: 'entries',
-		displayOptions: show,
 	},
-	optionsCollection('product', OPERATION, [
+	optionsCollection([
 		{
 			displayName: 'Confirm Setting More to 0',
 			name: 'confirmZeroing',
@@ -330,4 +328,4 @@ export const syncStockAndPricesFields: INodeProperties[] = [
 				'Whether to hold back entries whose new price is far from the current one (a wrong column must not reprice the catalogue). An entry with "allowLargePriceChange": true passes.',
 		},
 	]),
-];
+]);

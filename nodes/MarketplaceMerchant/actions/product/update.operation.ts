@@ -1,9 +1,15 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
-import { engineRouting, failOnItemErrorsOptions, showFor } from '../common';
+import { pacedRouting, failOnItemErrorsOptions } from '../common';
 import { buildProductUpdate, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
 
 const FIELD_LABELS: Record<string, string> = Object.fromEntries(
@@ -29,7 +35,10 @@ export const updateProduct: INodePropertyOptions = {
 	action: 'Update a product',
 	description:
 		"Change one product's price, VAT, stock, SKU or package weight by its ID. Outputs the result with success true or false and the service's reason in error.",
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		// Setting the same values again changes nothing.
+		idempotent: true,
 		request: { method: 'PUT', url: PATHS.product },
 		preSend: [buildUpdateRequest],
 		strategy: sendProductUpdate,
@@ -37,7 +46,9 @@ export const updateProduct: INodePropertyOptions = {
 	}),
 };
 
-export const updateProductFields: INodeProperties[] = [
+const displayOptions = { show: { resource: ['product'], operation: ['update'] } };
+
+export const updateProductFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Product ID',
 		name: 'productId',
@@ -46,7 +57,6 @@ export const updateProductFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 100001',
 		description: 'ID of the product to update (the ID field of Get Many)',
-		displayOptions: showFor('product', 'update'),
 	},
 	{
 		displayName: 'Update Fields',
@@ -55,8 +65,7 @@ export const updateProductFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'Fields to change; give at least one. Fields not added keep their current value.',
-		displayOptions: showFor('product', 'update'),
 		options: productUpdateFieldOptions,
 	},
-	failOnItemErrorsOptions('product', 'update'),
-];
+	failOnItemErrorsOptions(),
+]);

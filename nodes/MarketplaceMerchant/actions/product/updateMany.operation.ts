@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
 import { readAnswer } from '../../transport/decode';
@@ -6,14 +12,12 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitBodyList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
 import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
-import { engineRouting, failOnItemErrorsOptions } from '../common';
+import { pacedRouting, failOnItemErrorsOptions } from '../common';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions } from './productUpdate';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
 const BULK_INPUT: BulkInput = {
-	resource: 'product',
-	operation: 'updateMany',
 	entries: 'products to update',
 	json: {
 		name: 'productsJson',
@@ -68,7 +72,10 @@ export const updateManyProducts: INodePropertyOptions = {
 	action: 'Update many products',
 	description:
 		'Change price, VAT, stock, SKU or package weight of a list of products in bulk (any number; sent in requests of up to 30,000). Outputs one item per product with success, error and the input sent.',
-	routing: engineRouting({
+	routing: pacedRouting({
+		group: 'catalogue',
+		// Setting the same values again changes nothing.
+		idempotent: true,
 		request: { method: 'PUT', url: PATHS.productBulk },
 		preSend: [buildBulkUpdateBody],
 		strategy: splitBodyList({
@@ -82,7 +89,9 @@ export const updateManyProducts: INodePropertyOptions = {
 	}),
 };
 
-export const updateManyProductsFields: INodeProperties[] = [
+const displayOptions = { show: { resource: ['product'], operation: ['updateMany'] } };
+
+export const updateManyProductsFields = updateDisplayOptions(displayOptions, [
 	...bulkInputFields(BULK_INPUT),
-	failOnItemErrorsOptions('product', 'updateMany'),
-];
+	failOnItemErrorsOptions(),
+]);

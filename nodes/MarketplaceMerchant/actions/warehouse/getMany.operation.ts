@@ -3,14 +3,14 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
-import { engineRouting } from '../common';
+import { pacedRouting } from '../common';
 
 export const getManyWarehouses: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getMany',
 	action: 'Get many warehouses',
 	description: "List the merchant's warehouses (pickup addresses); exactly one is the default outbound address",
-	routing: engineRouting({ request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
+	routing: pacedRouting({ group: 'orders', idempotent: true, request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
 };
 
 export const getManyWarehousesFields: INodeProperties[] = [];
