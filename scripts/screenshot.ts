@@ -3,7 +3,7 @@
  *
  *   npm run screenshot        (scripts/screenshot.sh: installs Debian's chromium when missing)
  *
- * - node-creator.png     the node creator searched for "Marketplace"
+ * - node-creator.png     the node creator searched for "Marketplace", the package's entry open on its actions
  * - resource-locator.png Product > Update, its Product ID list open on the sandbox's products
  * - update-many.png      the Product > Update Many panel with its notice
  * - output-table.png     Product > Get Many run, its output as a table
@@ -16,7 +16,8 @@
  * reported (with a picture of the page at that moment in the temp folder) and the others still run.
  *
  * Environment: CHROMIUM (default `chromium` on PATH), SCREENSHOT_DIR (default docs/screenshots),
- * SCREENSHOT_ONLY (comma-separated shot names, default all).
+ * SCREENSHOT_ONLY (comma-separated shot names, default all), and those of `npm run dev`
+ * (N8N_DEV_PACKAGE_DIR: the package to show, default this repo).
  */
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -225,22 +226,22 @@ const find = {
 };
 
 /**
- * The input of the panel's parameter labelled `label`: a resource locator's input when the
- * parameter is one, else its text input. Found by the label the panel shows, so that it does not
- * depend on the parameter's internal name or type.
+ * The panel's parameter labelled `label` (its `parameter-item`). Found by the label the panel shows,
+ * so that it does not depend on the parameter's internal name or type.
  */
-function parameterInput(label: string): string {
+function parameterItem(label: string): string {
 	return `(() => {
-		const labels = [...document.querySelectorAll('[data-test-id="node-parameters"] label')].filter(
+		const labels = [...document.querySelectorAll('[data-test-id="node-parameters"] [data-test-id="parameter-item"] label')].filter(
 			// The label also holds the Fixed/Expression switch: compare its title text alone.
 			(element) => (element.querySelector('.n8n-text') ?? element).textContent.replace(/\\*/g, '').trim() === ${JSON.stringify(label)} && element.getClientRects().length > 0,
 		);
-		for (let element = labels[0]; element; element = element.parentElement) {
-			const input = element.querySelector('[data-test-id="rlc-input"] input, [data-test-id="parameter-input-field"] input, [data-test-id="parameter-input-field"]');
-			if (input) return input;
-		}
-		return null;
+		return labels[0]?.closest('[data-test-id="parameter-item"]') ?? null;
 	})()`;
+}
+
+/** The input of a parameter item: a resource locator's input when the parameter is one, else its text input. */
+function inputOf(item: string): string {
+	return `(${item})?.querySelector('[data-test-id="rlc-input"] input, [data-test-id="rlc-input"], [data-test-id="parameter-input-field"] input, [data-test-id="parameter-input-field"]') ?? null`;
 }
 
 async function signIn(page: DevToolsPage, baseUrl: string): Promise<void> {
@@ -286,28 +287,52 @@ async function nodeCreator(context: ShotContext): Promise<void> {
 	await sleep(1_000);
 	await page.evaluate(`${find.testId('node-creator-search-bar')}.focus()`);
 	await page.type('Marketplace');
-	await page.locate('"Marketplace Merchant" in the results', find.byText('[data-test-id="node-creator-item-name"]', 'Marketplace Merchant'));
-	await sleep(1_500);
+	// n8n lists node and trigger as one entry; opening it lists every action and trigger.
+	await page.click('"Marketplace Merchant" in the results', find.byText('[data-test-id="node-creator-item-name"]', 'Marketplace Merchant'));
+	await waitUntil(
+		'the actions of Marketplace Merchant',
+		async () => (await page.evaluate<number>(`document.querySelectorAll('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]').length`)) > 5 || undefined,
+		20_000,
+	);
+	await sleep(1_000);
 }
 
 /** Product > Update: the Product ID list open, listing the sandbox's products. */
 async function resourceLocator(context: ShotContext): Promise<void> {
 	const { page } = context;
 	await openWorkflow(context, NODES.update.id);
-	await page.click('the Product ID field', parameterInput('Product ID'));
-	// A resource locator in list mode opens its list on focus; a plain text field has none.
-	await waitUntil(
-		'the list of products',
-		async () => (await page.evaluate<number>(`document.querySelectorAll('[data-test-id="rlc-item"]').length`)) > 0 || undefined,
-		20_000,
-	).catch(() => console.warn('resource-locator: no list opened (Product ID is not a resource locator in this build?)'));
+	const productId = parameterItem('Product ID');
+	const modeSelector = `(${productId})?.querySelector('[data-test-id="rlc-mode-selector"]') ?? null`;
+	const mode = await page.evaluate<string | null>(`(${modeSelector})?.querySelector('input')?.value ?? null`);
+	if (mode === null) {
+		console.warn('resource-locator: Product ID is a plain field in this build (no resource locator): the shot shows the field');
+	} else if (mode.toLowerCase() !== 'from list') {
+		// n8n names the list mode "From list" whatever the node calls it.
+		await page.click('the Product ID mode', `(${modeSelector})?.querySelector('input') ?? null`);
+		await page.click(
+			'the mode From list',
+			`[...document.querySelectorAll('.el-select-dropdown__item')].find((option) => option.textContent.trim().toLowerCase() === 'from list' && option.getClientRects().length > 0) ?? null`,
+		);
+	}
+	await page.click('the Product ID field', inputOf(productId));
+	if (mode !== null) {
+		await waitUntil(
+			'the list of products',
+			async () => (await page.evaluate<number>(`document.querySelectorAll('[data-test-id="rlc-item"]').length`)) > 0 || undefined,
+			20_000,
+		);
+	}
 	await sleep(1_000);
 }
 
 /** Product > Update Many: the panel with its notice. */
 async function updateMany(context: ShotContext): Promise<void> {
 	await openWorkflow(context, NODES.updateMany.id);
-	await sleep(1_500);
+	await sleep(1_000);
+	await context.page.evaluate(
+		`document.querySelector('[data-test-id="node-parameters"] .notice, [data-test-id="node-parameters"] [class*="notice"]')?.scrollIntoView({ block: 'nearest' })`,
+	);
+	await sleep(500);
 }
 
 /** Product > Get Many, run from its panel: the output as a table. */
@@ -315,19 +340,30 @@ async function outputTable(context: ShotContext): Promise<void> {
 	const { page } = context;
 	await openWorkflow(context, NODES.getMany.id);
 	await page.click('the execute step button', find.testId('node-execute-button'));
-	const outputPanel = find.testId('ndv-output-panel');
-	await waitUntil(
-		'rows in the output table',
-		async () => (await page.evaluate<number>(`(${outputPanel})?.querySelectorAll('table tr').length ?? 0`)) > 1 || undefined,
-		60_000,
-	).catch(async (error: unknown) => {
-		// Not the table view: switch to it.
-		await page.click('the Table view', find.byText('[data-test-id="ndv-run-data-display-mode"] *', 'Table', outputPanel)).catch(() => {
-			throw error;
-		});
-		await page.locate('rows in the output table', `(${outputPanel})?.querySelectorAll('table tr')[1] ?? null`, 20_000);
-	});
+	// `output-panel` in n8n 2.x, `ndv-output-panel` before.
+	const outputPanel = `document.querySelector('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')`;
+	const tableRows = async () => await page.evaluate<number>(`(${outputPanel})?.querySelectorAll('table tr').length ?? 0`);
+	await page.locate('the output panel', outputPanel);
+	await waitUntil('the run to finish', async () => (await page.evaluate<boolean>(`!${find.testId('ndv-executing')}`)) || undefined, 60_000);
+	if ((await tableRows()) <= 1) await page.click('the Table view', find.testId('radio-button-table', outputPanel));
+	await waitUntil('rows in the output table', async () => (await tableRows()) > 1 || undefined, 20_000);
+	await widenOutput(page);
 	await sleep(1_000);
+}
+
+/** Drags the parameters panel towards the input side, so that the output table gets more room. */
+async function widenOutput(page: DevToolsPage): Promise<void> {
+	const handle = await page.locate('the panel drag handle', find.testId('panel-drag-button')).catch(() => undefined);
+	if (!handle) return;
+	const left = VIEWPORT.width * 0.2;
+	await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...handle });
+	await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...handle, button: 'left', buttons: 1, clickCount: 1 });
+	for (let step = 1; step <= 10; step++) {
+		const x = handle.x - ((handle.x - left) * step) / 10;
+		await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y: handle.y, button: 'left', buttons: 1 });
+		await sleep(50);
+	}
+	await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: left, y: handle.y, button: 'left', buttons: 0, clickCount: 1 });
 }
 
 const SHOTS: Record<string, (context: ShotContext) => Promise<void>> = {
@@ -373,6 +409,8 @@ async function takeShots(context: ShotContext, names: string[]): Promise<string[
 		const file = path.join(OUTPUT_DIR, `${name}.png`);
 		try {
 			await SHOTS[name](context);
+			// n8n's toasts ("Node executed successfully") would cover part of the picture.
+			await page.evaluate(`document.querySelectorAll('.el-notification').forEach((toast) => toast.remove())`);
 			await writeFile(file, await page.capture());
 			console.log(`saved ${path.relative(process.cwd(), file)} (${Math.round((await stat(file)).size / 1024)} KB)`);
 		} catch (error) {
