@@ -136,7 +136,9 @@ describe('Product locator: the engine behind the list', () => {
 
 		expect(results.every((result) => result.results.length > 0)).toBe(true);
 		const answers = sent('products');
-		expect(answers.filter((entry) => entry.status === 429)).toEqual([]);
+		// Without the gate 7 of the 12 would be refused at once; a busy machine may delay an answer
+		// enough for the sandbox to count one arrival in the wrong second, so allow a stray one.
+		expect(answers.filter((entry) => entry.status === 429).length).toBeLessThanOrEqual(1);
 		// 12 requests at 5 a second cannot all arrive within the first second.
 		expect(answers[answers.length - 1].at - answers[0].at).toBeGreaterThanOrEqual(1_000);
 	});
