@@ -1,10 +1,13 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { discountFields, discountOperations } from './actions/discount/Discount.resource';
+import { searchDiscounts } from './actions/discount/discountLocator';
 import { invoiceFields, invoiceOperations } from './actions/invoice/Invoice.resource';
 import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/invoiceCorrection/InvoiceCorrection.resource';
 import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
+import { searchProducts } from './actions/product/productLocator';
+import { getProductTypes } from './actions/product/productTypes';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
@@ -12,7 +15,8 @@ import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
 /**
  * Marketplace Merchant: a declarative node. Every operation is described by its `routing`
  * (see actions/<resource>/<operation>.operation.ts); the shared request engine in transport/
- * paces, retries, splits and reads the requests. There is no `execute` method.
+ * paces, retries, splits and reads the requests. There is no `execute` method. The editor's
+ * pickers (`methods`) send through the same engine (transport/send.ts, sendAuthenticated).
  */
 export class MarketplaceMerchant implements INodeType {
 	description: INodeTypeDescription = {
@@ -65,5 +69,10 @@ export class MarketplaceMerchant implements INodeType {
 			...priceFields,
 			requestOptionsProperty,
 		],
+	};
+
+	methods = {
+		listSearch: { searchProducts, searchDiscounts },
+		loadOptions: { getProductTypes },
 	};
 }

@@ -179,10 +179,10 @@ export function bulkDiscountRouting(
 	method: 'POST' | 'PUT',
 	answer: AnswerSchema,
 	input: BulkInput,
-	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[]) => IDataObject[],
+	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[]) => IDataObject[] | Promise<IDataObject[]>,
 ): INodePropertyRouting {
 	async function buildBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		requestOptions.body = { discounts: buildEntries.call(this, readBulkEntries(this, input).entries) };
+		requestOptions.body = { discounts: await buildEntries.call(this, readBulkEntries(this, input).entries) };
 		return requestOptions;
 	}
 	return pacedRouting({

@@ -8,7 +8,7 @@ import {
 
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice, readText } from '../../transport/values';
+import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
 import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
@@ -25,6 +25,7 @@ import {
 	entryField,
 	entryLabel,
 } from './shared';
+import { discountLocatorField, readDiscountId } from './discountLocator';
 
 const OPERATION = 'update';
 
@@ -37,7 +38,7 @@ const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountTyp
 function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[]): IDataObject[] {
 	return entries.map((entry, index) => {
 		const field = (name: string) => entryField(index, name);
-		const discountId = readText(this, field('discountId'), entry.discountId);
+		const discountId = readDiscountId(this, field('discountId'), entry.discountId);
 		if (CHANGES.every((change) => isBlank(entry[change]))) {
 			throw invalidInput(this, entryLabel(index), 'has nothing to change', `Give at least one of ${CHANGES.join(', ')}`);
 		}
@@ -59,14 +60,7 @@ function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[]): I
 }
 
 const rowFields: INodeProperties[] = [
-	{
-		displayName: 'Discount ID',
-		name: 'discountId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'ID of the discount to change, as returned by Schedule or Get Many',
-	},
+	discountLocatorField('The discount to change: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
 	{
 		displayName: 'New Discount Price',
 		name: 'newDiscountPrice',

@@ -10,7 +10,8 @@ import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
-import { buildProductUpdate, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
+import { productLocatorField } from './productLocator';
+import { buildProductUpdate, productUpdateBodies, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
 
 const FIELD_LABELS: Record<string, string> = Object.fromEntries(
 	productUpdateFieldOptions.map(({ name, displayName }) => [name, `Update Fields > ${displayName}`]),
@@ -21,9 +22,10 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		...(this.getNodeParameter('updateFields', {}) as IDataObject),
 		id: this.getNodeParameter('productId', ''),
 	};
-	const body = buildProductUpdate(this, source, (property) =>
+	const update = buildProductUpdate(this, source, (property) =>
 		property === 'id' ? 'Product ID' : property ? FIELD_LABELS[property] : 'Update Fields',
 	);
+	const [body] = await productUpdateBodies(this, [update]);
 	requestOptions.url = `${PATHS.product}/${String(body.id)}`;
 	requestOptions.body = body;
 	return requestOptions;
@@ -49,15 +51,7 @@ export const updateProduct: INodePropertyOptions = {
 const displayOptions = { show: { resource: ['product'], operation: ['update'] } };
 
 export const updateProductFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'Product ID',
-		name: 'productId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 100001',
-		description: 'ID of the product to update (the ID field of Get Many)',
-	},
+	productLocatorField({ name: 'productId' }),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
