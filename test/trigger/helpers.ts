@@ -108,11 +108,11 @@ function orderDetailsOf(json: IDataObject): IDataObject {
 	return ((json.invoiceHeader as IDataObject | undefined)?.orderDetails ?? {}) as IDataObject;
 }
 
-/** Invoice ids (corrections: invoice numbers) of emitted items, in order. */
+/** Invoice ids (corrections: invoice numbers) of emitted items, in order, simplified (the default) or not. */
 export function documentIds(items: INodeExecutionData[]): string[] {
 	return items.map(({ json }) => {
-		const details = orderDetailsOf(json);
-		return String(json.event === 'invoiceCorrection' ? details.invoiceNumber : details.invoiceId);
+		const fields = json.invoiceHeader === undefined ? json : orderDetailsOf(json);
+		return String(json.event === 'invoiceCorrection' ? fields.invoiceNumber : fields.invoiceId);
 	});
 }
 

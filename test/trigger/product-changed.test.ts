@@ -67,7 +67,7 @@ const ids = (items: Array<{ json: IDataObject }>) => items.map(({ json }) => jso
 describe('Trigger: Product Changed', () => {
 	it('does not emit the catalogue on activation, then fires once per changed product and not twice', async () => {
 		await start(300);
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
 		const recentlyModified = sandbox.state.products.filter((product) => product.dateModified >= '2025-06-14');
 		expect(recentlyModified.length).toBeGreaterThan(0);
 
@@ -109,7 +109,7 @@ describe('Trigger: Product Changed', () => {
 	it('reads the answer through its schema: numbers sent as text are numbers, and a sale is told from its stock', async () => {
 		await start(300);
 		sandbox.setVariants({ numbersAsStrings: true });
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
 		expect(emittedItems(await trigger.poll())).toEqual([]);
 		const [a] = quietProducts();
 		await platformChanges([{ id: a.id, sold: 1 }]);
@@ -125,10 +125,10 @@ describe('Trigger: Product Changed', () => {
 		expect(sold.json.changed).toEqual(['stockLevel']);
 	});
 
-	it('sees a change made just before midnight in the first poll after it, and asks for at most the last two days', async () => {
+	it('sees a change made just before midnight in the first poll after it (simplified by default), and asks for at most the last two days', async () => {
 		await start(300);
 		setNow('2025-06-15T23:50:00.000Z');
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: true });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
 		expect(emittedItems(await trigger.poll())).toEqual([]);
 		const [a] = quietProducts();
 
@@ -147,8 +147,8 @@ describe('Trigger: Product Changed', () => {
 
 	it('fires only for the watched fields: stock only, price only', async () => {
 		await start(300);
-		const stockOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'stock' });
-		const priceOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'price' });
+		const stockOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'stock', simplify: false });
+		const priceOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'price', simplify: false });
 		const [a, b] = quietProducts();
 		// Modified before activation: both triggers hold their fingerprints.
 		await platformChanges([{ id: a.id, sold: 1 }, { id: b.id, sold: 1 }]);
@@ -175,7 +175,7 @@ describe('Trigger: Product Changed', () => {
 
 	it('Fetch Test Event shows a recently modified product without changing the state', async () => {
 		await start(300);
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
 		const result = await trigger.fetchTestEvent();
 		const [item] = emittedItems(result);
 		expect(item.json).toMatchObject({ event: 'productChanged', previous: null });
