@@ -4,9 +4,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../sandbox';
 import { runPoll } from '../harness';
 import {
+	DAY,
 	MINUTE,
 	TRIGGER_TYPE,
 	TriggerUnderTest,
@@ -15,33 +15,14 @@ import {
 	emittedItems,
 	invoicedAt,
 	requestsTo,
-	setNow,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 
 const START = '2025-06-15T10:00:00.000Z';
 const NEW_INVOICES = { event: 'invoice' };
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	useSharedClock(START);
-	sandbox = await startSandbox({ rateLimits: false, seed: 7 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-	jest.useRealTimers();
-});
-
 /** Each test runs on its own stretch of time, so documents of one test stay out of the others. */
-let testStart = Date.parse(START);
-beforeEach(() => {
-	testStart += 2 * 86_400_000;
-	setNow(testStart);
-	sandbox.clearFaults();
-	sandbox.clearLog();
-});
+const { sandbox } = useTriggerSandbox({ start: START, seed: 7, per: 'file', stretchMs: 2 * DAY });
 
 function addInvoice(offsetMs: number, visibleAfterMs?: number): string {
 	const invoice = sandbox.addInvoice(
@@ -65,7 +46,8 @@ test('the first poll seeds the cursor and emits nothing, not even documents of t
 	const first = await trigger.poll();
 	expect(first.error).toBeUndefined();
 	expect(first.emitted).toBeNull();
-	expect(trigger.state.invoice).toMatchObject({ cursor: new Date(testStart).toISOString() });
+	// The clock stands still within a test: the cursor is now.
+	expect(trigger.state.invoice).toMatchObject({ cursor: new Date().toISOString() });
 
 	advance(5 * MINUTE);
 	expect(emittedItems(await trigger.poll())).toEqual([]);

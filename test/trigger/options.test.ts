@@ -4,7 +4,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { simplifyDocument } from '../../nodes/MarketplaceMerchant/actions/documents/documents';
-import { startSandbox, type InvoiceType, type Sandbox } from '../../sandbox';
+import type { InvoiceType } from '../../sandbox';
 import {
 	DAY,
 	MINUTE,
@@ -14,32 +14,13 @@ import {
 	emittedItems,
 	invoicedAt,
 	requestsTo,
-	setNow,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 
 const START = '2025-06-15T10:00:00.000Z';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	useSharedClock(START);
-	sandbox = await startSandbox({ rateLimits: false, seed: 5 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-	jest.useRealTimers();
-});
-
 /** Each test runs 200 days after the previous one: no test sees another's documents, even over 3 months. */
-let testStart = Date.parse(START);
-beforeEach(() => {
-	testStart += 200 * DAY;
-	setNow(testStart);
-	sandbox.clearFaults();
-	sandbox.clearLog();
-});
+const { sandbox } = useTriggerSandbox({ start: START, seed: 5, per: 'file', stretchMs: 200 * DAY });
 
 function addInvoice(offsetMs: number, invoiceType?: InvoiceType): string {
 	const invoiceHeader = { orderDetails: { invoicedDate: invoicedAt(offsetMs) }, ...(invoiceType ? { invoiceType } : {}) };
