@@ -7,6 +7,7 @@ import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
+import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
 
 /**
  * Marketplace Merchant: a declarative node. Every operation is described by its `routing`
@@ -27,9 +28,9 @@ export class MarketplaceMerchant implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplaceMerchantApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
