@@ -6,11 +6,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
 import { simplifyField } from '../MarketplaceMerchant/actions/common';
+import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
+import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
-import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
 
 /** Parameters that concern invoices and corrections only. */
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED] } };

@@ -36,7 +36,7 @@ import { downloadPresigned, type DownloadContext } from '../../transport/send';
 
 export type DocumentKind = 'invoice' | 'correction';
 
-export interface DocumentEndpoints {
+interface DocumentEndpoints {
 	/** The node's resource and the trigger's event for this kind. */
 	resource: 'invoice' | 'invoiceCorrection';
 	/** GET list of documents for a date range. */
@@ -131,7 +131,7 @@ function toIsoUtc(value: unknown): string | undefined {
 	return date ? formatIsoUtc(date) : textOf(value);
 }
 
-export interface SimplifiedDocument extends IDataObject {
+interface SimplifiedDocument extends IDataObject {
 	invoiceType?: string;
 	suborderId?: string;
 	orderId?: string;
@@ -271,7 +271,7 @@ export function suborderGroups(suborderIds: string[]): string[][] {
 }
 
 /** What downloading needs from an execution context (node or trigger). */
-export interface DocumentDownloadContext extends DownloadContext {
+interface DocumentDownloadContext extends DownloadContext {
 	helpers: DownloadContext['helpers'] & Pick<BinaryHelperFunctions, 'prepareBinaryData'>;
 }
 

@@ -12,13 +12,15 @@ import { simplifyField } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 
 const DAY_MS = 86_400_000;
+const FROM_LABEL = 'Date From';
+const TO_LABEL = 'Date To';
 
 /** Date From and Date To of a document range; by default the last 7 days (the editor's `$now`). */
 export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
 	const { label } = DOCUMENTS[kind];
 	return [
 		{
-			displayName: 'Date From',
+			displayName: FROM_LABEL,
 			name: 'dateFrom',
 			type: 'dateTime',
 			default: '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}',
@@ -26,7 +28,7 @@ export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
 			description: `Start of the range (inclusive) of the ${label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.`,
 		},
 		{
-			displayName: 'Date To',
+			displayName: TO_LABEL,
 			name: 'dateTo',
 			type: 'dateTime',
 			default: '={{ $now.toISO() }}',
@@ -36,36 +38,25 @@ export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
 	];
 }
 
-export interface RangeLabels {
-	from: string;
-	to: string;
-}
-
 /**
- * Reads a From/To pair and checks it before anything is sent (the service answers a bare 400 to
- * these). `labels` are the fields' display names. A To given as a bare day (`2024-03-31`,
- * `31/03/2024`) includes that whole day.
+ * Reads Date From and Date To and checks them before anything is sent (the service answers a bare
+ * 400 to these). A To given as a bare day (`2024-03-31`, `31/03/2024`) includes that whole day.
  */
-export function readDocumentRange(
-	ctx: ValueContext,
-	fromValue: unknown,
-	toValue: unknown,
-	labels: RangeLabels = { from: 'Date From', to: 'Date To' },
-): { from: Date; to: Date } {
-	const from = readDate(ctx, labels.from, fromValue);
-	const toInstant = readDate(ctx, labels.to, toValue);
+export function readDocumentRange(ctx: ValueContext, fromValue: unknown, toValue: unknown): { from: Date; to: Date } {
+	const from = readDate(ctx, FROM_LABEL, fromValue);
+	const toInstant = readDate(ctx, TO_LABEL, toValue);
 	const to = isBareDay(toValue) ? new Date(toInstant.getTime() + DAY_MS - 1) : toInstant;
 	const earliest = new Date(LIMITS.earliestInvoiceDate);
 	if (from.getTime() < earliest.getTime()) {
 		throw invalidInput(
 			ctx,
-			labels.from,
+			FROM_LABEL,
 			`must not be before ${formatYearMonthDay(earliest)} (got ${formatIsoUtc(from)})`,
 			`The service keeps no documents from before ${formatYearMonthDay(earliest)} and rejects such ranges`,
 		);
 	}
 	if (to.getTime() < from.getTime()) {
-		throw invalidInput(ctx, labels.to, `must not be before ${labels.from} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
+		throw invalidInput(ctx, TO_LABEL, `must not be before ${FROM_LABEL} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
 	}
 	return { from, to };
 }
@@ -105,7 +96,7 @@ export function simplifyDocumentsField(kind: DocumentKind): INodeProperties {
 	);
 }
 
-export const DEFAULT_BINARY_PROPERTY = 'data';
+const DEFAULT_BINARY_PROPERTY = 'data';
 
 /** The name of the binary field an output file goes in (an option shown only when a file is made). */
 export function outputFileField(description: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {

@@ -24,7 +24,7 @@ import { optionsCollection, pacedRouting } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
 import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
 
-export const GET_DOCUMENT_LINKS = 'getDocumentLinks';
+const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 
 /** The suborder ids of the current item, comma-separated in the query; none fails the item before a request is sent. */
 async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
