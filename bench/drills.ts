@@ -147,7 +147,7 @@ function drills(): Drill[] {
 			name: 'Billion-laughs XML answer',
 			setup: 'Invoice Get Many, Response Format XML, × 1,000 (one month each); every answer a 200 billion-laughs document (10⁹ × "lol" if expanded); limits off',
 			expectation: 'fails clearly',
-			parameters: { resource: 'invoice', operation: 'getMany', ...XML_RANGE, options: { responseFormat: 'xml' } },
+			parameters: { resource: 'invoice', operation: 'getMany', ...XML_RANGE, returnAll: true, options: { responseFormat: 'xml' } },
 			inputItems: monthRanges(),
 			faults: [{ route: 'invoices', body: 'xml-bomb', count: FOREVER }],
 			cause: /XML.*DOCTYPE/is,

@@ -70,9 +70,10 @@ export function nodeOutput(execution: ExecutionWithRunData, nodeName: string): J
 	return runs.flatMap((run) => run.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
-/** The invoice id of an invoice document (sandbox state or a node's output item). */
+/** The invoice id of an invoice: a full document (sandbox state, or output with Simplify off) or a simplified item. */
 export function invoiceIdOf(document: object): string {
-	return String((document as { invoiceHeader: { orderDetails: { invoiceId: unknown } } }).invoiceHeader.orderDetails.invoiceId);
+	const full = document as { invoiceHeader?: { orderDetails: { invoiceId: unknown } }; invoiceId?: unknown };
+	return String(full.invoiceHeader ? full.invoiceHeader.orderDetails.invoiceId : full.invoiceId);
 }
 
 /** Invoice ids emitted by the trigger node `New Invoice` in each execution, oldest execution first. */

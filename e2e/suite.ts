@@ -184,7 +184,26 @@ async function checkReadOperations(installation: N8nInstallation, userFolder: st
 		const invoices = nodeOutput(run, 'Invoices');
 		assert.ok(expected.length > 0, 'the sandbox has no invoices in that period');
 		assert.deepEqual(invoices.map(invoiceIdOf), expected.map(invoiceIdOf));
-		return `${invoices.length} invoices`;
+		// The workflow leaves Simplify out: on by default.
+		assert.ok(invoices.every((invoice) => !('invoiceHeader' in invoice) && typeof invoice.suborderId === 'string'), 'not simplified');
+		return `${invoices.length} invoices, simplified`;
+	});
+
+	await check('Invoice > Get Many with every default: the last 7 days, Limit 50, simplified', async () => {
+		const windowRequests = sandbox.log.filter((entry) => {
+			const from = Date.parse(String(entry.query.dateFrom));
+			return entry.route === 'invoices' && from > startedAt - 8 * DAY_MS && from <= finishedAt - 7 * DAY_MS;
+		});
+		assert.equal(windowRequests.length, 1, `requests from 7 days back: ${JSON.stringify(windowRequests.map((entry) => entry.query))}`);
+		const from = Date.parse(String(windowRequests[0].query.dateFrom));
+		const to = Date.parse(String(windowRequests[0].query.dateTo));
+		assert.ok(to >= startedAt && to <= finishedAt, `Date To ${String(windowRequests[0].query.dateTo)} is not the time of the run`);
+		const expected = sandbox.state.invoices.filter((invoice) => invoicedMs(invoice) >= from && invoicedMs(invoice) <= to).slice(0, 50);
+		const invoices = nodeOutput(run, 'Invoices With Defaults');
+		assert.ok(expected.length > 0, 'the sandbox has no invoices in the last 7 days');
+		assert.deepEqual(invoices.map(invoiceIdOf), expected.map(invoiceIdOf));
+		assert.ok(invoices.every((invoice) => !('invoiceHeader' in invoice)), 'not simplified');
+		return `${invoices.length} invoices from ${String(windowRequests[0].query.dateFrom)}`;
 	});
 
 	await check('Invoice Correction > Get Many returns the corrections of the last 2 months', async () => {
@@ -197,9 +216,10 @@ async function checkReadOperations(installation: N8nInstallation, userFolder: st
 			return at >= from && at <= finishedAt;
 		});
 		assert.ok(expected.length > 0, 'the sandbox has no corrections in that period');
-		const numberOf = (document: Json) =>
-			String((document as { invoiceHeader: { orderDetails: { invoiceNumber: string } } }).invoiceHeader.orderDetails.invoiceNumber);
-		assert.deepEqual(corrections.map(numberOf), expected.map((correction) => numberOf(correction as unknown as Json)));
+		assert.deepEqual(
+			corrections.map((correction) => correction.invoiceNumber),
+			expected.map((correction) => correction.invoiceHeader.orderDetails.invoiceNumber),
+		);
 		return `${corrections.length} corrections`;
 	});
 

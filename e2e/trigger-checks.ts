@@ -1,11 +1,11 @@
 /**
  * The polling trigger through a running n8n (one process or queue mode): activation seeds without
- * emitting, each new invoice fires exactly once over several polls, a poll with nothing new fires
- * nothing. Used by e2e/suite.ts and e2e/queue/suite.ts.
+ * emitting, each new invoice fires exactly once (simplified: the default) over several polls, a
+ * poll with nothing new fires nothing. Used by e2e/suite.ts and e2e/queue/suite.ts.
  */
 import assert from 'node:assert/strict';
 
-import { check, emittedInvoiceIds, sleep, waitFor } from './checks';
+import { check, emittedInvoiceIds, nodeOutput, sleep, waitFor } from './checks';
 import type { N8nPublicApi, PublicApiExecution } from './n8n-api';
 
 /** The sandbox as the trigger checks use it (in process or over HTTP). */
@@ -52,7 +52,11 @@ export async function checkTrigger(api: N8nPublicApi, workflowId: string, sandbo
 		const executions = await api.waitForExecutions(workflowId, 1, { timeoutMs: 20_000 });
 		assert.ok(executions.every((execution) => execution.status === 'success' && execution.mode === 'trigger'));
 		assert.deepEqual(emittedInvoiceIds(executions).flat().sort(), [...added].sort());
-		return `execution with ${added.join(', ')}`;
+		// The workflow leaves Simplify out: on by default, each invoice comes as its flat summary.
+		for (const item of nodeOutput(executions[0], 'New Invoice')) {
+			assert.ok(!('invoiceHeader' in item) && typeof item.invoiceId === 'string' && item.event === 'invoice', `not simplified: ${JSON.stringify(item).slice(0, 200)}`);
+		}
+		return `execution with ${added.join(', ')}, simplified`;
 	});
 	if (!firstFired) return undefined;
 

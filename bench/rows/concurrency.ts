@@ -55,7 +55,7 @@ export const SCENARIOS: Scenario[] = [
 		latencyMs: 3_000,
 		minimumMs: 3_000,
 		minimumText: 'one window: the three are allowed at once (5/s, 300/min)',
-		parameters: { resource: 'invoice', operation: 'getMany', ...sevenMonthRange() },
+		parameters: { resource: 'invoice', operation: 'getMany', ...sevenMonthRange(), returnAll: true, simplify: false },
 	},
 	{
 		measure: `Price Get Many, ${PRICE_IDS.toLocaleString('en-US')} ids (10 chunks), 1 s per chunk, live limits: time ÷ the limits' minimum`,

@@ -63,7 +63,7 @@ const CASES: SplitCase[] = [
 		measure: 'Requests made for a 7-month invoice range (Invoice Get Many, one item)',
 		route: 'invoices',
 		target: 3,
-		parameters: { resource: 'invoice', operation: 'getMany', dateFrom: '={{ $json.dateFrom }}', dateTo: '={{ $json.dateTo }}' },
+		parameters: { resource: 'invoice', operation: 'getMany', dateFrom: '={{ $json.dateFrom }}', dateTo: '={{ $json.dateTo }}', returnAll: true, simplify: false },
 		inputItem: () => sevenMonthRange(new Date()),
 		products: 0,
 	},

@@ -2,8 +2,8 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 
 import { discountFields, discountOperations } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/discountLocator';
-import { invoiceFields, invoiceOperations } from './actions/invoice/Invoice.resource';
-import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/invoiceCorrection/InvoiceCorrection.resource';
+import { invoiceFields, invoiceOperations } from './actions/documents/Invoice.resource';
+import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/documents/InvoiceCorrection.resource';
 import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
 import { searchProducts } from './actions/product/productLocator';

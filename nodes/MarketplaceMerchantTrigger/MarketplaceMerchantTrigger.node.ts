@@ -6,9 +6,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { simplifyField } from '../MarketplaceMerchant/actions/common';
+import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
+import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
-import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
 
 /** Parameters that concern invoices and corrections only. */
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED] } };
@@ -68,27 +70,10 @@ export class MarketplaceMerchantTrigger implements INodeType {
 					'Which changes fire. A product modified for the first time in two days fires whatever changed, with previous: null, since the service does not say what changed.',
 				displayOptions: { show: { event: [PRODUCT_CHANGED] } },
 			},
-			{
-				displayName: 'Invoice Type',
-				name: 'invoiceType',
-				type: 'options',
-				options: [
-					{ name: 'All', value: 'all' },
-					{ name: 'Fiscal', value: 'FISCAL' },
-					{ name: 'Non-Fiscal', value: 'NON_FISCAL' },
-				],
-				default: 'all',
-				displayOptions: DOCUMENTS_ONLY,
-				description: 'Fire only for fiscal or only for non-fiscal documents',
-			},
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values',
-			},
+			{ ...invoiceTypeField('Fire only for fiscal or only for non-fiscal documents'), displayOptions: DOCUMENTS_ONLY },
+			simplifyField(
+				'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values',
+			),
 			{
 				displayName: 'Download PDFs',
 				name: 'downloadPdfs',
@@ -98,13 +83,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				description: 'Whether to attach the PDF of each document as binary data',
 			},
 			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
+				...outputFileField('Binary field for the PDF of each document', { show: { downloadPdfs: [true] }, ...DOCUMENTS_ONLY }),
 				required: true,
-				displayOptions: { show: { downloadPdfs: [true] }, ...DOCUMENTS_ONLY },
-				hint: 'The name of the output binary field to put the PDF in',
 			},
 			{
 				displayName: 'Options',

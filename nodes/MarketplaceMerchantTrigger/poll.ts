@@ -5,13 +5,14 @@
 import { createHash } from 'crypto';
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
+import { DOCUMENTS, documentIdOf, invoicedDateOf, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/actions/documents/documents';
+import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
-import { isBlank, readDate, readWholeNumber } from '../MarketplaceMerchant/transport/values';
-import { DOCUMENTS, documentIdOf, simplifyInvoice, type DocumentKind } from '../MarketplaceMerchant/transport/invoices';
+import { isBlank, readBoolean, readDate, readWholeNumber } from '../MarketplaceMerchant/transport/values';
 import { commitStates, EventCursor, type DateWindow } from './cursor';
-import { attachPdfs, fetchDocuments, invoicedDateOf, type DocumentItem, type InvoiceTypeFilter } from './documents';
+import { attachPdfs, fetchDocuments, type DocumentItem } from './requests';
 
-/** The events the trigger fires on; each keeps its own state under this key in static data. */
+/** The events the trigger fires on (the node's resource names); each keeps its own state under this key in static data. */
 export type TriggerEvent = 'invoice' | 'invoiceCorrection';
 
 const KIND_OF_EVENT: Record<TriggerEvent, DocumentKind> = { invoice: 'invoice', invoiceCorrection: 'correction' };
@@ -40,7 +41,6 @@ interface TriggerSettings {
 
 function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
-	const invoiceType = ctx.getNodeParameter('invoiceType', 'all') as string;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const lookBackMinutes = isBlank(options.lookBackMinutes)
 		? DEFAULT_LOOK_BACK_MINUTES
@@ -49,8 +49,8 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const downloadPdfs = ctx.getNodeParameter('downloadPdfs', false) as boolean;
 	return {
 		events: event === 'any' ? ['invoice', 'invoiceCorrection'] : [event],
-		type: invoiceType === 'FISCAL' || invoiceType === 'NON_FISCAL' ? invoiceType : undefined,
-		simplify: ctx.getNodeParameter('simplify', false) as boolean,
+		type: readInvoiceType(ctx, ctx.getNodeParameter('invoiceType', 'all')),
+		simplify: readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true)),
 		downloadPdfs,
 		binaryProperty: downloadPdfs ? (ctx.getNodeParameter('binaryPropertyName', 'data') as string) : 'data',
 		lookBackMs: lookBackMinutes * 60_000,
@@ -64,7 +64,7 @@ function dedupeKeyOf(document: IDataObject, kind: DocumentKind): string {
 }
 
 function toItem(document: IDataObject, event: TriggerEvent, settings: TriggerSettings): INodeExecutionData {
-	const json = settings.simplify ? simplifyInvoice(document, KIND_OF_EVENT[event]) : document;
+	const json = settings.simplify ? simplifyDocument(document, KIND_OF_EVENT[event]) : document;
 	return { json: { event, ...json } };
 }
 

@@ -21,7 +21,7 @@ import { decodedNumber } from '../MarketplaceMerchant/transport/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/transport/schema';
 import { readBoolean } from '../MarketplaceMerchant/transport/values';
-import { getFromService } from './documents';
+import { getFromService } from './requests';
 
 export const PRODUCT_CHANGED = 'productChanged';
 
@@ -128,7 +128,7 @@ async function productsModifiedSince(ctx: IPollFunctions, day: Date, maxPages = 
 	const products: IDataObject[] = [];
 	for (let page = 0; page < maxPages; page++) {
 		const what = `the products modified since ${since} (page ${page})`;
-		const list = await getFromService(ctx, PATHS.basicProducts, { 'date-modified-after': since, page, size }, what, ANSWERS.basicProducts);
+		const list = await getFromService(ctx, 'catalogue', PATHS.basicProducts, { 'date-modified-after': since, page, size }, what, ANSWERS.basicProducts);
 		if (list === undefined || list === null) break;
 		if (!Array.isArray(list)) {
 			throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
@@ -172,7 +172,7 @@ function toItem(product: IDataObject, previous: Fingerprint | null, changed: str
 
 function readOptions(ctx: IPollFunctions): { watched: WatchedFields; simplify: boolean } {
 	const watched = ctx.getNodeParameter('watchFields', 'both') as WatchedFields;
-	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', false)) };
+	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true)) };
 }
 
 /** A scheduled poll: the products whose watched fields changed since the last poll, each once. */

@@ -39,7 +39,9 @@ function documents(resource: string, format: 'json' | 'xml', simplify: boolean):
 			operation: 'getMany',
 			dateFrom: DOCUMENTS_FROM,
 			dateTo: DOCUMENTS_TO,
-			options: { responseFormat: format, simplify },
+			returnAll: true,
+			simplify,
+			options: { responseFormat: format },
 		});
 }
 

@@ -163,7 +163,7 @@ describe('Price Get Many: chunks at once', () => {
 describe('Invoice Get Many: windows at once', () => {
 	it('fetches a 7-month range as three windows at once and merges them in order, as without latency', async () => {
 		await start(300);
-		const parameters = { resource: 'invoice', operation: 'getMany', dateFrom: '2024-12-01T00:00:00', dateTo: '2025-06-30T23:59:59' };
+		const parameters = { resource: 'invoice', operation: 'getMany', dateFrom: '2024-12-01T00:00:00', dateTo: '2025-06-30T23:59:59', returnAll: true, simplify: false };
 		sandbox.setVariants({ latency: false });
 		const reference = (await run(parameters)).json('Node');
 		sandbox.setVariants({ latency: { fixedMs: FIXED_MS, perKiBMs: 0, jitterMs: JITTER_MS } });

@@ -53,7 +53,8 @@ describe('XML answers', () => {
 	beforeEach(() => sandbox.clearLog());
 
 	async function run(parameters: INodeParameters) {
-		const result = await runNode(NODE, { dateFrom: COMPARE_FROM, dateTo: COMPARE_TO, ...parameters }, [{}], options);
+		// Every document of the range, in full (the defaults are a Limit of 50 and Simplify on).
+		const result = await runNode(NODE, { dateFrom: COMPARE_FROM, dateTo: COMPARE_TO, returnAll: true, simplify: false, ...parameters }, [{}], options);
 		expect(result.error).toBeUndefined();
 		return result;
 	}

@@ -2,7 +2,7 @@
  * Catching up: from a Start From date, and after a long pause, in windows the service accepts
  * (at most 3 months), oldest first, every document once.
  */
-import { startSandbox, type Invoice, type Sandbox } from '../../sandbox';
+import type { Invoice } from '../../sandbox';
 import {
 	DAY,
 	MINUTE,
@@ -12,23 +12,13 @@ import {
 	emittedItems,
 	invoicedAt,
 	requestsTo,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 
 const START = '2025-06-15T10:00:00.000Z';
 
-let sandbox: Sandbox;
-
-beforeEach(async () => {
-	useSharedClock(START);
-	// The sandbox holds 180 days of invoices before its start (now).
-	sandbox = await startSandbox({ rateLimits: false, seed: 3 });
-});
-
-afterEach(async () => {
-	await sandbox.close();
-	jest.useRealTimers();
-});
+// A new sandbox for each test; it holds 180 days of invoices before its start (now).
+const { sandbox } = useTriggerSandbox({ start: START, seed: 3, per: 'test' });
 
 function invoicedMs(invoice: Invoice): number {
 	return Date.parse(`${invoice.invoiceHeader.orderDetails.invoicedDate}Z`);

@@ -2,9 +2,11 @@
  * Every invoice fires once and only once: across polls, restarts, late and same-second
  * documents, and polls that fail.
  */
-import { startSandbox, type Sandbox } from '../../sandbox';
+import type { INodeParameters } from 'n8n-workflow';
+
 import { runPoll } from '../harness';
 import {
+	DAY,
 	MINUTE,
 	TRIGGER_TYPE,
 	TriggerUnderTest,
@@ -13,33 +15,14 @@ import {
 	emittedItems,
 	invoicedAt,
 	requestsTo,
-	setNow,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 
 const START = '2025-06-15T10:00:00.000Z';
 const NEW_INVOICES = { event: 'invoice' };
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	useSharedClock(START);
-	sandbox = await startSandbox({ rateLimits: false, seed: 7 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-	jest.useRealTimers();
-});
-
 /** Each test runs on its own stretch of time, so documents of one test stay out of the others. */
-let testStart = Date.parse(START);
-beforeEach(() => {
-	testStart += 2 * 86_400_000;
-	setNow(testStart);
-	sandbox.clearFaults();
-	sandbox.clearLog();
-});
+const { sandbox } = useTriggerSandbox({ start: START, seed: 7, per: 'file', stretchMs: 2 * DAY });
 
 function addInvoice(offsetMs: number, visibleAfterMs?: number): string {
 	const invoice = sandbox.addInvoice(
@@ -50,7 +33,7 @@ function addInvoice(offsetMs: number, visibleAfterMs?: number): string {
 }
 
 /** A trigger that has had its first poll (which seeds the cursor) at the current time. */
-async function seededTrigger(parameters = NEW_INVOICES): Promise<TriggerUnderTest> {
+async function seededTrigger(parameters: INodeParameters = NEW_INVOICES): Promise<TriggerUnderTest> {
 	const trigger = new TriggerUnderTest(sandbox, parameters);
 	expect(emittedItems(await trigger.poll())).toEqual([]);
 	return trigger;
@@ -63,14 +46,15 @@ test('the first poll seeds the cursor and emits nothing, not even documents of t
 	const first = await trigger.poll();
 	expect(first.error).toBeUndefined();
 	expect(first.emitted).toBeNull();
-	expect(trigger.state.invoice).toMatchObject({ cursor: new Date(testStart).toISOString() });
+	// The clock stands still within a test: the cursor is now.
+	expect(trigger.state.invoice).toMatchObject({ cursor: new Date().toISOString() });
 
 	advance(5 * MINUTE);
 	expect(emittedItems(await trigger.poll())).toEqual([]);
 });
 
 test('new invoices are emitted once, with the full document and the event, and the next poll emits nothing', async () => {
-	const trigger = await seededTrigger();
+	const trigger = await seededTrigger({ ...NEW_INVOICES, simplify: false });
 	const ids = [addInvoice(1 * MINUTE), addInvoice(2 * MINUTE), addInvoice(3 * MINUTE)];
 	advance(5 * MINUTE);
 

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { TestCredentialsHelper, runPoll, sandboxCredential, type PollRunResult, type RunPollOptions } from '../harness';
 
 export const TRIGGER_TYPE = 'marketplaceMerchantTrigger';
@@ -47,6 +47,73 @@ export function setNow(date: string | number | Date): void {
 
 export function advance(ms: number): void {
 	jest.setSystemTime(Date.now() + ms);
+}
+
+export interface TriggerSandboxSetup {
+	/** The shared clock's start (useSharedClock). */
+	start: string;
+	seed: number;
+	/**
+	 * 'file': one sandbox for the whole file, each test on its own stretch of time (`stretchMs`
+	 * after the previous test's), with the sandbox's faults and log cleared. 'test': a new
+	 * sandbox for every test, with the clock back at `start`.
+	 */
+	per: 'file' | 'test';
+	stretchMs?: number;
+	/** More sandbox options (products, …). */
+	options?: SandboxOptions;
+}
+
+/**
+ * The sandbox and shared clock of a trigger test file, set up and torn down around its tests.
+ * `sandbox` always stands for the current sandbox (a new one per test with `per: 'test'`), so
+ * tests use it as a plain Sandbox; `restart` replaces the current one for a test that needs
+ * other options (e.g. a larger catalogue).
+ */
+export function useTriggerSandbox(setup: TriggerSandboxSetup): { sandbox: Sandbox; restart(options: SandboxOptions): Promise<void> } {
+	let current: Sandbox | undefined;
+	let testStart = Date.parse(setup.start);
+	const open = async (options: SandboxOptions = {}) => {
+		current = await startSandbox({ rateLimits: false, seed: setup.seed, ...setup.options, ...options });
+	};
+
+	beforeAll(async () => {
+		useSharedClock(setup.start);
+		if (setup.per === 'file') await open();
+	});
+	beforeEach(async () => {
+		if (setup.per === 'test') {
+			setNow(setup.start);
+			await open();
+			return;
+		}
+		testStart += setup.stretchMs ?? 0;
+		setNow(testStart);
+		current?.clearFaults();
+		current?.clearLog();
+	});
+	afterEach(async () => {
+		if (setup.per === 'test') await current?.close();
+	});
+	afterAll(async () => {
+		if (setup.per === 'file') await current?.close();
+		jest.useRealTimers();
+	});
+
+	const sandbox = new Proxy({} as Sandbox, {
+		get(_target, key) {
+			if (!current) throw new Error('The trigger sandbox is used outside a test');
+			const value: unknown = Reflect.get(current, key, current);
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+		},
+	});
+	return {
+		sandbox,
+		async restart(options: SandboxOptions) {
+			await current?.close();
+			await open(options);
+		},
+	};
 }
 
 /** ISO timestamp `ms` from now, as the live service writes it (no zone, whole seconds). */
@@ -108,11 +175,11 @@ function orderDetailsOf(json: IDataObject): IDataObject {
 	return ((json.invoiceHeader as IDataObject | undefined)?.orderDetails ?? {}) as IDataObject;
 }
 
-/** Invoice ids (corrections: invoice numbers) of emitted items, in order. */
+/** Invoice ids (corrections: invoice numbers) of emitted items, in order, simplified (the default) or not. */
 export function documentIds(items: INodeExecutionData[]): string[] {
 	return items.map(({ json }) => {
-		const details = orderDetailsOf(json);
-		return String(json.event === 'invoiceCorrection' ? details.invoiceNumber : details.invoiceId);
+		const fields = json.invoiceHeader === undefined ? json : orderDetailsOf(json);
+		return String(json.event === 'invoiceCorrection' ? fields.invoiceNumber : fields.invoiceId);
 	});
 }
 

@@ -3,8 +3,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { simplifyInvoice } from '../../nodes/MarketplaceMerchant/transport/invoices';
-import { startSandbox, type InvoiceType, type Sandbox } from '../../sandbox';
+import { simplifyDocument } from '../../nodes/MarketplaceMerchant/actions/documents/documents';
+import type { InvoiceType } from '../../sandbox';
 import {
 	DAY,
 	MINUTE,
@@ -14,32 +14,13 @@ import {
 	emittedItems,
 	invoicedAt,
 	requestsTo,
-	setNow,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 
 const START = '2025-06-15T10:00:00.000Z';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	useSharedClock(START);
-	sandbox = await startSandbox({ rateLimits: false, seed: 5 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-	jest.useRealTimers();
-});
-
 /** Each test runs 200 days after the previous one: no test sees another's documents, even over 3 months. */
-let testStart = Date.parse(START);
-beforeEach(() => {
-	testStart += 200 * DAY;
-	setNow(testStart);
-	sandbox.clearFaults();
-	sandbox.clearLog();
-});
+const { sandbox } = useTriggerSandbox({ start: START, seed: 5, per: 'file', stretchMs: 200 * DAY });
 
 function addInvoice(offsetMs: number, invoiceType?: InvoiceType): string {
 	const invoiceHeader = { orderDetails: { invoicedDate: invoicedAt(offsetMs) }, ...(invoiceType ? { invoiceType } : {}) };
@@ -101,8 +82,8 @@ describe('events', () => {
 });
 
 describe('output', () => {
-	test('Simplify gives the flat summary of each document, plus the event', async () => {
-		const trigger = await seededTrigger({ event: 'any', simplify: true });
+	test('Simplify (on by default) gives the flat summary of each document, plus the event', async () => {
+		const trigger = await seededTrigger({ event: 'any' });
 		addInvoice(1 * MINUTE);
 		addCorrection(2 * MINUTE);
 		advance(3 * MINUTE);
@@ -111,8 +92,8 @@ describe('output', () => {
 		const [invoice] = sandbox.state.invoices.slice(-1);
 		const [correction] = sandbox.state.corrections.slice(-1);
 		expect(items.map(({ json }) => json)).toEqual([
-			{ event: 'invoice', ...simplifyInvoice(invoice as unknown as IDataObject, 'invoice') },
-			{ event: 'invoiceCorrection', ...simplifyInvoice(correction as unknown as IDataObject, 'correction') },
+			{ event: 'invoice', ...simplifyDocument(invoice as unknown as IDataObject, 'invoice') },
+			{ event: 'invoiceCorrection', ...simplifyDocument(correction as unknown as IDataObject, 'correction') },
 		]);
 		expect(items[0].json).not.toHaveProperty('invoiceHeader');
 	});
@@ -130,7 +111,7 @@ describe('output', () => {
 			expect(Buffer.from(pdf!.data, 'base64').subarray(0, 4).toString('latin1')).toBe('%PDF');
 			expect(item.json).not.toHaveProperty('pdfError');
 		}
-		const suborders = items.map(({ json }) => (json.invoiceHeader as IDataObject & { orderDetails: IDataObject }).orderDetails.suborderId);
+		const suborders = items.map(({ json }) => String(json.suborderId));
 		const linkRequests = requestsTo(sandbox, 'invoiceUrls');
 		expect(linkRequests).toHaveLength(1);
 		expect(linkRequests[0].query.suborderIds.split(',').sort()).toEqual([...suborders].sort());

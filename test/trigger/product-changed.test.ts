@@ -6,29 +6,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { decodeFingerprints, encodeFingerprints } from '../../nodes/MarketplaceMerchantTrigger/productChanges';
-import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
-import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, setNow, useSharedClock } from './helpers';
+import type { ProductRecord } from '../../sandbox';
+import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, setNow, useTriggerSandbox } from './helpers';
 
 const START = '2025-06-15T10:00:00.000Z';
 
-let sandbox: Sandbox;
-
-beforeAll(() => {
-	useSharedClock(START);
-});
-
-afterAll(() => {
-	jest.useRealTimers();
-});
-
-afterEach(async () => {
-	await sandbox?.close();
-});
-
-async function start(products: number): Promise<void> {
-	setNow(START);
-	sandbox = await startSandbox({ rateLimits: false, seed: 5, products });
-}
+/** A new sandbox of 300 products for each test; `restart` gives one test a larger catalogue. */
+const { sandbox, restart } = useTriggerSandbox({ start: START, seed: 5, per: 'test', options: { products: 300 } });
 
 /** Changes on the platform's side (a sale from the platform warehouse): the sandbox's control. */
 async function platformChanges(changes: Array<{ id: number; sold?: number; stockLevel?: number }>): Promise<void> {
@@ -66,8 +50,7 @@ const ids = (items: Array<{ json: IDataObject }>) => items.map(({ json }) => jso
 
 describe('Trigger: Product Changed', () => {
 	it('does not emit the catalogue on activation, then fires once per changed product and not twice', async () => {
-		await start(300);
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
 		const recentlyModified = sandbox.state.products.filter((product) => product.dateModified >= '2025-06-14');
 		expect(recentlyModified.length).toBeGreaterThan(0);
 
@@ -107,9 +90,8 @@ describe('Trigger: Product Changed', () => {
 	});
 
 	it('reads the answer through its schema: numbers sent as text are numbers, and a sale is told from its stock', async () => {
-		await start(300);
 		sandbox.setVariants({ numbersAsStrings: true });
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
 		expect(emittedItems(await trigger.poll())).toEqual([]);
 		const [a] = quietProducts();
 		await platformChanges([{ id: a.id, sold: 1 }]);
@@ -125,10 +107,9 @@ describe('Trigger: Product Changed', () => {
 		expect(sold.json.changed).toEqual(['stockLevel']);
 	});
 
-	it('sees a change made just before midnight in the first poll after it, and asks for at most the last two days', async () => {
-		await start(300);
+	it('sees a change made just before midnight in the first poll after it (simplified by default), and asks for at most the last two days', async () => {
 		setNow('2025-06-15T23:50:00.000Z');
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: true });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
 		expect(emittedItems(await trigger.poll())).toEqual([]);
 		const [a] = quietProducts();
 
@@ -146,9 +127,8 @@ describe('Trigger: Product Changed', () => {
 	});
 
 	it('fires only for the watched fields: stock only, price only', async () => {
-		await start(300);
-		const stockOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'stock' });
-		const priceOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'price' });
+		const stockOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'stock', simplify: false });
+		const priceOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'price', simplify: false });
 		const [a, b] = quietProducts();
 		// Modified before activation: both triggers hold their fingerprints.
 		await platformChanges([{ id: a.id, sold: 1 }, { id: b.id, sold: 1 }]);
@@ -174,8 +154,7 @@ describe('Trigger: Product Changed', () => {
 	});
 
 	it('Fetch Test Event shows a recently modified product without changing the state', async () => {
-		await start(300);
-		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
 		const result = await trigger.fetchTestEvent();
 		const [item] = emittedItems(result);
 		expect(item.json).toMatchObject({ event: 'productChanged', previous: null });
@@ -183,7 +162,7 @@ describe('Trigger: Product Changed', () => {
 	});
 
 	it('keeps static data bounded: 2,000 changes a day among 20,000 products, each fired once, state within 64 KB', async () => {
-		await start(20_000);
+		await restart({ products: 20_000 });
 		setNow('2025-06-15T00:30:00.000Z');
 		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
 		expect(emittedItems(await trigger.poll())).toEqual([]);

@@ -2,25 +2,14 @@
  * The trigger's static data stays small: it remembers only the ids a later query can still
  * return (those invoiced within the look-back window), not every document ever seen.
  */
-import { startSandbox, type Sandbox } from '../../sandbox';
-import { DAY, TriggerUnderTest, advance, documentIds, emittedItems, useSharedClock } from './helpers';
+import { DAY, TriggerUnderTest, advance, documentIds, emittedItems, useTriggerSandbox } from './helpers';
 
 const START = '2025-06-15T10:00:00.000Z';
 const DOCUMENTS = 10_000;
 const DAYS = 10;
 const SPACING_MS = (DAYS * DAY) / DOCUMENTS;
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	useSharedClock(START);
-	sandbox = await startSandbox({ rateLimits: false, seed: 11 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-	jest.useRealTimers();
-});
+const { sandbox } = useTriggerSandbox({ start: START, seed: 11, per: 'file' });
 
 test('10,000 invoices over 10 days, polled daily: each emitted once, static data under 16 KB throughout', async () => {
 	const trigger = new TriggerUnderTest(sandbox, { event: 'invoice' });

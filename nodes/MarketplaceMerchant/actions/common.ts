@@ -51,6 +51,14 @@ export function returnAllAndLimit(): INodeProperties[] {
 	];
 }
 
+/**
+ * The Simplify toggle of every list that has one: top level, on by default (the flat summary is
+ * what a no-code user wants; the full answer is one click away). `description` says what stays.
+ */
+export function simplifyField(description: string): INodeProperties {
+	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
+}
+
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {

@@ -279,26 +279,31 @@ export interface DateWindowSplit {
 	notFoundIsEmpty?: boolean;
 	/** Sees each window's items before deduplication (e.g. to name a file after the window). */
 	onWindow?: (items: INodeExecutionData[], window: { from: Date; to: Date }) => INodeExecutionData[];
+	/** Whether the operation's Return All / Limit apply (`returnAllAndLimit` fields). */
+	limited?: boolean;
 }
 
 /**
  * Splits the `dateFrom`..`dateTo` query range into windows the service accepts (3 months),
  * oldest first, sends them at once within the limits, and merges the answers in window order
- * without duplicates.
+ * without duplicates. Under a Limit the windows go one after another, and none is sent once the
+ * earlier ones hold enough results (a window may hold thousands of documents, and sending ahead
+ * would fetch them for nothing).
  */
 export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const qs = requestData.options.qs as IDataObject;
+		const limit = split.limited ? resultLimit(this) : Infinity;
 		// The preSend wrote these as ISO timestamps (readDocumentRange): no user value is read here.
 		const from = parseServiceTimestamp(qs.dateFrom);
 		const to = parseServiceTimestamp(qs.dateTo);
-		if (!from || !to) return await sendRequest(this, requestData);
+		if (!from || !to) return (await sendRequest(this, requestData)).slice(0, limit);
 		const windows = splitIntoWindows(from, to).slice(0, MAX_REQUESTS_PER_ITEM);
 		const seen = new Set<string>();
 		const results: INodeExecutionData[] = [];
 		await inOrder(
 			windows.length,
-			widthFor(requestData),
+			limit === Infinity ? widthFor(requestData) : 1,
 			async (index, wanted) => {
 				const window = windows[index];
 				try {
@@ -318,8 +323,9 @@ export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction 
 					}
 					results.push(item);
 				}
+				return results.length < limit;
 			},
 		);
-		return results;
+		return results.length > limit ? results.slice(0, limit) : results;
 	};
 }

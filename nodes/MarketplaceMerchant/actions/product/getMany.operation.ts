@@ -4,7 +4,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { readAnswer } from '../../transport/decode';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { pacedRouting, returnAllAndLimit } from '../common';
+import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { addProductFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
 
 export const getManyProducts: INodePropertyOptions = {
@@ -52,12 +52,7 @@ export const getManyProductsFields = updateDisplayOptions(displayOptions, [
 			},
 		],
 	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
-	},
+	simplifyField(
+		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
+	),
 ]);

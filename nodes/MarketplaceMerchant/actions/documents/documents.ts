@@ -1,51 +1,44 @@
 /**
  * Invoices and invoice corrections ("documents"): what the node's Invoice and Invoice Correction
- * operations and the polling trigger share. Pure helpers except `downloadDocumentPdfs`, which
- * needs n8n's request and binary helpers (any execution context has them).
+ * operations and the polling trigger know about them. Both kinds have the same shape and parallel
+ * endpoints, so everything here takes the kind.
  *
- * Stable API (the trigger imports it; change only compatibly):
- *
- *   type DocumentKind = 'invoice' | 'correction'
- *   DOCUMENTS[kind]                  { listPath, linksPath, fileStem, label, idField, answer }
- *   documentIdOf(document, kind)     the id that identifies a document (dedupe key) or undefined,
- *                                    of a document read by decode.ts (spec's key names):
- *                                    invoice → orderDetails.invoiceId;
+ *   DOCUMENTS[kind]                  { resource, listPath, linksPath, fileStem, label, idField, answer }
+ *   documentIdOf(document, kind)     the id that identifies a document (dedupe key), of a document
+ *                                    read by decode.ts: invoice → orderDetails.invoiceId;
  *                                    correction → orderDetails.invoiceNumber
- *   simplifyInvoice(document, kind)  flat summary for no-code use (SimplifiedDocument)
- *   readDocumentRange(ctx, from, to, labels?)
- *                                    reads and checks a From/To pair before anything is sent:
- *                                    { from, to }, or throws the error naming the field
+ *   suborderIdOf / invoicedDateOf    the suborder, and the invoiced date the service filters on
+ *   simplifyDocument(document, kind) flat summary for no-code use (the Simplify toggle)
  *   rawXmlFileName(kind, from, to)   `invoices-2024-01-01-2024-03-31.xml`
  *   flattenDocumentLinks(answer, requestedSuborderIds?)
- *                                    the keyed-by-suborder /urls answer as a list of DocumentLink;
- *                                    suborderId null when the answer does not name a requested one
- *   downloadDocumentPdfs(ctx, links, binaryProperty = 'data', itemIndex?)
- *                                    one item per link, in order: json = the link,
- *                                    binary[binaryProperty] = the PDF (`<documentCorrelationId>.pdf`,
- *                                    application/pdf). Downloads at once (links expire after about
- *                                    10 minutes), at most 5 at a time with the shared retries;
- *                                    a failed or non-PDF download throws a NodeOperationError
- *                                    (never showing the signed link)
+ *                                    the keyed-by-suborder /urls answer as a list of DocumentLink
+ *   linkOfDocument(document, kind, links)
+ *                                    which of the links is this document's PDF
+ *   suborderGroups(ids)              suborder ids in groups of one /urls request each
+ *   downloadDocumentPdfs(ctx, links, binaryProperty, itemIndex?)
+ *                                    one item per link with its PDF (downloaded at once: links
+ *                                    expire after about 10 minutes); a failed or non-PDF download
+ *                                    throws a NodeOperationError that never shows the signed link
  */
 import {
 	NodeOperationError,
 	type BinaryHelperFunctions,
 	type IDataObject,
-	type INode,
 	type INodeExecutionData,
-	type RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from './dates';
-import { LIMITS, PATHS } from './endpoints';
-import { downloadPresigned } from './send';
-import { statusOf } from './errors';
-import { ANSWERS, type AnswerSchema } from './schema';
-import { invalidInput, isBareDay, readDate, type ValueContext } from './values';
+import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from '../../transport/dates';
+import { PATHS } from '../../transport/endpoints';
+import { statusOf } from '../../transport/errors';
+import { chunkBySize } from '../../transport/pagination';
+import { ANSWERS, type AnswerSchema } from '../../transport/schema';
+import { downloadPresigned, type DownloadContext } from '../../transport/send';
 
 export type DocumentKind = 'invoice' | 'correction';
 
-export interface DocumentEndpoints {
+interface DocumentEndpoints {
+	/** The node's resource and the trigger's event for this kind. */
+	resource: 'invoice' | 'invoiceCorrection';
 	/** GET list of documents for a date range. */
 	listPath: string;
 	/** GET links to the documents' PDFs, keyed by suborder id. */
@@ -62,6 +55,7 @@ export interface DocumentEndpoints {
 
 export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
 	invoice: {
+		resource: 'invoice',
 		listPath: PATHS.invoices,
 		linksPath: PATHS.invoiceUrls,
 		fileStem: 'invoices',
@@ -70,6 +64,7 @@ export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
 		answer: ANSWERS.invoices,
 	},
 	correction: {
+		resource: 'invoiceCorrection',
 		listPath: PATHS.invoiceCorrections,
 		linksPath: PATHS.invoiceCorrectionUrls,
 		fileStem: 'invoice-corrections',
@@ -112,6 +107,16 @@ export function documentIdOf(document: IDataObject, kind: DocumentKind): string 
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
+export function suborderIdOf(document: IDataObject): string | undefined {
+	const id = objectAt(document, 'invoiceHeader', 'orderDetails').suborderId;
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** The platform invoiced date, the date the service filters on (zone-less values are UTC). */
+export function invoicedDateOf(document: IDataObject): Date | undefined {
+	return parseServiceTimestamp(objectAt(document, 'invoiceHeader', 'orderDetails').invoicedDate);
+}
+
 /** `fba` is a boolean in invoices and a string in corrections (the reader keeps each as the spec types it). */
 function toBoolean(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
@@ -126,7 +131,7 @@ function toIsoUtc(value: unknown): string | undefined {
 	return date ? formatIsoUtc(date) : textOf(value);
 }
 
-export interface SimplifiedDocument extends IDataObject {
+interface SimplifiedDocument extends IDataObject {
 	invoiceType?: string;
 	suborderId?: string;
 	orderId?: string;
@@ -150,7 +155,7 @@ export interface SimplifiedDocument extends IDataObject {
  * administration's `invoiceNumber`; corrections carry their `invoiceNumber`, the corrected
  * invoice's `referentDocumentNumber` and the `correctionReason`.
  */
-export function simplifyInvoice(document: IDataObject, kind: DocumentKind): SimplifiedDocument {
+export function simplifyDocument(document: IDataObject, kind: DocumentKind): SimplifiedDocument {
 	const header = objectAt(document, 'invoiceHeader');
 	const orderDetails = objectAt(header, 'orderDetails');
 	const fiscalDetails = objectAt(header, 'fiscalDetails');
@@ -190,42 +195,6 @@ export function simplifyInvoice(document: IDataObject, kind: DocumentKind): Simp
 	// n8n shows undefined fields as empty columns; leave them out instead.
 	for (const key of Object.keys(simplified)) if (simplified[key] === undefined) delete simplified[key];
 	return simplified;
-}
-
-const DAY_MS = 86_400_000;
-
-export interface RangeLabels {
-	from: string;
-	to: string;
-}
-
-/**
- * Reads a From/To pair and checks it before anything is sent (the service answers a bare 400 to
- * these). `labels` are the fields' display names. A To given as a bare day (`2024-03-31`,
- * `31/03/2024`) includes that whole day.
- */
-export function readDocumentRange(
-	ctx: ValueContext,
-	fromValue: unknown,
-	toValue: unknown,
-	labels: RangeLabels = { from: 'Date From', to: 'Date To' },
-): { from: Date; to: Date } {
-	const from = readDate(ctx, labels.from, fromValue);
-	const toInstant = readDate(ctx, labels.to, toValue);
-	const to = isBareDay(toValue) ? new Date(toInstant.getTime() + DAY_MS - 1) : toInstant;
-	const earliest = new Date(LIMITS.earliestInvoiceDate);
-	if (from.getTime() < earliest.getTime()) {
-		throw invalidInput(
-			ctx,
-			labels.from,
-			`must not be before ${formatYearMonthDay(earliest)} (got ${formatIsoUtc(from)})`,
-			`The service keeps no documents from before ${formatYearMonthDay(earliest)} and rejects such ranges`,
-		);
-	}
-	if (to.getTime() < from.getTime()) {
-		throw invalidInput(ctx, labels.to, `must not be before ${labels.from} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
-	}
-	return { from, to };
 }
 
 export function rawXmlFileName(kind: DocumentKind, from: Date, to: Date): string {
@@ -279,10 +248,31 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 	return links.filter((link): link is DocumentLink => link !== undefined && link.link !== '');
 }
 
+/**
+ * Which link is the PDF of this document: the link names the document it belongs to (also when
+ * the answer does not name its suborder); a suborder with a single link needs no name.
+ */
+export function linkOfDocument(document: IDataObject, kind: DocumentKind, links: DocumentLink[]): DocumentLink | undefined {
+	const id = documentIdOf(document, kind);
+	const ofSuborder = links.filter((link) => link.suborderId === suborderIdOf(document));
+	return links.find((link) => link.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
+}
+
+/**
+ * Suborder ids per /urls request. The service documents no limit; this keeps the query string
+ * (and the log line of a failed request) short whatever the list.
+ */
+const SUBORDER_IDS_PER_REQUEST = 100;
+const SUBORDER_ID_BYTES_PER_REQUEST = 2_000;
+
+/** Suborder ids in the groups that one /urls request each asks for. */
+export function suborderGroups(suborderIds: string[]): string[][] {
+	return chunkBySize(suborderIds, SUBORDER_IDS_PER_REQUEST, SUBORDER_ID_BYTES_PER_REQUEST);
+}
+
 /** What downloading needs from an execution context (node or trigger). */
-export interface DocumentDownloadContext {
-	getNode(): INode;
-	helpers: Pick<RequestHelperFunctions, 'httpRequest'> & Pick<BinaryHelperFunctions, 'prepareBinaryData'>;
+interface DocumentDownloadContext extends DownloadContext {
+	helpers: DownloadContext['helpers'] & Pick<BinaryHelperFunctions, 'prepareBinaryData'>;
 }
 
 const PDF_MAGIC = '%PDF';

@@ -1,20 +1,30 @@
 /**
- * Invoice and Invoice Correction operations through n8n's real engine against the sandbox:
- * date windows, deduplication, type filter, Simplify, validation, document links and PDFs.
+ * The documents family (actions/documents/): Invoice and Invoice Correction operations through
+ * n8n's real engine against the sandbox (date windows, deduplication, type filter, Return All and
+ * Limit, the default range, Simplify, validation, document links and PDFs), the fields as the
+ * editor shows them, and the family's helpers on variant answers.
  */
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
 import {
 	DOCUMENTS,
 	documentIdOf,
 	flattenDocumentLinks,
-	simplifyInvoice,
-	readDocumentRange,
+	simplifyDocument,
 	type DocumentKind,
-} from '../../nodes/MarketplaceMerchant/transport/invoices';
+} from '../../nodes/MarketplaceMerchant/actions/documents/documents';
+import { readDocumentRange } from '../../nodes/MarketplaceMerchant/actions/documents/fields';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
-import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';
+import { TestNodeTypes, packageNodeTypeName, runNode, type RunNodeOptions, sandboxCredential } from '../harness';
 
 const NODE = 'marketplaceMerchant';
 /** The sandbox's documents cover the half year before its clock start. */
@@ -26,6 +36,9 @@ const FROM_MS = Date.parse(`${FROM}Z`);
 const TO_MS = Date.parse(`${TO}Z`);
 
 type Document = Invoice | InvoiceCorrection;
+
+/** Every document of the range, as the service sends it (the defaults are a Limit of 50 and Simplify on). */
+const FULL = { returnAll: true, simplify: false };
 
 function invoicedMs(document: Document): number {
 	return Date.parse(`${document.invoiceHeader.orderDetails.invoicedDate}Z`);
@@ -70,7 +83,7 @@ describe('Invoice and Invoice Correction', () => {
 
 	describe('Get Many', () => {
 		it('fetches a 7-month range of invoices in three windows, in order, as the full documents', async () => {
-			const { result, json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO });
+			const { result, json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO, ...FULL });
 
 			expect(result.error).toBeUndefined();
 			const requests = requestsTo('invoices');
@@ -98,7 +111,7 @@ describe('Invoice and Invoice Correction', () => {
 				const first = ownSandbox.addInvoice({ invoiceHeader: { orderDetails: orderDetails('2024-12-20T10:00:00') } });
 				ownSandbox.addInvoice({ invoiceHeader: { orderDetails: orderDetails('2025-06-01T10:00:00') } });
 
-				const result = await runNode(NODE, { resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO }, [{}], credentialsOf(ownSandbox));
+				const result = await runNode(NODE, { resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO, ...FULL }, [{}], credentialsOf(ownSandbox));
 				const json = result.json('Node');
 
 				const withId = json.filter(
@@ -113,7 +126,7 @@ describe('Invoice and Invoice Correction', () => {
 		});
 
 		it('filters by type', async () => {
-			const { json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO, invoiceType: 'NON_FISCAL' });
+			const { json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO, invoiceType: 'NON_FISCAL', ...FULL });
 
 			const expected = inRange(sandbox.state.invoices).filter((invoice) => invoice.invoiceHeader.invoiceType === 'NON_FISCAL');
 			expect(expected.length).toBeGreaterThan(0);
@@ -125,7 +138,7 @@ describe('Invoice and Invoice Correction', () => {
 			const lastDay = inRange(sandbox.state.invoices, Date.parse('2025-03-10T00:00:00Z'), Date.parse('2025-03-10T23:59:59.999Z'));
 			expect(lastDay.length).toBeGreaterThan(0);
 
-			const { json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: '2025-03-01T00:00:00', dateTo: '={{ "2025-03-10" }}' });
+			const { json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: '2025-03-01T00:00:00', dateTo: '={{ "2025-03-10" }}', ...FULL });
 
 			expect(requestsTo('invoices')[0].query.dateTo).toBe('2025-03-10T23:59:59.999Z');
 			expect(json).toEqual(asJson(inRange(sandbox.state.invoices, Date.parse('2025-03-01T00:00:00Z'), Date.parse('2025-03-10T23:59:59.999Z'))));
@@ -137,7 +150,7 @@ describe('Invoice and Invoice Correction', () => {
 				operation: 'getMany',
 				dateFrom: FROM,
 				dateTo: TO,
-				options: { simplify: true },
+				returnAll: true,
 			});
 
 			const expected = inRange(sandbox.state.invoices) as Invoice[];
@@ -171,7 +184,7 @@ describe('Invoice and Invoice Correction', () => {
 		});
 
 		it('gets corrections with their own id, string fba and reason, and simplifies them', async () => {
-			const { json } = await run({ resource: 'invoiceCorrection', operation: 'getMany', dateFrom: FROM, dateTo: TO });
+			const { json } = await run({ resource: 'invoiceCorrection', operation: 'getMany', dateFrom: FROM, dateTo: TO, ...FULL });
 
 			const expected = inRange(sandbox.state.corrections) as InvoiceCorrection[];
 			expect(expected.length).toBeGreaterThan(5);
@@ -184,7 +197,7 @@ describe('Invoice and Invoice Correction', () => {
 				operation: 'getMany',
 				dateFrom: FROM,
 				dateTo: TO,
-				options: { simplify: true },
+				returnAll: true,
 			});
 			const correction = expected[0];
 			expect(simplified.json[0]).toMatchObject({
@@ -200,13 +213,70 @@ describe('Invoice and Invoice Correction', () => {
 		});
 	});
 
+	describe('Get Many: Return All, Limit and the default range', () => {
+		/** The documents of the first 3-month window of FROM..TO (2024-12-01 to 2025-02-28). */
+		const firstWindow = () => inRange(sandbox.state.invoices, FROM_MS, Date.parse('2025-03-01T00:00:00Z') - 1);
+
+		it('returns 50 by default, from the first window only: the later windows are never sent', async () => {
+			expect(firstWindow().length).toBeGreaterThan(50);
+
+			const { json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO, simplify: false });
+
+			expect(json).toEqual(asJson(firstWindow().slice(0, 50)));
+			expect(requestsTo('invoices').map((request) => request.query.dateFrom)).toEqual(['2024-12-01T00:00:00.000Z']);
+		});
+
+		it('sends the next window only while the limit is not reached, and cuts its answer at the limit', async () => {
+			const limit = firstWindow().length + 3;
+
+			const { json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO, limit, simplify: false });
+
+			expect(json).toEqual(asJson(inRange(sandbox.state.invoices).slice(0, limit)));
+			expect(requestsTo('invoices').map((request) => request.query.dateFrom)).toEqual(['2024-12-01T00:00:00.000Z', '2025-03-01T00:00:00.000Z']);
+		});
+
+		it('applies the limit to corrections too, simplified', async () => {
+			const { json } = await run({ resource: 'invoiceCorrection', operation: 'getMany', dateFrom: FROM, dateTo: TO, limit: 2 });
+
+			expect(json.map((summary) => summary.invoiceNumber)).toEqual(
+				inRange(sandbox.state.corrections).slice(0, 2).map((correction) => (correction as InvoiceCorrection).invoiceHeader.orderDetails.invoiceNumber),
+			);
+			expect(requestsTo('invoiceCorrections')).toHaveLength(1);
+		});
+
+		it('reads the last 7 days when no range is given (the defaults are expressions on $now)', async () => {
+			// A sandbox on the real clock: the default range follows n8n's $now, not a test clock.
+			const ownSandbox = await startSandbox({ rateLimits: false, seed: 9 });
+			try {
+				const before = Date.now();
+				const result = await runNode(NODE, { resource: 'invoice', operation: 'getMany', ...FULL }, [{}], credentialsOf(ownSandbox));
+				const after = Date.now();
+
+				expect(result.error).toBeUndefined();
+				const [request] = ownSandbox.log.filter((entry) => entry.route === 'invoices');
+				const from = Date.parse(request.query.dateFrom);
+				const to = Date.parse(request.query.dateTo);
+				// The start of the day (in the workflow's time zone) 7 days ago, and now.
+				expect(from).toBeLessThanOrEqual(before - 7 * 86_400_000);
+				expect(from).toBeGreaterThan(before - 8 * 86_400_000);
+				expect(to).toBeGreaterThanOrEqual(before - 1000);
+				expect(to).toBeLessThanOrEqual(after);
+				const expected = inRange(ownSandbox.state.invoices, from, to);
+				expect(expected.length).toBeGreaterThan(0);
+				expect(result.json('Node')).toEqual(asJson(expected));
+			} finally {
+				await ownSandbox.close();
+			}
+		});
+	});
+
 	describe('validation', () => {
 		const cases: Array<[string, INodeParameters, RegExp]> = [
 			['From missing', { dateFrom: '', dateTo: TO }, /^Date From: is missing \(item 1\)/],
 			['To not a date', { dateFrom: FROM, dateTo: 'next tuesday' }, /^Date To: "next tuesday" is not a date \(item 1\)/],
 			['To before From', { dateFrom: '2025-03-01T00:00:00', dateTo: '2025-02-01T00:00:00' }, /^Date To: must not be before Date From/],
 			['From before 2022-05-01', { dateFrom: '2022-04-30T23:59:59', dateTo: '2022-06-01T00:00:00' }, /^Date From: must not be before 2022-05-01/],
-			['type unknown', { dateFrom: FROM, dateTo: TO, invoiceType: '={{ "PROFORMA" }}' }, /^Type: "PROFORMA" is not one of FISCAL, NON_FISCAL/],
+			['type unknown', { dateFrom: FROM, dateTo: TO, invoiceType: '={{ "PROFORMA" }}' }, /^Invoice Type: "PROFORMA" is not one of FISCAL, NON_FISCAL/],
 		];
 
 		it.each(cases)('fails the item and sends nothing: %s', async (_name, fields, message) => {
@@ -216,7 +286,8 @@ describe('Invoice and Invoice Correction', () => {
 				operation: 'getMany',
 				dateFrom: `={{ $json.valid ? "${FROM}" : ${JSON.stringify(String(fields.dateFrom))} }}`,
 				dateTo: `={{ $json.valid ? "${TO}" : ${JSON.stringify(String(fields.dateTo))} }}`,
-				invoiceType: fields.invoiceType ? `={{ $json.valid ? "" : "PROFORMA" }}` : '',
+				invoiceType: fields.invoiceType ? `={{ $json.valid ? "all" : "PROFORMA" }}` : 'all',
+				returnAll: true,
 			};
 			const { result, items } = await run(parameters, [{ valid: true }, { valid: false }], { node: { continueOnFail: true } });
 
@@ -363,6 +434,80 @@ describe('Invoice and Invoice Correction', () => {
 	});
 });
 
+describe('documents fields as the editor shows them', () => {
+	const nodeTypes = new TestNodeTypes();
+	const descriptionOf = (type: string) => nodeTypes.getByNameAndVersion(packageNodeTypeName(type), 1).description;
+	const node = descriptionOf(NODE);
+	const trigger = descriptionOf('marketplaceMerchantTrigger');
+
+	/** The properties n8n shows for these parameters (n8n's own displayOptions check, as the panel does). */
+	function shown(description: INodeTypeDescription, parameters: INodeParameters): INodeProperties[] {
+		return description.properties.filter((property) => NodeHelpers.displayParameter(parameters, property, { typeVersion: 1 }, description));
+	}
+
+	function shownNamed(description: INodeTypeDescription, parameters: INodeParameters, name: string): INodeProperties {
+		const matches = shown(description, parameters).filter((property) => property.name === name);
+		expect(matches).toHaveLength(1);
+		return matches[0];
+	}
+
+	/** The options of a collection n8n offers under "Add Option", given the values already set in it. */
+	function offeredOptions(collection: INodeProperties, values: IDataObject): string[] {
+		return (collection.options as INodeProperties[])
+			.filter((option) => NodeHelpers.displayParameterPath({ options: values } as INodeParameters, option, 'options', { typeVersion: 1 }, node))
+			.map((option) => option.name);
+	}
+
+	it.each(['invoice', 'invoiceCorrection'])('%s Get Many: range, type, Return All / Limit and Simplify (on) at the top level', (resource) => {
+		const parameters = { resource, operation: 'getMany', returnAll: false };
+		expect(shown(node, parameters).map((property) => property.name)).toEqual([
+			'resource',
+			'operation',
+			'dateFrom',
+			'dateTo',
+			'invoiceType',
+			'returnAll',
+			'limit',
+			'simplify',
+			'options',
+			'requestOptions',
+		]);
+		expect(shownNamed(node, parameters, 'simplify').default).toBe(true);
+		expect(shownNamed(node, parameters, 'returnAll').default).toBe(false);
+		expect(shown(node, { ...parameters, returnAll: true }).map((property) => property.name)).not.toContain('limit');
+		expect(shownNamed(node, parameters, 'dateFrom').default).toBe('={{ $now.minus({ days: 7 }).startOf("day").toISO() }}');
+		expect(shownNamed(node, parameters, 'dateTo').default).toBe('={{ $now.toISO() }}');
+	});
+
+	it('offers "Put Output File in Field" only with Attach Raw XML (Get Many) or Download PDFs (Get Document Links)', () => {
+		const getManyOptions = shownNamed(node, { resource: 'invoice', operation: 'getMany' }, 'options');
+		expect(offeredOptions(getManyOptions, {})).toEqual(['attachRawXml', 'responseFormat']);
+		expect(offeredOptions(getManyOptions, { attachRawXml: false })).toEqual(['attachRawXml', 'responseFormat']);
+		expect(offeredOptions(getManyOptions, { attachRawXml: true })).toEqual(['attachRawXml', 'binaryPropertyName', 'responseFormat']);
+
+		const linkOptions = shownNamed(node, { resource: 'invoiceCorrection', operation: 'getDocumentLinks' }, 'options');
+		expect(offeredOptions(linkOptions, {})).toEqual(['downloadPdfs']);
+		expect(offeredOptions(linkOptions, { downloadPdfs: true })).toEqual(['downloadPdfs', 'binaryPropertyName']);
+	});
+
+	it('has one Invoice Type field, with one value for all, in the node and the trigger', () => {
+		const typeFields = [
+			shownNamed(node, { resource: 'invoice', operation: 'getMany' }, 'invoiceType'),
+			shownNamed(node, { resource: 'invoiceCorrection', operation: 'getDocumentLinks' }, 'invoiceType'),
+			shownNamed(trigger, { event: 'any' }, 'invoiceType'),
+		];
+		for (const field of typeFields) {
+			expect(field.displayName).toBe('Invoice Type');
+			expect(field.default).toBe('all');
+			expect(field.options).toEqual(typeFields[0].options);
+		}
+	});
+
+	it.each(['invoice', 'invoiceCorrection', 'any', 'productChanged'])('trigger on %s: Simplify at the top level, on by default', (event) => {
+		expect(shownNamed(trigger, { event }, 'simplify').default).toBe(true);
+	});
+});
+
 /** A document as the node reads it: through decode.ts against the kind's schema. */
 function asRead(document: object, kind: DocumentKind): IDataObject {
 	const [read] = decodeText(JSON.stringify([document]), 'application/json', DOCUMENTS[kind].answer) as IDataObject[];
@@ -390,7 +535,7 @@ describe('invoice helpers: reading variant answers', () => {
 			somethingNew: { kept: 'in the full document' },
 		};
 
-		expect(simplifyInvoice(asRead(document, 'correction'), 'correction')).toEqual({
+		expect(simplifyDocument(asRead(document, 'correction'), 'correction')).toEqual({
 			invoiceNumber: 'NF-7',
 			referentDocumentNumber: 'NF-6',
 			invoiceType: 'NON_FISCAL',

@@ -1,7 +1,8 @@
 /**
  * The trigger's requests: documents of one date window, and their PDFs. Every request goes
  * through send.ts (the credential's token, renewed after a 401) under the shared pacing and
- * retry policy, as the node's requests do.
+ * retry policy, as the node's requests do; what a document is and how its links and PDFs are
+ * read is the documents family's (actions/documents/).
  */
 import {
 	NodeApiError,
@@ -12,16 +13,20 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { formatIsoUtc, parseServiceTimestamp } from '../MarketplaceMerchant/transport/dates';
-import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
 import {
 	DOCUMENTS,
-	documentIdOf,
 	downloadDocumentPdfs,
 	flattenDocumentLinks,
+	linkOfDocument,
+	suborderGroups,
+	suborderIdOf,
 	type DocumentKind,
 	type DocumentLink,
-} from '../MarketplaceMerchant/transport/invoices';
+} from '../MarketplaceMerchant/actions/documents/documents';
+import type { InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
+import { formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
+import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
+import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
 import { statusOf } from '../MarketplaceMerchant/transport/errors';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
@@ -29,29 +34,6 @@ import type { DateWindow } from './cursor';
 
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
 const REQUEST_TIMEOUT_MS = 180_000;
-/** Suborder ids per request for document links: keeps the query string short. */
-const SUBORDERS_PER_LINK_REQUEST = 50;
-
-export type InvoiceTypeFilter = 'FISCAL' | 'NON_FISCAL' | undefined;
-
-function objectAt(value: unknown, key: string): IDataObject {
-	const child = value && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
-	return child && typeof child === 'object' && !Array.isArray(child) ? (child as IDataObject) : {};
-}
-
-function orderDetailsOf(document: IDataObject): IDataObject {
-	return objectAt(objectAt(document, 'invoiceHeader'), 'orderDetails');
-}
-
-/** The platform invoiced date, the date the service filters on (zone-less values are UTC). */
-export function invoicedDateOf(document: IDataObject): Date | undefined {
-	return parseServiceTimestamp(orderDetailsOf(document).invoicedDate);
-}
-
-function suborderIdOf(document: IDataObject): string | undefined {
-	const value = orderDetailsOf(document).suborderId;
-	return typeof value === 'string' && value !== '' ? value : undefined;
-}
 
 /**
  * The error a failed request becomes: what was being read, the HTTP status, and what to do. n8n's
@@ -89,11 +71,13 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 }
 
 /**
- * One authenticated GET under the shared policy; the answer read against its schema (decode.ts).
- * With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer.
+ * One authenticated GET under the shared policy, paced with the endpoint's group; the answer read
+ * against its schema (decode.ts). With `notFoundIsEmpty`, a 404 (the link endpoints' "no such
+ * document") reads as no answer.
  */
 export async function getFromService(
 	ctx: IPollFunctions,
+	group: EndpointGroup,
 	path: string,
 	qs: IDataObject,
 	what: string,
@@ -102,7 +86,7 @@ export async function getFromService(
 ): Promise<unknown> {
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await sendAuthenticated(ctx, { group: 'orders', idempotent: true }, {
+		response = await sendAuthenticated(ctx, { group, idempotent: true }, {
 			method: 'GET',
 			url: path,
 			qs,
@@ -127,7 +111,7 @@ export async function fetchDocuments(
 	type: InvoiceTypeFilter,
 ): Promise<IDataObject[]> {
 	const what = `${DOCUMENTS[kind].label}s from ${formatIsoUtc(window.from)} to ${formatIsoUtc(window.to)}`;
-	const list = await getFromService(ctx, DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
+	const list = await getFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
 	if (list === undefined || list === null) return [];
 	if (!Array.isArray(list)) {
 		throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
@@ -157,11 +141,11 @@ export async function attachPdfs(
 ): Promise<void> {
 	const suborderIds = [...new Set(entries.map(({ document }) => suborderIdOf(document)).filter((id): id is string => !!id))];
 	const links: DocumentLink[] = [];
-	for (let start = 0; start < suborderIds.length; start += SUBORDERS_PER_LINK_REQUEST) {
-		const chunk = suborderIds.slice(start, start + SUBORDERS_PER_LINK_REQUEST);
+	for (const chunk of suborderGroups(suborderIds)) {
 		const what = `the PDF links of ${chunk.length} ${DOCUMENTS[kind].label}(s)`;
 		const answer = await getFromService(
 			ctx,
+			'orders',
 			DOCUMENTS[kind].linksPath,
 			{ ...rangeQuery(window, undefined), suborderIds: chunk.join(',') },
 			what,
@@ -172,12 +156,7 @@ export async function attachPdfs(
 	}
 	const toDownload: Array<{ entry: DocumentItem; link: DocumentLink }> = [];
 	for (const entry of entries) {
-		const id = documentIdOf(entry.document, kind);
-		const suborderId = suborderIdOf(entry.document);
-		// The link names the document it belongs to (also when the answer does not name its suborder);
-		// a suborder with a single link needs no name.
-		const ofSuborder = links.filter((link) => link.suborderId === suborderId);
-		const link = links.find((candidate) => candidate.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
+		const link = linkOfDocument(entry.document, kind, links);
 		if (link) toDownload.push({ entry, link });
 		else entry.item.json.pdfError = `The service returned no PDF link for this ${DOCUMENTS[kind].label}`;
 	}

@@ -1,0 +1,127 @@
+/**
+ * The fields of the documents family that the node's operations and the trigger share, each with
+ * the reader of its value: the range (Date From/To, the last 7 days by default), the invoice type
+ * (one value, "all", for both kinds), Simplify, and the name of an output file's binary field.
+ */
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { formatIsoUtc, formatYearMonthDay } from '../../transport/dates';
+import { LIMITS } from '../../transport/endpoints';
+import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../transport/values';
+import { simplifyField } from '../common';
+import { DOCUMENTS, type DocumentKind } from './documents';
+
+const DAY_MS = 86_400_000;
+const FROM_LABEL = 'Date From';
+const TO_LABEL = 'Date To';
+
+/** Date From and Date To of a document range; by default the last 7 days (the editor's `$now`). */
+export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
+	const { label } = DOCUMENTS[kind];
+	return [
+		{
+			displayName: FROM_LABEL,
+			name: 'dateFrom',
+			type: 'dateTime',
+			default: '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}',
+			required: true,
+			description: `Start of the range (inclusive) of the ${label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.`,
+		},
+		{
+			displayName: TO_LABEL,
+			name: 'dateTo',
+			type: 'dateTime',
+			default: '={{ $now.toISO() }}',
+			required: true,
+			description: `End of the range (inclusive) of the ${label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day. Default: now.`,
+		},
+	];
+}
+
+/**
+ * Reads Date From and Date To and checks them before anything is sent (the service answers a bare
+ * 400 to these). A To given as a bare day (`2024-03-31`, `31/03/2024`) includes that whole day.
+ */
+export function readDocumentRange(ctx: ValueContext, fromValue: unknown, toValue: unknown): { from: Date; to: Date } {
+	const from = readDate(ctx, FROM_LABEL, fromValue);
+	const toInstant = readDate(ctx, TO_LABEL, toValue);
+	const to = isBareDay(toValue) ? new Date(toInstant.getTime() + DAY_MS - 1) : toInstant;
+	const earliest = new Date(LIMITS.earliestInvoiceDate);
+	if (from.getTime() < earliest.getTime()) {
+		throw invalidInput(
+			ctx,
+			FROM_LABEL,
+			`must not be before ${formatYearMonthDay(earliest)} (got ${formatIsoUtc(from)})`,
+			`The service keeps no documents from before ${formatYearMonthDay(earliest)} and rejects such ranges`,
+		);
+	}
+	if (to.getTime() < from.getTime()) {
+		throw invalidInput(ctx, TO_LABEL, `must not be before ${FROM_LABEL} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
+	}
+	return { from, to };
+}
+
+const INVOICE_TYPE_LABEL = 'Invoice Type';
+const ALL_TYPES = 'all';
+const INVOICE_TYPES = ['FISCAL', 'NON_FISCAL'] as const;
+export type InvoiceTypeFilter = (typeof INVOICE_TYPES)[number] | undefined;
+
+/** Invoice Type: fiscal, non-fiscal or all (the service's `type` left out). */
+export function invoiceTypeField(description: string): INodeProperties {
+	return {
+		displayName: INVOICE_TYPE_LABEL,
+		name: 'invoiceType',
+		type: 'options',
+		options: [
+			{ name: 'All', value: ALL_TYPES, description: 'Fiscal and non-fiscal' },
+			{ name: 'Fiscal', value: 'FISCAL', description: 'Registered with the tax administration' },
+			{ name: 'Non-Fiscal', value: 'NON_FISCAL', description: 'Platform invoices only' },
+		],
+		default: ALL_TYPES,
+		description,
+	};
+}
+
+/** The `type` to ask for, undefined for all; an expression giving anything else fails the item. */
+export function readInvoiceType(ctx: ValueContext, value: unknown): InvoiceTypeFilter {
+	if (isBlank(value) || (typeof value === 'string' && value.trim().toLowerCase() === ALL_TYPES)) return undefined;
+	return readChoice(ctx, INVOICE_TYPE_LABEL, value, INVOICE_TYPES);
+}
+
+/** Simplify of documents: top level, on by default. */
+export function simplifyDocumentsField(kind: DocumentKind): INodeProperties {
+	const { label, idField } = DOCUMENTS[kind];
+	return simplifyField(
+		`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
+	);
+}
+
+const DEFAULT_BINARY_PROPERTY = 'data';
+
+/** The name of the binary field an output file goes in (an option shown only when a file is made). */
+export function outputFileField(description: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: DEFAULT_BINARY_PROPERTY,
+		hint: 'The name of the output binary field to put the file in',
+		description,
+		displayOptions,
+	};
+}
+
+/** The binary field named in the operation's Options (`options.binaryPropertyName`), `data` when empty. */
+export function binaryPropertyOf(ctx: Pick<IExecuteSingleFunctions, 'getNodeParameter'>): string {
+	const name = String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim();
+	return name || DEFAULT_BINARY_PROPERTY;
+}
+
+/** The range and type of the current item in the query, as the service wants them (zoned ISO timestamps in UTC). */
+export async function addRangeAndType(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
+	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
+	const qs: IDataObject = { ...requestOptions.qs, dateFrom: formatIsoUtc(range.from), dateTo: formatIsoUtc(range.to) };
+	if (type) qs.type = type;
+	return { ...requestOptions, qs };
+}

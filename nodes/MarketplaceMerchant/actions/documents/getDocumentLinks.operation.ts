@@ -1,0 +1,129 @@
+/**
+ * Get Document Links of invoices or corrections: one item per document link of some suborders,
+ * optionally with the PDF downloaded at once (links expire after about 10 minutes).
+ */
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { decodeAnswer } from '../../transport/decode';
+import { splitDateRange } from '../../transport/pagination';
+import { ANSWERS } from '../../transport/schema';
+import type { RequestData } from '../../transport/send';
+import { readList, toList } from '../../transport/values';
+import { optionsCollection, pacedRouting } from '../common';
+import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
+import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
+
+const GET_DOCUMENT_LINKS = 'getDocumentLinks';
+
+/** The suborder ids of the current item, comma-separated in the query; none fails the item before a request is sent. */
+async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const suborderIds = readList(this, 'Suborder IDs', this.getNodeParameter('suborderIds', ''), {
+		empty: {
+			problem: 'must list at least one suborder ID',
+			hint: 'Separate several IDs with commas, or use an expression that gives an array, e.g. {{ $json.suborderIds }}',
+		},
+	});
+	return { ...requestOptions, qs: { ...requestOptions.qs, suborderIds: suborderIds.join(',') } };
+}
+
+/** Reads a /urls answer (keyed by suborder id) as one item per document link. */
+async function readDocumentLinks(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const requested = toList(this.getNodeParameter('suborderIds', ''));
+	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls), requested).map((link) => ({ json: link }));
+}
+
+/**
+ * Suborder ids in groups, each over the range in windows (a 404 for a window means nothing
+ * there), then the PDFs downloaded at once if asked: links expire after about 10 minutes.
+ */
+function fetchDocumentLinks(kind: DocumentKind) {
+	const inWindows = splitDateRange({
+		idOf: ({ json }) => (json.documentCorrelationId ? String(json.documentCorrelationId) : undefined),
+		notFoundIsEmpty: true,
+	});
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+		const qs = requestData.options.qs as IDataObject;
+		const suborderIds = toList(qs.suborderIds);
+		const links: INodeExecutionData[] = [];
+		for (const group of suborderGroups(suborderIds)) {
+			const groupRequest = { ...requestData, options: { ...requestData.options, qs: { ...qs, suborderIds: group.join(',') } } };
+			for (const link of await inWindows.call(this, groupRequest)) links.push(link);
+		}
+		if (links.length === 0) {
+			const shown = suborderIds.length > 10 ? `${suborderIds.slice(0, 10).join(', ')} and ${suborderIds.length - 10} more` : suborderIds.join(', ');
+			throw new NodeOperationError(
+				this.getNode(),
+				`No ${DOCUMENTS[kind].label} documents found for suborder ID(s) ${shown} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`,
+				{
+					itemIndex: this.getItemIndex(),
+					description: `Check the suborder IDs and that the range covers the date the ${DOCUMENTS[kind].label} was issued${qs.type ? ` and that it is ${String(qs.type)}` : ''}`,
+				},
+			);
+		}
+		if (!(this.getNodeParameter('options.downloadPdfs', false) as boolean)) return links;
+		return await downloadDocumentPdfs(
+			this,
+			links.map(({ json }) => json as DocumentLink),
+			binaryPropertyOf(this),
+			this.getItemIndex(),
+		);
+	};
+}
+
+/** Get Document Links of one kind: the operation and its fields, shown for the kind's resource. */
+export function getDocumentLinks(kind: DocumentKind): { operation: INodePropertyOptions; fields: INodeProperties[] } {
+	const { resource, label, linksPath } = DOCUMENTS[kind];
+	const operation: INodePropertyOptions = {
+		name: 'Get Document Links',
+		value: GET_DOCUMENT_LINKS,
+		action: `Get ${label} document links`,
+		description: `Get links to the PDF documents of the ${label}s of some suborders: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
+		routing: pacedRouting({
+			group: 'orders',
+			idempotent: true,
+			request: { method: 'GET', url: linksPath },
+			preSend: [addRangeAndType, addSuborderIds],
+			strategy: fetchDocumentLinks(kind),
+			postReceive: [readDocumentLinks],
+		}),
+	};
+	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_DOCUMENT_LINKS] } }, [
+		{
+			displayName: 'Suborder IDs',
+			name: 'suborderIds',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '5100123-1, 5100456-2',
+			description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives an array`,
+		},
+		...dateRangeFields(kind),
+		invoiceTypeField(`Which ${label}s' documents to return`),
+		optionsCollection([
+			{
+				displayName: 'Download PDFs',
+				name: 'downloadPdfs',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to download each PDF right away as binary data (file name: documentCorrelationId.pdf); links expire after about 10 minutes',
+			},
+			outputFileField('Binary field for the downloaded PDF', { show: { downloadPdfs: [true] } }),
+		]),
+	]);
+	return { operation, fields };
+}

@@ -1,0 +1,135 @@
+/**
+ * Get Many of invoices or corrections: one item per document invoiced in a date range of any
+ * length (3-month windows, merged in order without duplicates), Return All or up to a Limit,
+ * simplified by default, read from JSON or XML, optionally with the raw XML answer attached.
+ */
+import {
+	updateDisplayOptions,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { readAnswer } from '../../transport/decode';
+import { splitDateRange } from '../../transport/pagination';
+import type { RequestData } from '../../transport/send';
+import { looksLikeXml } from '../../transport/xml';
+import { optionsCollection, pacedRouting, returnAllAndLimit } from '../common';
+import { DOCUMENTS, documentIdOf, rawXmlFileName, simplifyDocument, type DocumentKind } from './documents';
+import {
+	addRangeAndType,
+	binaryPropertyOf,
+	dateRangeFields,
+	invoiceTypeField,
+	outputFileField,
+	simplifyDocumentsField,
+} from './fields';
+
+export const GET_MANY = 'getMany';
+
+function attachesRawXml(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): boolean {
+	return ctx.getNodeParameter('options.attachRawXml', false) as boolean;
+}
+
+/** Asks for XML when the user wants XML or the raw XML answer. */
+async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if (this.getNodeParameter('options.responseFormat', 'json') !== 'xml' && !attachesRawXml(this)) return requestOptions;
+	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
+}
+
+/**
+ * With "Attach Raw XML", every document item gets the XML answer it came from as binary data,
+ * for archiving (the same file for all documents of one answer). The window's dates are only
+ * known to the strategy, which names the file (see `fetchDocuments`).
+ */
+function attachRawXmlIfAsked(kind: DocumentKind) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		if (items.length === 0 || !attachesRawXml(this)) return items;
+		const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
+		if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
+		const file = await this.helpers.prepareBinaryData(
+			Buffer.from(body as string, 'utf8'),
+			`${DOCUMENTS[kind].fileStem}.xml`,
+			'application/xml',
+		);
+		const property = binaryPropertyOf(this);
+		return items.map((item) => ({ ...item, binary: { ...item.binary, [property]: file } }));
+	};
+}
+
+/** The range in windows (as many as the Limit needs), deduplicated by document id, then simplified unless turned off. */
+function fetchDocuments(kind: DocumentKind) {
+	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+		const property = binaryPropertyOf(this);
+		const inWindows = splitDateRange({
+			idOf: ({ json }) => documentIdOf(json, kind),
+			onWindow: (items, window) => {
+				const fileName = rawXmlFileName(kind, window.from, window.to);
+				for (const item of items) {
+					const file = item.binary?.[property];
+					if (file) file.fileName = fileName;
+				}
+				return items;
+			},
+			limited: true,
+		});
+		const documents = await inWindows.call(this, requestData);
+		if (!(this.getNodeParameter('simplify', true) as boolean)) return documents;
+		return documents.map((item) => ({ ...item, json: simplifyDocument(item.json, kind) }));
+	};
+}
+
+/** Get Many of one kind: the operation and its fields, shown for the kind's resource. */
+export function getManyDocuments(kind: DocumentKind): { operation: INodePropertyOptions; fields: INodeProperties[] } {
+	const { resource, label, listPath, idField } = DOCUMENTS[kind];
+	const operation: INodePropertyOptions = {
+		name: 'Get Many',
+		value: GET_MANY,
+		action: `Get many ${label}s`,
+		description: `List the ${label}s invoiced in a date range: one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
+		routing: pacedRouting({
+			group: 'orders',
+			idempotent: true,
+			request: { method: 'GET', url: listPath },
+			preSend: [addRangeAndType, acceptXmlIfAsked],
+			strategy: fetchDocuments(kind),
+			postReceive: [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked(kind)],
+		}),
+	};
+	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
+		...dateRangeFields(kind),
+		invoiceTypeField(`Which ${label}s to return`),
+		...returnAllAndLimit(),
+		simplifyDocumentsField(kind),
+		optionsCollection([
+			{
+				displayName: 'Attach Raw XML',
+				name: 'attachRawXml',
+				type: 'boolean',
+				default: false,
+				description: `Whether to ask for XML and attach the service's raw XML answer as a file for archiving (every ${label} of one answer carries the same file, named after its date range)`,
+			},
+			outputFileField('Binary field for the raw XML file', { show: { attachRawXml: [true] } }),
+			{
+				displayName: 'Response Format',
+				name: 'responseFormat',
+				type: 'options',
+				options: [
+					{ name: 'JSON', value: 'json' },
+					{ name: 'XML', value: 'xml', description: 'The service answers in XML; the output is the same' },
+				],
+				default: 'json',
+				description: 'Format the service answers in. The output items are the same either way.',
+			},
+		]),
+	]);
+	return { operation, fields };
+}

@@ -1,7 +1,0 @@
-import { getDocumentLinks } from './documentOperations';
-
-export const {
-	operation: getInvoiceDocumentLinks,
-	fields: getInvoiceDocumentLinksFields,
-	options: getInvoiceDocumentLinksOptions,
-} = getDocumentLinks('invoice', 'invoice');

@@ -1,7 +1,0 @@
-import { getDocumentLinks } from '../invoice/documentOperations';
-
-export const {
-	operation: getInvoiceCorrectionDocumentLinks,
-	fields: getInvoiceCorrectionDocumentLinksFields,
-	options: getInvoiceCorrectionDocumentLinksOptions,
-} = getDocumentLinks('invoiceCorrection', 'correction');
