@@ -31,7 +31,7 @@ export interface EventState {
 	seen: Record<string, number>;
 }
 
-export interface CursorSettings {
+interface CursorSettings {
 	lookBackMs: number;
 	/** The option Start From; undefined for "from the first poll on". */
 	startFrom?: Date;

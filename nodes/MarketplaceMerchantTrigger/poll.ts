@@ -13,7 +13,7 @@ import { commitStates, EventCursor, type DateWindow } from './cursor';
 import { attachPdfs, fetchDocuments, type DocumentItem } from './requests';
 
 /** The events the trigger fires on (the node's resource names); each keeps its own state under this key in static data. */
-export type TriggerEvent = 'invoice' | 'invoiceCorrection';
+type TriggerEvent = 'invoice' | 'invoiceCorrection';
 
 const KIND_OF_EVENT: Record<TriggerEvent, DocumentKind> = { invoice: 'invoice', invoiceCorrection: 'correction' };
 

@@ -26,7 +26,7 @@ import { getFromService } from './requests';
 export const PRODUCT_CHANGED = 'productChanged';
 
 /** Which fields count as a change (the trigger's "Changes to Watch"). */
-export type WatchedFields = 'both' | 'stock' | 'price';
+type WatchedFields = 'both' | 'stock' | 'price';
 
 const DAY_MS = 86_400_000;
 /** Pages of 2,500 one poll reads at most (the whole of a 250,000-product catalogue). */

@@ -85,7 +85,7 @@ export function failOnItemErrorsOptions(): INodeProperties {
 	]);
 }
 
-export interface PacedRouting extends Route {
+interface PacedRouting extends Route {
 	/** Method and URL; a preSend may set the URL. */
 	request: DeclarativeRestApiSettings.HttpRequestOptions;
 	/** Checks the item's input and builds the request; an error here fails the item before anything is sent. */

@@ -10,7 +10,7 @@ import { DEFAULT_TIMEOUT_MS, RETRY_BUDGET_TIMEOUTS } from '../transport/attempts
 import { isBlank, readWholeNumber, type ValueContext } from '../transport/values';
 
 /** Its default is DEFAULT_TIMEOUT_MS, written out as n8n's linter asks. */
-export const timeoutSecondsOption: INodeProperties = {
+const timeoutSecondsOption: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
 	name: 'timeoutSeconds',
 	type: 'number',

@@ -24,7 +24,7 @@ import { requestTimeoutMs } from '../actions/requestOptions';
  * would otherwise hold five times the cap. The largest legitimate answers (a page of 2,500 basic
  * products, a window of invoices) are a small part of it.
  */
-export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 /** Bytes held by answers being read right now, in this process. */
 let bytesBeingRead = 0;

@@ -23,7 +23,7 @@ export interface RateWindow {
 	evenly?: boolean;
 }
 
-export interface GroupLimits {
+interface GroupLimits {
 	/** The live service's windows for the group, per merchant. */
 	windows: RateWindow[];
 	/**

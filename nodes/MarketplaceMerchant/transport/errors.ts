@@ -91,7 +91,7 @@ function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 }
 
 /** Removes the secrets from every part of the error that n8n shows, stores or logs; in place. */
-export function redactError<T extends NodeApiError | NodeOperationError>(error: T, knownSecrets: unknown[] = []): T {
+function redactError<T extends NodeApiError | NodeOperationError>(error: T, knownSecrets: unknown[] = []): T {
 	const secrets = secretsIn(error, knownSecrets);
 	const cause = safeCause(error.cause, secrets);
 	Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });

@@ -44,7 +44,7 @@ interface Waiter {
 	resolve: (admittedAt: number | undefined) => void;
 }
 
-export interface Gate {
+interface Gate {
 	readonly group: EndpointGroup;
 	/** Whose limits: the sandbox's base URL when it is registered with scaled limits (see `paceAsSandbox`). */
 	readonly merchantKey: string;

@@ -218,7 +218,7 @@ export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number): T
 	return chunks;
 }
 
-export interface BodyListSplit {
+interface BodyListSplit {
 	/** Where the list is in the body: undefined when the body is the list itself. */
 	listKey?: string;
 	maxItems: number;
@@ -272,7 +272,7 @@ export function splitBodyList(split: BodyListSplit): PaginationFunction {
 	};
 }
 
-export interface DateWindowSplit {
+interface DateWindowSplit {
 	/** The document's own id, to drop the same document seen in two windows. */
 	idOf?: (item: INodeExecutionData) => string | undefined;
 	/** Whether a 404 for one window means "nothing in this window" rather than an error. */

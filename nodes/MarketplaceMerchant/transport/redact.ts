@@ -4,7 +4,7 @@
  * keeps an error's message, description, `context` and `cause` in the execution data.
  */
 
-export const REDACTED = '***';
+const REDACTED = '***';
 
 /** Shorter values are not replaced: a one-letter "secret" would mangle every message. */
 const MIN_SECRET_LENGTH = 4;

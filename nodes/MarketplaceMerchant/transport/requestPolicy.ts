@@ -35,7 +35,7 @@ function backoffMs(attempt: number): number {
 	return Math.min(BASE_BACKOFF_MS * 2 ** (attempt - 1), MAX_WAIT_MS);
 }
 
-export interface SendPolicy {
+interface SendPolicy {
 	/** The node sending: final errors are reported as its errors. */
 	node: INode;
 	/** Identifies the merchant account whose limits the request counts against. */

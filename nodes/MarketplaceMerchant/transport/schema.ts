@@ -21,10 +21,10 @@ export type ObjectSchema = Extract<Schema, { kind: 'object' }>;
 
 export const STRING: Schema = { kind: 'string' };
 export const NUMBER: Schema = { kind: 'number' };
-export const INTEGER: Schema = { kind: 'integer' };
+const INTEGER: Schema = { kind: 'integer' };
 export const BOOLEAN: Schema = { kind: 'boolean' };
 /** A value the spec does not type ("not shown"): passed through as it comes. */
-export const ANY: Schema = { kind: 'any' };
+const ANY: Schema = { kind: 'any' };
 
 export function listOf(of: Schema): Schema {
 	return { kind: 'list', of };
@@ -34,12 +34,12 @@ export function objectOf(fields: Record<string, Schema>): ObjectSchema {
 	return { kind: 'object', fields };
 }
 
-export function mapOf(values: Schema): Schema {
+function mapOf(values: Schema): Schema {
 	return { kind: 'map', values };
 }
 
 /** The spec marks the field nullable (the token's id_token and refresh_token). */
-export function nullable(schema: Schema): Schema {
+function nullable(schema: Schema): Schema {
 	return { ...schema, nullable: true };
 }
 
@@ -65,7 +65,7 @@ export const PRODUCT = objectOf({
 	packageWeightUnit: STRING,
 });
 
-export const BASIC_PRODUCT = objectOf({
+const BASIC_PRODUCT = objectOf({
 	id: INTEGER,
 	ean: STRING,
 	sku: STRING,
@@ -76,20 +76,20 @@ export const BASIC_PRODUCT = objectOf({
 });
 
 /** The progress id of an import. */
-export const IMPORT_RESPONSE = objectOf({ id: STRING });
+const IMPORT_RESPONSE = objectOf({ id: STRING });
 
 /** Single update: the item type of `errors` is not shown in the spec. */
-export const PRODUCT_UPDATE_RESULT = objectOf({ status: STRING, errors: listOf(ANY), myProductId: NUMBER });
+const PRODUCT_UPDATE_RESULT = objectOf({ status: STRING, errors: listOf(ANY), myProductId: NUMBER });
 
 /** Bulk update: `errors` are strings. */
-export const BULK_PRODUCT_UPDATE_RESULT = objectOf({ status: STRING, errors: listOf(STRING), myProductId: NUMBER });
+const BULK_PRODUCT_UPDATE_RESULT = objectOf({ status: STRING, errors: listOf(STRING), myProductId: NUMBER });
 
-export const WAREHOUSE = objectOf({ id: NUMBER, warehouseName: STRING, defaultAddress: BOOLEAN });
+const WAREHOUSE = objectOf({ id: NUMBER, warehouseName: STRING, defaultAddress: BOOLEAN });
 
-export const WAREHOUSES_RESPONSE = objectOf({ content: listOf(WAREHOUSE) });
+const WAREHOUSES_RESPONSE = objectOf({ content: listOf(WAREHOUSE) });
 
 /** Requested EAN (a key) → whether it exists. */
-export const EAN_EXISTENCE = mapOf(BOOLEAN);
+const EAN_EXISTENCE = mapOf(BOOLEAN);
 
 export const PRODUCT_TYPES = listOf(STRING);
 
@@ -169,7 +169,7 @@ export const INVOICE = objectOf({
 });
 
 /** As an invoice, with a correction reason, the corrected document's number, and `fba` a string. */
-export const INVOICE_CORRECTION = objectOf({
+const INVOICE_CORRECTION = objectOf({
 	invoiceHeader: objectOf({
 		invoiceType: STRING,
 		invoiceCorrectionReason: STRING,
@@ -182,17 +182,17 @@ export const INVOICE_CORRECTION = objectOf({
 	taxRateSpecification: TAX_RATE_SPECIFICATION,
 });
 
-export const DOCUMENT_LINK = objectOf({ documentCorrelationId: STRING, link: STRING });
+const DOCUMENT_LINK = objectOf({ documentCorrelationId: STRING, link: STRING });
 
 /** Keyed by suborder id (the spec's `suborderIdNumberValue` names the key), each a list of links. */
-export const INVOICE_URLS = mapOf(listOf(DOCUMENT_LINK));
+const INVOICE_URLS = mapOf(listOf(DOCUMENT_LINK));
 
 /** A link in a plain list of links, which names its suborder itself. */
 const LISTED_DOCUMENT_LINK = objectOf({ suborderId: STRING, documentCorrelationId: STRING, link: STRING });
 
 // --- Discounts and prices --------------------------------------------------------------------
 
-export const DISCOUNT_SCHEDULE_RESPONSE = objectOf({
+const DISCOUNT_SCHEDULE_RESPONSE = objectOf({
 	scheduleResult: listOf(
 		objectOf({
 			success: BOOLEAN,
@@ -202,7 +202,7 @@ export const DISCOUNT_SCHEDULE_RESPONSE = objectOf({
 	),
 });
 
-export const DISCOUNT_UPDATE_RESPONSE = objectOf({
+const DISCOUNT_UPDATE_RESPONSE = objectOf({
 	updateResult: listOf(
 		objectOf({
 			success: BOOLEAN,
@@ -212,7 +212,7 @@ export const DISCOUNT_UPDATE_RESPONSE = objectOf({
 	),
 });
 
-export const DISCOUNT = objectOf({
+const DISCOUNT = objectOf({
 	discountId: STRING,
 	merchantInventoryId: INTEGER,
 	discountPrice: NUMBER,
@@ -220,7 +220,7 @@ export const DISCOUNT = objectOf({
 	dateTo: STRING,
 });
 
-export const PRICE_DATA = objectOf({
+const PRICE_DATA = objectOf({
 	merchantInventoryId: NUMBER,
 	basePrice: NUMBER,
 	sellablePrice: NUMBER,
@@ -229,7 +229,7 @@ export const PRICE_DATA = objectOf({
 
 // --- Token and messages ----------------------------------------------------------------------
 
-export const TOKEN_RESPONSE = objectOf({
+const TOKEN_RESPONSE = objectOf({
 	id_token: nullable(STRING),
 	access_token: STRING,
 	refresh_token: nullable(STRING),
@@ -237,7 +237,7 @@ export const TOKEN_RESPONSE = objectOf({
 	token_type: STRING,
 });
 
-export const MESSAGE_BODY = objectOf({ message: STRING });
+const MESSAGE_BODY = objectOf({ message: STRING });
 
 // --- Answers of the operations ---------------------------------------------------------------
 

@@ -49,7 +49,7 @@ interface CredentialValues {
 }
 
 /** What a request needs from the credential: read once per request (in n8n each read is a database read). */
-export interface CredentialContext {
+interface CredentialContext {
 	/** The base URL without trailing slashes. */
 	baseUrl: string;
 	/** The account whose rate limits a request counts against. */
@@ -59,7 +59,7 @@ export interface CredentialContext {
 }
 
 /** The credential's values a request needs (from any context: node or trigger), in one read. */
-export async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<CredentialContext> {
+async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<CredentialContext> {
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
 	const base = normalizeBaseUrl(baseUrl);
 	return { baseUrl: base, merchantKey: `${base}|${String(clientId ?? '')}`, secrets: [clientSecret, apiKey, accessToken] };

@@ -18,7 +18,7 @@ export interface XmlChildren {
 	[name: string]: XmlContent[];
 }
 
-export interface XmlDocument {
+interface XmlDocument {
 	rootName: string;
 	root: XmlContent;
 }

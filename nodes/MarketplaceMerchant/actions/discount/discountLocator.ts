@@ -20,7 +20,7 @@ import { sendAuthenticated } from '../../transport/send';
 import { describeValue, invalidInput, isBlank, readText, type ValueContext } from '../../transport/values';
 
 /** Name of the list search method on the node (`methods.listSearch`). */
-export const SEARCH_DISCOUNTS_METHOD = 'searchDiscounts';
+const SEARCH_DISCOUNTS_METHOD = 'searchDiscounts';
 
 /**
  * How far ahead From List looks for upcoming discounts. Discounts are scheduled weeks or months

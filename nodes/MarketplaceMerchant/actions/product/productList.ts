@@ -54,7 +54,7 @@ export async function addProductFilters(
  * The brand's name. The service sends `brand` as a serialized object (`{"id":29785,"name":"Nike"}`);
  * a plain name or an already parsed object is read too.
  */
-export function brandNameOf(brand: unknown): string | undefined {
+function brandNameOf(brand: unknown): string | undefined {
 	if (isBlank(brand)) return undefined;
 	if (typeof brand === 'object') {
 		const name = (brand as IDataObject).name;
@@ -83,7 +83,7 @@ const SIMPLIFIED_FIELDS = [
 	'productType',
 ] as const;
 
-export function simplifyProduct(product: IDataObject): IDataObject {
+function simplifyProduct(product: IDataObject): IDataObject {
 	const simplified: IDataObject = {};
 	for (const field of SIMPLIFIED_FIELDS) {
 		simplified[field] = field === 'brand' ? brandNameOf(product.brand) ?? null : product[field] ?? null;

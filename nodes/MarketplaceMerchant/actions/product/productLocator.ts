@@ -23,7 +23,7 @@ import { sendAuthenticated, type AuthenticatedContext, type Route } from '../../
 import { describeValue, invalidInput, isBlank, readEan, readId, readText, readWholeNumber, type ValueContext } from '../../transport/values';
 
 /** Name of the list search method on the node (`methods.listSearch`). */
-export const SEARCH_PRODUCTS_METHOD = 'searchProducts';
+const SEARCH_PRODUCTS_METHOD = 'searchProducts';
 
 /** Product reads are catalogue requests and change nothing. */
 const CATALOGUE_READ: Route = { group: 'catalogue', idempotent: true };
@@ -40,7 +40,7 @@ const EAN_LOOKUP_SIZE = 20;
 
 const MODES = ['list', 'id', 'ean'] as const;
 
-export interface ProductLocatorOptions {
+interface ProductLocatorOptions {
 	name: string;
 	displayName?: string;
 	description?: string;
@@ -95,7 +95,7 @@ export function productLocatorField({ name, displayName = 'Product ID', descript
 }
 
 /** A product as the user named it: by its ID, or by an EAN still to be looked up. */
-export type ProductRef = { id: number } | { ean: string };
+type ProductRef = { id: number } | { ean: string };
 
 /**
  * Reads a product locator's value (or a plain ID, as older workflows and JSON entries give it).
