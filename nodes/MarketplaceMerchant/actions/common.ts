@@ -51,6 +51,14 @@ export function returnAllAndLimit(): INodeProperties[] {
 	];
 }
 
+/**
+ * The Simplify toggle of every list that has one: top level, on by default (the flat summary is
+ * what a no-code user wants; the full answer is one click away). `description` says what stays.
+ */
+export function simplifyField(description: string): INodeProperties {
+	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
+}
+
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
@@ -63,7 +71,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/** Options of the operations whose answer reports failures per entry (read by `failOnItemErrorsIfAsked`). */
+/** Options of the operations whose answer reports failures per entry (read by `finishBulkResults`). */
 export function failOnItemErrorsOptions(): INodeProperties {
 	return optionsCollection([
 		{
@@ -72,7 +80,7 @@ export function failOnItemErrorsOptions(): INodeProperties {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input.',
+				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
 		},
 	]);
 }

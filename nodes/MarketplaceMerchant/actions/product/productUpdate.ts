@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
+import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readId, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from './productValues';
@@ -35,6 +35,9 @@ const UPDATE_FIELD_READERS: Record<string, ValueReader> = {
 
 export const UPDATE_FIELD_NAMES = Object.keys(UPDATE_FIELD_READERS);
 
+/** The update fields by label and key, for hints that serve the panel's fields and JSON keys alike: `Base Price (basePrice)`. */
+const UPDATE_FIELDS_NAMED = productUpdateFieldOptions.map(({ name, displayName }) => `${displayName} (${name})`).join(', ');
+
 /**
  * Checks one update entry and returns the body the service expects: the product id and the given
  * update fields, numbers as numbers. Other properties of the entry are not sent, so items read
@@ -55,7 +58,7 @@ export function buildProductUpdate(
 			ctx,
 			fieldName(),
 			'nothing to update',
-			`Give at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`,
+			`Give at least one of: ${UPDATE_FIELDS_NAMED}`,
 		);
 	}
 	return update;
@@ -63,7 +66,7 @@ export function buildProductUpdate(
 
 /**
  * Pagination strategy of Update: sends the one update and shapes its result like a bulk result
- * (`success`, `error`, `input`), failing the item on FAIL only when the user asked for it.
+ * (`id`, `success`, `error`, `input`), failing the item on FAIL only when the user asked for it.
  */
 export async function sendProductUpdate(
 	this: IExecutePaginationFunctions,
@@ -71,5 +74,5 @@ export async function sendProductUpdate(
 ): Promise<INodeExecutionData[]> {
 	const sent = requestData.options.body as IDataObject;
 	const results = await sendRequest(this, requestData);
-	return failOnItemErrorsIfAsked.call(this, pairProductResults(results, [sent]));
+	return finishBulkResults.call(this, pairProductResults(results, [sent]));
 }
