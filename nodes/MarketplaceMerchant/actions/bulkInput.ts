@@ -184,11 +184,14 @@ export interface BulkSource {
 	unit: 'row' | 'entry';
 }
 
+const PLURAL: Record<BulkSource['unit'], string> = { row: 'rows', entry: 'entries' };
+
 /** Several entries of one list, by their positions (from 0): `Products › rows 1 and 3`. */
 export function entriesAt(source: BulkSource, positions: number[]): string {
 	const numbers = positions.map((position) => String(position + 1));
 	const listed = numbers.length > 1 ? `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}` : numbers.join('');
-	return fieldPath(source.list, `${source.unit}${numbers.length > 1 ? 's' : ''} ${listed}`);
+	const unit = numbers.length === 1 ? source.unit : PLURAL[source.unit];
+	return fieldPath(source.list, `${unit} ${listed}`);
 }
 
 export interface BulkEntries {
