@@ -89,6 +89,21 @@ describe('Discount › Schedule', () => {
 		expect(discountRequests().map((entry) => [entry.route, entry.itemCount])).toEqual([['discountSchedule', 3]]);
 	});
 
+	it('with Simplify off, gives the service\'s own result (success, data, error) with the input, in the entries\' order', async () => {
+		const [first, second] = freshProducts(2);
+		const tooExpensive = { ...sale(second), discountPrice: second.basePrice };
+		const result = await schedule([sale(first), tooExpensive], { simplify: false });
+
+		const [scheduled, rejected] = result.json(NODE_UNDER_TEST_NAME);
+		expect(scheduled).toMatchObject({ success: true, data: { merchantInventoryId: first.id, discountId: expect.any(String) }, input: { merchantInventoryId: first.id } });
+		expect(scheduled).not.toHaveProperty('id');
+		expect(rejected).toMatchObject({
+			success: false,
+			error: { merchantInventoryId: second.id, errorMessage: expect.stringMatching(/at least 5% below the regular price/) },
+			input: { merchantInventoryId: second.id },
+		});
+	});
+
 	it('takes rows entered in the UI, with date picker values sent as dd/MM/yyyy days', async () => {
 		const [product, clearance] = freshProducts(2);
 		const result = await schedule([], {

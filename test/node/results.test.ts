@@ -4,11 +4,11 @@
  * links whose answer does not name the suborder, and none of it depending on how entries fall into
  * requests. The sandbox produces each live variant with a switch (sandbox/variants.ts).
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
 import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/transport/bulkResults';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
-import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
+import { NODE_UNDER_TEST_NAME, TestNodeTypes, packageNodeTypeName, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invoicedAt, setNow, useSharedClock } from '../trigger/helpers';
 
 const NODE = 'marketplaceMerchant';
@@ -356,5 +356,42 @@ describe('pairing when results are missing other than at the end (no sandbox swi
 			[false, 2, entry(2)],
 			[false, 9, {}],
 		]);
+	});
+});
+
+describe('bulk operations in the panel', () => {
+	const description = new TestNodeTypes().getByNameAndVersion(packageNodeTypeName(NODE), 1).description;
+
+	/** The parameters a node added from the node creator has (defaults filled in as the editor does), and the ones shown. */
+	function shown(resource: string, operation: string) {
+		const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, null, description) ?? {};
+		return { values, properties: description.properties.filter((property) => NodeHelpers.displayParameter(values, property, null, description)) };
+	}
+
+	it.each([
+		['product', 'updateMany', 'one bulk call', 'products'],
+		['product', 'syncStockAndPrices', 'one sync run', 'products'],
+		['discount', 'schedule', 'one bulk call', 'discounts'],
+		['discount', 'update', 'one bulk call', 'discounts'],
+	])('%s › %s shows a notice: one input item makes %s, an Aggregate node in front, the shape with an example', (resource, operation, call, field) => {
+		const notices = shown(resource, operation).properties.filter((property) => property.type === 'notice');
+
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayName).toContain(`One input item makes ${call}`);
+		expect(notices[0].displayName).toContain(`Aggregate node in front (All Item Data, into the field "${field}")`);
+		expect(notices[0].displayName).toMatch(new RegExp(`An input item then looks like: \\{"${field}": \\[\\{"`));
+	});
+
+	it.each([
+		['product', 'update'],
+		['product', 'updateMany'],
+		['product', 'syncStockAndPrices'],
+		['discount', 'schedule'],
+		['discount', 'update'],
+	])('%s › %s shows Simplify at the top level, on by default', (resource, operation) => {
+		const { values, properties } = shown(resource, operation);
+
+		expect(properties.map((property) => property.name)).toContain('simplify');
+		expect(values.simplify).toBe(true);
 	});
 });
