@@ -265,6 +265,12 @@ describe('Product: Import', () => {
 		['a zero price', { basePrice: 0 }, /Base Price: must be above 0, got 0 \(item 0\)/],
 		['a price with a thousands separator', { basePrice: '1,299' }, /Base Price: "1,299" is not a price \(item 0\)/],
 		['a gallery entry that is not a URL', { additionalFields: { gallery: 'https://a.example/1.jpg, photo.jpg' } }, /^Additional Fields › Gallery URLs › entry 2: "photo.jpg" is not an http\(s\) URL/],
+		[
+			'an attribute row without a name',
+			{ additionalFields: { attributes: { attribute: [{ name: 'color', values: 'red' }, { name: ' ', values: 'M' }] } } },
+			/^Additional Fields › Attributes › row 2 › Name: is missing \(item 0\)$/,
+		],
+		['attributes JSON that is not an object', { additionalFields: { attributesJson: '[1]' } }, /^Additional Fields › Attributes \(JSON\): must be an object \(item 0\)$/],
 	])('rejects %s and sends nothing', async (_case, override, message) => {
 		await start(10);
 
