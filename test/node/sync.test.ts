@@ -416,5 +416,12 @@ describe('Product: Sync Stock and Prices', () => {
 		);
 
 		expect(result.error?.message).toBe('Products › row 2 › Stock Level: "1.000" is not a stock level (a whole number) (item 0)');
+		const blank = await runNode(
+			'marketplaceMerchant',
+			{ resource: 'product', operation: 'syncStockAndPrices', matchBy: 'ean', inputMode: 'rows', productRows: { product: [{ match: ' ', stockLevel: '3' }] } },
+			[{}],
+			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
+		);
+		expect(blank.error?.message).toBe('Products › row 1 › Match Value: is missing (item 0)');
 	});
 });

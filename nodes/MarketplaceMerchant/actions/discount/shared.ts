@@ -165,8 +165,8 @@ export function discountBulkInput(input: DiscountBulkInput): BulkInput {
 
 /**
  * Routing of a bulk discount call: `buildEntries` reads and checks every entry before anything is
- * sent, naming entries and fields with `label`; the list goes out in requests of at most 500, and each result item is paired with the
- * entry it belongs to.
+ * sent, naming entries and fields with `label`; the list goes out in requests of at most 500, and
+ * each result item is paired with the entry it belongs to.
  */
 export function bulkDiscountRouting(
 	method: 'POST' | 'PUT',

@@ -142,8 +142,8 @@ async function readSyncRequest(this: IExecuteSingleFunctions, requestOptions: IH
 	const checked: SyncEntry[] = [];
 	for (let index = 0; index < entries.length; index++) {
 		const entry = entries[index];
-		// JSON entries name their product by the Match By key, rows by Match Value.
-		const matchKey = isBlank(entry[matchBy]) && !isBlank(entry.match) ? 'match' : matchBy;
+		// JSON entries name their product by the Match By key (or "match"), rows by Match Value.
+		const matchKey = source.unit === 'row' || (isBlank(entry[matchBy]) && !isBlank(entry.match)) ? 'match' : matchBy;
 		const given = entry[matchKey];
 		if (isBlank(given)) throw invalidInput(this, label(index, matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
 		const checkedEntry: SyncEntry = {
