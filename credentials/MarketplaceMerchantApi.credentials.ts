@@ -13,6 +13,8 @@ import type {
 } from 'n8n-workflow';
 import { sleep, UserError } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE, normalizeBaseUrl } from '../nodes/MarketplaceMerchant/transport/credential';
+import { PATHS } from '../nodes/MarketplaceMerchant/transport/endpoints';
 import { isCutOff, retryAfterMs } from '../nodes/MarketplaceMerchant/transport/errors';
 
 import { decodeJson } from '../nodes/MarketplaceMerchant/transport/decode';
@@ -88,9 +90,6 @@ const NETWORK_ERROR_REASONS: Record<string, string> = {
 	ENETUNREACH: 'the network is unreachable',
 };
 
-function normalizeBaseUrl(baseUrl: string): string {
-	return baseUrl.trim().replace(/\/+$/, '');
-}
 
 /** The base URL as shown in messages: without any user name or password it may carry. */
 function displayUrl(url: string): string {
@@ -270,7 +269,7 @@ async function requestToken(
 }
 
 export class MarketplaceMerchantApi implements ICredentialType {
-	name = 'marketplaceMerchantApi';
+	name = CREDENTIAL_TYPE;
 
 	displayName = 'Marketplace Merchant API';
 
@@ -328,7 +327,7 @@ export class MarketplaceMerchantApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
+		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 		const key = cacheKey(
 			baseUrl,
 			String(credentials.clientId ?? ''),
@@ -376,8 +375,8 @@ export class MarketplaceMerchantApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
-			url: '/order/api/v1/merchant-integration/merchant-warehouses',
+			baseURL: BASE_URL_EXPRESSION,
+			url: PATHS.warehouses,
 			method: 'GET',
 		},
 		rules: [

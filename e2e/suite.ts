@@ -17,6 +17,7 @@ import path from 'node:path';
 
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
+import { checkEditorDescriptions } from './editor-checks';
 import { installCommunityPackage, packPackage } from './community-package';
 import {
 	createUserFolder,
@@ -31,6 +32,7 @@ import {
 	type RunningN8n,
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
+import { checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
 
@@ -735,6 +737,7 @@ async function main(): Promise<void> {
 		await checkIssue10MoreRows(installation, userFolder, sandbox);
 		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
+		await checkLocatorWorkflow(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;
 		let api: N8nPublicApi | undefined;
@@ -746,6 +749,8 @@ async function main(): Promise<void> {
 		});
 		if (!started || !session || !api) return;
 		await checkListedTypes(session);
+		await checkEditorDescriptions(session, NODE_TYPE, TRIGGER_TYPE);
+		await checkLocatorLists(session, { nodeType: NODE_TYPE, credential: { type: CREDENTIAL_TYPE, ...CREDENTIAL } }, sandbox);
 		const inProcess = sandbox;
 		await checkTrigger(api, WORKFLOW_IDS.trigger, {
 			addInvoice: async () => invoiceIdOf(await sandboxControl<Invoice>(inProcess, 'POST', 'invoices', {})),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Saves docs/node-in-editor.png (see scripts/screenshot.ts). Installs Debian's chromium first when
-# it is missing (needs root), then runs the capture on the project's Node 24.
+# Regenerates docs/screenshots/*.png (see scripts/screenshot.ts). Installs Debian's chromium first
+# when it is missing (needs root), then runs the capture on the project's Node 24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,27 +1,35 @@
 /**
- * Saves docs/node-in-editor.png: the stock sync example, with the Marketplace Merchant node, in
- * n8n's editor. Run through scripts/screenshot.sh (installs Debian's chromium when missing):
+ * Regenerates the README's screenshots of the nodes in n8n's editor, docs/screenshots/*.png:
  *
- *   scripts/screenshot.sh            or   npm exec -- tsx scripts/screenshot.ts
+ *   npm run screenshot        (scripts/screenshot.sh: installs Debian's chromium when missing)
  *
- * Starts what `npm run dev` starts, drives a headless chromium over the DevTools protocol
- * (Node's own WebSocket, no browser library): signs in through n8n's login endpoint from the page,
- * opens the workflow, waits for its nodes on the canvas and captures the page.
+ * - node-creator.png     the node creator searched for "Marketplace", the package's entry open on its actions
+ * - resource-locator.png Product > Update, its Product ID list open on the sandbox's products
+ * - update-many.png      the Product > Update Many panel with its notice
+ * - output-table.png     Product > Get Many run, its output as a table
  *
- * Environment: CHROMIUM (default `chromium` on PATH), SCREENSHOT_WORKFLOW (default the stock sync
- * example), SCREENSHOT_OUT (default docs/node-in-editor.png).
+ * Starts what `npm run dev` starts, creates a throwaway workflow with the nodes to show (deleted
+ * again at the end), and drives a headless chromium over the DevTools protocol (Node's own
+ * WebSocket, no browser library): signs in from the page, opens the editor, clicks and types
+ * with real input events, and captures the page. Elements are found by n8n's `data-test-id`
+ * attributes and by the labels the panel shows. Every wait is bounded; a shot that fails is
+ * reported (with a picture of the page at that moment in the temp folder) and the others still run.
+ *
+ * Environment: CHROMIUM (default `chromium` on PATH), SCREENSHOT_DIR (default docs/screenshots),
+ * SCREENSHOT_ONLY (comma-separated shot names, default all), and those of `npm run dev`
+ * (N8N_DEV_PACKAGE_DIR: the package to show, default this repo).
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { E2E_OWNER } from '../e2e/n8n';
+import { N8nOwnerSession } from '../e2e/n8n-api';
 import { spawnManaged, tail, type ManagedProcess } from '../e2e/processes';
 import { startDevEnvironment } from './n8n-dev';
 
-const OUTPUT = path.resolve(process.env.SCREENSHOT_OUT ?? path.join(__dirname, '..', 'docs', 'node-in-editor.png'));
-const WORKFLOW_ID = process.env.SCREENSHOT_WORKFLOW ?? 'exampleStockSync';
-const VIEWPORT = { width: 1200, height: 640 };
+const OUTPUT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? path.join(__dirname, '..', 'docs', 'screenshots'));
+const VIEWPORT = { width: 1200, height: 700 };
 const CHROMIUM_FLAGS = [
 	'--headless',
 	'--no-sandbox',
@@ -31,20 +39,74 @@ const CHROMIUM_FLAGS = [
 	'--disable-background-networking',
 	'--disable-component-update',
 	'--disable-sync',
+	'--hide-scrollbars',
 	'--remote-debugging-address=127.0.0.1',
 	'--remote-debugging-port=0',
 	`--window-size=${VIEWPORT.width},${VIEWPORT.height}`,
 ];
 
+const NODE_TYPE = 'n8n-nodes-marketplace-merchant.marketplaceMerchant';
+/** The credential `npm run dev` imports (scripts/n8n-dev.ts). */
+const CREDENTIALS = { marketplaceMerchantApi: { id: 'devMarketplace01', name: 'Marketplace Sandbox' } };
+
+/** The workflow the shots open; node ids are the editor's URL of each node's panel. */
+const NODES = {
+	getMany: { id: 'b7d6c1e0-5a1f-4c7e-9d3b-0c1a2f3e4d01', name: 'Get Products' },
+	update: { id: 'b7d6c1e0-5a1f-4c7e-9d3b-0c1a2f3e4d02', name: 'Update Product' },
+	updateMany: { id: 'b7d6c1e0-5a1f-4c7e-9d3b-0c1a2f3e4d03', name: 'Update Stock' },
+};
+const WORKFLOW = {
+	name: 'Screenshots (temporary, made by npm run screenshot)',
+	nodes: [
+		{ id: 'b7d6c1e0-5a1f-4c7e-9d3b-0c1a2f3e4d00', name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			...NODES.getMany,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [240, 0],
+			parameters: { resource: 'product', operation: 'getMany', returnAll: false, limit: 8, simplify: true },
+			credentials: CREDENTIALS,
+		},
+		{
+			...NODES.update,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [500, -120],
+			parameters: { resource: 'product', operation: 'update' },
+			credentials: CREDENTIALS,
+		},
+		{
+			...NODES.updateMany,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [500, 120],
+			parameters: { resource: 'product', operation: 'updateMany' },
+			credentials: CREDENTIALS,
+		},
+	],
+	connections: {
+		Run: { main: [[{ node: NODES.getMany.name, type: 'main', index: 0 }]] },
+		[NODES.getMany.name]: {
+			main: [
+				[
+					{ node: NODES.update.name, type: 'main', index: 0 },
+					{ node: NODES.updateMany.name, type: 'main', index: 0 },
+				],
+			],
+		},
+	},
+	settings: { executionOrder: 'v1' },
+};
+
 async function sleep(ms: number): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs: number): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const value = await probe().catch(() => undefined);
-		if (value !== undefined && value !== false) return value;
+		if (value !== undefined && value !== null && value !== false) return value as T;
 		await sleep(250);
 	}
 	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -89,18 +151,227 @@ class DevToolsPage {
 
 	/** Evaluates an expression in the page (awaiting promises) and returns its JSON value. */
 	async evaluate<T>(expression: string): Promise<T> {
-		const { result, exceptionDetails } = await this.send<{ result: { value: T }; exceptionDetails?: { text: string } }>(
+		const { result, exceptionDetails } = await this.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
 			'Runtime.evaluate',
 			{ expression, awaitPromise: true, returnByValue: true },
 		);
-		if (exceptionDetails) throw new Error(`page script failed: ${exceptionDetails.text}`);
+		if (exceptionDetails) throw new Error(`page script failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
 		return result.value;
+	}
+
+	async navigate(url: string): Promise<void> {
+		await this.send('Page.navigate', { url });
+		await waitUntil('the page to load', async () => (await this.evaluate<string>('document.readyState')) === 'complete' || undefined, 30_000);
+	}
+
+	/**
+	 * Waits for the element `finder` (a page expression giving an Element or null) to be visible,
+	 * scrolls it into view and returns the centre of its box.
+	 */
+	async locate(what: string, finder: string, timeoutMs = 20_000): Promise<{ x: number; y: number }> {
+		return await waitUntil(
+			what,
+			() =>
+				this.evaluate<{ x: number; y: number } | null>(`(() => {
+					const element = ${finder};
+					if (!element) return null;
+					element.scrollIntoView({ block: 'center', inline: 'center' });
+					const box = element.getBoundingClientRect();
+					if (box.width === 0 || box.height === 0) return null;
+					return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+				})()`),
+			timeoutMs,
+		);
+	}
+
+	/** A real mouse click (the editor's components listen to pointer events, not `element.click()`). */
+	async click(what: string, finder: string, { clickCount = 1, timeoutMs = 20_000 } = {}): Promise<void> {
+		const { x, y } = await this.locate(what, finder, timeoutMs);
+		await this.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+		for (let count = 1; count <= clickCount; count++) {
+			await this.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: count });
+			await this.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: count });
+		}
+	}
+
+	async type(text: string): Promise<void> {
+		await this.send('Input.insertText', { text });
+	}
+
+	async pressEscape(): Promise<void> {
+		for (const type of ['keyDown', 'keyUp']) {
+			await this.send('Input.dispatchKeyEvent', { type, key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+		}
+	}
+
+	async capture(): Promise<Buffer> {
+		const { data } = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
+		return Buffer.from(data, 'base64');
 	}
 
 	close(): void {
 		this.socket.close();
 	}
 }
+
+/** Page expressions that find elements. */
+const find = {
+	testId: (id: string, within = 'document') => `${within}.querySelector('[data-test-id="${id}"]')`,
+	/**
+	 * The innermost element with exactly this text (trimmed) among `selector`, optionally inside the
+	 * element `within`: how a user finds a button, an item or a label.
+	 */
+	byText: (selector: string, text: string, within = 'document') =>
+		`[...${within}.querySelectorAll(${JSON.stringify(selector)})].reverse().find((element) => element.textContent.trim() === ${JSON.stringify(text)} && element.getClientRects().length > 0) ?? null`,
+};
+
+/**
+ * The panel's parameter labelled `label` (its `parameter-item`). Found by the label the panel shows,
+ * so that it does not depend on the parameter's internal name or type.
+ */
+function parameterItem(label: string): string {
+	return `(() => {
+		const labels = [...document.querySelectorAll('[data-test-id="node-parameters"] [data-test-id="parameter-item"] label')].filter(
+			// The label also holds the Fixed/Expression switch: compare its title text alone.
+			(element) => (element.querySelector('.n8n-text') ?? element).textContent.replace(/\\*/g, '').trim() === ${JSON.stringify(label)} && element.getClientRects().length > 0,
+		);
+		return labels[0]?.closest('[data-test-id="parameter-item"]') ?? null;
+	})()`;
+}
+
+/** The input of a parameter item: a resource locator's input when the parameter is one, else its text input. */
+function inputOf(item: string): string {
+	return `(${item})?.querySelector('[data-test-id="rlc-input"] input, [data-test-id="rlc-input"], [data-test-id="parameter-input-field"] input, [data-test-id="parameter-input-field"]') ?? null`;
+}
+
+async function signIn(page: DevToolsPage, baseUrl: string): Promise<void> {
+	await page.navigate(`${baseUrl}/signin`);
+	// The auth cookie is bound to the browser id the editor keeps in localStorage.
+	const status = await page.evaluate<number>(`(async () => {
+		let browserId = localStorage.getItem('n8n-browserId');
+		if (!browserId) { browserId = crypto.randomUUID(); localStorage.setItem('n8n-browserId', browserId); }
+		const response = await fetch('/rest/login', {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': browserId },
+			body: JSON.stringify(${JSON.stringify({ emailOrLdapLoginId: E2E_OWNER.email, password: E2E_OWNER.password })}),
+		});
+		return response.status;
+	})()`);
+	if (status !== 200) throw new Error(`sign-in from the page answered HTTP ${status}`);
+}
+
+interface ShotContext {
+	page: DevToolsPage;
+	baseUrl: string;
+	workflowId: string;
+}
+
+/** Opens the workflow on the canvas, or one node's panel (the editor's URL for it). */
+async function openWorkflow({ page, baseUrl, workflowId }: ShotContext, nodeId?: string): Promise<void> {
+	await page.navigate(`${baseUrl}/workflow/${workflowId}${nodeId ? `/${nodeId}` : ''}`);
+	await waitUntil(
+		'the workflow on the canvas',
+		async () => (await page.evaluate<number>(`document.querySelectorAll('[data-test-id="canvas-node"]').length`)) >= WORKFLOW.nodes.length || undefined,
+		60_000,
+	);
+	if (nodeId) await page.locate('the node panel', find.testId('node-parameters'), 30_000);
+}
+
+/** The node creator, searched for "Marketplace": both nodes of the package. */
+async function nodeCreator(context: ShotContext): Promise<void> {
+	const { page } = context;
+	await openWorkflow(context);
+	await page.click('the node creator button', find.testId('node-creator-plus-button'), { timeoutMs: 30_000 });
+	// The search bar takes the focus itself; a click while the panel slides in may land outside it and close it.
+	await page.locate('the node creator search', find.testId('node-creator-search-bar'));
+	await sleep(1_000);
+	await page.evaluate(`${find.testId('node-creator-search-bar')}.focus()`);
+	await page.type('Marketplace');
+	// n8n lists node and trigger as one entry; opening it lists every action and trigger.
+	await page.click('"Marketplace Merchant" in the results', find.byText('[data-test-id="node-creator-item-name"]', 'Marketplace Merchant'));
+	await waitUntil(
+		'the actions of Marketplace Merchant',
+		async () => (await page.evaluate<number>(`document.querySelectorAll('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]').length`)) > 5 || undefined,
+		20_000,
+	);
+	await sleep(1_000);
+}
+
+/** Product > Update: the Product ID list open, listing the sandbox's products. */
+async function resourceLocator(context: ShotContext): Promise<void> {
+	const { page } = context;
+	await openWorkflow(context, NODES.update.id);
+	const productId = parameterItem('Product ID');
+	const modeSelector = `(${productId})?.querySelector('[data-test-id="rlc-mode-selector"]') ?? null`;
+	const mode = await page.evaluate<string | null>(`(${modeSelector})?.querySelector('input')?.value ?? null`);
+	if (mode === null) {
+		console.warn('resource-locator: Product ID is a plain field in this build (no resource locator): the shot shows the field');
+	} else if (mode.toLowerCase() !== 'from list') {
+		// n8n names the list mode "From list" whatever the node calls it.
+		await page.click('the Product ID mode', `(${modeSelector})?.querySelector('input') ?? null`);
+		await page.click(
+			'the mode From list',
+			`[...document.querySelectorAll('.el-select-dropdown__item')].find((option) => option.textContent.trim().toLowerCase() === 'from list' && option.getClientRects().length > 0) ?? null`,
+		);
+	}
+	await page.click('the Product ID field', inputOf(productId));
+	if (mode !== null) {
+		await waitUntil(
+			'the list of products',
+			async () => (await page.evaluate<number>(`document.querySelectorAll('[data-test-id="rlc-item"]').length`)) > 0 || undefined,
+			20_000,
+		);
+	}
+	await sleep(1_000);
+}
+
+/** Product > Update Many: the panel with its notice. */
+async function updateMany(context: ShotContext): Promise<void> {
+	await openWorkflow(context, NODES.updateMany.id);
+	await sleep(1_000);
+	await context.page.evaluate(
+		`document.querySelector('[data-test-id="node-parameters"] .notice, [data-test-id="node-parameters"] [class*="notice"]')?.scrollIntoView({ block: 'nearest' })`,
+	);
+	await sleep(500);
+}
+
+/** Product > Get Many, run from its panel: the output as a table. */
+async function outputTable(context: ShotContext): Promise<void> {
+	const { page } = context;
+	await openWorkflow(context, NODES.getMany.id);
+	await page.click('the execute step button', find.testId('node-execute-button'));
+	// `output-panel` in n8n 2.x, `ndv-output-panel` before.
+	const outputPanel = `document.querySelector('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')`;
+	const tableRows = async () => await page.evaluate<number>(`(${outputPanel})?.querySelectorAll('table tr').length ?? 0`);
+	await page.locate('the output panel', outputPanel);
+	await waitUntil('the run to finish', async () => (await page.evaluate<boolean>(`!${find.testId('ndv-executing')}`)) || undefined, 60_000);
+	if ((await tableRows()) <= 1) await page.click('the Table view', find.testId('radio-button-table', outputPanel));
+	await waitUntil('rows in the output table', async () => (await tableRows()) > 1 || undefined, 20_000);
+	await widenOutput(page);
+	await sleep(1_000);
+}
+
+/** Drags the parameters panel towards the input side, so that the output table gets more room. */
+async function widenOutput(page: DevToolsPage): Promise<void> {
+	const handle = await page.locate('the panel drag handle', find.testId('panel-drag-button')).catch(() => undefined);
+	if (!handle) return;
+	const left = VIEWPORT.width * 0.2;
+	await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...handle });
+	await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...handle, button: 'left', buttons: 1, clickCount: 1 });
+	for (let step = 1; step <= 10; step++) {
+		const x = handle.x - ((handle.x - left) * step) / 10;
+		await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y: handle.y, button: 'left', buttons: 1 });
+		await sleep(50);
+	}
+	await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: left, y: handle.y, button: 'left', buttons: 0, clickCount: 1 });
+}
+
+const SHOTS: Record<string, (context: ShotContext) => Promise<void>> = {
+	'node-creator': nodeCreator,
+	'resource-locator': resourceLocator,
+	'update-many': updateMany,
+	'output-table': outputTable,
+};
 
 /** Starts chromium and returns the DevTools WebSocket URL of its page. */
 async function launchChromium(userDataDir: string): Promise<{ browser: ManagedProcess; pageUrl: string }> {
@@ -129,52 +400,64 @@ async function launchChromium(userDataDir: string): Promise<{ browser: ManagedPr
 	}
 }
 
-async function capture(baseUrl: string, page: DevToolsPage): Promise<Buffer> {
-	await page.send('Page.enable');
-	await page.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
-	await page.send('Page.navigate', { url: `${baseUrl}/signin` });
-	await waitUntil('the sign-in page', async () => (await page.evaluate<string>('document.readyState')) === 'complete' || undefined, 30_000);
-
-	// The auth cookie is bound to the browser id the editor keeps in localStorage.
-	const status = await page.evaluate<number>(`(async () => {
-		let browserId = localStorage.getItem('n8n-browserId');
-		if (!browserId) { browserId = crypto.randomUUID(); localStorage.setItem('n8n-browserId', browserId); }
-		const response = await fetch('/rest/login', {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': browserId },
-			body: JSON.stringify(${JSON.stringify({ emailOrLdapLoginId: E2E_OWNER.email, password: E2E_OWNER.password })}),
-		});
-		return response.status;
-	})()`);
-	if (status !== 200) throw new Error(`sign-in from the page answered HTTP ${status}`);
-
-	await page.send('Page.navigate', { url: `${baseUrl}/workflow/${WORKFLOW_ID}` });
-	await waitUntil(
-		'the workflow on the canvas',
-		async () => (await page.evaluate<number>(`document.querySelectorAll('[data-test-id="canvas-node"]').length`)) >= 4 || undefined,
-		60_000,
-	);
-	// Let the canvas fit the view and the node icons load.
-	await sleep(2_500);
-	const { data } = await page.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
-	return Buffer.from(data, 'base64');
+/** Takes each shot; returns the names of those that failed. */
+async function takeShots(context: ShotContext, names: string[]): Promise<string[]> {
+	const { page } = context;
+	const failed: string[] = [];
+	await mkdir(OUTPUT_DIR, { recursive: true });
+	for (const name of names) {
+		const file = path.join(OUTPUT_DIR, `${name}.png`);
+		try {
+			await SHOTS[name](context);
+			// n8n's toasts ("Node executed successfully") would cover part of the picture.
+			await page.evaluate(`document.querySelectorAll('.el-notification').forEach((toast) => toast.remove())`);
+			await writeFile(file, await page.capture());
+			console.log(`saved ${path.relative(process.cwd(), file)} (${Math.round((await stat(file)).size / 1024)} KB)`);
+		} catch (error) {
+			failed.push(name);
+			const debugFile = path.join(tmpdir(), `screenshot-failed-${name}`);
+			await writeFile(`${debugFile}.png`, await page.capture()).catch(() => undefined);
+			await writeFile(`${debugFile}.html`, await page.evaluate<string>('document.body.outerHTML')).catch(() => undefined);
+			console.error(`${name} failed: ${error instanceof Error ? error.message : String(error)} (the page then: ${debugFile}.png and .html)`);
+		}
+	}
+	return failed;
 }
 
 async function main(): Promise<void> {
+	const names = process.env.SCREENSHOT_ONLY ? process.env.SCREENSHOT_ONLY.split(',').map((name) => name.trim()) : Object.keys(SHOTS);
+	const unknown = names.filter((name) => !(name in SHOTS));
+	if (unknown.length > 0) throw new Error(`unknown shot(s) ${unknown.join(', ')}; known: ${Object.keys(SHOTS).join(', ')}`);
+
 	const environment = await startDevEnvironment();
 	if (!environment) return;
+	const baseUrl = environment.server.baseUrl;
 	const userDataDir = await mkdtemp(path.join(tmpdir(), 'n8n-screenshot-chromium-'));
 	let browser: ManagedProcess | undefined;
 	let page: DevToolsPage | undefined;
+	let session: N8nOwnerSession | undefined;
+	let workflowId: string | undefined;
 	try {
+		session = await N8nOwnerSession.login(baseUrl, E2E_OWNER);
+		workflowId = (await session.request<{ id: string }>('POST', '/workflows', WORKFLOW)).id;
 		const launched = await launchChromium(userDataDir);
 		browser = launched.browser;
 		page = await DevToolsPage.connect(launched.pageUrl);
-		await writeFile(OUTPUT, await capture(environment.server.baseUrl, page));
-		console.log(`saved ${OUTPUT} (${Math.round((await stat(OUTPUT)).size / 1024)} KB)`);
+		await page.send('Page.enable');
+		await page.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
+		await signIn(page, baseUrl);
+		const failed = await takeShots({ page, baseUrl, workflowId }, names);
+		if (failed.length > 0) throw new Error(`${failed.length} of ${names.length} shots failed: ${failed.join(', ')}`);
 	} finally {
 		page?.close();
 		await browser?.stop(5_000);
+		if (session && workflowId) {
+			// n8n deletes only archived workflows.
+			await session
+				.request('POST', `/workflows/${workflowId}/archive`)
+				.then(() => session!.request('DELETE', `/workflows/${workflowId}`))
+				.catch((error: unknown) => console.warn(`could not delete the temporary workflow ${workflowId}: ${String(error)}`));
+		}
 		await environment.stop();
 		await rm(userDataDir, { recursive: true, force: true });
 	}

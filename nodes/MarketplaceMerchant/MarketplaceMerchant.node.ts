@@ -1,17 +1,22 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { discountFields, discountOperations } from './actions/discount/Discount.resource';
+import { searchDiscounts } from './actions/discount/discountLocator';
 import { invoiceFields, invoiceOperations } from './actions/invoice/Invoice.resource';
 import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/invoiceCorrection/InvoiceCorrection.resource';
 import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
+import { searchProducts } from './actions/product/productLocator';
+import { getProductTypes } from './actions/product/productTypes';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
+import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
 
 /**
  * Marketplace Merchant: a declarative node. Every operation is described by its `routing`
  * (see actions/<resource>/<operation>.operation.ts); the shared request engine in transport/
- * paces, retries, splits and reads the requests. There is no `execute` method.
+ * paces, retries, splits and reads the requests. There is no `execute` method. The editor's
+ * pickers (`methods`) send through the same engine (transport/send.ts, sendAuthenticated).
  */
 export class MarketplaceMerchant implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,15 +26,16 @@ export class MarketplaceMerchant implements INodeType {
 		group: ['transform'],
 		version: 1,
 		// The panel's names in a literal, as n8n's lint wants; test/node/editor.test.ts checks it knows every operation.
-		subtitle: '={{ ({"cancel": "Cancel", "checkEans": "Check EANs", "getDocumentLinks": "Get Document Links", "getMany": "Get Many", "getManyBasic": "Get Many Basic", "getTypes": "Get Types", "import": "Import", "schedule": "Schedule", "syncStockAndPrices": "Sync Stock and Prices", "update": "Update", "updateMany": "Update Many"}[$parameter["operation"]] || $parameter["operation"]) + ": " + ({"discount": "Discount", "invoice": "Invoice", "invoiceCorrection": "Invoice Correction", "price": "Price", "product": "Product", "warehouse": "Warehouse"}[$parameter["resource"]] || $parameter["resource"]) }}',
+		// With n8n's Custom API Call as the resource there is no operation: the subtitle is the resource alone.
+		subtitle: '={{ [{"__CUSTOM_API_CALL__": "Custom API Call", "cancel": "Cancel", "checkEans": "Check EANs", "getDocumentLinks": "Get Document Links", "getMany": "Get Many", "getManyBasic": "Get Many Basic", "getTypes": "Get Types", "import": "Import", "schedule": "Schedule", "syncStockAndPrices": "Sync Stock and Prices", "update": "Update", "updateMany": "Update Many"}[$parameter["operation"]] || $parameter["operation"], {"__CUSTOM_API_CALL__": "Custom API Call", "discount": "Discount", "invoice": "Invoice", "invoiceCorrection": "Invoice Correction", "price": "Price", "product": "Product", "warehouse": "Warehouse"}[$parameter["resource"]] || $parameter["resource"]].filter(Boolean).join(": ") }}',
 		description: 'Manage products, stock, prices, discounts and invoices of a marketplace merchant account',
 		defaults: { name: 'Marketplace Merchant' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplaceMerchantApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
@@ -63,5 +69,10 @@ export class MarketplaceMerchant implements INodeType {
 			...priceFields,
 			requestOptionsProperty,
 		],
+	};
+
+	methods = {
+		listSearch: { searchProducts, searchDiscounts },
+		loadOptions: { getProductTypes },
 	};
 }

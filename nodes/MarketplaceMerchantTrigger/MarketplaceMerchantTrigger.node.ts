@@ -8,6 +8,7 @@ import {
 
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
+import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
 
 /** Parameters that concern invoices and corrections only. */
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED] } };
@@ -30,7 +31,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplaceMerchantApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName: 'Trigger On',

@@ -27,3 +27,4 @@ export { testCredential, type CredentialTestResult, type TestCredentialOptions }
 export { POLL_NODE_NAME, runPoll, type PollRunResult, type RunPollOptions } from './poll-runner';
 export type { HarnessOptions, NodeInput } from './workflow-setup';
 export { sandboxCredential } from './sandbox-credential';
+export { runListSearch, runLoadOptions, type EditorCallOptions, type EditorCallResult, type ListSearchOptions } from './editor-methods';

@@ -111,6 +111,9 @@ describe('Subtitle', () => {
 		[{ resource: 'product', operation: 'syncStockAndPrices' }, 'Sync Stock and Prices: Product'],
 		[{ resource: 'invoiceCorrection', operation: 'getMany' }, 'Get Many: Invoice Correction'],
 		[{ resource: 'discount', operation: 'schedule' }, 'Schedule: Discount'],
+		// n8n adds a "Custom API Call" option to both lists of a node whose credential can sign any request.
+		[{ resource: 'discount', operation: '__CUSTOM_API_CALL__' }, 'Custom API Call: Discount'],
+		[{ resource: '__CUSTOM_API_CALL__', operation: '__CUSTOM_API_CALL__' }, 'Custom API Call'],
 	])('%j reads %s', (parameters, expected) => {
 		expect(subtitle(parameters)).toBe(expected);
 	});

@@ -73,7 +73,7 @@ describe('values that were guessed are rejected before sending', () => {
 		[
 			'Product › Get Many, Modified After 31/02/2026 (asked for 2026-03-03)',
 			{ resource: 'product', operation: 'getMany', returnAll: true, filters: { modifiedAfter: '31/02/2026' } },
-			'Filters > Modified After: "31/02/2026" is not a date (item 0)',
+			'Filters › Modified After: "31/02/2026" is not a date (item 0)',
 		],
 		[
 			'Product › Import without description and cover image (failed later, asynchronously)',

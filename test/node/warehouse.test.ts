@@ -36,6 +36,18 @@ describe('Warehouse › Get Many', () => {
 		expect(sandbox.count('warehouses')).toBe(1);
 	});
 
+	it('reads a Base URL with spaces and trailing slashes as the node, trigger and credential do (one rule, credential.ts)', async () => {
+		sandbox.clearLog();
+		const result = await runNode(NODE_TYPE, { resource: 'warehouse', operation: 'getMany' }, [{}], {
+			credentials: { marketplaceMerchantApi: { baseUrl: ` ${sandbox.url}// `, ...sandbox.client } },
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME)).toHaveLength(sandbox.state.warehouses.length);
+		// The same account as the plain Base URL: its token is reused.
+		expect(sandbox.log.map((entry) => [entry.route, entry.status])).toEqual([['warehouses', 200]]);
+	});
+
 	it('lists the warehouses once per input item', async () => {
 		sandbox.clearLog();
 		const result = await runNode(NODE_TYPE, { resource: 'warehouse', operation: 'getMany' }, [{}, {}], {

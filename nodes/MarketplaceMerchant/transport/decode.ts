@@ -278,12 +278,25 @@ export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8n
 	}
 }
 
-/** The output items of a decoded answer: one per element of its list, or one for an object. */
-function itemsOf(body: unknown, answer: AnswerSchema): INodeExecutionData[] {
+/** The elements of a decoded answer: its list (at `itemsAt` for object answers), or the one object. */
+function elementsOf(body: unknown, answer: AnswerSchema): unknown[] {
 	const data = answer.itemsAt !== undefined && isPlainObject(body) ? body[answer.itemsAt] : body;
 	if (data === undefined || data === null) return [];
-	const list = Array.isArray(data) ? data : [data];
-	return list.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
+	return Array.isArray(data) ? data : [data];
+}
+
+/**
+ * A list answer decoded, as its elements (for code that reads a list outside an operation's
+ * postReceive: the editor's list searches and option lists, lookups in a preSend). Nothing
+ * (an empty body) is an empty list.
+ */
+export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, answer: AnswerSchema): T[] {
+	return elementsOf(decodeAnswer(ctx, response, answer), answer) as T[];
+}
+
+/** The output items of a decoded answer: one per element of its list, or one for an object. */
+function itemsOf(body: unknown, answer: AnswerSchema): INodeExecutionData[] {
+	return elementsOf(body, answer).map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
 }
 
 /**

@@ -5,8 +5,9 @@
  * its preSend (where values.ts checks the input) and then calls our pagination function. Left
  * alone, items 0 and 2 would be sent while item 1 fails. So every preSend failure is recorded for
  * the node run, and each item, before its first request, yields once to the event loop (by then
- * every item's preSend has settled: they read parameters only, no I/O) and sends nothing if any
- * item of the run was rejected. The node then fails with the rejected item's own error: a held
+ * every item's preSend has started), waits for the preSends of the run still running (those that
+ * look something up, as a product given by EAN) and sends nothing if any item of the run was
+ * rejected. The node then fails with the rejected item's own error: a held
  * back item resolves with no results rather than rejecting, so the first rejection RoutingNode
  * finds, in item order, is the invalid item's. With On Error = Continue only the invalid items fail.
  */
@@ -18,6 +19,9 @@ import { NodeApiError, NodeOperationError, sleep, type IExecuteSingleFunctions, 
  */
 const runsWithInvalidItems = new WeakSet<object>();
 
+/** The preSends still running in each node run (keyed as above). */
+const runningChecks = new WeakMap<object, Set<Promise<unknown>>>();
+
 function runOf(ctx: IExecuteSingleFunctions): object | undefined {
 	const executeData = ctx.getExecuteData?.() as unknown;
 	return executeData && typeof executeData === 'object' ? executeData : undefined;
@@ -26,12 +30,18 @@ function runOf(ctx: IExecuteSingleFunctions): object | undefined {
 /** Wraps a preSend so that its failure is known to the other items of the same node run. */
 export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const run = runOf(this);
+		// Called inside an async function so that a preSend throwing at once is a rejection too.
+		const check = (async () => await preSend.call(this, requestOptions))();
+		const running = run ? runningChecks.get(run) ?? new Set<Promise<unknown>>() : undefined;
+		if (run && running) runningChecks.set(run, running.add(check));
 		try {
-			return await preSend.call(this, requestOptions);
+			return await check;
 		} catch (error) {
-			const run = runOf(this);
 			if (run) runsWithInvalidItems.add(run);
 			throw error instanceof NodeOperationError || error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error);
+		} finally {
+			running?.delete(check);
 		}
 	};
 }
@@ -43,5 +53,7 @@ export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
 export async function mayBeSent(ctx: IExecuteSingleFunctions): Promise<boolean> {
 	await sleep(0);
 	const run = runOf(ctx);
+	const running = run ? runningChecks.get(run) : undefined;
+	while (running && running.size > 0) await Promise.allSettled([...running]);
 	return !(run && runsWithInvalidItems.has(run) && !ctx.continueOnFail());
 }

@@ -22,12 +22,10 @@ import type {
 import { requestTimeoutMs } from '../actions/requestOptions';
 import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { DEFAULT_TIMEOUT_MS } from './attempts';
+import { CREDENTIAL_TYPE, normalizeBaseUrl } from './credential';
 import type { EndpointGroup } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
 import { isBlank, readWholeNumber } from './values';
-
-/** The credential's type name: the node, the trigger and the credential class all use this one. */
-export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 
 /**
  * What the request engine needs to know of a request, declared by the operation that sends it
@@ -58,11 +56,6 @@ export interface CredentialContext {
 	merchantKey: string;
 	/** The credential's secrets, to keep out of errors (the token actually sent is read from the error). */
 	secrets: unknown[];
-}
-
-/** The base URL as requests use it: trimmed, without trailing slashes (the credential's field may have them). */
-export function normalizeBaseUrl(baseUrl: unknown): string {
-	return String(baseUrl ?? '').trim().replace(/\/+$/, '');
 }
 
 /** The credential's values a request needs (from any context: node or trigger), in one read. */

@@ -15,14 +15,14 @@ import { PATHS } from '../../transport/endpoints';
 import { statusOf } from '../../transport/errors';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { readText } from '../../transport/values';
 import { pacedRouting } from '../common';
+import { discountLocatorField, readDiscountId } from './discountLocator';
 import { RESOURCE } from './shared';
 
 const OPERATION = 'cancel';
 
 function discountIdOf(ctx: IExecuteSingleFunctions): string {
-	return readText(ctx, 'Discount ID', ctx.getNodeParameter('discountId', ''));
+	return readDiscountId(ctx, 'Discount ID', ctx.getNodeParameter('discountId', ''));
 }
 
 async function setCancellationUrl(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -78,12 +78,5 @@ export const cancelDiscount: INodePropertyOptions = {
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
 export const cancelDiscountFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'Discount ID',
-		name: 'discountId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'ID of the discount to cancel, as returned by Schedule or Get Many',
-	},
+	discountLocatorField('The discount to cancel: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
 ]);

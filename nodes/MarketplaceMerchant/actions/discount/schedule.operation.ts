@@ -8,7 +8,8 @@ import {
 
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readId, readPrice } from '../../transport/values';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
+import { productLocatorField, readProductRef, resolveProductIds } from '../product/productLocator';
 import { PRICE_FORMS, requiredPriceField } from '../product/productValues';
 import { bulkInputFields, simplifyResultsField, type BulkEntries } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
@@ -26,11 +27,14 @@ import {
 
 const OPERATION = 'schedule';
 
-/** Checks every entry and turns it into the service's shape; the first problem stops the item. */
-function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']): IDataObject[] {
-	return entries.map((entry, index) => {
+/**
+ * Checks every entry and turns it into the service's shape; the first problem stops the item.
+ * Products given by EAN are looked up once every entry is checked.
+ */
+async function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']): Promise<IDataObject[]> {
+	const checked = entries.map((entry, index) => {
 		const field = (name: string) => label(index, name);
-		const merchantInventoryId = readId(this, field('merchantInventoryId'), entry.merchantInventoryId);
+		const product = { field: field('merchantInventoryId'), ref: readProductRef(this, field('merchantInventoryId'), entry.merchantInventoryId) };
 		const discountPrice = readPrice(this, field('discountPrice'), entry.discountPrice);
 		const discountType = discountTypeOf(this, field('discountType'), entry.discountType);
 		const dateFrom = readDay(this, field('dateFrom'), entry.dateFrom);
@@ -39,28 +43,25 @@ function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[], 
 		checkDiscountStart(this, discountType, dateFrom, field('dateFrom'));
 		checkDiscountPeriod(this, discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
 		const currencyField = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
-		const discount: IDataObject = {
-			merchantInventoryId,
+		const terms: IDataObject = {
 			discountPrice,
 			discountPriceCurrency: currencyOf(this, field(currencyField), entry[currencyField]),
 			dateFrom: formatDayMonthYear(dateFrom),
 			discountType,
 		};
-		if (dateTo) discount.dateTo = formatDayMonthYear(dateTo);
-		return discount;
+		if (dateTo) terms.dateTo = formatDayMonthYear(dateTo);
+		return { product, terms };
 	});
+	const ids = await resolveProductIds(this, checked.map(({ product }) => product));
+	return checked.map(({ terms }, index) => ({ merchantInventoryId: ids[index], ...terms }));
 }
 
 const rowFields: INodeProperties[] = [
-	{
-		displayName: 'Product ID',
+	productLocatorField({
 		name: 'merchantInventoryId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 100001',
-		description: 'ID of the product the discount applies to (the API calls it merchantInventoryId)',
-	},
+		description:
+			'The product the discount applies to: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
+	}),
 	requiredPriceField(
 		'discountPrice',
 		'Discount Price',

@@ -172,11 +172,11 @@ export function bulkDiscountRouting(
 	method: 'POST' | 'PUT',
 	answer: AnswerSchema,
 	input: BulkInput,
-	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']) => IDataObject[],
+	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']) => IDataObject[] | Promise<IDataObject[]>,
 ): INodePropertyRouting {
 	async function buildBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		const { entries, label } = readBulkEntries(this, input);
-		requestOptions.body = { discounts: buildEntries.call(this, entries, label) };
+		requestOptions.body = { discounts: await buildEntries.call(this, entries, label) };
 		return requestOptions;
 	}
 	return pacedRouting({

@@ -8,7 +8,7 @@ import {
 
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice, readText } from '../../transport/values';
+import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
 import { PRICE_FORMS } from '../product/productValues';
 import { bulkInputFields, panelLabels, simplifyResultsField, type BulkEntries } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
@@ -23,6 +23,7 @@ import {
 	discountTypeOf,
 	discountTypeOptions,
 } from './shared';
+import { discountLocatorField, readDiscountId } from './discountLocator';
 
 const OPERATION = 'update';
 
@@ -35,7 +36,7 @@ const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountTyp
 function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']): IDataObject[] {
 	return entries.map((entry, index) => {
 		const field = (name: string) => label(index, name);
-		const discountId = readText(this, field('discountId'), entry.discountId);
+		const discountId = readDiscountId(this, field('discountId'), entry.discountId);
 		if (CHANGES.every((change) => isBlank(entry[change]))) {
 			throw invalidInput(this, label(index), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 		}
@@ -57,14 +58,7 @@ function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[], la
 }
 
 const rowFields: INodeProperties[] = [
-	{
-		displayName: 'Discount ID',
-		name: 'discountId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'ID of the discount to change, as returned by Schedule or Get Many',
-	},
+	discountLocatorField('The discount to change: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
 	{
 		displayName: 'New Discount Price',
 		name: 'newDiscountPrice',

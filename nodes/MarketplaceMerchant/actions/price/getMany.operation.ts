@@ -1,5 +1,6 @@
 import {
 	updateDisplayOptions,
+	type IDataObject,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodePropertyOptions,
@@ -10,23 +11,46 @@ import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, isBlank, readDay, readId, readList } from '../../transport/values';
+import { DATE_FORMS, fieldPath, isBlank, listEntry, readDay, readId, readList, toList } from '../../transport/values';
+import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../product/productLocator';
 import { pacedRouting } from '../common';
 
 const RESOURCE = 'price';
 const OPERATION = 'getMany';
 
 /**
+ * The products asked for: the Product IDs list (text or an expression's array) followed by the
+ * picked Products rows, at least one in all. Rows given By EAN are looked up once every value is
+ * checked.
+ */
+async function productIdsOf(ctx: IExecuteSingleFunctions): Promise<number[]> {
+	const listValue = ctx.getNodeParameter('merchantInventoryIds', '');
+	const rows = (ctx.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
+	const listed: NamedProductRef[] =
+		rows.length > 0 && toList(listValue).length === 0
+			? []
+			: readList(ctx, 'Product IDs', listValue, {
+					empty: {
+						problem: 'no ids given',
+						hint: 'Give a list of product ids, e.g. 100001, 100002 or an expression returning an array, or add products under Products',
+					},
+					readEntry: (id, idField) => ({ field: idField, ref: { id: readId(ctx, idField, id) } }),
+				});
+	const picked = rows.map((row, index) => {
+		const field = fieldPath(listEntry('Products', index, 'row'), 'Product ID');
+		return { field, ref: readProductRef(ctx, field, row.id) };
+	});
+	return await resolveProductIds(ctx, [...listed, ...picked]);
+}
+
+/**
  * Checks the ids (any number: they are sent 100 per request) and sets the day, today (UTC) unless
  * given, as the dd/MM/yyyy the service wants.
  */
 async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const ids = readList(this, 'Product IDs', this.getNodeParameter('merchantInventoryIds', ''), {
-		empty: { problem: 'no ids given', hint: 'Give a list of product ids, e.g. 100001, 100002 or an expression returning an array' },
-		readEntry: (id, idField) => readId(this, idField, id),
-	});
 	const dateValue = this.getNodeParameter('date', '');
 	const date = isBlank(dateValue) ? new Date() : readDay(this, 'Date', dateValue);
+	const ids = await productIdsOf(this);
 	requestOptions.qs = {
 		...requestOptions.qs,
 		merchantInventoryIds: ids.join(','),
@@ -60,10 +84,19 @@ export const getManyPricesFields = updateDisplayOptions(displayOptions, [
 		name: 'merchantInventoryIds',
 		type: 'string',
 		default: '',
-		required: true,
 		placeholder: 'e.g. 100001, 100002, 100003',
 		description:
-			'Product IDs (the API calls them merchantInventoryId) separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request.',
+			'Product IDs (the API calls them merchantInventoryId) separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request. Products picked below are added to these.',
+	},
+	{
+		displayName: 'Products',
+		name: 'products',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Product',
+		default: {},
+		description: 'Products picked one by one (from the list, by ID or by EAN), asked for after the Product IDs above',
+		options: [{ name: 'product', displayName: 'Product', values: [productLocatorField({ name: 'id' })] }],
 	},
 	{
 		displayName: 'Date',

@@ -11,10 +11,10 @@ import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { pacedRouting } from '../common';
+import { languageHeaders, productTypeLanguageField } from './productTypes';
 
 async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const language = this.getNodeParameter('language', 'default') as string;
-	if (language !== 'default') requestOptions.headers = { ...requestOptions.headers, 'Accept-Language': language };
+	requestOptions.headers = { ...requestOptions.headers, ...languageHeaders(this.getNodeParameter('language', '')) };
 	return requestOptions;
 }
 
@@ -46,16 +46,4 @@ export const getProductTypes: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['getTypes'] } };
 
-export const getProductTypesFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'Language',
-		name: 'language',
-		type: 'options',
-		options: [
-			{ name: 'English', value: 'en', description: 'Type names translated to English' },
-			{ name: 'Service Default', value: 'default', description: "Type names in the marketplace's own language" },
-		],
-		default: 'default',
-		description: 'Language of the type names',
-	},
-]);
+export const getProductTypesFields = updateDisplayOptions(displayOptions, [productTypeLanguageField]);

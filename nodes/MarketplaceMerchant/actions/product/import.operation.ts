@@ -31,6 +31,7 @@ import {
 } from '../../transport/values';
 import { panelLabels } from '../bulkInput';
 import { pacedRouting } from '../common';
+import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './productTypes';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from './productValues';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
@@ -274,11 +275,18 @@ export const importProductFields = updateDisplayOptions(displayOptions, [
 		description: 'Main category of the product',
 	},
 	{
-		displayName: 'Product Type',
+		...productTypeLanguageField,
+		displayName: 'Product Type Language',
+		description: 'Language of the names in the Product Type list; the name is sent as shown',
+	},
+	{
+		displayName: 'Product Type Name or ID',
 		name: 'productType',
-		type: 'string',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: PRODUCT_TYPES_METHOD, loadOptionsDependsOn: ['language'] },
 		default: '',
-		description: 'Type of product, one of the names Get Types lists',
+		description:
+			'Type of product, from the names Get Types lists. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Additional Fields',

@@ -6,7 +6,8 @@ import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions,
 
 import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput, isBlank, readId, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
+import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
+import { readProductRef, resolveProductIds, type NamedProductRef } from './productLocator';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from './productValues';
 
 /** The optional fields of a product update, as collection options (Update Fields, UI rows). */
@@ -38,22 +39,29 @@ export const UPDATE_FIELD_NAMES = Object.keys(UPDATE_FIELD_READERS);
 /** The update fields by label and key, for hints that serve the panel's fields and JSON keys alike: `Base Price (basePrice)`. */
 const UPDATE_FIELDS_NAMED = productUpdateFieldOptions.map(({ name, displayName }) => `${displayName} (${name})`).join(', ');
 
+/** An update entry checked, its product still as the user named it (an EAN is looked up before sending). */
+export interface CheckedProductUpdate {
+	product: NamedProductRef;
+	/** The given update fields, numbers as numbers. */
+	fields: IDataObject;
+}
+
 /**
- * Checks one update entry and returns the body the service expects: the product id and the given
- * update fields, numbers as numbers. Other properties of the entry are not sent, so items read
- * from Get Many can be passed in as they are. `fieldName` names a property (or, without one, the
- * entry) in error messages.
+ * Checks one update entry: the product (a locator, or a plain ID) and the given update fields.
+ * Other properties of the entry are not sent, so items read from Get Many can be passed in as
+ * they are. `fieldName` names a property (or, without one, the entry) in error messages.
  */
 export function buildProductUpdate(
 	ctx: IExecuteSingleFunctions,
 	source: IDataObject,
 	fieldName: (property?: string) => string,
-): IDataObject {
-	const update: IDataObject = { id: readId(ctx, fieldName('id'), source.id) };
+): CheckedProductUpdate {
+	const product = { field: fieldName('id'), ref: readProductRef(ctx, fieldName('id'), source.id) };
+	const fields: IDataObject = {};
 	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
-		if (!isBlank(source[property])) update[property] = read(ctx, fieldName(property), source[property]);
+		if (!isBlank(source[property])) fields[property] = read(ctx, fieldName(property), source[property]);
 	}
-	if (Object.keys(update).length === 1) {
+	if (Object.keys(fields).length === 0) {
 		throw invalidInput(
 			ctx,
 			fieldName(),
@@ -61,7 +69,13 @@ export function buildProductUpdate(
 			`Give at least one of: ${UPDATE_FIELDS_NAMED}`,
 		);
 	}
-	return update;
+	return { product, fields };
+}
+
+/** The bodies the service expects (`{ id, ...fields }`), once every entry is checked: EANs are looked up now. */
+export async function productUpdateBodies(ctx: IExecuteSingleFunctions, updates: CheckedProductUpdate[]): Promise<IDataObject[]> {
+	const ids = await resolveProductIds(ctx, updates.map(({ product }) => product));
+	return updates.map(({ fields }, index) => ({ id: ids[index], ...fields }));
 }
 
 /**

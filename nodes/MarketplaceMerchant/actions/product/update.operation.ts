@@ -11,7 +11,8 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { panelLabels, simplifyResultsField } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
-import { buildProductUpdate, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
+import { productLocatorField } from './productLocator';
+import { buildProductUpdate, productUpdateBodies, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const source: IDataObject = {
@@ -19,7 +20,8 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		id: this.getNodeParameter('productId', ''),
 	};
 	// Labels as the panel shows them: Product ID, Update Fields › Base Price.
-	const body = buildProductUpdate(this, source, (property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')]);
+	const update = buildProductUpdate(this, source, (property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')]);
+	const [body] = await productUpdateBodies(this, [update]);
 	requestOptions.url = `${PATHS.product}/${String(body.id)}`;
 	requestOptions.body = body;
 	return requestOptions;
@@ -45,15 +47,7 @@ export const updateProduct: INodePropertyOptions = {
 const displayOptions = { show: { resource: ['product'], operation: ['update'] } };
 
 export const updateProductFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'Product ID',
-		name: 'productId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 100001',
-		description: 'ID of the product to update (the ID field of Get Many)',
-	},
+	productLocatorField({ name: 'productId' }),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',

@@ -13,7 +13,8 @@ import { splitBodyList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
 import { bulkInputFields, readBulkEntries, simplifyResultsField, type BulkInput } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
-import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions } from './productUpdate';
+import { productLocatorField } from './productLocator';
+import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateBodies, productUpdateFieldOptions } from './productUpdate';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
@@ -35,14 +36,7 @@ const BULK_INPUT: BulkInput = {
 			name: 'product',
 			displayName: 'Product',
 			values: [
-				{
-					displayName: 'Product ID',
-					name: 'id',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. 100001',
-					description: 'ID of the product to update',
-				},
+				productLocatorField({ name: 'id' }),
 				{
 					displayName: 'Update Fields',
 					name: 'updateFields',
@@ -61,7 +55,8 @@ const BULK_INPUT: BulkInput = {
 
 async function buildBulkUpdateBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const { entries, label } = readBulkEntries(this, BULK_INPUT);
-	requestOptions.body = entries.map((entry, index) => buildProductUpdate(this, entry, (property) => label(index, property)));
+	const updates = entries.map((entry, index) => buildProductUpdate(this, entry, (property) => label(index, property)));
+	requestOptions.body = await productUpdateBodies(this, updates);
 	return requestOptions;
 }
 

@@ -1,0 +1,187 @@
+/**
+ * The product locator: how a user names a product in Update, Update Many rows, Price Get Many and
+ * Discount Schedule rows. One field definition (`productLocatorField`), one reader
+ * (`readProductRef`), one resolution of EANs to product IDs (`resolveProductIds`) and the
+ * editor's search (`searchProducts`), all sending through the shared engine (send.ts).
+ *
+ * Modes: From List (search by name, SKU or EAN), By ID (digits) and By EAN (8 to 14 digits,
+ * looked up with Get Many's `ean` filter before anything else is sent). A plain value (text or a
+ * number, as workflows made before the locator hold, or a JSON entry's `id`) is read as By ID.
+ */
+import {
+	isResourceLocatorValue,
+	type IDataObject,
+	type ILoadOptionsFunctions,
+	type INodeListSearchResult,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { decodedList } from '../../transport/decode';
+import { PATHS } from '../../transport/endpoints';
+import { ANSWERS } from '../../transport/schema';
+import { sendAuthenticated, type AuthenticatedContext, type Route } from '../../transport/send';
+import { describeValue, invalidInput, isBlank, readEan, readId, readText, readWholeNumber, type ValueContext } from '../../transport/values';
+
+/** Name of the list search method on the node (`methods.listSearch`). */
+export const SEARCH_PRODUCTS_METHOD = 'searchProducts';
+
+/** Product reads are catalogue requests and change nothing. */
+const CATALOGUE_READ: Route = { group: 'catalogue', idempotent: true };
+
+/** Products per page of the editor's list: n8n asks for the next page as the user scrolls. */
+const SEARCH_PAGE_SIZE = 50;
+
+/**
+ * Products asked for when looking up one EAN: one is expected; more than one (the service's `ean`
+ * filter may match more loosely than "equal") are compared here, so a few are enough to see
+ * whether the EAN is ambiguous.
+ */
+const EAN_LOOKUP_SIZE = 20;
+
+const MODES = ['list', 'id', 'ean'] as const;
+
+export interface ProductLocatorOptions {
+	name: string;
+	displayName?: string;
+	description?: string;
+	required?: boolean;
+}
+
+/** A product locator field (From List, By ID, By EAN), the same wherever a product is named. */
+export function productLocatorField({ name, displayName = 'Product ID', description, required = true }: ProductLocatorOptions): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required,
+		description:
+			description ??
+			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a product...',
+				typeOptions: { searchListMethod: SEARCH_PRODUCTS_METHOD, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 100001',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A product ID is a whole number, e.g. 100001' },
+					},
+				],
+			},
+			{
+				displayName: 'By EAN',
+				name: 'ean',
+				type: 'string',
+				placeholder: 'e.g. 8600123456782',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\s*[0-9]{8,14}\\s*$', errorMessage: 'An EAN is 8 to 14 digits, e.g. 8600123456782' },
+					},
+				],
+			},
+		],
+	};
+}
+
+/** A product as the user named it: by its ID, or by an EAN still to be looked up. */
+export type ProductRef = { id: number } | { ean: string };
+
+/**
+ * Reads a product locator's value (or a plain ID, as older workflows and JSON entries give it).
+ * Only checks the value: an EAN is looked up later by `resolveProductIds`, after every other value
+ * of the item has been checked.
+ */
+export function readProductRef(ctx: ValueContext, field: string, value: unknown): ProductRef {
+	if (!isResourceLocatorValue(value)) return { id: readId(ctx, field, value) };
+	const mode = value.mode as (typeof MODES)[number];
+	if (!MODES.includes(mode)) {
+		throw invalidInput(ctx, field, `mode ${describeValue(value.mode)} is not one of From List, By ID, By EAN`);
+	}
+	return mode === 'ean' ? { ean: readEan(ctx, field, value.value) } : { id: readId(ctx, field, value.value) };
+}
+
+/** A product reference with the field it came from, for errors about its EAN. */
+export interface NamedProductRef {
+	field: string;
+	ref: ProductRef;
+}
+
+/** Digits of an EAN without leading zeros: 0740617304350 and 740617304350 are the same GTIN. */
+function gtinKey(ean: unknown): string {
+	return String(ean ?? '').trim().replace(/^0+(?=\d)/, '');
+}
+
+/** The IDs of the products whose EAN is exactly `ean`, through Get Many's `ean` filter. */
+async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promise<number[]> {
+	const response = await sendAuthenticated(ctx, CATALOGUE_READ, {
+		method: 'GET',
+		url: PATHS.products,
+		qs: { ean, page: 0, size: EAN_LOOKUP_SIZE },
+	});
+	const products = decodedList(ctx, response, ANSWERS.products);
+	return products.filter((product) => gtinKey(product.ean) === gtinKey(ean)).map((product) => Number(product.id));
+}
+
+/**
+ * The product ID of every reference, in order: IDs as given, each distinct EAN looked up once (the
+ * lookups wait at the catalogue gate like any request). An EAN that no product or more than one
+ * product has fails the item, naming the field (and so the row) and the item; the caller sends
+ * nothing then.
+ */
+export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
+	const eans = [...new Set(refs.flatMap(({ ref }) => ('ean' in ref ? [ref.ean] : [])))];
+	const found = new Map(await Promise.all(eans.map(async (ean) => [ean, await productIdsWithEan(ctx, ean)] as const)));
+	return refs.map(({ field, ref }) => {
+		if ('id' in ref) return ref.id;
+		const ids = found.get(ref.ean) ?? [];
+		if (ids.length === 1) return ids[0];
+		throw ids.length === 0
+			? invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list')
+			: invalidInput(
+					ctx,
+					field,
+					`${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`,
+					'Give the product by its ID instead',
+				);
+	});
+}
+
+/** What a list entry shows besides the name: SKU and EAN, the codes merchants search by. */
+function productCodes(product: IDataObject): string {
+	const codes = [
+		isBlank(product.sku) ? undefined : `SKU ${String(product.sku)}`,
+		isBlank(product.ean) ? undefined : `EAN ${String(product.ean)}`,
+	].filter((code) => code !== undefined);
+	return codes.length === 0 ? '' : ` (${codes.join(', ')})`;
+}
+
+/**
+ * From List of the product locator: Get Many's `search` (name, SKU and EAN), a page at a time;
+ * the token is the next page number. The service gives no product page to link to.
+ */
+export async function searchProducts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = isBlank(paginationToken) ? 0 : readWholeNumber(this, 'Page', paginationToken, 0);
+	const qs: IDataObject = { page, size: SEARCH_PAGE_SIZE };
+	if (!isBlank(filter)) qs.search = readText(this, 'Search', filter);
+	const response = await sendAuthenticated(this, CATALOGUE_READ, { method: 'GET', url: PATHS.products, qs });
+	const products = decodedList(this, response, ANSWERS.products);
+	return {
+		results: products.map((product) => ({
+			name: `${isBlank(product.name) ? `Product ${String(product.id)}` : String(product.name)}${productCodes(product)}`,
+			value: String(product.id),
+		})),
+		// A page shorter than asked for is the last one (the answers carry no paging metadata).
+		paginationToken: products.length < SEARCH_PAGE_SIZE ? undefined : String(page + 1),
+	};
+}

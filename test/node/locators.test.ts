@@ -1,0 +1,347 @@
+/**
+ * "Pick, don't type" (issue 13): the product and discount locators and Import's Product Type
+ * list, through n8n-core's real LoadOptionsContext (the editor's list searches and option lists)
+ * and RoutingNode (runs with locator values), against the sandbox over HTTP.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
+import { PRODUCT_TYPES } from '../../sandbox/data';
+import {
+	NODE_UNDER_TEST_NAME,
+	TestCredentialsHelper,
+	runListSearch,
+	runLoadOptions,
+	runNode,
+	sandboxCredential,
+	type RunNodeOptions,
+	type WorkflowRunResult,
+} from '../harness';
+
+const NODE = 'marketplaceMerchant';
+const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
+
+let sandbox: Sandbox;
+
+afterEach(async () => {
+	await sandbox?.close();
+});
+
+async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<void> {
+	sandbox = await startSandbox({ rateLimits: false, products: 120, ...options });
+}
+
+function credentials() {
+	return { [CREDENTIAL_TYPE]: sandboxCredential(sandbox) };
+}
+
+/** The Locator value n8n stores for a resource locator field. */
+function locator(mode: 'list' | 'id' | 'ean', value: string | number) {
+	return { __rl: true, mode, value };
+}
+
+async function run(parameters: INodeParameters, inputItems: unknown[] = [{}], options: RunNodeOptions = {}): Promise<WorkflowRunResult> {
+	return await runNode(NODE, parameters, inputItems, { credentials: credentials(), ...options });
+}
+
+function sent(route: RequestLogEntry['route']): RequestLogEntry[] {
+	return sandbox.log.filter((entry) => entry.route === route);
+}
+
+async function searchProducts(filter?: string, paginationToken?: string) {
+	const { result } = await runListSearch(NODE, 'searchProducts', {
+		credentials: credentials(),
+		parameters: { resource: 'product', operation: 'update' },
+		path: 'parameters.productId',
+		filter,
+		paginationToken,
+	});
+	return result;
+}
+
+describe('Product locator: From List', () => {
+	it('lists products by name with SKU and EAN, a page at a time', async () => {
+		await start();
+		const products = sandbox.state.products;
+
+		const first = await searchProducts();
+		expect(first.results).toHaveLength(50);
+		expect(first.results[0]).toEqual({
+			name: `${products[0].name} (SKU ${products[0].sku}, EAN ${products[0].ean})`,
+			value: String(products[0].id),
+		});
+		expect(first.paginationToken).toBe('1');
+
+		const third = await searchProducts(undefined, '2');
+		expect(third.results.map((entry) => entry.value)).toEqual(products.slice(100, 120).map((product) => String(product.id)));
+		expect(third.paginationToken).toBeUndefined();
+		expect(sent('products').map(({ query }) => [query.page, query.size])).toEqual([
+			['0', '50'],
+			['2', '50'],
+		]);
+	});
+
+	it('searches by name, SKU and EAN through the search query', async () => {
+		await start();
+		const product = sandbox.state.products[37];
+		const word = product.name.split(' ').find((part) => part.length > 4) ?? product.name;
+
+		const byName = await searchProducts(word);
+		const bySku = await searchProducts(product.sku);
+		const byEan = await searchProducts(product.ean);
+
+		const namesMatch = sandbox.state.products.filter((candidate) => candidate.name.toLowerCase().includes(word.toLowerCase()));
+		expect(byName.results.map((entry) => entry.value)).toEqual(namesMatch.slice(0, 50).map((candidate) => String(candidate.id)));
+		expect(bySku.results.map((entry) => entry.value)).toContain(String(product.id));
+		expect(byEan.results.map((entry) => entry.value)).toEqual([String(product.id)]);
+		expect(sent('products').map(({ query }) => query.search)).toEqual([word, product.sku, product.ean]);
+	});
+
+	it('answers an empty list when nothing matches', async () => {
+		await start();
+
+		const result = await searchProducts('no such product anywhere');
+
+		expect(result).toEqual({ results: [], paginationToken: undefined });
+	});
+});
+
+describe('Product locator: the engine behind the list', () => {
+	it('renews an expired token after a 401 and answers the list', async () => {
+		await start();
+		const credentialsHelper = new TestCredentialsHelper();
+		credentialsHelper.add(CREDENTIAL_TYPE, sandboxCredential(sandbox));
+		const search = async () =>
+			(await runListSearch(NODE, 'searchProducts', { credentialsHelper, parameters: { resource: 'product', operation: 'update' } })).result;
+		await search();
+		const firstToken = credentialsHelper.storedData(CREDENTIAL_TYPE).accessToken;
+		sandbox.expireAllTokens();
+		sandbox.clearLog();
+
+		const result = await search();
+
+		expect(result.results).toHaveLength(50);
+		expect(sandbox.log.map((entry) => [entry.route, entry.status])).toEqual([
+			['products', 401],
+			['token', 200],
+			['products', 200],
+		]);
+		expect(credentialsHelper.storedData(CREDENTIAL_TYPE).accessToken).not.toBe(firstToken);
+	});
+
+	it('waits at the catalogue gate: many searches at once stay within 5 a second', async () => {
+		await start({ rateLimits: { scale: 1 } });
+
+		const results = await Promise.all(Array.from({ length: 12 }, (_, index) => searchProducts(index % 2 === 0 ? undefined : 'a')));
+
+		expect(results.every((result) => result.results.length > 0)).toBe(true);
+		const answers = sent('products');
+		// Without the gate 7 of the 12 would be refused at once; a busy machine may delay an answer
+		// enough for the sandbox to count one arrival in the wrong second, so allow a stray one.
+		expect(answers.filter((entry) => entry.status === 429).length).toBeLessThanOrEqual(1);
+		// 12 requests at 5 a second cannot all arrive within the first second.
+		expect(answers[answers.length - 1].at - answers[0].at).toBeGreaterThanOrEqual(1_000);
+	});
+});
+
+describe('Product locator: values in a run', () => {
+	it('updates the product given By EAN, looked up with the ean filter first', async () => {
+		await start();
+		const product = sandbox.state.products[12];
+
+		const result = await run({ resource: 'product', operation: 'update', productId: locator('ean', product.ean), updateFields: { stockLevel: 321 } });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ success: true })]);
+		expect(sent('products').map(({ query }) => query.ean)).toEqual([product.ean]);
+		expect(sent('productUpdate').map(({ path }) => path)).toEqual([expect.stringMatching(new RegExp(`/product/${product.id}$`))]);
+		expect(sandbox.state.products[12].stockLevel).toBe(321);
+	});
+
+	it('fails an EAN no product has, naming the field and the item, and sends no update', async () => {
+		await start();
+
+		const result = await run({ resource: 'product', operation: 'update', productId: locator('ean', '4006381333931'), updateFields: { stockLevel: 1 } });
+
+		expect(result.error?.message).toBe('Product ID: no product has the EAN "4006381333931" (item 0)');
+		expect(sent('productUpdate')).toEqual([]);
+	});
+
+	it('holds back every item while one item\'s EAN is not found (On Error = Stop)', async () => {
+		await start();
+		const [first, second] = sandbox.state.products;
+
+		const result = await run(
+			{ resource: 'product', operation: 'update', productId: '={{ $json.product }}', updateFields: { stockLevel: 5 } },
+			[{ product: first.id }, { product: second.id }],
+		);
+		expect(result.error).toBeUndefined();
+		sandbox.clearLog();
+
+		const rows = await run({
+			resource: 'product',
+			operation: 'updateMany',
+			inputMode: 'rows',
+			productRows: {
+				product: [
+					{ id: locator('id', first.id), updateFields: { stockLevel: 7 } },
+					{ id: locator('ean', '4006381333931'), updateFields: { stockLevel: 8 } },
+				],
+			},
+		});
+
+		expect(rows.error?.message).toBe('Products › row 2 › Product ID: no product has the EAN "4006381333931" (item 0)');
+		expect(sent('productBulk')).toEqual([]);
+
+		const items = await run(
+			{ resource: 'product', operation: 'update', productId: '={{ $json.product }}', updateFields: { stockLevel: 9 } },
+			[{ product: locator('id', first.id) }, { product: locator('ean', '4006381333931') }],
+		);
+		expect(items.error?.message).toBe('Product ID: no product has the EAN "4006381333931" (item 1)');
+		expect(sent('productUpdate')).toEqual([]);
+		expect(sandbox.state.products[0].stockLevel).toBe(5);
+	});
+
+	it('still takes a plain ID, as workflows made before the locator hold it', async () => {
+		await start();
+		const product = sandbox.state.products[3];
+
+		const plain = await run({ resource: 'product', operation: 'update', productId: String(product.id), updateFields: { stockLevel: 11 } });
+		const byId = await run({ resource: 'product', operation: 'update', productId: locator('id', ` ${product.id} `), updateFields: { stockLevel: 12 } });
+		const fromList = await run({ resource: 'product', operation: 'update', productId: locator('list', String(product.id)), updateFields: { stockLevel: 13 } });
+
+		for (const result of [plain, byId, fromList]) expect(result.error).toBeUndefined();
+		expect(sent('productUpdate')).toHaveLength(3);
+		expect(sent('products')).toEqual([]);
+		expect(sandbox.state.products[3].stockLevel).toBe(13);
+	});
+
+	it('rejects an ID that is not digits and an EAN of the wrong length before sending', async () => {
+		await start();
+
+		// Typed into the field: n8n's own check of the mode's pattern stops the run.
+		await expect(
+			run({ resource: 'product', operation: 'update', productId: locator('id', '1e3'), updateFields: { stockLevel: 1 } }),
+		).rejects.toThrow(/A product ID is a whole number/);
+		// From an expression (not checked by n8n): the node's reader.
+		const badId = await run({ resource: 'product', operation: 'update', productId: locator('id', '={{ "1e3" }}'), updateFields: { stockLevel: 1 } });
+		const badEan = await run({ resource: 'product', operation: 'update', productId: locator('ean', '={{ "12345" }}'), updateFields: { stockLevel: 1 } });
+
+		expect(badId.error?.message).toBe('Product ID: "1e3" is not a product ID (a whole number) (item 0)');
+		expect(badEan.error?.message).toBe('Product ID: "12345" is not an EAN (item 0)');
+		expect(sandbox.log.filter((entry) => entry.route !== 'token')).toEqual([]);
+	});
+
+	it('Price Get Many: the Product IDs list and picked products together', async () => {
+		await start();
+		const [a, b, c] = sandbox.state.products;
+
+		const result = await run({
+			resource: 'price',
+			operation: 'getMany',
+			merchantInventoryIds: String(a.id),
+			products: { product: [{ id: locator('list', b.id) }, { id: locator('ean', c.ean) }] },
+		});
+		const onlyPicked = await run({ resource: 'price', operation: 'getMany', products: { product: [{ id: locator('id', c.id) }] } });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((price) => price.merchantInventoryId)).toEqual([a.id, b.id, c.id]);
+		expect(onlyPicked.json(NODE_UNDER_TEST_NAME).map((price) => price.merchantInventoryId)).toEqual([c.id]);
+		expect(sent('prices').map(({ query }) => query.merchantInventoryIds)).toEqual([`${a.id},${b.id},${c.id}`, `${c.id}`]);
+	});
+
+	it('Discount Schedule: a row\'s product By EAN is scheduled for that product', async () => {
+		await start();
+		const product = sandbox.state.products[40];
+		const today = new Date();
+		const day = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + offset)).toISOString().slice(0, 10);
+
+		const result = await run({
+			resource: 'discount',
+			operation: 'schedule',
+			inputMode: 'rows',
+			discountsUi: {
+				discount: [
+					{
+						merchantInventoryId: locator('ean', product.ean),
+						discountPrice: Math.floor(product.basePrice * 0.5),
+						dateFrom: day(40),
+						dateTo: day(45),
+						discountType: 'SALE',
+					},
+				],
+			},
+		});
+
+		expect(result.error).toBeUndefined();
+		const [scheduled] = result.json(NODE_UNDER_TEST_NAME);
+		expect(scheduled.success).toBe(true);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)?.merchantInventoryId).toBe(product.id);
+	});
+});
+
+describe('Discount locator', () => {
+	it('lists the current and upcoming discounts only, with product, price and dates', async () => {
+		await start();
+		const now = Date.now();
+		const expected = sandbox.state.discounts.filter((discount) => !discount.cancelled && (discount.endsAtMs === null || discount.endsAtMs >= now));
+		const ended = sandbox.state.discounts.filter((discount) => discount.endsAtMs !== null && discount.endsAtMs < now);
+		expect(ended.length).toBeGreaterThan(0);
+
+		const { result } = await runListSearch(NODE, 'searchDiscounts', {
+			credentials: credentials(),
+			parameters: { resource: 'discount', operation: 'cancel' },
+		});
+
+		expect(result.results.map((entry) => entry.value).sort()).toEqual(expected.map((discount) => discount.discountId).sort());
+		const running = expected.find((discount) => discount.startsAtMs <= now)!;
+		const upcoming = expected.find((discount) => discount.startsAtMs > now)!;
+		expect(result.results.find((entry) => entry.value === running.discountId)?.name).toBe(
+			`Product ${running.merchantInventoryId} at ${running.discountPrice}, ${running.dateFrom} to ${running.dateTo} (running)`,
+		);
+		expect(result.results.find((entry) => entry.value === upcoming.discountId)?.name).toBe(
+			`Product ${upcoming.merchantInventoryId} at ${upcoming.discountPrice}, ${upcoming.dateFrom} to ${upcoming.dateTo}`,
+		);
+
+		const filtered = await runListSearch(NODE, 'searchDiscounts', { credentials: credentials(), filter: String(upcoming.merchantInventoryId) });
+		expect(filtered.result.results.map((entry) => entry.value)).toEqual([upcoming.discountId]);
+	});
+
+	it('cancels the discount picked from the list; a plain ID still works in Update', async () => {
+		await start();
+		const now = Date.now();
+		const [first, second] = sandbox.state.discounts.filter((discount) => discount.startsAtMs > now);
+
+		const cancelled = await run({ resource: 'discount', operation: 'cancel', discountId: locator('list', first.discountId) });
+		const updated = await run({
+			resource: 'discount',
+			operation: 'update',
+			inputMode: 'json',
+			discountsJson: JSON.stringify([{ discountId: second.discountId, newDiscountPrice: second.discountPrice - 1 }]),
+		});
+
+		expect(cancelled.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ discountId: first.discountId, cancelled: true })]);
+		expect(updated.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ success: true })]);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === second.discountId)?.discountPrice).toBe(second.discountPrice - 1);
+	});
+});
+
+describe('Import: Product Type list', () => {
+	it('lists the types Get Types answers, in the chosen language', async () => {
+		await start();
+		const sorted = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
+
+		const local = await runLoadOptions(NODE, 'getProductTypes', {
+			credentials: credentials(),
+			parameters: { resource: 'product', operation: 'import', language: 'default' },
+		});
+		const english = await runLoadOptions(NODE, 'getProductTypes', {
+			credentials: credentials(),
+			parameters: { resource: 'product', operation: 'import', language: 'en' },
+		});
+
+		expect(local.result).toEqual(sorted(PRODUCT_TYPES.map((type) => type.local)).map((name) => ({ name, value: name })));
+		expect(english.result.map((option) => option.value)).toEqual(sorted(PRODUCT_TYPES.map((type) => type.en)));
+		expect(sent('productTypes').map(({ status }) => status)).toEqual([200, 200]);
+	});
+});
