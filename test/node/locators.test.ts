@@ -276,7 +276,7 @@ describe('Product locator: values in a run', () => {
 		expect(result.error).toBeUndefined();
 		const [scheduled] = result.json(NODE_UNDER_TEST_NAME);
 		expect(scheduled.success).toBe(true);
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)?.merchantInventoryId).toBe(product.id);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)?.merchantInventoryId).toBe(product.id);
 	});
 });
 

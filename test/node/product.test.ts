@@ -468,7 +468,8 @@ describe('Product: Update Many', () => {
 		const result = await run({
 			operation: 'updateMany',
 			inputMode: 'rows',
-			productRows: { product: [{ id: '100004', updateFields: { stockLevel: 40 } }, {}, { id: '100005', updateFields: { basePrice: '1,299' } }] },
+			// An expression that gives nothing (n8n itself flags a row whose Product ID is left empty).
+			productRows: { product: [{ id: '100004', updateFields: { stockLevel: 40 } }, { id: '={{ $json.nothing }}', updateFields: { stockLevel: 1 } }] },
 		});
 
 		expect(result.error?.message).toBe('Products › row 2 › Product ID: is missing (item 0)');
