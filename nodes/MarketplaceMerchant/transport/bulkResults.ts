@@ -152,11 +152,12 @@ export function pairDiscountResults(results: INodeExecutionData[], sent: IDataOb
  */
 function failOnItemErrorsIfAsked(ctx: IExecutePaginationFunctions, items: INodeExecutionData[]): void {
 	const failOnItemErrors = ctx.getNodeParameter('options.failOnItemErrors', false) as boolean;
-	const failed = items.filter(({ json }) => json.success === false);
+	// Items keep the entries' order, so an item's position is its entry's (from 1, as the panel counts rows).
+	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
 	if (!failOnItemErrors || failed.length === 0) return;
 	const examples = failed
 		.slice(0, 5)
-		.map(({ json }) => `${JSON.stringify(json.input)}: ${String(json.error)}`)
+		.map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`)
 		.join('\n');
 	const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
 	const message =
