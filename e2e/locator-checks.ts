@@ -33,7 +33,7 @@ export async function checkLocatorWorkflow(installation: N8nInstallation, userFo
 		assert.equal(execution.status, 'success', `execution ${execution.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
 		const [result] = nodeOutput(execution, 'Update By EAN');
 		assert.equal(result?.success, true, `update result: ${JSON.stringify(result)}`);
-		assert.equal(Number(result.myProductId), PRODUCT_BY_EAN);
+		assert.equal(Number(result.id), PRODUCT_BY_EAN);
 		const lookups = sandbox.log.filter((entry) => entry.route === 'products' && entry.query.ean !== undefined);
 		assert.deepEqual(lookups.map((entry) => entry.query.ean), [product.ean]);
 		const updates = sandbox.log.filter((entry) => entry.route === 'productUpdate');

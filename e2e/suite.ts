@@ -341,7 +341,7 @@ async function checkIssue10Rows(installation: N8nInstallation, userFolder: strin
 		const updates = nodeOutput(run, 'Update Repeated Id');
 		const id = ISSUE10_PRODUCTS.repeated;
 		assert.deepEqual(
-			updates.map((update) => [update.myProductId, update.success, (update.input as Json).stockLevel]),
+			updates.map((update) => [update.id, update.success, (update.input as Json).stockLevel]),
 			[
 				[id, true, 31],
 				[id, true, 32],
@@ -489,10 +489,10 @@ async function checkIssue10MoreRows(installation: N8nInstallation, userFolder: s
 
 	await check('issue 10: Discount > Schedule with discountPrice "1,299" or dateFrom 31/02 of next year fails naming the field and sends nothing', async () => {
 		const price = rejectionOf(run, 'Discount Price With Comma');
-		assert.match(price, /discounts\[0\]\.discountPrice/, `no error naming the entry's discountPrice: ${price.slice(0, 300)}`);
+		assert.match(price, /Discounts \(JSON\) › entry 1 › Discount Price \(discountPrice\)/, `no error naming the entry's Discount Price: ${price.slice(0, 300)}`);
 		assert.match(price, /1,299/, 'the error does not show the value as given');
 		const date = rejectionOf(run, 'Discount On 31 February');
-		assert.match(date, /discounts\[0\]\.dateFrom/, `no error naming the entry's dateFrom: ${date.slice(0, 300)}`);
+		assert.match(date, /Discounts \(JSON\) › entry 1 › Date From \(dateFrom\)/, `no error naming the entry's Date From: ${date.slice(0, 300)}`);
 		assert.match(date, /31\/02\/\d{4}/, 'the error does not show the value as given');
 		assert.equal(requestsTo(sandbox, 'discountSchedule'), 0, 'a discount was sent');
 		return `0 schedule requests; ${errorOf(run, 'Discount On 31 February')}`;
@@ -579,7 +579,7 @@ async function checkSync(installation: N8nInstallation, userFolder: string, sand
 		assertSucceeded(execution);
 		const planned = nodeOutput(execution, 'Dry Run');
 		assert.deepEqual(
-			planned.map((item) => [item.productId, item.status]),
+			planned.map((item) => [item.id, item.status]),
 			[
 				[100001, 'planned'],
 				[100003, 'guarded'],

@@ -23,7 +23,7 @@ export async function checkWriteResults(execution: ExecutionWithRunData, sandbox
 	await check(`Product > Update Many${where}: one item per product, the bad one with success false and its error`, async () => {
 		const updates = nodeOutput(execution, 'Update Stock');
 		assert.deepEqual(
-			updates.map((update) => [Number(update.myProductId), update.success]),
+			updates.map((update) => [Number(update.id), update.success]),
 			[
 				[100010, true],
 				[UNKNOWN_PRODUCT_ID, false],
@@ -43,8 +43,8 @@ export async function checkWriteResults(execution: ExecutionWithRunData, sandbox
 		const [good, bad] = scheduled;
 		assert.equal(good.success, true, `first discount: ${String(good.error)}`);
 		const discounts = await sandbox.discounts();
-		const stored = discounts.find((discount) => discount.discountId === good.discountId);
-		assert.ok(stored, `discount ${String(good.discountId)} is not in the sandbox`);
+		const stored = discounts.find((discount) => discount.discountId === good.id);
+		assert.ok(stored, `discount ${String(good.id)} is not in the sandbox`);
 		assert.equal(stored.merchantInventoryId, 100020);
 		assert.equal(stored.discountPrice, 1);
 		assert.equal(bad.success, false);

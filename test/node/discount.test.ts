@@ -60,7 +60,7 @@ describe('Discount › Schedule', () => {
 
 		expect(result.error).toBeUndefined();
 		const [scheduled, rejectedPrice, rejectedOverlap] = result.json(NODE_UNDER_TEST_NAME);
-		const stored = sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId);
+		const stored = sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id);
 		expect(stored).toMatchObject({
 			merchantInventoryId: first.id,
 			discountPrice: goodPrice(first),
@@ -70,18 +70,38 @@ describe('Discount › Schedule', () => {
 			discountType: 'SALE',
 			cancelled: false,
 		});
+		// Simplify (the default): the new discount's id, success, error and the entry sent, in the entries' order.
 		expect(scheduled).toEqual({
-			merchantInventoryId: first.id,
-			discountId: stored!.discountId,
+			id: stored!.discountId,
 			success: true,
+			error: null,
 			input: { ...sale(first), discountPriceCurrency: 'RSD' },
 		});
-		expect(rejectedPrice).toMatchObject({ success: false, merchantInventoryId: second.id, input: { ...tooExpensive, discountPriceCurrency: 'RSD' } });
-		expect(rejectedPrice.error).toMatch(/at least 5% below the regular price/);
-		expect(rejectedOverlap).toMatchObject({ success: false, merchantInventoryId: first.id });
+		expect(rejectedPrice).toEqual({
+			id: null,
+			success: false,
+			error: expect.stringMatching(/at least 5% below the regular price/),
+			input: { ...tooExpensive, discountPriceCurrency: 'RSD' },
+		});
+		expect(rejectedOverlap).toMatchObject({ id: null, success: false, input: { merchantInventoryId: first.id } });
 		expect(rejectedOverlap.error).toContain(`overlaps discount ${stored!.discountId}`);
 		expect(sandbox.state.discounts.filter((discount) => [first.id, second.id].includes(discount.merchantInventoryId))).toHaveLength(1);
 		expect(discountRequests().map((entry) => [entry.route, entry.itemCount])).toEqual([['discountSchedule', 3]]);
+	});
+
+	it('with Simplify off, gives the service\'s own result (success, data, error) with the input, in the entries\' order', async () => {
+		const [first, second] = freshProducts(2);
+		const tooExpensive = { ...sale(second), discountPrice: second.basePrice };
+		const result = await schedule([sale(first), tooExpensive], { simplify: false });
+
+		const [scheduled, rejected] = result.json(NODE_UNDER_TEST_NAME);
+		expect(scheduled).toMatchObject({ success: true, data: { merchantInventoryId: first.id, discountId: expect.any(String) }, input: { merchantInventoryId: first.id } });
+		expect(scheduled).not.toHaveProperty('id');
+		expect(rejected).toMatchObject({
+			success: false,
+			error: { merchantInventoryId: second.id, errorMessage: expect.stringMatching(/at least 5% below the regular price/) },
+			input: { merchantInventoryId: second.id },
+		});
 	});
 
 	it('takes rows entered in the UI, with date picker values sent as dd/MM/yyyy days', async () => {
@@ -129,7 +149,7 @@ describe('Discount › Schedule', () => {
 
 		expect(result.error?.message).toBe('1 of 2 entries were rejected by the service');
 		expect(result.error?.description).toContain('at least 5% below the regular price');
-		expect(result.error?.description).toContain(`"merchantInventoryId":${second.id}`);
+		expect(result.error?.description).toMatch(new RegExp(`^Entry 2 \\{"merchantInventoryId":${second.id},.*: .*at least 5% below the regular price`));
 	});
 
 	it('with Continue on Fail, an item whose entries were rejected becomes an error item and the other items keep their results', async () => {
@@ -142,7 +162,7 @@ describe('Discount › Schedule', () => {
 
 		const output = result.output(NODE_UNDER_TEST_NAME);
 		expect(output).toHaveLength(2);
-		expect(output[0].json).toMatchObject({ success: true, merchantInventoryId: first.id });
+		expect(output[0].json).toMatchObject({ success: true, input: { merchantInventoryId: first.id } });
 		expect(output[1].error?.message).toBe('1 of 1 entries were rejected by the service');
 		expect(discountRequests()).toHaveLength(2);
 	});
@@ -162,11 +182,11 @@ describe('Discount › Schedule', () => {
 		expect(results).toHaveLength(1_200);
 		results.forEach((item, index) => {
 			expect(item.success).toBe(true);
-			expect(item.merchantInventoryId).toBe(products[index].id);
+			expect((item.input as IDataObject).merchantInventoryId).toBe(products[index].id);
 			expect((item.input as IDataObject).dateFrom).toBe(discounts[index].dateFrom);
 		});
 		const stored = new Map(sandbox.state.discounts.map((discount) => [discount.discountId, discount]));
-		expect(results.every((item) => stored.get(item.discountId as string)?.merchantInventoryId === item.merchantInventoryId)).toBe(true);
+		expect(results.every((item) => stored.get(item.id as string)?.merchantInventoryId === (item.input as IDataObject).merchantInventoryId)).toBe(true);
 	});
 });
 
@@ -182,7 +202,7 @@ describe('Discount › Update', () => {
 		const result = await run({ operation: 'update' }, [
 			{
 				discounts: [
-					{ discountId: scheduled.discountId, newDiscountPrice: newPrice, newDateFrom: `03/08/${YEAR}`, newDateTo: `${YEAR}-08-12` },
+					{ discountId: scheduled.id, newDiscountPrice: newPrice, newDateFrom: `03/08/${YEAR}`, newDateTo: `${YEAR}-08-12` },
 					{ discountId: ended.discountId, newDiscountPrice: ended.discountPrice - 1 },
 				],
 			},
@@ -191,22 +211,23 @@ describe('Discount › Update', () => {
 		expect(result.error).toBeUndefined();
 		const [updated, rejected] = result.json(NODE_UNDER_TEST_NAME);
 		expect(updated).toEqual({
-			discountId: scheduled.discountId,
+			id: scheduled.id,
 			success: true,
+			error: null,
 			input: {
-				discountId: scheduled.discountId,
+				discountId: scheduled.id,
 				newDiscountPrice: String(newPrice),
 				newDiscountPriceCurrency: 'RSD',
 				newDateFrom: `03/08/${YEAR}`,
 				newDateTo: `12/08/${YEAR}`,
 			},
 		});
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)).toMatchObject({
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)).toMatchObject({
 			discountPrice: newPrice,
 			dateFrom: `03/08/${YEAR}`,
 			dateTo: `12/08/${YEAR}`,
 		});
-		expect(rejected).toMatchObject({ discountId: ended.discountId, success: false, error: 'Ended discounts cannot be updated' });
+		expect(rejected).toMatchObject({ id: ended.discountId, success: false, error: 'Ended discounts cannot be updated' });
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === ended.discountId)?.discountPrice).toBe(ended.discountPrice);
 		expect(discountRequests().filter((entry) => entry.route === 'discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
 	});
@@ -217,13 +238,11 @@ describe('Discount › Update', () => {
 		const result = await run({
 			operation: 'update',
 			inputMode: 'rows',
-			discountUpdatesUi: { discount: [{ discountId: scheduled.discountId as string, newDiscountPrice: '', newDateTo: `${YEAR}-08-20T00:00:00`, newDiscountType: '' }] },
+			discountUpdatesUi: { discount: [{ discountId: scheduled.id as string, newDiscountPrice: '', newDateTo: `${YEAR}-08-20T00:00:00`, newDiscountType: '' }] },
 		});
 
-		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
-			{ discountId: scheduled.discountId, success: true, input: { discountId: scheduled.discountId, newDateTo: `20/08/${YEAR}` } },
-		]);
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)).toMatchObject({
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([{ id: scheduled.id, success: true, error: null, input: { discountId: scheduled.id, newDateTo: `20/08/${YEAR}` } }]);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)).toMatchObject({
 			dateFrom: `01/08/${YEAR}`,
 			dateTo: `20/08/${YEAR}`,
 			discountPrice: goodPrice(product),
@@ -278,17 +297,15 @@ describe('Discount › Cancel', () => {
 			(await runNode(NODE_TYPE, { resource: 'price', operation: 'getMany', merchantInventoryIds: String(product.id), date: `05/10/${YEAR}` }, [{}], {
 				credentials: { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } },
 			})).json(NODE_UNDER_TEST_NAME)[0];
-		expect(await pricesOn5October()).toMatchObject({ discountId: scheduled.discountId });
+		expect(await pricesOn5October()).toMatchObject({ discountId: scheduled.id });
 
-		const result = await run({ operation: 'cancel', discountId: scheduled.discountId as string });
+		const result = await run({ operation: 'cancel', discountId: scheduled.id as string });
 
-		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
-			{ discountId: scheduled.discountId, cancelled: true, message: `Discount ${String(scheduled.discountId)} cancelled` },
-		]);
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)?.cancelled).toBe(true);
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([{ discountId: scheduled.id, cancelled: true, message: `Discount ${String(scheduled.id)} cancelled` }]);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)?.cancelled).toBe(true);
 		const listed = await run({ operation: 'getMany', dateFrom: `01/10/${YEAR}`, dateTo: `10/10/${YEAR}`, returnAll: true });
 		expect(sandbox.count('discountList')).toBe(1);
-		expect(listed.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).not.toContain(scheduled.discountId);
+		expect(listed.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).not.toContain(scheduled.id);
 		expect(await pricesOn5October()).toMatchObject({ discountId: null, sellablePrice: product.newBasePrice });
 	});
 
@@ -327,30 +344,30 @@ describe('Discount › validation before sending', () => {
 	});
 
 	it.each<[string, INodeParameters, unknown[], string]>([
-		['an end before the start', { operation: 'schedule' }, [entry({}), entry({ dateFrom: `10/08/${YEAR}`, dateTo: `05/08/${YEAR}` })], `discounts[1].dateTo: 05/08/${YEAR} is before the start 10/08/${YEAR}`],
-		['a SALE longer than 31 days', { operation: 'schedule' }, [entry({ dateTo: `01/09/${YEAR}` })], `discounts[0].dateTo: a SALE lasts at most 31 days; 01/08/${YEAR} to 01/09/${YEAR} is 32 days`],
-		['a CLEARANCE_SALE with an end date', { operation: 'schedule' }, [entry({ discountType: 'CLEARANCE_SALE' })], 'discounts[0].dateTo: a CLEARANCE_SALE has no end date'],
-		['a SALE without an end date', { operation: 'schedule' }, [entry({ dateTo: '' })], 'discounts[0].dateTo: is missing'],
-		['a missing inventory id', { operation: 'schedule' }, [entry({ merchantInventoryId: undefined })], 'discounts[0].merchantInventoryId: is missing'],
-		['a non-numeric inventory id', { operation: 'schedule' }, [entry({}), entry({}), entry({ merchantInventoryId: 'A-17' })], 'discounts[2].merchantInventoryId: "A-17" is not a product ID'],
-		['a missing price', { operation: 'schedule' }, [entry({ discountPrice: '' })], 'discounts[0].discountPrice: is missing'],
-		['a zero price', { operation: 'schedule' }, [entry({ discountPrice: 0 })], 'discounts[0].discountPrice: must be above 0'],
-		['a negative price', { operation: 'schedule' }, [entry({ discountPrice: '-5' })], 'discounts[0].discountPrice: "-5" is not a price'],
-		['an unknown type', { operation: 'schedule' }, [entry({ discountType: 'FLASH' })], 'discounts[0].discountType: "FLASH" is not one of SALE, SEASONAL_SALE, CLEARANCE_SALE'],
-		['a date that is not a date', { operation: 'schedule' }, [entry({ dateFrom: 'soon' })], 'discounts[0].dateFrom: "soon" is not a date'],
-		['an entry that is not an object', { operation: 'schedule' }, [entry({}), 42], 'discounts[1]: is not an object'],
+		['an end before the start', { operation: 'schedule' }, [entry({}), entry({ dateFrom: `10/08/${YEAR}`, dateTo: `05/08/${YEAR}` })], `Discounts (JSON) › entry 2 › Date To (dateTo): 05/08/${YEAR} is before the start 10/08/${YEAR}`],
+		['a SALE longer than 31 days', { operation: 'schedule' }, [entry({ dateTo: `01/09/${YEAR}` })], `Discounts (JSON) › entry 1 › Date To (dateTo): a SALE lasts at most 31 days; 01/08/${YEAR} to 01/09/${YEAR} is 32 days`],
+		['a CLEARANCE_SALE with an end date', { operation: 'schedule' }, [entry({ discountType: 'CLEARANCE_SALE' })], 'Discounts (JSON) › entry 1 › Date To (dateTo): a CLEARANCE_SALE has no end date'],
+		['a SALE without an end date', { operation: 'schedule' }, [entry({ dateTo: '' })], 'Discounts (JSON) › entry 1 › Date To (dateTo): is missing'],
+		['a missing inventory id', { operation: 'schedule' }, [entry({ merchantInventoryId: undefined })], 'Discounts (JSON) › entry 1 › Product ID (merchantInventoryId): is missing'],
+		['a non-numeric inventory id', { operation: 'schedule' }, [entry({}), entry({}), entry({ merchantInventoryId: 'A-17' })], 'Discounts (JSON) › entry 3 › Product ID (merchantInventoryId): "A-17" is not a product ID'],
+		['a missing price', { operation: 'schedule' }, [entry({ discountPrice: '' })], 'Discounts (JSON) › entry 1 › Discount Price (discountPrice): is missing'],
+		['a zero price', { operation: 'schedule' }, [entry({ discountPrice: 0 })], 'Discounts (JSON) › entry 1 › Discount Price (discountPrice): must be above 0'],
+		['a negative price', { operation: 'schedule' }, [entry({ discountPrice: '-5' })], 'Discounts (JSON) › entry 1 › Discount Price (discountPrice): "-5" is not a price'],
+		['an unknown type', { operation: 'schedule' }, [entry({ discountType: 'FLASH' })], 'Discounts (JSON) › entry 1 › Discount Type (discountType): "FLASH" is not one of SALE, SEASONAL_SALE, CLEARANCE_SALE'],
+		['a date that is not a date', { operation: 'schedule' }, [entry({ dateFrom: 'soon' })], 'Discounts (JSON) › entry 1 › Date From (dateFrom): "soon" is not a date'],
+		['an entry that is not an object', { operation: 'schedule' }, [entry({}), 42], 'Discounts (JSON) › entry 2: is not an object'],
 		['an empty list', { operation: 'schedule' }, [], 'Discounts (JSON): no discounts to send'],
-		['an update without discountId', { operation: 'update' }, [{ newDiscountPrice: 90 }], 'discounts[0].discountId: is missing'],
-		['an update without changes', { operation: 'update' }, [{ discountId: 'd-1' }], 'discounts[0]: has nothing to change'],
-		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'discounts[0].newDiscountPrice: "cheap" is not a price'],
+		['an update without discountId', { operation: 'update' }, [{ newDiscountPrice: 90 }], 'Discounts (JSON) › entry 1 › Discount ID (discountId): is missing'],
+		['an update without changes', { operation: 'update' }, [{ discountId: 'd-1' }], 'Discounts (JSON) › entry 1: has nothing to change'],
+		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'Discounts (JSON) › entry 1 › New Discount Price (newDiscountPrice): "cheap" is not a price'],
 		// Values as they come out of sheets are rejected, never guessed (more in strict-values.test.ts).
-		['a price of 1.299 (one thousand in sr-RS)', { operation: 'schedule' }, [entry({ discountPrice: '1.299' })], 'discounts[0].discountPrice: "1.299" has more than 2 decimal places'],
-		['an ISO day that does not exist', { operation: 'schedule' }, [entry({ dateTo: `${YEAR}-02-30` })], `discounts[0].dateTo: "${YEAR}-02-30" is not a date`],
-		['a start in the past', { operation: 'schedule' }, [entry({ dateFrom: '01/03/2020', dateTo: '05/03/2020' })], 'discounts[0].dateFrom: 01/03/2020 is in the past'],
-		['a SEASONAL_SALE starting outside its windows', { operation: 'schedule' }, [entry({ discountType: 'SEASONAL_SALE' })], `discounts[0].dateFrom: a SEASONAL_SALE cannot start on 01/08/${YEAR}`],
-		['a currency other than RSD', { operation: 'schedule' }, [entry({ discountPriceCurrency: 'EUR' })], 'discounts[0].discountPriceCurrency: "EUR" is not one of RSD'],
-		['an update moving the start into the past', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: '2020-03-01' }], 'discounts[0].newDateFrom: 01/03/2020 is in the past'],
-		['an update ending before it starts', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: `10/08/${YEAR}`, newDateTo: `01/08/${YEAR}` }], `discounts[0].newDateTo: 01/08/${YEAR} is before the start 10/08/${YEAR}`],
+		['a price of 1.299 (one thousand in sr-RS)', { operation: 'schedule' }, [entry({ discountPrice: '1.299' })], 'Discounts (JSON) › entry 1 › Discount Price (discountPrice): "1.299" has more than 2 decimal places'],
+		['an ISO day that does not exist', { operation: 'schedule' }, [entry({ dateTo: `${YEAR}-02-30` })], `Discounts (JSON) › entry 1 › Date To (dateTo): "${YEAR}-02-30" is not a date`],
+		['a start in the past', { operation: 'schedule' }, [entry({ dateFrom: '01/03/2020', dateTo: '05/03/2020' })], 'Discounts (JSON) › entry 1 › Date From (dateFrom): 01/03/2020 is in the past'],
+		['a SEASONAL_SALE starting outside its windows', { operation: 'schedule' }, [entry({ discountType: 'SEASONAL_SALE' })], `Discounts (JSON) › entry 1 › Date From (dateFrom): a SEASONAL_SALE cannot start on 01/08/${YEAR}`],
+		['a currency other than RSD', { operation: 'schedule' }, [entry({ discountPriceCurrency: 'EUR' })], 'Discounts (JSON) › entry 1 › Currency (discountPriceCurrency): "EUR" is not one of RSD'],
+		['an update moving the start into the past', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: '2020-03-01' }], 'Discounts (JSON) › entry 1 › New Date From (newDateFrom): 01/03/2020 is in the past'],
+		['an update ending before it starts', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: `10/08/${YEAR}`, newDateTo: `01/08/${YEAR}` }], `Discounts (JSON) › entry 1 › New Date To (newDateTo): 01/08/${YEAR} is before the start 10/08/${YEAR}`],
 	])('rejects %s, naming the field, the entry and the item, and sends nothing', async (_case, parameters, discounts, message) => {
 		const result = await run(parameters, [{ discounts }]);
 
@@ -359,8 +376,17 @@ describe('Discount › validation before sending', () => {
 		expect(sandbox.log).toHaveLength(0);
 	});
 
-	it('rejects an input item without a list', async () => {
+	it('rejects an input item without the field the JSON input reads, saying so and what to do', async () => {
+		// As a node added from the node creator gets it: Discounts (JSON) left at {{ $json.discounts }}.
 		const result = await run({ operation: 'schedule' }, [{ somethingElse: true }]);
+
+		expect(result.error?.message).toBe("Discounts (JSON): the input item has no field 'discounts' (the field reads {{ $json.discounts }}) (item 0)");
+		expect(result.error?.description).toMatch(/Aggregate node.*or switch Input Mode to Define Below\. Expected: \{"discounts": \[\{"merchantInventoryId"/);
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('rejects an input item whose list field is there but empty as an empty list', async () => {
+		const result = await run({ operation: 'schedule' }, [{ discounts: null }]);
 
 		expect(result.error?.message).toBe('Discounts (JSON): no discounts to send (item 0)');
 		expect(sandbox.log).toHaveLength(0);
@@ -373,7 +399,7 @@ describe('Discount › validation before sending', () => {
 			discountsUi: { discount: [{ merchantInventoryId: '1001', discountPrice: 100, dateFrom: `${YEAR}-08-10T00:00:00`, dateTo: `${YEAR}-08-01T00:00:00`, discountType: 'SALE' }] },
 		});
 
-		expect(result.error?.message).toBe(`discounts[0].dateTo: 01/08/${YEAR} is before the start 10/08/${YEAR} (item 0)`);
+		expect(result.error?.message).toBe(`Discounts › row 1 › Date To: 01/08/${YEAR} is before the start 10/08/${YEAR} (item 0)`);
 		expect(sandbox.log).toHaveLength(0);
 	});
 
@@ -395,8 +421,8 @@ describe('Discount › validation before sending', () => {
 		});
 
 		const output = result.output(NODE_UNDER_TEST_NAME);
-		expect(output[0].json).toMatchObject({ success: true, merchantInventoryId: product.id });
-		expect(output[1].error?.message).toBe('discounts[0].discountPrice: must be above 0, got -1 (item 1)');
+		expect(output[0].json).toMatchObject({ success: true, input: { merchantInventoryId: product.id } });
+		expect(output[1].error?.message).toBe('Discounts (JSON) › entry 1 › Discount Price (discountPrice): must be above 0, got -1 (item 1)');
 		expect(discountRequests().map((entry) => entry.itemCount)).toEqual([1]);
 	});
 });

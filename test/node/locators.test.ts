@@ -190,7 +190,7 @@ describe('Product locator: values in a run', () => {
 			},
 		});
 
-		expect(rows.error?.message).toBe('Products[1].id: no product has the EAN "4006381333931" (item 0)');
+		expect(rows.error?.message).toBe('Products › row 2 › Product ID: no product has the EAN "4006381333931" (item 0)');
 		expect(sent('productBulk')).toEqual([]);
 
 		const items = await run(
@@ -276,7 +276,7 @@ describe('Product locator: values in a run', () => {
 		expect(result.error).toBeUndefined();
 		const [scheduled] = result.json(NODE_UNDER_TEST_NAME);
 		expect(scheduled.success).toBe(true);
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.discountId)?.merchantInventoryId).toBe(product.id);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)?.merchantInventoryId).toBe(product.id);
 	});
 });
 

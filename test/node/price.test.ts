@@ -119,7 +119,7 @@ describe('Price › Get Many', () => {
 
 		const onTheDay = await getPrices({ merchantInventoryIds: String(product.id), date: `${YEAR}-07-05T00:00:00` });
 		expect(onTheDay.json(NODE_UNDER_TEST_NAME)).toEqual([
-			{ merchantInventoryId: product.id, basePrice: product.newBasePrice, sellablePrice: discountPrice, discountId: schedule.discountId },
+			{ merchantInventoryId: product.id, basePrice: product.newBasePrice, sellablePrice: discountPrice, discountId: schedule.id },
 		]);
 
 		const dayBefore = await getPrices({ merchantInventoryIds: String(product.id), date: `30/06/${YEAR}` });
@@ -133,8 +133,8 @@ describe('Price › Get Many', () => {
 	});
 
 	it.each([
-		['a non-numeric id', '1001, abc', 'Product IDs[1]: "abc" is not a product ID'],
-		['a fractional id', '1001, 12.5', 'Product IDs[1]: "12.5" is not a product ID'],
+		['a non-numeric id', '1001, abc', 'Product IDs › entry 2: "abc" is not a product ID'],
+		['a fractional id', '1001, 12.5', 'Product IDs › entry 2: "12.5" is not a product ID'],
 		['no ids', ' , ', 'Product IDs: no ids given'],
 	])('rejects %s before sending anything', async (_case, ids, message) => {
 		const result = await getPrices({ merchantInventoryIds: ids, date: TODAY });
@@ -156,7 +156,7 @@ describe('Price › Get Many', () => {
 		const output = result.output(NODE_UNDER_TEST_NAME);
 		expect(output).toHaveLength(2);
 		expect(output[0].json).toEqual(expectedPriceNow(id));
-		expect(output[1].error?.message).toContain('Product IDs[0]: "x1" is not a product ID (a whole number) (item 1)');
+		expect(output[1].error?.message).toContain('Product IDs › entry 1: "x1" is not a product ID (a whole number) (item 1)');
 		expect(sandbox.count('prices')).toBe(1);
 	});
 });

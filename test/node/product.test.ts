@@ -264,7 +264,13 @@ describe('Product: Import', () => {
 		['a negative stock level', { stockLevel: -1 }, /Stock Level: must be at least 0, got -1 \(item 0\)/],
 		['a zero price', { basePrice: 0 }, /Base Price: must be above 0, got 0 \(item 0\)/],
 		['a price with a thousands separator', { basePrice: '1,299' }, /Base Price: "1,299" is not a price \(item 0\)/],
-		['a gallery entry that is not a URL', { additionalFields: { gallery: 'https://a.example/1.jpg, photo.jpg' } }, /Gallery URLs\[1\]: "photo.jpg" is not an http\(s\) URL/],
+		['a gallery entry that is not a URL', { additionalFields: { gallery: 'https://a.example/1.jpg, photo.jpg' } }, /^Additional Fields › Gallery URLs › entry 2: "photo.jpg" is not an http\(s\) URL/],
+		[
+			'an attribute row without a name',
+			{ additionalFields: { attributes: { attribute: [{ name: 'color', values: 'red' }, { name: ' ', values: 'M' }] } } },
+			/^Additional Fields › Attributes › row 2 › Name: is missing \(item 0\)$/,
+		],
+		['attributes JSON that is not an object', { additionalFields: { attributesJson: '[1]' } }, /^Additional Fields › Attributes \(JSON\): must be an object \(item 0\)$/],
 	])('rejects %s and sends nothing', async (_case, override, message) => {
 		await start(10);
 
@@ -319,7 +325,7 @@ describe('Product: Update', () => {
 			packageWeightUnit: 'G',
 		};
 		expect(result.json('Node')).toEqual([
-			{ status: 'SUCCESS', errors: [], myProductId: product.id, success: true, input: expectedInput },
+			{ id: product.id, success: true, error: null, input: expectedInput },
 		]);
 		expect(sandbox.state.product(product.id)).toEqual(
 			expect.objectContaining({ newBasePrice: newPrice, vat: 10, stockLevel: 17, sku: 'NEW-SKU', packageWeightValue: 0.5, packageWeightUnit: 'G' }),
@@ -347,8 +353,8 @@ describe('Product: Update', () => {
 
 	it.each([
 		['no field to update', { productId: '100001', updateFields: {} }, /Update Fields: nothing to update \(item 0\)/],
-		['VAT 15', { productId: '100001', updateFields: { vat: 15 } }, /Update Fields > VAT: must be one of 0, 10, 20, got 15/],
-		['a negative stock level', { productId: '100001', updateFields: { stockLevel: -3 } }, /Update Fields > Stock Level: must be at least 0, got -3/],
+		['VAT 15', { productId: '100001', updateFields: { vat: 15 } }, /Update Fields › VAT: must be one of 0, 10, 20, got 15/],
+		['a negative stock level', { productId: '100001', updateFields: { stockLevel: -3 } }, /Update Fields › Stock Level: must be at least 0, got -3/],
 		['an id that is not a number', { productId: 'abc', updateFields: { stockLevel: 1 } }, /Product ID: "abc" is not a product ID/],
 	])('rejects %s and sends nothing', async (_case, parameters, message) => {
 		await start(10);
@@ -381,18 +387,9 @@ describe('Product: Update Many', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual([
-			expect.objectContaining({ success: true, myProductId: first.id, input: { id: first.id, stockLevel: 11, vat: 0 } }),
-			expect.objectContaining({
-				success: false,
-				myProductId: UNKNOWN_ID,
-				error: `Product ${UNKNOWN_ID} does not exist`,
-				input: { id: UNKNOWN_ID, stockLevel: 5 },
-			}),
-			expect.objectContaining({
-				success: true,
-				myProductId: second.id,
-				input: { id: second.id, basePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 },
-			}),
+			{ id: first.id, success: true, error: null, input: { id: first.id, stockLevel: 11, vat: 0 } },
+			{ id: UNKNOWN_ID, success: false, error: `Product ${UNKNOWN_ID} does not exist`, input: { id: UNKNOWN_ID, stockLevel: 5 } },
+			{ id: second.id, success: true, error: null, input: { id: second.id, basePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 } },
 		]);
 		expect(sandbox.state.product(first.id)).toEqual(expect.objectContaining({ stockLevel: 11, vat: 0 }));
 		expect(sandbox.state.product(second.id)).toEqual(
@@ -420,7 +417,7 @@ describe('Product: Update Many', () => {
 		const output = continued.json('Node');
 		expect(output).toHaveLength(2);
 		expect(JSON.stringify(output[0])).toContain('1 of 2 entries were rejected by the service');
-		expect(output[1]).toEqual(expect.objectContaining({ success: true, myProductId: 100_002 }));
+		expect(output[1]).toEqual(expect.objectContaining({ success: true, id: 100_002 }));
 	});
 
 	it('takes the products from rows entered in the UI', async () => {
@@ -444,22 +441,44 @@ describe('Product: Update Many', () => {
 	});
 
 	it.each([
-		['VAT 15', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: 15 }], /Products \(JSON\)\[1\]\.vat: must be one of 0, 10, 20, got 15 \(item 0\)/],
-		['a negative stock level', [{ id: 100_001, stockLevel: -1 }], /Products \(JSON\)\[0\]\.stockLevel: must be at least 0, got -1 \(item 0\)/],
-		['a fractional stock level', [{ id: 100_001, stockLevel: '2.5' }], /Products \(JSON\)\[0\]\.stockLevel/],
-		['a zero price', [{ id: 100_001, basePrice: 0 }], /Products \(JSON\)\[0\]\.basePrice: must be above 0, got 0/],
-		['a negative weight', [{ id: 100_001, packageWeightValue: -2 }], /Products \(JSON\)\[0\]\.packageWeightValue/],
-		['an unknown unit', [{ id: 100_001, packageWeightUnit: 'LB' }], /Products \(JSON\)\[0\]\.packageWeightUnit: "LB" is not one of KG, G/],
-		['an id that is not a whole number', [{ id: '1.5', stockLevel: 1 }], /Products \(JSON\)\[0\]\.id: "1.5" is not a product ID/],
-		['an entry with nothing to update', [{ id: 100_001 }], /Products \(JSON\)\[0\]: nothing to update/],
+		['VAT 15', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: 15 }], /^Products \(JSON\) › entry 2 › VAT \(vat\): must be one of 0, 10, 20, got 15 \(item 0\)/],
+		['a negative stock level', [{ id: 100_001, stockLevel: -1 }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): must be at least 0, got -1 \(item 0\)/],
+		['a fractional stock level', [{ id: 100_001, stockLevel: '2.5' }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): "2\.5" is not a stock level/],
+		['a zero price', [{ id: 100_001, basePrice: 0 }], /^Products \(JSON\) › entry 1 › Base Price \(basePrice\): must be above 0, got 0/],
+		['a negative weight', [{ id: 100_001, packageWeightValue: -2 }], /^Products \(JSON\) › entry 1 › Package Weight Value \(packageWeightValue\): must be above 0/],
+		['an unknown unit', [{ id: 100_001, packageWeightUnit: 'LB' }], /^Products \(JSON\) › entry 1 › Package Weight Unit \(packageWeightUnit\): "LB" is not one of KG, G/],
+		['an id that is not a whole number', [{ id: '1.5', stockLevel: 1 }], /^Products \(JSON\) › entry 1 › Product ID \(id\): "1.5" is not a product ID/],
+		['an entry with nothing to update', [{ id: 100_001 }], /^Products \(JSON\) › entry 1: nothing to update/],
 		['an empty list', [], /Products \(JSON\): the list is empty \(item 0\)/],
-		['a missing list', undefined, /Products \(JSON\): the list is empty \(item 0\)/],
+		['a list that is null', null, /Products \(JSON\): the list is empty \(item 0\)/],
+		// A node added from the node creator reads {{ $json.products }}: an item without it is told so.
+		['a missing list', undefined, /^Products \(JSON\): the input item has no field 'products' \(the field reads \{\{ \$json\.products \}\}\) \(item 0\)$/],
 	])('rejects %s and sends nothing', async (_case, products, message) => {
 		await start(10);
 
 		const result = await run(bulkUpdate(), [products === undefined ? {} : { products }]);
 
 		expect(result.error?.message).toMatch(message);
+		expect(apiRequests()).toHaveLength(0);
+	});
+
+	it('names a row by its position and the labels the row shows', async () => {
+		await start(10);
+
+		const result = await run({
+			operation: 'updateMany',
+			inputMode: 'rows',
+			// An expression that gives nothing (n8n itself flags a row whose Product ID is left empty).
+			productRows: { product: [{ id: '100004', updateFields: { stockLevel: 40 } }, { id: '={{ $json.nothing }}', updateFields: { stockLevel: 1 } }] },
+		});
+
+		expect(result.error?.message).toBe('Products › row 2 › Product ID: is missing (item 0)');
+		const third = await run({
+			operation: 'updateMany',
+			inputMode: 'rows',
+			productRows: { product: [{ id: '100004', updateFields: { stockLevel: 40 } }, { id: '100005', updateFields: { basePrice: '1,299' } }] },
+		});
+		expect(third.error?.message).toBe('Products › row 2 › Update Fields › Base Price: "1,299" is not a price (item 0)');
 		expect(apiRequests()).toHaveLength(0);
 	});
 
@@ -488,7 +507,7 @@ describe('Product: Update Many', () => {
 		const output = result.json('Node');
 		expect(output).toHaveLength(30_001);
 		expect(output.every((item) => item.success === true)).toBe(true);
-		expect(output[30_000]).toEqual(expect.objectContaining({ myProductId: 130_001, input: { id: 130_001, stockLevel: 0 } }));
+		expect(output[30_000]).toEqual(expect.objectContaining({ id: 130_001, input: { id: 130_001, stockLevel: 0 } }));
 		expect(sandbox.state.product(130_001)?.stockLevel).toBe(0);
 		expect(sandbox.state.product(129_999)?.stockLevel).toBe(98);
 	});
@@ -529,7 +548,7 @@ describe('Product: Check EANs', () => {
 	});
 
 	it.each([
-		['a code too short to be an EAN', `${newEan('5')}, 12345`, /EANs\[1\]: "12345" is not an EAN \(item 0\)/],
+		['a code too short to be an EAN', `${newEan('5')}, 12345`, /^EANs › entry 2: "12345" is not an EAN \(item 0\)/],
 		['an empty list', ' ,\n ', /EANs: the list is empty \(item 0\)/],
 	])('rejects %s and sends nothing', async (_case, eans, message) => {
 		await start(10);

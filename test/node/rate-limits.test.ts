@@ -64,7 +64,7 @@ describe('Request policy through the node', () => {
 		const output = result.output('Node');
 		expect(output).toHaveLength(200);
 		expect(output.filter((item) => item.error !== undefined || item.json.success !== true)).toEqual([]);
-		expect(output.map((item) => item.json.myProductId)).toEqual(inputItems.map((item) => item.id));
+		expect(output.map((item) => item.json.id)).toEqual(inputItems.map((item) => item.id));
 		const statuses = updateStatuses();
 		expect(statuses.filter((status) => status === 200)).toHaveLength(200);
 		expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
@@ -176,7 +176,7 @@ describe('Request policy through the node', () => {
 		const result = await updateProducts([{ id: FIRST_PRODUCT_ID, stock: 3 }]);
 
 		expect(result.error).toBeUndefined();
-		expect(result.json('Node')).toEqual([expect.objectContaining({ success: true, myProductId: FIRST_PRODUCT_ID })]);
+		expect(result.json('Node')).toEqual([expect.objectContaining({ success: true, id: FIRST_PRODUCT_ID })]);
 		expect(updateStatuses()).toEqual([429, 200]);
 		const [first, second] = updateTimes();
 		expect(second - first).toBeGreaterThanOrEqual(380);

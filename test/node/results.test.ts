@@ -4,11 +4,11 @@
  * links whose answer does not name the suborder, and none of it depending on how entries fall into
  * requests. The sandbox produces each live variant with a switch (sandbox/variants.ts).
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
 import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/transport/bulkResults';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
-import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
+import { NODE_UNDER_TEST_NAME, TestNodeTypes, packageNodeTypeName, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invoicedAt, setNow, useSharedClock } from '../trigger/helpers';
 
 const NODE = 'marketplaceMerchant';
@@ -37,7 +37,9 @@ describe('node', () => {
 		});
 	}
 
-	const noResult = (input: IDataObject) => ({ success: false, error: NO_RESULT_ERROR, input });
+	/** An entry without a result, as Simplify (the default) gives it: the id the entry names (a product's, an updated discount's). */
+	const noResult = (input: IDataObject) => ({ id: input.id ?? input.discountId ?? null, success: false, error: NO_RESULT_ERROR, input });
+	const updated = (id: unknown, input: IDataObject) => ({ id, success: true, error: null, input });
 
 	describe('Product › Update Many', () => {
 		const updateMany = (products: IDataObject[], options: INodeParameters = {}) =>
@@ -54,9 +56,9 @@ describe('node', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
-				expect.objectContaining({ success: true, myProductId: product.id, input: { id: product.id, stockLevel: 31 } }),
-				expect.objectContaining({ success: true, myProductId: other.id, input: { id: other.id, stockLevel: 5 } }),
-				expect.objectContaining({ success: true, myProductId: product.id, input: { id: product.id, stockLevel: 32 } }),
+				updated(product.id, { id: product.id, stockLevel: 31 }),
+				updated(other.id, { id: other.id, stockLevel: 5 }),
+				updated(product.id, { id: product.id, stockLevel: 32 }),
 			]);
 			expect(sandbox.state.product(product.id)?.stockLevel).toBe(32);
 		});
@@ -75,13 +77,47 @@ describe('node', () => {
 			const none = await updateMany(products);
 
 			expect(fewer.error).toBeUndefined();
-			expect(fewer.json(NODE_UNDER_TEST_NAME)).toEqual([
-				expect.objectContaining({ success: true, myProductId: first.id, input: products[0] }),
-				expect.objectContaining({ success: true, myProductId: second.id, input: products[1] }),
-				noResult(products[2]),
-			]);
+			expect(fewer.json(NODE_UNDER_TEST_NAME)).toEqual([updated(first.id, products[0]), updated(second.id, products[1]), noResult(products[2])]);
 			expect(none.error).toBeUndefined();
 			expect(none.json(NODE_UNDER_TEST_NAME)).toEqual(products.map(noResult));
+		});
+
+		it('with Simplify off, gives the service\'s own result fields with the input; an entry without a result keeps the simplified shape', async () => {
+			const [product, other] = sandbox.state.products.slice(7, 9);
+			const entries = [
+				{ id: product.id, stockLevel: 6 },
+				{ id: 999_999, stockLevel: 1 },
+				{ id: other.id, stockLevel: 7 },
+			];
+			const raw = () =>
+				run({ resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}', simplify: false }, [{ products: entries }]);
+
+			const all = await raw();
+			sandbox.setVariants({ bulkResultsDropped: 1 });
+			const fewer = await raw();
+
+			expect(all.error).toBeUndefined();
+			expect(all.json(NODE_UNDER_TEST_NAME)).toEqual([
+				{ status: 'SUCCESS', errors: [], myProductId: product.id, input: entries[0] },
+				{ status: 'FAIL', errors: [expect.stringMatching(/does not exist/)], myProductId: 999_999, input: entries[1] },
+				{ status: 'SUCCESS', errors: [], myProductId: other.id, input: entries[2] },
+			]);
+			expect(fewer.json(NODE_UNDER_TEST_NAME)[2]).toEqual(noResult(entries[2]));
+		});
+
+		it('marks rejected entries unmistakably: success false and the reason in error, null on success, in the order of the entries', async () => {
+			const [product] = sandbox.state.products.slice(9, 10);
+			const entries = [
+				{ id: 999_998, stockLevel: 1 },
+				{ id: product.id, stockLevel: 2 },
+			];
+
+			const result = await updateMany(entries);
+
+			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
+				{ id: 999_998, success: false, error: expect.stringMatching(/does not exist/), input: entries[0] },
+				updated(product.id, entries[1]),
+			]);
 		});
 
 		it('with Fail on Item Errors, an entry without a result fails the item', async () => {
@@ -131,7 +167,7 @@ describe('node', () => {
 
 		async function scheduled(count: number): Promise<string[]> {
 			const result = await discounts('schedule', freshProducts(count).map(sale));
-			const ids = result.json(NODE_UNDER_TEST_NAME).map((item) => item.discountId as string);
+			const ids = result.json(NODE_UNDER_TEST_NAME).map((item) => item.id as string);
 			expect(ids.every(Boolean)).toBe(true);
 			return ids;
 		}
@@ -155,7 +191,7 @@ describe('node', () => {
 			const result = await discounts('schedule', products.map(sale));
 
 			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([
-				expect.objectContaining({ success: true, merchantInventoryId: products[0].id, input: sale(products[0]) }),
+				updated(expect.any(String), sale(products[0])),
 				noResult(sale(products[1])),
 				noResult(sale(products[2])),
 			]);
@@ -174,7 +210,7 @@ describe('node', () => {
 			sandbox.setVariants({ bulkResultsDropped: ALL });
 			const none = await discounts('update', entries);
 
-			expect(fewer.json(NODE_UNDER_TEST_NAME)).toEqual([{ discountId: first, success: true, input: sent[0] }, noResult(sent[1])]);
+			expect(fewer.json(NODE_UNDER_TEST_NAME)).toEqual([updated(first, sent[0]), noResult(sent[1])]);
 			expect(none.json(NODE_UNDER_TEST_NAME)).toEqual(sent.map(noResult));
 		});
 
@@ -185,7 +221,7 @@ describe('node', () => {
 			entries[500].discountId = ids[499];
 			const summary = (item: IDataObject) => {
 				const input = item.input as IDataObject;
-				return [item.success, item.discountId, input.discountId, Number(input.newDiscountPrice), item.error];
+				return [item.success, item.id, input.discountId, Number(input.newDiscountPrice), item.error];
 			};
 
 			const all = await discounts('update', entries);
@@ -197,16 +233,16 @@ describe('node', () => {
 			const allItems = all.json(NODE_UNDER_TEST_NAME);
 			expect(allItems).toHaveLength(501);
 			expect(allItems.slice(498).map(summary)).toEqual([
-				[true, ids[498], ids[498], 8, undefined],
-				[true, ids[499], ids[499], 8, undefined],
-				[true, ids[499], ids[499], 7, undefined],
+				[true, ids[498], ids[498], 8, null],
+				[true, ids[499], ids[499], 8, null],
+				[true, ids[499], ids[499], 7, null],
 			]);
 			const fewerItems = fewer.json(NODE_UNDER_TEST_NAME);
 			expect(fewerItems).toHaveLength(501);
-			expect(fewerItems.slice(0, 499).every((item, index) => item.success === true && item.discountId === ids[index])).toBe(true);
+			expect(fewerItems.slice(0, 499).every((item, index) => item.success === true && item.id === ids[index])).toBe(true);
 			expect(fewerItems.slice(499).map(summary)).toEqual([
-				[false, undefined, ids[499], 8, NO_RESULT_ERROR],
-				[false, undefined, ids[499], 7, NO_RESULT_ERROR],
+				[false, ids[499], ids[499], 8, NO_RESULT_ERROR],
+				[false, ids[499], ids[499], 7, NO_RESULT_ERROR],
 			]);
 		});
 	});
@@ -306,19 +342,56 @@ describe('pairing when results are missing other than at the end (no sandbox swi
 		const items = pairProductResults([result(1), result(3)], [entry(1), entry(2), entry(3)]).map(({ json }) => json);
 
 		expect(items.map((item) => [item.success, item.error, item.input])).toEqual([
-			[true, undefined, entry(1)],
+			[true, null, entry(1)],
 			[false, NO_RESULT_ERROR, entry(2)],
-			[true, undefined, entry(3)],
+			[true, null, entry(3)],
 		]);
 	});
 
 	it('pairs no entry with a result that names none of them, and still outputs every entry', () => {
 		const items = pairProductResults([result(9, 'FAIL')], [entry(1), entry(2)]).map(({ json }) => json);
 
-		expect(items.map((item) => [item.success, item.myProductId, item.input])).toEqual([
-			[false, undefined, entry(1)],
-			[false, undefined, entry(2)],
+		expect(items.map((item) => [item.success, item.id, item.input])).toEqual([
+			[false, 1, entry(1)],
+			[false, 2, entry(2)],
 			[false, 9, {}],
 		]);
+	});
+});
+
+describe('bulk operations in the panel', () => {
+	const description = new TestNodeTypes().getByNameAndVersion(packageNodeTypeName(NODE), 1).description;
+
+	/** The parameters a node added from the node creator has (defaults filled in as the editor does), and the ones shown. */
+	function shown(resource: string, operation: string) {
+		const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, null, description) ?? {};
+		return { values, properties: description.properties.filter((property) => NodeHelpers.displayParameter(values, property, null, description)) };
+	}
+
+	it.each([
+		['product', 'updateMany', 'one bulk call', 'products'],
+		['product', 'syncStockAndPrices', 'one sync run', 'products'],
+		['discount', 'schedule', 'one bulk call', 'discounts'],
+		['discount', 'update', 'one bulk call', 'discounts'],
+	])('%s › %s shows a notice: one input item makes %s, an Aggregate node in front, the shape with an example', (resource, operation, call, field) => {
+		const notices = shown(resource, operation).properties.filter((property) => property.type === 'notice');
+
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayName).toContain(`One input item makes ${call}`);
+		expect(notices[0].displayName).toContain(`Aggregate node in front (All Item Data, into the field "${field}")`);
+		expect(notices[0].displayName).toMatch(new RegExp(`An input item then looks like: \\{"${field}": \\[\\{"`));
+	});
+
+	it.each([
+		['product', 'update'],
+		['product', 'updateMany'],
+		['product', 'syncStockAndPrices'],
+		['discount', 'schedule'],
+		['discount', 'update'],
+	])('%s › %s shows Simplify at the top level, on by default', (resource, operation) => {
+		const { values, properties } = shown(resource, operation);
+
+		expect(properties.map((property) => property.name)).toContain('simplify');
+		expect(values.simplify).toBe(true);
 	});
 });

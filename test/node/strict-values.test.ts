@@ -38,12 +38,12 @@ describe('values that were guessed are rejected before sending', () => {
 		[
 			'Product › Update, Base Price "1,299" (was sent as 1.299)',
 			{ resource: 'product', operation: 'update', productId: '100001', updateFields: { basePrice: '={{ "1,299" }}' } },
-			'Update Fields > Base Price: "1,299" is not a price (item 0)',
+			'Update Fields › Base Price: "1,299" is not a price (item 0)',
 		],
 		[
 			'Product › Update, Stock Level "1,000" (was sent as 1)',
 			{ resource: 'product', operation: 'update', productId: '100001', updateFields: { stockLevel: '={{ "1,000" }}' } },
-			'Update Fields > Stock Level: "1,000" is not a stock level (a whole number) (item 0)',
+			'Update Fields › Stock Level: "1,000" is not a stock level (a whole number) (item 0)',
 		],
 		[
 			'Product › Update, Product ID "1e3" (updated product 1000)',
@@ -58,7 +58,7 @@ describe('values that were guessed are rejected before sending', () => {
 				inputMode: 'json',
 				discountsJson: `={{ [{ merchantInventoryId: 100001, discountPrice: "1,299", dateFrom: "01/08/${YEAR}", dateTo: "10/08/${YEAR}", discountType: "SALE" }] }}`,
 			},
-			'discounts[0].discountPrice: "1,299" is not a price (item 0)',
+			'Discounts (JSON) › entry 1 › Discount Price (discountPrice): "1,299" is not a price (item 0)',
 		],
 		[
 			'Discount › Schedule, dateFrom 31/02 (scheduled from 03/03)',
@@ -68,12 +68,12 @@ describe('values that were guessed are rejected before sending', () => {
 				inputMode: 'json',
 				discountsJson: `={{ [{ merchantInventoryId: 100001, discountPrice: 10, dateFrom: "31/02/${YEAR}", dateTo: "10/03/${YEAR}", discountType: "SALE" }] }}`,
 			},
-			`discounts[0].dateFrom: "31/02/${YEAR}" is not a date (item 0)`,
+			`Discounts (JSON) › entry 1 › Date From (dateFrom): "31/02/${YEAR}" is not a date (item 0)`,
 		],
 		[
 			'Product › Get Many, Modified After 31/02/2026 (asked for 2026-03-03)',
 			{ resource: 'product', operation: 'getMany', returnAll: true, filters: { modifiedAfter: '31/02/2026' } },
-			'Filters > Modified After: "31/02/2026" is not a date (item 0)',
+			'Filters › Modified After: "31/02/2026" is not a date (item 0)',
 		],
 		[
 			'Product › Import without description and cover image (failed later, asynchronously)',
@@ -149,7 +149,7 @@ describe('an invalid input item', () => {
 	it('stops the node before any item is sent (On Error = Stop), with its own error', async () => {
 		const result = await run(update, items);
 
-		expect(result.error?.message).toBe('Update Fields > Stock Level: "1,000" is not a stock level (a whole number) (item 1)');
+		expect(result.error?.message).toBe('Update Fields › Stock Level: "1,000" is not a stock level (a whole number) (item 1)');
 		expect(sandbox.count('productUpdate')).toBe(0);
 		expect(sandbox.state.product(100001)?.stockLevel).not.toBe(5);
 	});
@@ -162,7 +162,7 @@ describe('an invalid input item', () => {
 			{ products: [{ id: 100003, basePrice: '1.299' }] },
 		]);
 
-		expect(result.error?.message).toBe('Products (JSON)[0].basePrice: "1.299" has more than 2 decimal places (item 2)');
+		expect(result.error?.message).toBe('Products (JSON) › entry 1 › Base Price (basePrice): "1.299" has more than 2 decimal places (item 2)');
 		expect(sandbox.count('productBulk')).toBe(0);
 	});
 
@@ -172,9 +172,9 @@ describe('an invalid input item', () => {
 		expect(result.error).toBeUndefined();
 		const output = result.output('Node');
 		expect(output).toHaveLength(3);
-		expect(output[0].json).toEqual(expect.objectContaining({ success: true, myProductId: 100001 }));
-		expect(output[1].json.error ?? output[1].error?.message).toBe('Update Fields > Stock Level: "1,000" is not a stock level (a whole number) (item 1)');
-		expect(output[2].json).toEqual(expect.objectContaining({ success: true, myProductId: 100003 }));
+		expect(output[0].json).toEqual(expect.objectContaining({ success: true, id: 100001 }));
+		expect(output[1].json.error ?? output[1].error?.message).toBe('Update Fields › Stock Level: "1,000" is not a stock level (a whole number) (item 1)');
+		expect(output[2].json).toEqual(expect.objectContaining({ success: true, id: 100003 }));
 		expect(sandbox.count('productUpdate')).toBe(2);
 		expect(sandbox.state.product(100003)?.stockLevel).toBe(7);
 	});

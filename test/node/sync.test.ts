@@ -20,10 +20,11 @@ async function start(products = 300): Promise<void> {
 	sandbox = await startSandbox({ rateLimits: false, now: NOW, products });
 }
 
+/** A sync run with the detailed outcome (Simplify off), which the tests of what a run decides read; Simplify is tested on its own. */
 async function sync(products: unknown[], parameters: INodeParameters = {}): Promise<WorkflowRunResult> {
 	return await runNode(
 		'marketplaceMerchant',
-		{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}', ...parameters },
+		{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}', simplify: false, ...parameters },
 		[{ products }],
 		{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
 	);
@@ -65,9 +66,9 @@ describe('Product: Sync Stock and Prices', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual([
-			{ entry: 0, match: a.ean, productId: a.id, status: 'updated', changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 5 } }, errors: [] },
-			{ entry: 1, match: b.ean, productId: b.id, status: 'unchanged', changes: {}, errors: [] },
-			{ entry: 2, match: c.ean, productId: c.id, status: 'updated', changes: { basePrice: { from: c.basePrice, to: c.basePrice + 10 } }, errors: [] },
+			{ entry: 1, match: a.ean, productId: a.id, status: 'updated', changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 5 } }, errors: [] },
+			{ entry: 2, match: b.ean, productId: b.id, status: 'unchanged', changes: {}, errors: [] },
+			{ entry: 3, match: c.ean, productId: c.id, status: 'updated', changes: { basePrice: { from: c.basePrice, to: c.basePrice + 10 } }, errors: [] },
 		]);
 		const reads = sandbox.log.filter((entry) => entry.route === 'basicProducts');
 		// Pages go out ahead of the answers (pagination.ts): at most 4 past the short last page.
@@ -177,7 +178,7 @@ describe('Product: Sync Stock and Prices', () => {
 		const items = result.json('Node');
 		expect(statuses(result)).toEqual(['ambiguous', 'ambiguous', 'ambiguous']);
 		expect(items[0].productId).toBe(a.id);
-		expect((items[0].errors as string[])[0]).toMatch(/named by entries 0, 2 of the list/);
+		expect((items[0].errors as string[])[0]).toMatch(/^EAN \d+ is named by Products \(JSON\) › entries 1 and 3: repeated entries are not sent/);
 		expect(items[1].productId).toBeNull();
 		expect(items[1].errors).toEqual([`EAN ${b.ean} matches 2 products (IDs ${b.id}, ${twin.id}): nothing was sent`]);
 		expect(bulkBodies()).toEqual([]);
@@ -317,14 +318,14 @@ describe('Product: Sync Stock and Prices', () => {
 	});
 
 	it.each([
-		[{ ean: 'X', stockLevel: 1 }, /Products \(JSON\)\[0\]\.ean: "X" is not an EAN \(item 0\)/],
-		[{ basePrice: 1299, stockLevel: 1 }, /Products \(JSON\)\[0\]\.ean: is missing \(item 0\)/],
-		[{ ean: '8600000000017', basePrice: '1,299' }, /Products \(JSON\)\[0\]\.basePrice: "1,299" is not a price \(item 0\)/],
-		[{ ean: '8600000000017', basePrice: '1.299' }, /basePrice: "1\.299" has more than 2 decimal places/],
-		[{ ean: '8600000000017', stockLevel: '1e3' }, /stockLevel: "1e3" is not a stock level/],
-		[{ ean: '8600000000017', stockLevel: 2.5 }, /stockLevel: 2\.5 is not a stock level/],
-		[{ ean: '8600000000017', stockLevel: 1, allowLargePriceChange: 'yes' }, /allowLargePriceChange: "yes" is not true or false/],
-		[{ ean: '8600000000017' }, /Products \(JSON\)\[0\]: nothing to sync \(item 0\)/],
+		[{ ean: 'X', stockLevel: 1 }, /^Products \(JSON\) › entry 1 › EAN \(ean\): "X" is not an EAN \(item 0\)$/],
+		[{ basePrice: 1299, stockLevel: 1 }, /^Products \(JSON\) › entry 1 › EAN \(ean\): is missing \(item 0\)$/],
+		[{ ean: '8600000000017', basePrice: '1,299' }, /^Products \(JSON\) › entry 1 › Base Price \(basePrice\): "1,299" is not a price \(item 0\)$/],
+		[{ ean: '8600000000017', basePrice: '1.299' }, /\(basePrice\): "1\.299" has more than 2 decimal places/],
+		[{ ean: '8600000000017', stockLevel: '1e3' }, /\(stockLevel\): "1e3" is not a stock level/],
+		[{ ean: '8600000000017', stockLevel: 2.5 }, /\(stockLevel\): 2\.5 is not a stock level/],
+		[{ ean: '8600000000017', stockLevel: 1, allowLargePriceChange: 'yes' }, /\(allowLargePriceChange\): "yes" is not true or false/],
+		[{ ean: '8600000000017' }, /^Products \(JSON\) › entry 1: nothing to sync \(item 0\)$/],
 	])('rejects %j before sending anything', async (entry, message) => {
 		await start(10);
 
@@ -345,7 +346,7 @@ describe('Product: Sync Stock and Prices', () => {
 			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
 		);
 
-		expect(result.error?.message).toBe('Products (JSON)[0].stockLevel: "1,000" is not a stock level (a whole number) (item 1)');
+		expect(result.error?.message).toBe('Products (JSON) › entry 1 › Stock Level (stockLevel): "1,000" is not a stock level (a whole number) (item 1)');
 		expect(sandbox.log.filter((logged) => logged.route !== 'token')).toEqual([]);
 	});
 
@@ -369,5 +370,58 @@ describe('Product: Sync Stock and Prices', () => {
 		expect(result.json('Node').map((item: IDataObject) => [item.status, item.changes])).toEqual([
 			['updated', { stockLevel: { from: a.stockLevel, to: a.stockLevel + 2 } }],
 		]);
+	});
+
+	it('gives one flat item per entry by default (Simplify): product ID, success, status, error, the input and the changes', async () => {
+		await start(20);
+		const [a, b] = settledProducts();
+
+		const result = await sync(
+			[
+				{ ean: a.ean, stockLevel: a.stockLevel + 3 },
+				{ ean: b.ean, basePrice: b.basePrice * 5 },
+				{ ean: '4006381333931', stockLevel: 1 },
+			],
+			{ simplify: true },
+		);
+
+		expect(result.json('Node')).toEqual([
+			{ id: a.id, success: true, status: 'updated', error: null, input: { ean: a.ean, stockLevel: a.stockLevel + 3 }, changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 3 } } },
+			{
+				id: b.id,
+				success: false,
+				status: 'guarded',
+				error: expect.stringMatching(/above the current .*Max Price Increase/),
+				input: { ean: b.ean, basePrice: b.basePrice * 5 },
+				changes: { basePrice: { from: b.basePrice, to: b.basePrice * 5 } },
+			},
+			{ id: null, success: false, status: 'not_found', error: 'No product in the catalogue has EAN 4006381333931', input: { ean: '4006381333931', stockLevel: 1 }, changes: {} },
+		]);
+	});
+
+	it('names rows by their position and label in errors', async () => {
+		await start(10);
+
+		const result = await runNode(
+			'marketplaceMerchant',
+			{
+				resource: 'product',
+				operation: 'syncStockAndPrices',
+				matchBy: 'ean',
+				inputMode: 'rows',
+				productRows: { product: [{ match: '8600000000017', stockLevel: '3' }, { match: '8600000000017', stockLevel: '1.000' }] },
+			},
+			[{}],
+			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
+		);
+
+		expect(result.error?.message).toBe('Products › row 2 › Stock Level: "1.000" is not a stock level (a whole number) (item 0)');
+		const blank = await runNode(
+			'marketplaceMerchant',
+			{ resource: 'product', operation: 'syncStockAndPrices', matchBy: 'ean', inputMode: 'rows', productRows: { product: [{ match: ' ', stockLevel: '3' }] } },
+			[{}],
+			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
+		);
+		expect(blank.error?.message).toBe('Products › row 1 › Match Value: is missing (item 0)');
 	});
 });

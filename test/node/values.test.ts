@@ -220,10 +220,10 @@ describe('text, choices, lists, EANs, URLs and JSON', () => {
 		expect(readList(ctx, FIELD, ['a', ' ', 'b'], rules)).toEqual(['a', 'b']);
 		expect(() => readList(ctx, FIELD, ' , ', rules)).toThrow('Some Field: the list is empty (item 3)');
 		expect(() => readList(ctx, FIELD, ['1', '2', '1,5'], { ...rules, readEntry: (entry, field) => readId(ctx, field, entry) })).toThrow(
-			'Some Field[2]: "1,5" is not a product ID (a whole number) (item 3)',
+			'Some Field › entry 3: "1,5" is not a product ID (a whole number) (item 3)',
 		);
 		expect(() => readList(ctx, FIELD, [1, { id: 2 }], { ...rules, readEntry: (entry, field) => readId(ctx, field, entry) })).toThrow(
-			'Some Field[1]: {"id":2} is not a product ID (a whole number) (item 3)',
+			'Some Field › entry 2: {"id":2} is not a product ID (a whole number) (item 3)',
 		);
 	});
 

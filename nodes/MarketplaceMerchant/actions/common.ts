@@ -71,7 +71,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/** Options of the operations whose answer reports failures per entry (read by `failOnItemErrorsIfAsked`). */
+/** Options of the operations whose answer reports failures per entry (read by `finishBulkResults`). */
 export function failOnItemErrorsOptions(): INodeProperties {
 	return optionsCollection([
 		{
@@ -80,7 +80,7 @@ export function failOnItemErrorsOptions(): INodeProperties {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input.',
+				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
 		},
 	]);
 }

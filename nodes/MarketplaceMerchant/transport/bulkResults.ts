@@ -8,28 +8,64 @@
  * `success: false` with an error saying so, so a request never yields fewer items than entries.
  * Pairing runs per request (see `splitBodyList`), so how entries fall into requests never changes
  * what an entry is paired with.
+ *
+ * Every result is first read into the one shape `{ id, success, error, input }` (`BulkResult`);
+ * `finishBulkResults` then fails the item when asked ("Fail on Item Errors") and gives each entry
+ * that shape (Simplify, the default) or the service's own result with the input (Simplify off).
+ * Items keep the entries' order, so the nth item is the nth entry's; a rejected entry is one with
+ * `success: false` and the reason in `error` (null on success, so the column is always there).
  */
 import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 /** The shape every bulk result takes in our output, whatever the endpoint's own shape. */
 export interface BulkResult extends IDataObject {
+	/** What the entry is about: the product updated, the discount scheduled or changed; null when unknown. */
+	id: string | number | null;
 	success: boolean;
-	error?: string;
+	/** Why the service rejected the entry, or why it has no result; null on success. */
+	error: string | null;
 	input: IDataObject;
+}
+
+/** A paired result on its way to the output: its shape, and the service's own result (none when it sent none). */
+interface PairedResult extends BulkResult {
+	raw?: IDataObject;
 }
 
 export const NO_RESULT_ERROR =
 	'The service returned no result for this entry: it may or may not have been applied. Check it before sending it again.';
 
-function noResult(input: IDataObject): INodeExecutionData {
-	const result: BulkResult = { success: false, error: NO_RESULT_ERROR, input };
+/** How one kind of bulk result is read: its shape, whether it may be an entry's, and the id of an entry without one. */
+interface ResultKind {
+	read: (raw: IDataObject, input: IDataObject) => BulkResult;
+	names: (raw: IDataObject, entry: IDataObject) => boolean;
+	idOfEntry: (entry: IDataObject) => string | number | null;
+}
+
+function item(result: PairedResult): INodeExecutionData {
 	return { json: result };
+}
+
+function noResult(kind: ResultKind, input: IDataObject): INodeExecutionData {
+	return item({ id: kind.idOfEntry(input), success: false, error: NO_RESULT_ERROR, input });
+}
+
+function paired(kind: ResultKind, raw: IDataObject, input: IDataObject): INodeExecutionData {
+	return item({ ...kind.read(raw, input), raw });
 }
 
 /** Ids as the service and the user may write them (number or numeric text) are compared as text. */
 function sameId(fromResult: unknown, fromEntry: unknown): boolean {
 	if (fromResult === undefined || fromResult === null || fromResult === '') return true;
 	return String(fromResult).trim() === String(fromEntry ?? '').trim();
+}
+
+/** A given id as it came (number or text), or null. */
+function idOrNull(...candidates: unknown[]): string | number | null {
+	for (const candidate of candidates) {
+		if (typeof candidate === 'number' || (typeof candidate === 'string' && candidate.trim() !== '')) return candidate;
+	}
+	return null;
 }
 
 /**
@@ -40,87 +76,113 @@ function sameId(fromResult: unknown, fromEntry: unknown): boolean {
  * either. Results beyond the entries, or naming none of them in order, come out with an empty
  * input rather than paired with an entry they may not belong to.
  */
-function pairInOrder(
-	results: INodeExecutionData[],
-	sent: IDataObject[],
-	names: (result: IDataObject, entry: IDataObject) => boolean,
-	toItem: (result: IDataObject, input: IDataObject) => INodeExecutionData,
-): INodeExecutionData[] {
-	if (results.length >= sent.length) return results.map(({ json }, index) => toItem(json, sent[index] ?? {}));
+function pairInOrder(results: INodeExecutionData[], sent: IDataObject[], kind: ResultKind): INodeExecutionData[] {
+	if (results.length >= sent.length) return results.map(({ json }, index) => paired(kind, json, sent[index] ?? {}));
 	const items: INodeExecutionData[] = [];
 	let next = 0;
 	for (const entry of sent) {
 		const result = results[next]?.json;
-		if (result && names(result, entry)) {
-			items.push(toItem(result, entry));
+		if (result && kind.names(result, entry)) {
+			items.push(paired(kind, result, entry));
 			next++;
 		} else {
-			items.push(noResult(entry));
+			items.push(noResult(kind, entry));
 		}
 	}
-	for (const { json } of results.slice(next)) items.push(toItem(json, {}));
+	for (const { json } of results.slice(next)) items.push(paired(kind, json, {}));
 	return items;
 }
 
-function productResult(json: IDataObject, input: IDataObject): INodeExecutionData {
-	const errors = Array.isArray(json.errors) ? json.errors.map(String) : [];
-	const success = String(json.status).toUpperCase() === 'SUCCESS';
-	const result: BulkResult = { ...json, success, input };
-	if (!success) result.error = errors.join('; ') || `Status ${String(json.status)}`;
-	return { json: result };
-}
+const PRODUCT_RESULTS: ResultKind = {
+	read: (raw, input) => {
+		const errors = Array.isArray(raw.errors) ? raw.errors.map(String) : [];
+		const success = String(raw.status).toUpperCase() === 'SUCCESS';
+		return {
+			id: idOrNull(raw.myProductId, input.id),
+			success,
+			error: success ? null : errors.join('; ') || `Status ${String(raw.status)}`,
+			input,
+		};
+	},
+	names: (raw, entry) => sameId(raw.myProductId, entry.id),
+	idOfEntry: (entry) => idOrNull(entry.id),
+};
 
 /** Pairs product update results (`status`, `errors`, `myProductId`) with the entries sent. */
 export function pairProductResults(results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
-	return pairInOrder(results, sent, (result, entry) => sameId(result.myProductId, entry.id), productResult);
+	return pairInOrder(results, sent, PRODUCT_RESULTS);
 }
 
-function discountResult(json: IDataObject, input: IDataObject): INodeExecutionData {
-	const data = (json.data ?? {}) as IDataObject;
-	const failure = (json.error ?? {}) as IDataObject;
-	const success = json.success === true || json.success === 'true';
-	const result: BulkResult = { ...data, ...failure, success, input };
-	delete result.errorMessage;
-	if (!success) result.error = String(failure.errorMessage ?? 'The service rejected this entry');
-	return { json: result };
+/** What a discount result names: the failure's fields, then the success's. */
+function namedByDiscountResult(raw: IDataObject): IDataObject {
+	return { ...((raw.error ?? {}) as IDataObject), ...((raw.data ?? {}) as IDataObject) };
 }
 
 /**
- * Whether a discount result may be the entry's: an update entry and its result name the discount;
- * a schedule entry and its result name the product (the result's discountId is the new discount's).
+ * Discount results: an update entry and its result name the discount; a schedule entry and its
+ * result name the product, and the result's discountId is the new discount's: the id it comes out with.
  */
-function namesDiscountEntry(result: IDataObject, entry: IDataObject): boolean {
-	const named = { ...((result.error ?? {}) as IDataObject), ...((result.data ?? {}) as IDataObject) };
-	if (entry.discountId !== undefined) return sameId(named.discountId, entry.discountId);
-	return sameId(named.merchantInventoryId, entry.merchantInventoryId);
-}
+const DISCOUNT_RESULTS: ResultKind = {
+	read: (raw, input) => {
+		const success = raw.success === true || raw.success === 'true';
+		const failure = (raw.error ?? {}) as IDataObject;
+		return {
+			id: idOrNull(namedByDiscountResult(raw).discountId, input.discountId),
+			success,
+			error: success ? null : String(failure.errorMessage ?? 'The service rejected this entry'),
+			input,
+		};
+	},
+	names: (raw, entry) => {
+		const named = namedByDiscountResult(raw);
+		if (entry.discountId !== undefined) return sameId(named.discountId, entry.discountId);
+		return sameId(named.merchantInventoryId, entry.merchantInventoryId);
+	},
+	idOfEntry: (entry) => idOrNull(entry.discountId),
+};
 
 /** Pairs discount schedule/update results (`success`, `data`, `error`) with the entries sent. */
 export function pairDiscountResults(results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
-	return pairInOrder(results, sent, namesDiscountEntry, discountResult);
+	return pairInOrder(results, sent, DISCOUNT_RESULTS);
 }
 
 /**
  * Bulk answers report failures per entry inside a 200 answer. By default they come out as items
  * with `success: false` and the reason; with the option "Fail on Item Errors" the node item fails.
  */
-export function failOnItemErrorsIfAsked(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
-	const failOnItemErrors = this.getNodeParameter('options.failOnItemErrors', false) as boolean;
-	const failed = items.filter(({ json }) => json.success === false);
-	if (failOnItemErrors && failed.length > 0) {
-		const examples = failed
-			.slice(0, 5)
-			.map(({ json }) => `${JSON.stringify(json.input)}: ${String(json.error)}`)
-			.join('\n');
-		const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
-		const message =
-			withoutResult === 0
-				? `${failed.length} of ${items.length} entries were rejected by the service`
-				: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
-		throw new NodeOperationError(this.getNode(), message, {
-			itemIndex: this.getItemIndex(),
-			description: examples,
-		});
-	}
-	return items;
+function failOnItemErrorsIfAsked(ctx: IExecutePaginationFunctions, items: INodeExecutionData[]): void {
+	const failOnItemErrors = ctx.getNodeParameter('options.failOnItemErrors', false) as boolean;
+	// Items keep the entries' order, so an item's position is its entry's (from 1, as the panel counts rows).
+	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
+	if (!failOnItemErrors || failed.length === 0) return;
+	const examples = failed
+		.slice(0, 5)
+		.map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`)
+		.join('\n');
+	const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
+	const message =
+		withoutResult === 0
+			? `${failed.length} of ${items.length} entries were rejected by the service`
+			: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
+	throw new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: ctx.getItemIndex(),
+		description: examples,
+	});
+}
+
+/** One entry's output: `{ id, success, error, input }` with Simplify, else the service's result (when there is one) with the input. */
+function shaped({ raw, ...result }: PairedResult, simplify: boolean): IDataObject {
+	if (simplify || raw === undefined) return result;
+	return { ...raw, input: result.input };
+}
+
+/**
+ * The end of every bulk write (Update, Update Many, Discount Schedule and Update): fails the item
+ * when "Fail on Item Errors" is on and an entry failed, else gives each entry its output item,
+ * simplified unless Simplify is off.
+ */
+export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+	failOnItemErrorsIfAsked(this, items);
+	const simplify = this.getNodeParameter('simplify', true) as boolean;
+	return items.map(({ json }) => ({ json: shaped(json as PairedResult, simplify) }));
 }

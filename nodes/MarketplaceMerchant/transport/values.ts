@@ -4,11 +4,13 @@
  * never guessed. Merchants' sheets write one thousand two hundred ninety-nine as `1.299` (sr-RS)
  * or `1,299` (en), so the grammar is deliberately narrow (platform facts, "Merchants' data").
  *
- * Every reader is `readX(ctx, field, value, …)`: `field` is how the user knows the value
- * (`Base Price`, `discounts[3].dateFrom`, `Products (JSON)[2].stockLevel`: the entry of a bulk
- * list is part of it), and a rejection names that field, the input item and the value exactly as
- * given. A blank value "is missing"; readers of optional values are called only when one is given
- * (`isBlank`).
+ * Every reader is `readX(ctx, field, value, …)`: `field` is how the user knows the value, in the
+ * panel's words: its label, under the labels of what holds it, joined by ` › ` (`fieldPath`), and
+ * list entries by their 1-based position (`Update Fields › Base Price`, `Products › row 3 ›
+ * Product ID`, `Products (JSON) › entry 3 › Stock Level (stockLevel)`, `EANs › entry 2`; see
+ * actions/bulkInput.ts). A rejection names that field, the input item as n8n numbers it (from 0,
+ * as its error view's "Item Index" shows it) and the value exactly as given. A blank value "is
+ * missing"; readers of optional values are called only when one is given (`isBlank`).
  *
  *   number   a JSON number, or text of plain digits with at most one `.` and digits after it
  *            (spaces around trimmed). `1,299`, `1.299,00`, `1 299`, `1e3`, `0x10`, `Infinity`,
@@ -40,6 +42,16 @@ const PRICE_HINT = 'Use 1299 or 1299.00; thousands separators and decimal commas
 const WHOLE_HINT = 'Use plain digits, e.g. 1000; thousands separators, decimal points and commas are not accepted';
 export const DATE_FORMS = 'a date from the date picker or an expression, ISO 8601 (2027-07-01 or 2027-07-01T00:00:00Z) or dd/MM/yyyy (01/07/2027); a value without a zone is UTC';
 const DATE_HINT = `Use ${DATE_FORMS}`;
+
+/** How labels nest in messages, as the panel nests fields: `Options › Price Guard`. */
+export function fieldPath(...labels: string[]): string {
+	return labels.join(' › ');
+}
+
+/** An entry of a list by its 1-based position, as a merchant counts: `EANs › entry 3` for the third. */
+export function listEntry(list: string, index: number, unit = 'entry'): string {
+	return fieldPath(list, `${unit} ${index + 1}`);
+}
 
 /** The one place an error about a user value is built: the field, the problem and the item. */
 export function invalidInput(ctx: ValueContext, field: string, problem: string, hint?: string): NodeOperationError {
@@ -252,7 +264,7 @@ export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): st
 export interface ListRules<T> {
 	/** The problem and hint when the list is empty. */
 	empty: { problem: string; hint: string };
-	/** Reads each entry, named in errors by its position: `EANs[2]`. Entries of an array come as given. */
+	/** Reads each entry, named in errors by its position from 1: `EANs › entry 3`. Entries of an array come as given. */
 	readEntry?: (entry: unknown, entryField: string) => T;
 }
 
@@ -264,7 +276,7 @@ export function readList<T = string>(ctx: ValueContext, field: string, value: un
 	const entries: unknown[] = Array.isArray(value) ? value.filter((entry) => !isBlank(entry)) : toList(value);
 	if (entries.length === 0) throw invalidInput(ctx, field, rules.empty.problem, rules.empty.hint);
 	const readEntry = rules.readEntry ?? ((entry: unknown, entryField: string) => readText(ctx, entryField, entry) as T);
-	return entries.map((entry, index) => readEntry(entry, `${field}[${index}]`));
+	return entries.map((entry, index) => readEntry(entry, listEntry(field, index)));
 }
 
 /**

@@ -11,7 +11,7 @@ import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
 import { productLocatorField, readProductRef, resolveProductIds } from '../product/productLocator';
 import { PRICE_FORMS, requiredPriceField } from '../product/productValues';
-import { bulkInputFields } from '../bulkInput';
+import { bulkInputFields, simplifyResultsField, type BulkEntries } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {
 	RESOURCE,
@@ -23,7 +23,6 @@ import {
 	discountBulkInput,
 	discountTypeOf,
 	discountTypeOptions,
-	entryField,
 } from './shared';
 
 const OPERATION = 'schedule';
@@ -32,9 +31,9 @@ const OPERATION = 'schedule';
  * Checks every entry and turns it into the service's shape; the first problem stops the item.
  * Products given by EAN are looked up once every entry is checked.
  */
-async function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[]): Promise<IDataObject[]> {
+async function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']): Promise<IDataObject[]> {
 	const checked = entries.map((entry, index) => {
-		const field = (name: string) => entryField(index, name);
+		const field = (name: string) => label(index, name);
 		const product = { field: field('merchantInventoryId'), ref: readProductRef(this, field('merchantInventoryId'), entry.merchantInventoryId) };
 		const discountPrice = readPrice(this, field('discountPrice'), entry.discountPrice);
 		const discountType = discountTypeOf(this, field('discountType'), entry.discountType);
@@ -100,6 +99,7 @@ const BULK_INPUT = discountBulkInput({
 	rowFields,
 	jsonDescription:
 		'each with merchantInventoryId, discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
+	jsonLabels: { discountPriceCurrency: 'Currency' },
 	jsonPlaceholder: '[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "01/07/2025", "dateTo": "15/07/2025", "discountType": "SALE"}]',
 });
 
@@ -108,10 +108,14 @@ export const scheduleDiscounts: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Schedule discounts',
 	description:
-		'Schedule discount prices for products in bulk. Each discount needs merchantInventoryId, discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount with success, discountId or error.',
+		'Schedule discount prices for products in bulk. Each discount needs merchantInventoryId, discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount, in the order given, with the new discount ID, success, error and the input sent.',
 	routing: bulkDiscountRouting('POST', ANSWERS.discountSchedule, BULK_INPUT, scheduleEntries),
 };
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
-export const scheduleDiscountsFields = updateDisplayOptions(displayOptions, [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions()]);
+export const scheduleDiscountsFields = updateDisplayOptions(displayOptions, [
+	...bulkInputFields(BULK_INPUT),
+	simplifyResultsField(),
+	failOnItemErrorsOptions(),
+]);

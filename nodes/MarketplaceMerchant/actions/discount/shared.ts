@@ -12,14 +12,14 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairDiscountResults } from '../../transport/bulkResults';
+import { finishBulkResults, pairDiscountResults } from '../../transport/bulkResults';
 import { readAnswer } from '../../transport/decode';
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitBodyList } from '../../transport/pagination';
 import type { AnswerSchema } from '../../transport/schema';
 import { invalidInput, isBlank, readChoice, type ValueContext } from '../../transport/values';
-import { readBulkEntries, type BulkInput } from '../bulkInput';
+import { readBulkEntries, type BulkEntries, type BulkInput } from '../bulkInput';
 import { pacedRouting } from '../common';
 
 export const RESOURCE = 'discount';
@@ -62,16 +62,6 @@ const DAY_MS = 86_400_000;
 
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
-
-/** How error messages name an entry, by its place in the body the service gets: `discounts[3]`. */
-export function entryLabel(index: number): string {
-	return `discounts[${index}]`;
-}
-
-/** Where an entry's field is, for error messages: `discounts[3].dateTo`. */
-export function entryField(index: number, field: string): string {
-	return `${entryLabel(index)}.${field}`;
-}
 
 /** A discount type in any letter case, or an error naming the field. */
 export function discountTypeOf(ctx: ValueContext, field: string, value: unknown): DiscountType {
@@ -146,12 +136,15 @@ export interface DiscountBulkInput {
 	/** What a JSON entry holds, for the JSON field's description. */
 	jsonDescription: string;
 	jsonPlaceholder: string;
+	/** Labels of keys only JSON entries use (bulkInput.ts). */
+	jsonLabels?: Record<string, string>;
 }
 
 /** The input of a bulk discount operation: a list under `discounts` in the input item, or rows. */
 export function discountBulkInput(input: DiscountBulkInput): BulkInput {
 	return {
 		entries: input.entries,
+		call: `one bulk call (sent in requests of at most ${LIMITS.discountsPerRequest})`,
 		json: {
 			name: 'discountsJson',
 			displayName: 'Discounts (JSON)',
@@ -159,6 +152,7 @@ export function discountBulkInput(input: DiscountBulkInput): BulkInput {
 			description: `Array of objects, ${input.jsonDescription}. Any number of entries: they are sent in requests of at most ${LIMITS.discountsPerRequest}.`,
 			placeholder: input.jsonPlaceholder,
 			hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
+			labels: input.jsonLabels,
 		},
 		rows: {
 			name: input.rowsName,
@@ -166,23 +160,23 @@ export function discountBulkInput(input: DiscountBulkInput): BulkInput {
 			row: { name: 'discount', displayName: input.rowDisplayName, values: input.rowFields },
 		},
 		emptyProblem: 'no discounts to send',
-		entryLabel,
 	};
 }
 
 /**
  * Routing of a bulk discount call: `buildEntries` reads and checks every entry before anything is
- * sent; the list goes out in requests of at most 500, and each result item is paired with the
- * entry it belongs to.
+ * sent, naming entries and fields with `label`; the list goes out in requests of at most 500, and
+ * each result item is paired with the entry it belongs to.
  */
 export function bulkDiscountRouting(
 	method: 'POST' | 'PUT',
 	answer: AnswerSchema,
 	input: BulkInput,
-	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[]) => IDataObject[] | Promise<IDataObject[]>,
+	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']) => IDataObject[] | Promise<IDataObject[]>,
 ): INodePropertyRouting {
 	async function buildBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		requestOptions.body = { discounts: await buildEntries.call(this, readBulkEntries(this, input).entries) };
+		const { entries, label } = readBulkEntries(this, input);
+		requestOptions.body = { discounts: await buildEntries.call(this, entries, label) };
 		return requestOptions;
 	}
 	return pacedRouting({
@@ -198,7 +192,7 @@ export function bulkDiscountRouting(
 			pairResults: pairDiscountResults,
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
-			finish: failOnItemErrorsIfAsked,
+			finish: finishBulkResults,
 		}),
 		postReceive: [readAnswer(answer)],
 	});

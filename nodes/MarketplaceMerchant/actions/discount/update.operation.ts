@@ -10,7 +10,7 @@ import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
 import { PRICE_FORMS } from '../product/productValues';
-import { bulkInputFields } from '../bulkInput';
+import { bulkInputFields, panelLabels, simplifyResultsField, type BulkEntries } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {
 	RESOURCE,
@@ -22,8 +22,6 @@ import {
 	discountBulkInput,
 	discountTypeOf,
 	discountTypeOptions,
-	entryField,
-	entryLabel,
 } from './shared';
 import { discountLocatorField, readDiscountId } from './discountLocator';
 
@@ -35,12 +33,12 @@ const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountTyp
  * Checks every entry and turns it into the service's shape: only the changes given are sent. The
  * new price goes out as text, as the interface types it, with its currency (RSD unless given).
  */
-function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[]): IDataObject[] {
+function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']): IDataObject[] {
 	return entries.map((entry, index) => {
-		const field = (name: string) => entryField(index, name);
+		const field = (name: string) => label(index, name);
 		const discountId = readDiscountId(this, field('discountId'), entry.discountId);
 		if (CHANGES.every((change) => isBlank(entry[change]))) {
-			throw invalidInput(this, entryLabel(index), 'has nothing to change', `Give at least one of ${CHANGES.join(', ')}`);
+			throw invalidInput(this, label(index), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 		}
 		const update: IDataObject = { discountId };
 		if (!isBlank(entry.newDiscountPrice)) {
@@ -93,6 +91,8 @@ const rowFields: INodeProperties[] = [
 	},
 ];
 
+const ROW_LABELS = panelLabels(rowFields);
+
 const BULK_INPUT = discountBulkInput({
 	entries: 'discount updates',
 	rowsName: 'discountUpdatesUi',
@@ -108,10 +108,14 @@ export const updateDiscounts: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Update discounts',
 	description:
-		'Change scheduled or running discounts in bulk by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update with success or error.',
+		'Change scheduled or running discounts in bulk by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, success, error and the input sent.',
 	routing: bulkDiscountRouting('PUT', ANSWERS.discountUpdate, BULK_INPUT, updateEntries),
 };
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
-export const updateDiscountsFields = updateDisplayOptions(displayOptions, [...bulkInputFields(BULK_INPUT), failOnItemErrorsOptions()]);
+export const updateDiscountsFields = updateDisplayOptions(displayOptions, [
+	...bulkInputFields(BULK_INPUT),
+	simplifyResultsField(),
+	failOnItemErrorsOptions(),
+]);

@@ -11,7 +11,7 @@ import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, isBlank, readDay, readId, readList, toList } from '../../transport/values';
+import { DATE_FORMS, fieldPath, isBlank, listEntry, readDay, readId, readList, toList } from '../../transport/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../product/productLocator';
 import { pacedRouting } from '../common';
 
@@ -37,7 +37,7 @@ async function productIdsOf(ctx: IExecuteSingleFunctions): Promise<number[]> {
 					readEntry: (id, idField) => ({ field: idField, ref: { id: readId(ctx, idField, id) } }),
 				});
 	const picked = rows.map((row, index) => {
-		const field = `Products[${index}] > Product ID`;
+		const field = fieldPath(listEntry('Products', index, 'row'), 'Product ID');
 		return { field, ref: readProductRef(ctx, field, row.id) };
 	});
 	return await resolveProductIds(ctx, [...listed, ...picked]);

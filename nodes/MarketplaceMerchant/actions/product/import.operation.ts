@@ -14,8 +14,10 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import {
+	fieldPath,
 	invalidInput,
 	isBlank,
+	listEntry,
 	readEan,
 	readJson,
 	readList,
@@ -27,6 +29,7 @@ import {
 	toList,
 	type ValueContext,
 } from '../../transport/values';
+import { panelLabels } from '../bulkInput';
 import { pacedRouting } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './productTypes';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from './productValues';
@@ -41,16 +44,16 @@ function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObj
 	const pairs: Array<[string, unknown]> = [];
 	const json = isBlank(additionalFields.attributesJson)
 		? undefined
-		: readJson(ctx, 'Additional Fields > Attributes (JSON)', additionalFields.attributesJson, ATTRIBUTES_HINT);
+		: readJson(ctx, FIELD_LABELS.attributesJson, additionalFields.attributesJson, ATTRIBUTES_HINT);
 	if (!isBlank(json)) {
 		if (typeof json !== 'object' || Array.isArray(json)) {
-			throw invalidInput(ctx, 'Additional Fields > Attributes (JSON)', 'must be an object', ATTRIBUTES_HINT);
+			throw invalidInput(ctx, FIELD_LABELS.attributesJson, 'must be an object', ATTRIBUTES_HINT);
 		}
 		pairs.push(...Object.entries(json as IDataObject));
 	}
 	const rows = ((additionalFields.attributes as IDataObject | undefined)?.attribute ?? []) as IDataObject[];
 	rows.forEach((row, index) => {
-		pairs.push([readText(ctx, `Additional Fields > Attributes[${index}] > Name`, row.name), row.values]);
+		pairs.push([readText(ctx, fieldPath(listEntry(FIELD_LABELS.attributes, index, 'row'), 'Name'), row.name), row.values]);
 	});
 	if (pairs.length === 0) return undefined;
 	const attributes: Record<string, string[]> = {};
@@ -101,7 +104,7 @@ async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IH
 	const additionalFields = this.getNodeParameter('additionalFields', {}) as IDataObject;
 	for (const [name, read] of Object.entries(ADDITIONAL_FIELD_READERS)) {
 		const value = additionalFields[name];
-		if (!isBlank(value)) body[name] = read(this, `Additional Fields > ${ADDITIONAL_FIELD_LABELS[name]}`, value);
+		if (!isBlank(value)) body[name] = read(this, FIELD_LABELS[name], value);
 	}
 	const attributes = readAttributes(this, additionalFields);
 	if (attributes) body.attributes = attributes;
@@ -214,10 +217,6 @@ const additionalFieldOptions: INodeProperties[] = [
 	PRODUCT_FIELDS.sku,
 ];
 
-const ADDITIONAL_FIELD_LABELS: Record<string, string> = Object.fromEntries(
-	additionalFieldOptions.map(({ name, displayName }) => [name, displayName]),
-);
-
 const displayOptions = { show: { resource: ['product'], operation: ['import'] } };
 
 export const importProductFields = updateDisplayOptions(displayOptions, [
@@ -299,4 +298,5 @@ export const importProductFields = updateDisplayOptions(displayOptions, [
 	},
 ]);
 
-const FIELD_LABELS: Record<string, string> = Object.fromEntries(importProductFields.map(({ name, displayName }) => [name, displayName]));
+/** Labels as the panel shows them: `Base Price`, `Additional Fields › Brand`. */
+const FIELD_LABELS = panelLabels(importProductFields);

@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { formatYearMonthDay } from '../../transport/dates';
-import { DATE_FORMS, isBlank, readDay, readEan, readText } from '../../transport/values';
+import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../transport/values';
 
 export const modifiedAfterFilter: INodeProperties = {
 	displayName: 'Modified After',
@@ -26,11 +26,11 @@ type FilterReader = (ctx: IExecuteSingleFunctions, field: string, value: unknown
 
 /** Query parameter and reader of each filter of the Filters collection. */
 const FILTERS: Record<string, { parameter: string; label: string; read: FilterReader }> = {
-	search: { parameter: 'search', label: 'Filters > Search', read: readText },
-	ean: { parameter: 'ean', label: 'Filters > EAN', read: readEan },
+	search: { parameter: 'search', label: fieldPath('Filters', 'Search'), read: readText },
+	ean: { parameter: 'ean', label: fieldPath('Filters', 'EAN'), read: readEan },
 	modifiedAfter: {
 		parameter: 'date-modified-after',
-		label: 'Filters > Modified After',
+		label: fieldPath('Filters', 'Modified After'),
 		read: (ctx, field, value) => formatYearMonthDay(readDay(ctx, field, value)),
 	},
 };

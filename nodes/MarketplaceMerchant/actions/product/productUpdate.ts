@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
+import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
 import { readProductRef, resolveProductIds, type NamedProductRef } from './productLocator';
@@ -36,6 +36,9 @@ const UPDATE_FIELD_READERS: Record<string, ValueReader> = {
 
 export const UPDATE_FIELD_NAMES = Object.keys(UPDATE_FIELD_READERS);
 
+/** The update fields by label and key, for hints that serve the panel's fields and JSON keys alike: `Base Price (basePrice)`. */
+const UPDATE_FIELDS_NAMED = productUpdateFieldOptions.map(({ name, displayName }) => `${displayName} (${name})`).join(', ');
+
 /** An update entry checked, its product still as the user named it (an EAN is looked up before sending). */
 export interface CheckedProductUpdate {
 	product: NamedProductRef;
@@ -63,7 +66,7 @@ export function buildProductUpdate(
 			ctx,
 			fieldName(),
 			'nothing to update',
-			`Give at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`,
+			`Give at least one of: ${UPDATE_FIELDS_NAMED}`,
 		);
 	}
 	return { product, fields };
@@ -77,7 +80,7 @@ export async function productUpdateBodies(ctx: IExecuteSingleFunctions, updates:
 
 /**
  * Pagination strategy of Update: sends the one update and shapes its result like a bulk result
- * (`success`, `error`, `input`), failing the item on FAIL only when the user asked for it.
+ * (`id`, `success`, `error`, `input`), failing the item on FAIL only when the user asked for it.
  */
 export async function sendProductUpdate(
 	this: IExecutePaginationFunctions,
@@ -85,5 +88,5 @@ export async function sendProductUpdate(
 ): Promise<INodeExecutionData[]> {
 	const sent = requestData.options.body as IDataObject;
 	const results = await sendRequest(this, requestData);
-	return failOnItemErrorsIfAsked.call(this, pairProductResults(results, [sent]));
+	return finishBulkResults.call(this, pairProductResults(results, [sent]));
 }

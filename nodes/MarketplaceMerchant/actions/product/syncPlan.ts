@@ -8,6 +8,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { decodedNumber } from '../../transport/decode';
+import { fieldPath } from '../../transport/values';
+import { entriesAt, type BulkSource } from '../bulkInput';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
@@ -42,7 +44,7 @@ export interface Change {
 
 /** One output item of a sync: an entry of the list, or a product not in the list that is set to 0. */
 export interface SyncOutcome extends IDataObject {
-	/** Position of the entry in the list; null for a product not in the list. */
+	/** Position of the entry in the list, from 1 (row 1, entry 1); null for a product not in the list. */
 	entry: number | null;
 	match: string | number | null;
 	productId: number | null;
@@ -181,6 +183,7 @@ function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
 export function planSync(
 	ctx: IExecuteSingleFunctions,
 	entries: SyncEntry[],
+	source: BulkSource,
 	catalogue: IDataObject[],
 	settings: SyncSettings,
 ): SyncPlan {
@@ -198,14 +201,14 @@ export function planSync(
 		const only = Array.isArray(found) ? undefined : found;
 		const products = only ? undefined : (found as IDataObject[] | undefined) ?? NO_PRODUCTS;
 		if (settings.zeroProductsNotInList) for (const product of products ?? [only as IDataObject]) named.add(product);
-		const result = outcome(position, entry.match, only ? idOf(only) : null, 'planned');
+		const result = outcome(position + 1, entry.match, only ? idOf(only) : null, 'planned');
 		outcomes.push(result);
 
 		const positions = repeated.get(entry.key);
 		if (positions) {
 			result.status = 'ambiguous';
 			result.errors.push(
-				`${label} ${String(entry.match)} is named by entries ${positions.join(', ')} of the list: repeated entries are not sent, since it is not clear which values apply`,
+				`${label} ${String(entry.match)} is named by ${entriesAt(source, positions)}: repeated entries are not sent, since it is not clear which values apply`,
 			);
 			return;
 		}
@@ -256,7 +259,7 @@ export function planSync(
 				{
 					itemIndex: ctx.getItemIndex(),
 					description:
-						'An empty or truncated feed would empty the shop. Check the list; if the feed is right, raise Options > Max Share Set to 0 or turn on Options > Confirm Setting More to 0.',
+						`An empty or truncated feed would empty the shop. Check the list; if the feed is right, raise ${fieldPath('Options', 'Max Share Set to 0 (%)')} or turn on ${fieldPath('Options', 'Confirm Setting More to 0')}.`,
 				},
 			);
 		}
@@ -275,6 +278,35 @@ export function planSync(
 		}
 	}
 	return { outcomes, updates };
+}
+
+/** Statuses of entries that were written, are as asked, or would be written (Dry Run): the others failed. */
+const SUCCEEDED: ReadonlySet<SyncStatus> = new Set<SyncStatus>(['updated', 'unchanged', 'planned']);
+
+/**
+ * One outcome as Simplify gives it, the shape of every bulk result: `{ id, success, status, error,
+ * input, changes }`, `input` being the entry as checked (its match value under the Match By key,
+ * and the values asked for), null for a product not in the list (`notInList: true`).
+ */
+export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entries: SyncEntry[]): IDataObject {
+	const entry = result.entry === null ? undefined : entries[result.entry - 1];
+	let input: IDataObject | null = null;
+	if (entry) {
+		input = { [matchBy]: entry.match };
+		if (entry.stockLevel !== undefined) input.stockLevel = entry.stockLevel;
+		if (entry.basePrice !== undefined) input.basePrice = entry.basePrice;
+		if (entry.allowLargePriceChange) input.allowLargePriceChange = true;
+	}
+	const simplified: IDataObject = {
+		id: result.productId,
+		success: SUCCEEDED.has(result.status),
+		status: result.status,
+		error: result.errors.length > 0 ? result.errors.join('; ') : null,
+		input,
+		changes: result.changes,
+	};
+	if (result.notInList) simplified.notInList = true;
+	return simplified;
 }
 
 /** Output "Summary Only": counts and ids per status (the match value where no product id is known). */

@@ -33,9 +33,9 @@ import {
 	readText,
 	type ValueContext,
 } from '../../transport/values';
-import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
+import { bulkInputFields, panelLabels, readBulkEntries, simplifyResultsField, type BulkInput, type BulkSource } from '../bulkInput';
 import { pacedRouting, optionsCollection } from '../common';
-import { matchKeyOf, planSync, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
+import { matchKeyOf, planSync, simplifyOutcome, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 
 const OPERATION = 'syncStockAndPrices';
 
@@ -44,6 +44,7 @@ const JSON_HINT =
 
 const BULK_INPUT: BulkInput = {
 	entries: 'products to sync',
+	call: 'one sync run',
 	json: {
 		name: 'productsJson',
 		displayName: 'Products (JSON)',
@@ -51,6 +52,8 @@ const BULK_INPUT: BulkInput = {
 		description: `The list to match. ${JSON_HINT}. One input item is one sync run: aggregate sheet rows into one list first.`,
 		placeholder: '[{"ean": "8600000000017", "stockLevel": 5, "basePrice": 1299}]',
 		hint: JSON_HINT,
+		// Entries name their product by the Match By key; rows give it as Match Value.
+		labels: { id: 'Product ID', ean: 'EAN', sku: 'SKU' },
 	},
 	rows: {
 		name: 'productRows',
@@ -104,24 +107,27 @@ const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: u
 /** What the preSend hands the strategy: the checked entries and settings (plain data). */
 interface SyncRequest {
 	entries: SyncEntry[];
+	/** Where the entries came from, so that outcomes name them as the panel does. */
+	source: BulkSource;
 	settings: SyncSettings;
 	dryRun: boolean;
 	summaryOnly: boolean;
+	simplify: boolean;
 }
 
 function readSettings(ctx: IExecuteSingleFunctions): SyncSettings {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const guardOn = options.priceGuard === undefined ? true : readBoolean(ctx, 'Options > Price Guard', options.priceGuard);
+	const guardOn = options.priceGuard === undefined ? true : readBoolean(ctx, FIELD_LABELS.priceGuard, options.priceGuard);
 	return {
 		matchBy: ctx.getNodeParameter('matchBy', 'ean') as MatchBy,
 		zeroProductsNotInList: ctx.getNodeParameter('notInList', 'leave') === 'zero',
-		maxZeroSharePercent: readPercent(ctx, 'Options > Max Share Set to 0 (%)', options.maxZeroSharePercent ?? 20),
-		confirmZeroing: options.confirmZeroing === undefined ? false : readBoolean(ctx, 'Options > Confirm Setting More to 0', options.confirmZeroing),
+		maxZeroSharePercent: readPercent(ctx, FIELD_LABELS.maxZeroSharePercent, options.maxZeroSharePercent ?? 20),
+		confirmZeroing: options.confirmZeroing === undefined ? false : readBoolean(ctx, FIELD_LABELS.confirmZeroing, options.confirmZeroing),
 		priceGuard: guardOn
 			? {
-					maxDecreasePercent: readPercent(ctx, 'Options > Max Price Decrease (%)', options.maxDecreasePercent ?? 50),
+					maxDecreasePercent: readPercent(ctx, FIELD_LABELS.maxDecreasePercent, options.maxDecreasePercent ?? 50),
 					// A price may rise by more than 100 %.
-					maxIncreasePercent: readPercent(ctx, 'Options > Max Price Increase (%)', options.maxIncreasePercent ?? 100, Infinity),
+					maxIncreasePercent: readPercent(ctx, FIELD_LABELS.maxIncreasePercent, options.maxIncreasePercent ?? 100, Infinity),
 				}
 			: false,
 	};
@@ -130,34 +136,37 @@ function readSettings(ctx: IExecuteSingleFunctions): SyncSettings {
 /** Checks every entry before anything is sent; an invalid one fails the item, naming entry and field. */
 async function readSyncRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const settings = readSettings(this);
-	const { entries, entryLabel } = readBulkEntries(this, BULK_INPUT);
+	const { entries, source, label } = readBulkEntries(this, BULK_INPUT);
 	const readMatch = MATCH_READERS[settings.matchBy];
 	const { matchBy } = settings;
 	const checked: SyncEntry[] = [];
 	for (let index = 0; index < entries.length; index++) {
 		const entry = entries[index];
-		const label = entryLabel(index);
-		const given = entry[matchBy] ?? entry.match;
-		if (isBlank(given)) throw invalidInput(this, `${label}.${matchBy}`, MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
+		// JSON entries name their product by the Match By key (or "match"), rows by Match Value.
+		const matchKey = source.unit === 'row' || (isBlank(entry[matchBy]) && !isBlank(entry.match)) ? 'match' : matchBy;
+		const given = entry[matchKey];
+		if (isBlank(given)) throw invalidInput(this, label(index, matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
 		const checkedEntry: SyncEntry = {
 			match: given as string | number,
-			key: matchKeyOf(matchBy, readMatch(this, `${label}.${matchBy}`, given)) as string,
+			key: matchKeyOf(matchBy, readMatch(this, label(index, matchKey), given)) as string,
 			allowLargePriceChange: isBlank(entry.allowLargePriceChange)
 				? false
-				: readBoolean(this, `${label}.allowLargePriceChange`, entry.allowLargePriceChange),
+				: readBoolean(this, label(index, 'allowLargePriceChange'), entry.allowLargePriceChange),
 		};
-		if (!isBlank(entry.stockLevel)) checkedEntry.stockLevel = readStockLevel(this, `${label}.stockLevel`, entry.stockLevel);
-		if (!isBlank(entry.basePrice)) checkedEntry.basePrice = readPrice(this, `${label}.basePrice`, entry.basePrice);
+		if (!isBlank(entry.stockLevel)) checkedEntry.stockLevel = readStockLevel(this, label(index, 'stockLevel'), entry.stockLevel);
+		if (!isBlank(entry.basePrice)) checkedEntry.basePrice = readPrice(this, label(index, 'basePrice'), entry.basePrice);
 		if (checkedEntry.stockLevel === undefined && checkedEntry.basePrice === undefined) {
-			throw invalidInput(this, label, 'nothing to sync', 'Give stockLevel, basePrice or both');
+			throw invalidInput(this, label(index), 'nothing to sync', 'Give Stock Level (stockLevel), Base Price (basePrice) or both');
 		}
 		checked.push(checkedEntry);
 	}
 	const request: SyncRequest = {
 		entries: checked,
+		source,
 		settings,
-		dryRun: readBoolean(this, 'Dry Run', this.getNodeParameter('dryRun', false)),
+		dryRun: readBoolean(this, FIELD_LABELS.dryRun, this.getNodeParameter('dryRun', false)),
 		summaryOnly: this.getNodeParameter('output', 'entries') === 'summary',
+		simplify: this.getNodeParameter('simplify', true) as boolean,
 	};
 	requestOptions.body = request as unknown as IDataObject;
 	return requestOptions;
@@ -208,13 +217,14 @@ async function sendUpdates(ctx: IExecutePaginationFunctions, requestData: Reques
 }
 
 async function syncStockAndPrices(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const { entries, settings, dryRun, summaryOnly } = requestData.options.body as unknown as SyncRequest;
+	const { entries, source, settings, dryRun, summaryOnly, simplify } = requestData.options.body as unknown as SyncRequest;
 	const catalogueRequest: RequestData = { ...requestData, options: { ...requestData.options, method: 'GET', url: PATHS.basicProducts, qs: {}, body: undefined } };
 	const reading = answersReadAs(readingWholeCatalogue(this), ANSWERS.basicProducts);
 	const catalogue = (await pageThrough(LIMITS.basicProductsPageSize).call(reading, catalogueRequest)).map(({ json }) => json);
-	const plan = planSync(this, entries, catalogue, settings);
+	const plan = planSync(this, entries, source, catalogue, settings);
 	if (!dryRun) await sendUpdates(this, requestData, plan.updates);
 	if (summaryOnly) return [{ json: summarize(plan.outcomes, dryRun) }];
+	if (simplify) return plan.outcomes.map((outcome) => ({ json: simplifyOutcome(outcome, settings.matchBy, entries) }));
 	return plan.outcomes.map((json) => ({ json }));
 }
 
@@ -223,7 +233,7 @@ export const syncStockAndPricesOperation: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Sync stock and prices',
 	description:
-		'Make the marketplace match a list from an ERP or sheet: reads the catalogue once, sends only what changed, holds back suspicious prices, and reports per entry: updated, unchanged, guarded, not_found, ambiguous, failed or planned (Dry Run)',
+		'Make the marketplace match a list from an ERP or sheet: reads the catalogue once, sends only what changed, holds back suspicious prices, and reports per entry, in the order given: product ID, success, status (updated, unchanged, guarded, not_found, ambiguous, failed or planned with Dry Run), error and the input',
 	routing: pacedRouting({
 		group: 'catalogue',
 		// Reads, then writes that set absolute values: sending one twice changes nothing.
@@ -235,7 +245,6 @@ export const syncStockAndPricesOperation: INodePropertyOptions = {
 		postReceive: [keepAnswerUnread],
 	}),
 };
-
 
 const displayOptions = { show: { resource: ['product'], operation: [OPERATION] } };
 
@@ -287,6 +296,12 @@ export const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 		],
 		default: 'entries',
 	},
+	{
+		...simplifyResultsField(),
+		description:
+			'Whether to return one flat item per entry: the product ID, success, status, error (null unless the entry was not written), the input and the changes. Off: the full outcome with the entry position, match value and errors list.',
+		displayOptions: { show: { output: ['entries'] } },
+	},
 	optionsCollection([
 		{
 			displayName: 'Confirm Setting More to 0',
@@ -329,3 +344,5 @@ export const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 		},
 	]),
 ]);
+
+const FIELD_LABELS = panelLabels(syncStockAndPricesFields);

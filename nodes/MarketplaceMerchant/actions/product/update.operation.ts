@@ -9,22 +9,18 @@ import {
 import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
+import { panelLabels, simplifyResultsField } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
 import { productLocatorField } from './productLocator';
 import { buildProductUpdate, productUpdateBodies, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
-
-const FIELD_LABELS: Record<string, string> = Object.fromEntries(
-	productUpdateFieldOptions.map(({ name, displayName }) => [name, `Update Fields > ${displayName}`]),
-);
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const source: IDataObject = {
 		...(this.getNodeParameter('updateFields', {}) as IDataObject),
 		id: this.getNodeParameter('productId', ''),
 	};
-	const update = buildProductUpdate(this, source, (property) =>
-		property === 'id' ? 'Product ID' : property ? FIELD_LABELS[property] : 'Update Fields',
-	);
+	// Labels as the panel shows them: Product ID, Update Fields › Base Price.
+	const update = buildProductUpdate(this, source, (property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')]);
 	const [body] = await productUpdateBodies(this, [update]);
 	requestOptions.url = `${PATHS.product}/${String(body.id)}`;
 	requestOptions.body = body;
@@ -36,7 +32,7 @@ export const updateProduct: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a product',
 	description:
-		"Change one product's price, VAT, stock, SKU or package weight by its ID. Outputs the result with success true or false and the service's reason in error.",
+		"Change one product's price, VAT, stock, SKU or package weight by its ID. Outputs the result: the product's ID, success true or false, the service's reason in error, and the input sent.",
 	routing: pacedRouting({
 		group: 'catalogue',
 		// Setting the same values again changes nothing.
@@ -61,5 +57,8 @@ export const updateProductFields = updateDisplayOptions(displayOptions, [
 		description: 'Fields to change; give at least one. Fields not added keep their current value.',
 		options: productUpdateFieldOptions,
 	},
+	simplifyResultsField(),
 	failOnItemErrorsOptions(),
 ]);
+
+const FIELD_LABELS = panelLabels(updateProductFields);

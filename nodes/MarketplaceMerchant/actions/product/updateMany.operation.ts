@@ -6,12 +6,12 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { failOnItemErrorsIfAsked, pairProductResults } from '../../transport/bulkResults';
+import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitBodyList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { bulkInputFields, readBulkEntries, type BulkInput } from '../bulkInput';
+import { bulkInputFields, readBulkEntries, simplifyResultsField, type BulkInput } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
 import { productLocatorField } from './productLocator';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateBodies, productUpdateFieldOptions } from './productUpdate';
@@ -20,12 +20,13 @@ const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}]
 
 const BULK_INPUT: BulkInput = {
 	entries: 'products to update',
+	call: 'one bulk call',
 	json: {
 		name: 'productsJson',
 		displayName: 'Products (JSON)',
 		itemProperty: 'products',
 		description: `List of updates. ${JSON_HINT}. Numbers may be given as text.`,
-		placeholder: '[{"id": 100001, "stockLevel": 5}]',
+		placeholder: '[{"id": 100001, "stockLevel": 5}, {"id": 100002, "basePrice": 1299.9}]',
 		hint: JSON_HINT,
 	},
 	rows: {
@@ -53,10 +54,8 @@ const BULK_INPUT: BulkInput = {
 };
 
 async function buildBulkUpdateBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const { entries, entryLabel } = readBulkEntries(this, BULK_INPUT);
-	const updates = entries.map((entry, index) =>
-		buildProductUpdate(this, entry, (property) => (property ? `${entryLabel(index)}.${property}` : entryLabel(index))),
-	);
+	const { entries, label } = readBulkEntries(this, BULK_INPUT);
+	const updates = entries.map((entry, index) => buildProductUpdate(this, entry, (property) => label(index, property)));
 	requestOptions.body = await productUpdateBodies(this, updates);
 	return requestOptions;
 }
@@ -66,7 +65,7 @@ export const updateManyProducts: INodePropertyOptions = {
 	value: 'updateMany',
 	action: 'Update many products',
 	description:
-		'Change price, VAT, stock, SKU or package weight of a list of products in bulk (any number; sent in requests of up to 30,000). Outputs one item per product with success, error and the input sent.',
+		'Change price, VAT, stock, SKU or package weight of a list of products in bulk (any number; sent in requests of up to 30,000). Outputs one item per product, in the order given, with the product ID, success, error and the input sent.',
 	routing: pacedRouting({
 		group: 'catalogue',
 		// Setting the same values again changes nothing.
@@ -78,7 +77,7 @@ export const updateManyProducts: INodePropertyOptions = {
 			maxBytes: LIMITS.bulkRequestBytes,
 			pairResults: pairProductResults,
 			idOf: (entry) => String(entry.id),
-			finish: failOnItemErrorsIfAsked,
+			finish: finishBulkResults,
 		}),
 		postReceive: [readAnswer(ANSWERS.productBulkUpdate)],
 	}),
@@ -88,5 +87,6 @@ const displayOptions = { show: { resource: ['product'], operation: ['updateMany'
 
 export const updateManyProductsFields = updateDisplayOptions(displayOptions, [
 	...bulkInputFields(BULK_INPUT),
+	simplifyResultsField(),
 	failOnItemErrorsOptions(),
 ]);
