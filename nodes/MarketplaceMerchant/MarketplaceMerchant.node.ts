@@ -6,7 +6,7 @@ import { invoiceFields, invoiceOperations } from './actions/documents/Invoice.re
 import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/documents/InvoiceCorrection.resource';
 import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
-import { searchProducts } from './actions/product/productLocator';
+import { searchProducts } from './actions/productLocator';
 import { getProductTypes } from './actions/product/productTypes';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';

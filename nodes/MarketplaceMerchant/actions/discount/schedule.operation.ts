@@ -9,8 +9,8 @@ import {
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
-import { productLocatorField, readProductRef, resolveProductIds } from '../product/productLocator';
-import { PRICE_FORMS, requiredPriceField } from '../product/productValues';
+import { productLocatorField, readProductRef, resolveProductIds } from '../productLocator';
+import { PRICE_FORMS, requiredPriceField } from '../productValues';
 import { bulkInputFields, simplifyResultsField, type BulkEntries } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {

@@ -9,7 +9,7 @@ import {
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
-import { PRICE_FORMS } from '../product/productValues';
+import { PRICE_FORMS } from '../productValues';
 import { bulkInputFields, panelLabels, simplifyResultsField, type BulkEntries } from '../bulkInput';
 import { failOnItemErrorsOptions } from '../common';
 import {

@@ -12,7 +12,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, fieldPath, isBlank, listEntry, readDay, readId, readList, toList } from '../../transport/values';
-import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../product/productLocator';
+import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { pacedRouting } from '../common';
 
 const RESOURCE = 'price';

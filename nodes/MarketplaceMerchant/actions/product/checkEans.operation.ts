@@ -14,7 +14,7 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
-import { readEanList } from './productValues';
+import { readEanList } from '../productValues';
 
 async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const eans = readEanList(this, 'EANs', this.getNodeParameter('eans', ''));

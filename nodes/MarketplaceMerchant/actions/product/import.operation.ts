@@ -32,7 +32,7 @@ import {
 import { panelLabels } from '../bulkInput';
 import { pacedRouting } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './productTypes';
-import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from './productValues';
+import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from '../productValues';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
 

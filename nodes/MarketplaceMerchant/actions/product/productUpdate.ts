@@ -7,8 +7,8 @@ import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions,
 import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
-import { readProductRef, resolveProductIds, type NamedProductRef } from './productLocator';
-import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from './productValues';
+import { readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
+import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 
 /** The optional fields of a product update, as collection options (Update Fields, UI rows). */
 export const productUpdateFieldOptions: INodeProperties[] = [

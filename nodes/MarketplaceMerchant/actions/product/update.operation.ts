@@ -11,7 +11,7 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { panelLabels, simplifyResultsField } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
-import { productLocatorField } from './productLocator';
+import { productLocatorField } from '../productLocator';
 import { buildProductUpdate, productUpdateBodies, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {

@@ -13,7 +13,7 @@ import { splitBodyList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
 import { bulkInputFields, readBulkEntries, simplifyResultsField, type BulkInput } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
-import { productLocatorField } from './productLocator';
+import { productLocatorField } from '../productLocator';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateBodies, productUpdateFieldOptions } from './productUpdate';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;

@@ -16,11 +16,11 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { decodedList } from '../../transport/decode';
-import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
-import { sendAuthenticated, type AuthenticatedContext, type Route } from '../../transport/send';
-import { describeValue, invalidInput, isBlank, readEan, readId, readText, readWholeNumber, type ValueContext } from '../../transport/values';
+import { decodedList } from '../transport/decode';
+import { PATHS } from '../transport/endpoints';
+import { ANSWERS } from '../transport/schema';
+import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
+import { describeValue, invalidInput, isBlank, readEan, readId, readText, readWholeNumber, type ValueContext } from '../transport/values';
 
 /** Name of the list search method on the node (`methods.listSearch`). */
 const SEARCH_PRODUCTS_METHOD = 'searchProducts';

@@ -1,0 +1,48 @@
+/**
+ * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
+ * pieces shared by several resources (the files directly under actions/), never another
+ * resource's folder; the trigger uses the node's families, never the other way round.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const ACTIONS = path.join(__dirname, '..', 'nodes', 'MarketplaceMerchant', 'actions');
+const NODES = path.join(__dirname, '..', 'nodes');
+
+function tsFilesUnder(folder: string): string[] {
+	return readdirSync(folder).flatMap((name) => {
+		const full = path.join(folder, name);
+		if (statSync(full).isDirectory()) return tsFilesUnder(full);
+		return name.endsWith('.ts') ? [full] : [];
+	});
+}
+
+function importsOf(file: string): string[] {
+	const source = readFileSync(file, 'utf8');
+	return [...source.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier).filter((specifier) => specifier.startsWith('.'));
+}
+
+describe('Layout of nodes/', () => {
+	const resources = readdirSync(ACTIONS).filter((name) => statSync(path.join(ACTIONS, name)).isDirectory());
+
+	it('has resource folders to check', () => {
+		expect(resources).toEqual(expect.arrayContaining(['discount', 'documents', 'price', 'product', 'warehouse']));
+	});
+
+	it.each(resources)("actions/%s imports no other resource's folder", (resource) => {
+		const crossings = tsFilesUnder(path.join(ACTIONS, resource)).flatMap((file) =>
+			importsOf(file)
+				.map((specifier) => path.relative(ACTIONS, path.resolve(path.dirname(file), specifier)).split(path.sep))
+				.filter((parts) => parts.length > 1 && parts[0] !== '..' && parts[0] !== resource)
+				.map((parts) => `${path.relative(ACTIONS, file)} -> ${parts.join('/')}`),
+		);
+		expect(crossings).toEqual([]);
+	});
+
+	it('keeps the node free of the trigger', () => {
+		const intoTrigger = tsFilesUnder(path.join(NODES, 'MarketplaceMerchant')).filter((file) =>
+			importsOf(file).some((specifier) => specifier.includes('MarketplaceMerchantTrigger')),
+		);
+		expect(intoTrigger).toEqual([]);
+	});
+});
