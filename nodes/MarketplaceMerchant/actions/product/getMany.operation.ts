@@ -5,7 +5,7 @@ import { readAnswer } from '../../transport/decode';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
-import { addProductFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
+import { addProductFilters, productFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
 
 export const getManyProducts: INodePropertyOptions = {
 	name: 'Get Many',
@@ -27,31 +27,24 @@ const displayOptions = { show: { resource: ['product'], operation: ['getMany'] }
 
 export const getManyProductsFields = updateDisplayOptions(displayOptions, [
 	...returnAllAndLimit(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'EAN',
-				name: 'ean',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 8600000000017',
-				description: 'Only the product with this EAN (8 to 14 digits)',
-			},
-			modifiedAfterFilter,
-			{
-				displayName: 'Search',
-				name: 'search',
-				type: 'string',
-				default: '',
-				description: 'Text to look for in the name, SKU and EAN',
-			},
-		],
-	},
+	productFilters([
+		{
+			displayName: 'EAN',
+			name: 'ean',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 8600000000017',
+			description: 'Only the product with this EAN (8 to 14 digits)',
+		},
+		modifiedAfterFilter,
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			description: 'Text to look for in the name, SKU and EAN',
+		},
+	]),
 	simplifyField(
 		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
 	),

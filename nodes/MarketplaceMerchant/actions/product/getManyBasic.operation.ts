@@ -5,7 +5,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
 import { pacedRouting, returnAllAndLimit } from '../common';
-import { addProductFilters, modifiedAfterFilter } from './productList';
+import { addProductFilters, productFilters, modifiedAfterFilter } from './productList';
 
 export const getManyBasicProducts: INodePropertyOptions = {
 	name: 'Get Many Basic',
@@ -27,12 +27,5 @@ const displayOptions = { show: { resource: ['product'], operation: ['getManyBasi
 
 export const getManyBasicProductsFields = updateDisplayOptions(displayOptions, [
 	...returnAllAndLimit(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [modifiedAfterFilter],
-	},
+	productFilters([modifiedAfterFilter]),
 ]);

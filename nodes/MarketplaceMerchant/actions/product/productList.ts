@@ -14,6 +14,11 @@ import type {
 import { formatYearMonthDay } from '../../transport/dates';
 import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../transport/values';
 
+/** The Filters collection of a product list, with the filters the endpoint supports. */
+export function productFilters(filters: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters };
+}
+
 export const modifiedAfterFilter: INodeProperties = {
 	displayName: 'Modified After',
 	name: 'modifiedAfter',
