@@ -345,8 +345,18 @@ async function outputTable(context: ShotContext): Promise<void> {
 	const tableRows = async () => await page.evaluate<number>(`(${outputPanel})?.querySelectorAll('table tr').length ?? 0`);
 	await page.locate('the output panel', outputPanel);
 	await waitUntil('the run to finish', async () => (await page.evaluate<boolean>(`!${find.testId('ndv-executing')}`)) || undefined, 60_000);
-	if ((await tableRows()) <= 1) await page.click('the Table view', find.testId('radio-button-table', outputPanel));
-	await waitUntil('rows in the output table', async () => (await tableRows()) > 1 || undefined, 20_000);
+	// The panel may open on Schema, and a click made while the run's output is still being drawn
+	// can be lost: ask for the table again until it shows rows.
+	await waitUntil(
+		'rows in the output table',
+		async () => {
+			if ((await tableRows()) > 1) return true;
+			await page.click('the Table view', find.testId('radio-button-table', outputPanel)).catch(() => undefined);
+			await sleep(1_000);
+			return (await tableRows()) > 1 || undefined;
+		},
+		30_000,
+	);
 	await widenOutput(page);
 	await sleep(1_000);
 }
