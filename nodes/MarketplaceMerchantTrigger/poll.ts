@@ -3,7 +3,7 @@
  * Test Event", the newest one), emit the new ones, and only then move the cursor.
  */
 import { createHash } from 'crypto';
-import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { DOCUMENTS, documentIdOf, invoicedDateOf, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/actions/documents/documents';
 import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
@@ -11,6 +11,7 @@ import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/transport/dates'
 import { isBlank, readBoolean, readDate, readWholeNumber } from '../MarketplaceMerchant/transport/values';
 import { commitStates, EventCursor, type DateWindow } from './cursor';
 import { attachPdfs, fetchDocuments, type DocumentItem } from './requests';
+import { nodeError } from '../MarketplaceMerchant/transport/errors';
 
 /** The events the trigger fires on (the node's resource names); each keeps its own state under this key in static data. */
 type TriggerEvent = 'invoice' | 'invoiceCorrection';
@@ -219,7 +220,7 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	if (emissions.length === 0) {
 		const what = settings.events.map((event) => `${DOCUMENTS[KIND_OF_EVENT[event]].label}s`).join(' or ');
 		const type = settings.type ? ` of type ${settings.type}` : '';
-		throw new NodeOperationError(ctx.getNode(), `No ${what}${type} found in the last 3 months`, {
+		throw nodeError(ctx.getNode(), `No ${what}${type} found in the last 3 months`, {
 			description: `Searched ${formatIsoUtc(periods[1].from)} to ${formatIsoUtc(now)}. Once the workflow is active, the trigger fires for each new document.`,
 		});
 	}

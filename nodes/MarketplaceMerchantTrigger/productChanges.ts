@@ -14,7 +14,7 @@
  * Fingerprints are kept only for the products the last query returned, i.e. those modified in
  * the last two days: the static data grows with the changes of two days, not with the catalogue.
  */
-import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions, type JsonObject } from 'n8n-workflow';
+import { type IDataObject, type INodeExecutionData, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
 import { formatYearMonthDay } from '../MarketplaceMerchant/transport/dates';
 import { decodedNumber } from '../MarketplaceMerchant/transport/decode';
@@ -22,6 +22,7 @@ import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/transport/schema';
 import { readBoolean } from '../MarketplaceMerchant/transport/values';
 import { getFromService } from './requests';
+import { nodeError, serviceError } from '../MarketplaceMerchant/transport/errors';
 
 export const PRODUCT_CHANGED = 'productChanged';
 
@@ -131,7 +132,7 @@ async function productsModifiedSince(ctx: IPollFunctions, day: Date, maxPages = 
 		const list = await getFromService(ctx, 'catalogue', PATHS.basicProducts, { 'date-modified-after': since, page, size }, what, ANSWERS.basicProducts);
 		if (list === undefined || list === null) break;
 		if (!Array.isArray(list)) {
-			throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
+			throw serviceError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
 				message: `The service answered the request for ${what} with something that is not a list`,
 			});
 		}
@@ -222,7 +223,7 @@ export async function fetchTestProductChange(ctx: IPollFunctions): Promise<INode
 		const [product] = await productsModifiedSince(ctx, new Date(today - days * DAY_MS), 1);
 		if (product) return [[toItem(product, null, null, simplify)]];
 	}
-	throw new NodeOperationError(ctx.getNode(), `No product was modified in the last ${TEST_EVENT_DAYS} days`, {
+	throw nodeError(ctx.getNode(), `No product was modified in the last ${TEST_EVENT_DAYS} days`, {
 		description: 'Once the workflow is active, the trigger fires for each product whose stock or price changes.',
 	});
 }

@@ -27,7 +27,7 @@ import type { InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents
 import { formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
 import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
-import { statusOf } from '../MarketplaceMerchant/transport/errors';
+import { serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import type { DateWindow } from './cursor';
@@ -47,7 +47,7 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 	const details = { message: originalMessage, description: original.description ?? null } as JsonObject;
 	const httpCode = status === undefined ? undefined : String(status);
 	if (status === 401 || status === 403) {
-		return new NodeApiError(ctx.getNode(), details, {
+		return serviceError(ctx.getNode(), details, {
 			httpCode,
 			message: `The service rejected the credential while reading ${what} (HTTP ${status})`,
 			description:
@@ -57,13 +57,13 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 		});
 	}
 	if (status === 429 || (status !== undefined && status >= 500)) {
-		return new NodeApiError(ctx.getNode(), details, {
+		return serviceError(ctx.getNode(), details, {
 			httpCode,
 			message: `The service did not answer the request for ${what} (HTTP ${status}, after retries)`,
 			description: `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`,
 		});
 	}
-	return new NodeApiError(ctx.getNode(), details, {
+	return serviceError(ctx.getNode(), details, {
 		httpCode,
 		message: `Could not read ${what}: ${originalMessage}`,
 		description: original.description ?? undefined,
@@ -114,7 +114,7 @@ export async function fetchDocuments(
 	const list = await getFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
 	if (list === undefined || list === null) return [];
 	if (!Array.isArray(list)) {
-		throw new NodeApiError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
+		throw serviceError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
 			message: `The service answered the request for ${what} with something that is not a list`,
 		});
 	}

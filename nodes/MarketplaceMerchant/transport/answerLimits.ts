@@ -7,7 +7,6 @@
  * having held at most the cap in memory.
  */
 import {
-	NodeApiError,
 	NodeOperationError,
 	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
@@ -17,6 +16,7 @@ import {
 } from 'n8n-workflow';
 
 import { requestTimeoutMs } from '../actions/requestOptions';
+import { nodeError, serviceError } from './errors';
 
 /**
  * The largest answer read (inflated), and the most all answers being read at once in this process
@@ -102,10 +102,10 @@ async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolea
 function tooLargeError(node: INode, stopped: AnswerTooLarge): NodeOperationError {
 	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;
 	return stopped.alone
-		? new NodeOperationError(node, `The service's answer is larger than ${cap}: the request was stopped`, {
+		? nodeError(node, `The service's answer is larger than ${cap}: the request was stopped`, {
 				description: `Answers are read up to ${cap}, counted after inflating a compressed answer. An answer this large is not one the API sends: check the Base URL, or ask for smaller pages or date ranges.`,
 			})
-		: new NodeOperationError(node, `The service's answers being read at once are larger than ${cap} together: the request was stopped`, {
+		: nodeError(node, `The service's answers being read at once are larger than ${cap} together: the request was stopped`, {
 				description: `This answer had ${Math.round(stopped.readBytes / MIB)} MiB when it was stopped. Answers are counted after inflating a compressed answer; answers this large are not ones the API sends: check the Base URL.`,
 			});
 }
@@ -120,7 +120,7 @@ export async function readBodyWithinCap(node: INode, body: unknown, timeoutMs: n
 		return await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs);
 	} catch (error) {
 		// A connection cut mid-answer keeps its code (ECONNRESET, …) in the cause: it is retried as such.
-		throw error instanceof AnswerTooLarge ? tooLargeError(node, error) : new NodeApiError(node, error as JsonObject);
+		throw error instanceof AnswerTooLarge ? tooLargeError(node, error) : serviceError(node, error as JsonObject);
 	}
 }
 
@@ -163,5 +163,5 @@ export async function withErrorBodyRead(node: INode, error: unknown): Promise<un
 		// As axios leaves a body that is not JSON.
 		response.data = text;
 	}
-	return new NodeApiError(node, axiosError as JsonObject);
+	return serviceError(node, axiosError as JsonObject);
 }

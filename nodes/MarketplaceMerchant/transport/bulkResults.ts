@@ -15,7 +15,8 @@
  * Items keep the entries' order, so the nth item is the nth entry's; a rejected entry is one with
  * `success: false` and the reason in `error` (null on success, so the column is always there).
  */
-import { NodeOperationError, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { nodeError } from './errors';
 
 /** The shape every bulk result takes in our output, whatever the endpoint's own shape. */
 export interface BulkResult extends IDataObject {
@@ -164,7 +165,7 @@ function failOnItemErrorsIfAsked(ctx: IExecutePaginationFunctions, items: INodeE
 		withoutResult === 0
 			? `${failed.length} of ${items.length} entries were rejected by the service`
 			: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
-	throw new NodeOperationError(ctx.getNode(), message, {
+	throw nodeError(ctx.getNode(), message, {
 		itemIndex: ctx.getItemIndex(),
 		description: examples,
 	});

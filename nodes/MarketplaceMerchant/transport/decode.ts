@@ -16,8 +16,6 @@
  * - fields the schema does not know pass through untouched.
  */
 import {
-	NodeApiError,
-	NodeOperationError,
 	type FunctionsBase,
 	type IDataObject,
 	type IExecutePaginationFunctions,
@@ -29,6 +27,7 @@ import {
 
 import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
 import { looksLikeXml, parseXml, type XmlChildren, type XmlContent } from './xml';
+import { nodeError, serviceError } from './errors';
 
 // --- Keys -------------------------------------------------------------------------------------
 
@@ -262,7 +261,7 @@ export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8n
 		try {
 			return decodeText(body, contentType, answer);
 		} catch (error) {
-			throw new NodeApiError(ctx.getNode(), { message: (error as Error).message } as JsonObject, {
+			throw serviceError(ctx.getNode(), { message: (error as Error).message } as JsonObject, {
 				message: 'The service answered with XML that could not be read',
 				description: (error as Error).message,
 			});
@@ -271,7 +270,7 @@ export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8n
 	try {
 		return decodeText(body, contentType, answer);
 	} catch {
-		throw new NodeApiError(ctx.getNode(), { body: body.slice(0, 200) } as JsonObject, {
+		throw serviceError(ctx.getNode(), { body: body.slice(0, 200) } as JsonObject, {
 			message: 'The service answered with a body that is not valid JSON',
 			description: `HTTP ${response.statusCode}; the answer starts with: ${body.slice(0, 120)}`,
 		});
@@ -355,7 +354,7 @@ export function answersReadAs(ctx: IExecutePaginationFunctions, answer: AnswerSc
 				const items: INodeExecutionData[] = [];
 				for (const item of kept) {
 					const response = unreadAnswers.get(item);
-					if (!response) throw new NodeOperationError(ctx.getNode(), 'The operation read its answers before its strategy could (its postReceive must be keepAnswerUnread)');
+					if (!response) throw nodeError(ctx.getNode(), 'The operation read its answers before its strategy could (its postReceive must be keepAnswerUnread)');
 					for (const readItem of await read.call(ctx, [], response)) items.push(readItem);
 				}
 				return items;

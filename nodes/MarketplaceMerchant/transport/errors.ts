@@ -1,10 +1,15 @@
 /**
- * What a failed request says (its status, Retry-After, whether the connection was cut) and the
- * one place where it becomes the error the node shows and n8n stores: a NodeApiError (or our own
- * NodeOperationError) whose message, description, service body (`context.data`) and `cause`
- * carry no bearer token, client secret or API key.
+ * The one place errors are built: what a failed request says (its status, Retry-After, whether
+ * the connection was cut) and the error the node shows and n8n stores, a NodeApiError (or our
+ * own NodeOperationError) whose message, description, service body (`context.data`) and `cause`
+ * carry no bearer token, client secret or API key. Code elsewhere builds errors with
+ * `serviceError` (about the service's answer) and `nodeError` (the node's own findings);
+ * values.ts's `invalidInput` words the errors about user values and builds them with `nodeError`.
  */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+
+type NodeApiErrorOptions = ConstructorParameters<typeof NodeApiError>[2];
+type NodeOperationErrorOptions = ConstructorParameters<typeof NodeOperationError>[2];
 
 import { redactData, redactText, secretList, tokenOfAuthorization } from './redact';
 
@@ -114,4 +119,14 @@ export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[]
 	const nodeError =
 		error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeApiError(node, error as JsonObject);
 	return redactError(nodeError, knownSecrets);
+}
+
+/** An error about the service's answer (status, body): shown the way n8n shows API errors. */
+export function serviceError(node: INode, details: JsonObject, options?: NodeApiErrorOptions): NodeApiError {
+	return new NodeApiError(node, details, options);
+}
+
+/** An error the node finds itself: a value, a limit, or what an answer lacks. */
+export function nodeError(node: INode, message: string | Error, options?: NodeOperationErrorOptions): NodeOperationError {
+	return new NodeOperationError(node, message, options);
 }

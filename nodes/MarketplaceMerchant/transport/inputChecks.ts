@@ -12,6 +12,7 @@
  * finds, in item order, is the invalid item's. With On Error = Continue only the invalid items fail.
  */
 import { NodeApiError, NodeOperationError, sleep, type IExecuteSingleFunctions, type IHttpRequestOptions, type PreSendAction } from 'n8n-workflow';
+import { nodeError } from './errors';
 
 /**
  * Node runs in which an item's preSend failed, keyed by the run's execute data: one object per
@@ -39,7 +40,7 @@ export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
 			return await check;
 		} catch (error) {
 			if (run) runsWithInvalidItems.add(run);
-			throw error instanceof NodeOperationError || error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error);
+			throw error instanceof NodeOperationError || error instanceof NodeApiError ? error : nodeError(this.getNode(), error as Error);
 		} finally {
 			running?.delete(check);
 		}

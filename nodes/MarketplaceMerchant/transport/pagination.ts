@@ -11,7 +11,6 @@
  * makes a 40-page Return All take 9 s instead of 40.
  */
 import {
-	NodeOperationError,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecutePaginationFunctions,
@@ -22,7 +21,7 @@ import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from './dates';
 import { RATE_LIMITS } from './endpoints';
 import { RequestNotNeeded } from './pacing';
 import { sendRequest, type RequestData, type Route } from './send';
-import { asNodeError, statusOf } from './errors';
+import { asNodeError, nodeError, statusOf } from './errors';
 import { mayBeSent } from './inputChecks';
 import { readLimit, toList } from './values';
 
@@ -47,7 +46,7 @@ const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
 	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
-	throw new NodeOperationError(
+	throw nodeError(
 		ctx.getNode(),
 		`More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`,
 		{

@@ -24,6 +24,7 @@
  */
 import { DateTime } from 'luxon';
 import { NodeOperationError, type INode } from 'n8n-workflow';
+import { nodeError } from './errors';
 
 /**
  * What a reader needs from n8n: the node, and the item when there is one (operations; the
@@ -57,7 +58,7 @@ export function listEntry(list: string, index: number, unit = 'entry'): string {
 export function invalidInput(ctx: ValueContext, field: string, problem: string, hint?: string): NodeOperationError {
 	const itemIndex = ctx.getItemIndex?.();
 	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
-	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}${item}`, { itemIndex, description: hint });
+	return nodeError(ctx.getNode(), `${field}: ${problem}${item}`, { itemIndex, description: hint });
 }
 
 /** A value as an error message shows it: text in quotes exactly as given, anything else as JSON. */

@@ -12,7 +12,7 @@ import {
 
 import { decodeAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
-import { statusOf } from '../../transport/errors';
+import { serviceError, statusOf } from '../../transport/errors';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
@@ -37,9 +37,9 @@ async function sendCancellation(this: IExecutePaginationFunctions, requestData: 
 		return await sendRequest(this, requestData);
 	} catch (error) {
 		// Errors of the request helpers are NodeApiErrors already: wrapping hands them back unchanged.
-		if (statusOf(error) !== 404) throw new NodeApiError(this.getNode(), error as JsonObject);
+		if (statusOf(error) !== 404) throw serviceError(this.getNode(), error as JsonObject);
 		const serviceMessage = (error as NodeApiError).description ?? undefined;
-		throw new NodeApiError(this.getNode(), { message: serviceMessage ?? 'Not found' } as JsonObject, {
+		throw serviceError(this.getNode(), { message: serviceMessage ?? 'Not found' } as JsonObject, {
 			message: `Discount "${discountIdOf(this)}" was not found`,
 			description: serviceMessage ?? 'Check the discount ID: Schedule and Get Many return it',
 			httpCode: '404',

@@ -21,7 +21,6 @@
  *                                    throws a NodeOperationError that never shows the signed link
  */
 import {
-	NodeOperationError,
 	type BinaryHelperFunctions,
 	type IDataObject,
 	type INodeExecutionData,
@@ -29,7 +28,7 @@ import {
 
 import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from '../../transport/dates';
 import { PATHS } from '../../transport/endpoints';
-import { statusOf } from '../../transport/errors';
+import { nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/pagination';
 import { ANSWERS, type AnswerSchema } from '../../transport/schema';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
@@ -303,7 +302,7 @@ export async function downloadDocumentPdfs(
 				pdf = await downloadPresigned(ctx, link.link, DOWNLOAD_TIMEOUT_MS);
 			} catch (error) {
 				const status = statusOf(error);
-				throw new NodeOperationError(
+				throw nodeError(
 					ctx.getNode(),
 					`Could not download the PDF of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'})${status ? `: HTTP ${status}` : ''}`,
 					{
@@ -316,7 +315,7 @@ export async function downloadDocumentPdfs(
 				);
 			}
 			if (pdf.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
-				throw new NodeOperationError(
+				throw nodeError(
 					ctx.getNode(),
 					`The link of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'}) did not return a PDF`,
 					{ itemIndex, description: `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}` },

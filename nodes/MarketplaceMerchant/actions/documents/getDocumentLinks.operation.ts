@@ -3,7 +3,6 @@
  * optionally with the PDF downloaded at once (links expire after about 10 minutes).
  */
 import {
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecutePaginationFunctions,
@@ -23,6 +22,7 @@ import { readList, toList } from '../../transport/values';
 import { optionsCollection, pacedRouting } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
 import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
+import { nodeError } from '../../transport/errors';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 
@@ -66,7 +66,7 @@ function fetchDocumentLinks(kind: DocumentKind) {
 		}
 		if (links.length === 0) {
 			const shown = suborderIds.length > 10 ? `${suborderIds.slice(0, 10).join(', ')} and ${suborderIds.length - 10} more` : suborderIds.join(', ');
-			throw new NodeOperationError(
+			throw nodeError(
 				this.getNode(),
 				`No ${DOCUMENTS[kind].label} documents found for suborder ID(s) ${shown} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`,
 				{

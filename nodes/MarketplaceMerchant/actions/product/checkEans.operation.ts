@@ -1,5 +1,4 @@
 import {
-	NodeApiError,
 	type IExecutePaginationFunctions,
 	type JsonObject,
 	type IExecuteSingleFunctions,
@@ -15,6 +14,7 @@ import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
 import { readEanList } from '../productValues';
+import { serviceError } from '../../transport/errors';
 
 async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const eans = readEanList(this, 'EANs', this.getNodeParameter('eans', ''));
@@ -41,7 +41,7 @@ async function sendEanCheck(this: IExecutePaginationFunctions, requestData: Requ
 	}
 	const unanswered = eans.filter((ean) => typeof existsByDigits.get(digitsOf(ean)) !== 'boolean');
 	if (unanswered.length > 0) {
-		throw new NodeApiError(this.getNode(), { unanswered } as unknown as JsonObject, {
+		throw serviceError(this.getNode(), { unanswered } as unknown as JsonObject, {
 			message: `The service's answer says nothing readable about EAN ${unanswered.slice(0, 5).join(', ')}${unanswered.length > 5 ? ` and ${unanswered.length - 5} more` : ''}`,
 			description: 'The EAN check answers true or false for each EAN sent; nothing is guessed for the missing ones',
 			itemIndex: this.getItemIndex(),

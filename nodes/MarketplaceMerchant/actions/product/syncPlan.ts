@@ -5,11 +5,12 @@
  * against the basic-products schema, so its numbers are numbers), calls `planSync` and sends the
  * updates the plan lists.
  */
-import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { decodedNumber } from '../../transport/decode';
 import { fieldPath } from '../../transport/values';
 import { entriesAt, type BulkSource } from '../bulkInput';
+import { nodeError } from '../../transport/errors';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
@@ -253,7 +254,7 @@ export function planSync(
 		const toZero = catalogue.filter((product) => !named.has(product) && decodedNumber(product.stockLevel) !== 0);
 		const share = catalogue.length === 0 ? 0 : (toZero.length / catalogue.length) * 100;
 		if (share > settings.maxZeroSharePercent && !settings.confirmZeroing) {
-			throw new NodeOperationError(
+			throw nodeError(
 				ctx.getNode(),
 				`Products Not in the List: this run would set stock to 0 for ${toZero.length} of ${catalogue.length} products (${formatPercent(share)}), more than the allowed ${settings.maxZeroSharePercent}% (item ${ctx.getItemIndex()}). Nothing was sent.`,
 				{
