@@ -5,8 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
-import { runNode, sandboxCredential, type WorkflowRunResult } from '../harness';
+import { startSandbox, type ProductRecord, type Sandbox } from '../../../sandbox';
+import { runNode, sandboxCredential, type WorkflowRunResult } from '../../harness';
 
 const NOW = '2025-06-15T10:00:00Z';
 

@@ -14,17 +14,17 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
+import { decodeText } from '../../../nodes/MarketplaceMerchant/transport/decode';
 import {
 	DOCUMENTS,
 	documentIdOf,
 	flattenDocumentLinks,
 	simplifyDocument,
 	type DocumentKind,
-} from '../../nodes/MarketplaceMerchant/actions/documents/documents';
-import { readDocumentRange } from '../../nodes/MarketplaceMerchant/actions/documents/fields';
-import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
-import { TestNodeTypes, packageNodeTypeName, runNode, type RunNodeOptions, sandboxCredential } from '../harness';
+} from '../../../nodes/MarketplaceMerchant/actions/documents/documents';
+import { readDocumentRange } from '../../../nodes/MarketplaceMerchant/actions/documents/fields';
+import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../../sandbox';
+import { TestNodeTypes, packageNodeTypeName, runNode, type RunNodeOptions, sandboxCredential } from '../../harness';
 
 const NODE = 'marketplaceMerchant';
 /** The sandbox's documents cover the half year before its clock start. */

@@ -1,8 +1,8 @@
 /** Price › Get Many through the real engine against the sandbox. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST_NAME, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME, runNode } from '../../harness';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 
 /** A year ahead: the node rejects discounts starting before today (real UTC), and the sandbox's clock is set in this year. */
 const YEAR = new Date().getUTCFullYear() + 1;

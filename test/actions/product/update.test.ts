@@ -4,9 +4,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
-import { eanCheckDigit, toProduct } from '../../sandbox/products';
-import { runNode, type RunNodeOptions, sandboxCredential, type WorkflowRunResult } from '../harness';
+import { startSandbox, type RequestLogEntry, type Sandbox } from '../../../sandbox';
+import { eanCheckDigit, toProduct } from '../../../sandbox/products';
+import { runNode, type RunNodeOptions, sandboxCredential, type WorkflowRunResult } from '../../harness';
 
 const NODE = 'marketplaceMerchant';
 const NOW = '2025-06-15T10:00:00Z';

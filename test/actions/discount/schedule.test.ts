@@ -1,8 +1,8 @@
 /** Discount › Schedule, Update, Get Many, Cancel through the real engine against the sandbox. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST_NAME, runNode, type RunNodeOptions } from '../harness';
-import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME, runNode, type RunNodeOptions } from '../../harness';
+import { startSandbox, type ProductRecord, type Sandbox } from '../../../sandbox';
 
 /** A year ahead: the node rejects discounts starting before today (real UTC), and the sandbox's clock is set in this year. */
 const YEAR = new Date().getUTCFullYear() + 1;

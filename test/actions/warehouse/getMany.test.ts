@@ -1,6 +1,6 @@
 /** Warehouse › Get Many through the real engine against the sandbox. */
-import { NODE_UNDER_TEST_NAME, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME, runNode } from '../../harness';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 
 const NODE_TYPE = 'marketplaceMerchant';
 let sandbox: Sandbox;
