@@ -6,9 +6,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type ProductRecord, type RequestLogEntry, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { startSandbox, type Invoice, type InvoiceCorrection, type ProductRecord, type RequestLogEntry, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { eanCheckDigit } from '../../sandbox/products';
-import { runNode, sandboxCredential, type RunNodeOptions, type WorkflowRunResult } from '../harness';
+import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions, type WorkflowRunResult } from '../harness';
 
 export const NODE = 'marketplaceMerchant';
 export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
@@ -63,6 +63,15 @@ export function runner(resource?: string) {
 		await runNode(NODE, resource ? { resource, ...parameters } : parameters, inputItems, { credentials: credentials(), ...options });
 }
 
+/** `run` that also gives the node's output items and their JSON. */
+export function outputRunner(resource?: string) {
+	const run = runner(resource);
+	return async (...args: Parameters<typeof run>) => {
+		const result = await run(...args);
+		return { result, items: result.output(NODE_UNDER_TEST_NAME), json: result.json(NODE_UNDER_TEST_NAME) };
+	};
+}
+
 /** Requests the node made to the API (the token request is not one of them). */
 export function apiRequests(): RequestLogEntry[] {
 	return sandbox.log.filter((entry) => entry.route !== 'token');
@@ -114,4 +123,20 @@ export const goodPrice = (product: ProductRecord) => Math.floor(product.basePric
 
 export function sale(product: ProductRecord, dateFrom = `01/08/${YEAR}`, dateTo = `10/08/${YEAR}`): IDataObject {
 	return { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom, dateTo, discountType: 'SALE' };
+}
+
+/** The documents family: a sandbox at NOW has documents for the half year before; seven months are three 3-month windows. */
+export const FROM = '2024-12-01T00:00:00';
+export const TO = '2025-06-30T23:59:59';
+export const FROM_MS = Date.parse(`${FROM}Z`);
+const TO_MS = Date.parse(`${TO}Z`);
+
+export type Document = Invoice | InvoiceCorrection;
+
+function invoicedMs(document: Document): number {
+	return Date.parse(`${document.invoiceHeader.orderDetails.invoicedDate}Z`);
+}
+
+export function inRange(documents: Document[], fromMs = FROM_MS, toMs = TO_MS): Document[] {
+	return documents.filter((document) => invoicedMs(document) >= fromMs && invoicedMs(document) <= toMs);
 }
