@@ -1,32 +1,14 @@
 /** Price › Get Many through the real engine against the sandbox. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST_NAME, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME, runNode } from '../../harness';
+import { NODE, YEAR, credentials, sandbox, sandboxPerFile } from '../helpers';
 
-/** A year ahead: the node rejects discounts starting before today (real UTC), and the sandbox's clock is set in this year. */
-const YEAR = new Date().getUTCFullYear() + 1;
-
-const NODE_TYPE = 'marketplaceMerchant';
 const TODAY = `${YEAR}-06-15`;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimits: false, now: `${TODAY}T10:00:00Z`, seed: 3 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => sandbox.clearLog());
-
-function credentials() {
-	return { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } };
-}
+sandboxPerFile({ now: `${TODAY}T10:00:00Z`, seed: 3 });
 
 async function getPrices(parameters: IDataObject, inputItems: unknown[] = [{}]) {
-	return await runNode(NODE_TYPE, { resource: 'price', operation: 'getMany', ...parameters }, inputItems, {
+	return await runNode(NODE, { resource: 'price', operation: 'getMany', ...parameters }, inputItems, {
 		credentials: credentials(),
 	});
 }
@@ -103,7 +85,7 @@ describe('Price › Get Many', () => {
 		const product = sandbox.state.products.find((candidate) => !discounted.has(candidate.id))!;
 		const discountPrice = Math.floor(product.basePrice * 0.8);
 		const scheduled = await runNode(
-			NODE_TYPE,
+			NODE,
 			{ resource: 'discount', operation: 'schedule' },
 			[
 				{
@@ -147,7 +129,7 @@ describe('Price › Get Many', () => {
 	it('with Continue on Fail, a bad item becomes an error item and the others are still answered', async () => {
 		const [id] = idsOf(1, 40);
 		const result = await runNode(
-			NODE_TYPE,
+			NODE,
 			{ resource: 'price', operation: 'getMany', merchantInventoryIds: '={{ $json.ids }}', date: TODAY },
 			[{ ids: [id] }, { ids: ['x1'] }],
 			{ credentials: credentials(), node: { continueOnFail: true } },

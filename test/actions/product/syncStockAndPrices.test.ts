@@ -5,28 +5,18 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
-import { runNode, sandboxCredential, type WorkflowRunResult } from '../harness';
+import type { ProductRecord } from '../../../sandbox';
+import type { WorkflowRunResult } from '../../harness';
+import { NOW, runner, sandbox, sandboxPerTest } from '../helpers';
 
-const NOW = '2025-06-15T10:00:00Z';
-
-let sandbox: Sandbox;
-
-afterEach(async () => {
-	await sandbox?.close();
-});
-
-async function start(products = 300): Promise<void> {
-	sandbox = await startSandbox({ rateLimits: false, now: NOW, products });
-}
+const start = sandboxPerTest((products: number = 300) => ({ now: NOW, products }));
+const run = runner();
 
 /** A sync run with the detailed outcome (Simplify off), which the tests of what a run decides read; Simplify is tested on its own. */
 async function sync(products: unknown[], parameters: INodeParameters = {}): Promise<WorkflowRunResult> {
-	return await runNode(
-		'marketplaceMerchant',
+	return await run(
 		{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}', simplify: false, ...parameters },
 		[{ products }],
-		{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
 	);
 }
 
@@ -339,11 +329,9 @@ describe('Product: Sync Stock and Prices', () => {
 		await start(10);
 		const [a] = settledProducts();
 
-		const result = await runNode(
-			'marketplaceMerchant',
+		const result = await run(
 			{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}' },
 			[{ products: [{ ean: a.ean, stockLevel: a.stockLevel + 1 }] }, { products: [{ ean: a.ean, stockLevel: '1,000' }] }],
-			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
 		);
 
 		expect(result.error?.message).toBe('Products (JSON) › entry 1 › Stock Level (stockLevel): "1,000" is not a stock level (a whole number) (item 1)');
@@ -354,8 +342,7 @@ describe('Product: Sync Stock and Prices', () => {
 		await start(20);
 		const [a] = settledProducts();
 
-		const result = await runNode(
-			'marketplaceMerchant',
+		const result = await run(
 			{
 				resource: 'product',
 				operation: 'syncStockAndPrices',
@@ -364,7 +351,6 @@ describe('Product: Sync Stock and Prices', () => {
 				productRows: { product: [{ match: a.sku, stockLevel: String(a.stockLevel + 2), basePrice: '' }] },
 			},
 			[{}],
-			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
 		);
 
 		expect(result.json('Node').map((item: IDataObject) => [item.status, item.changes])).toEqual([
@@ -402,8 +388,7 @@ describe('Product: Sync Stock and Prices', () => {
 	it('names rows by their position and label in errors', async () => {
 		await start(10);
 
-		const result = await runNode(
-			'marketplaceMerchant',
+		const result = await run(
 			{
 				resource: 'product',
 				operation: 'syncStockAndPrices',
@@ -412,15 +397,12 @@ describe('Product: Sync Stock and Prices', () => {
 				productRows: { product: [{ match: '8600000000017', stockLevel: '3' }, { match: '8600000000017', stockLevel: '1.000' }] },
 			},
 			[{}],
-			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
 		);
 
 		expect(result.error?.message).toBe('Products › row 2 › Stock Level: "1.000" is not a stock level (a whole number) (item 0)');
-		const blank = await runNode(
-			'marketplaceMerchant',
+		const blank = await run(
 			{ resource: 'product', operation: 'syncStockAndPrices', matchBy: 'ean', inputMode: 'rows', productRows: { product: [{ match: ' ', stockLevel: '3' }] } },
 			[{}],
-			{ credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } },
 		);
 		expect(blank.error?.message).toBe('Products › row 1 › Match Value: is missing (item 0)');
 	});

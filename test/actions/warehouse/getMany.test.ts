@@ -1,26 +1,13 @@
 /** Warehouse › Get Many through the real engine against the sandbox. */
-import { NODE_UNDER_TEST_NAME, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME, runNode } from '../../harness';
+import { NODE, NOW, credentials, sandbox, sandboxPerFile } from '../helpers';
 
-const NODE_TYPE = 'marketplaceMerchant';
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimits: false, now: '2025-06-15T10:00:00Z', seed: 7 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-function credentials() {
-	return { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } };
-}
+sandboxPerFile({ now: NOW, seed: 7 });
 
 describe('Warehouse › Get Many', () => {
 	it('outputs one item per warehouse, exactly one of them the default address', async () => {
 		sandbox.clearLog();
-		const result = await runNode(NODE_TYPE, { resource: 'warehouse', operation: 'getMany' }, [{}], {
+		const result = await runNode(NODE, { resource: 'warehouse', operation: 'getMany' }, [{}], {
 			credentials: credentials(),
 		});
 
@@ -38,7 +25,7 @@ describe('Warehouse › Get Many', () => {
 
 	it('reads a Base URL with spaces and trailing slashes as the node, trigger and credential do (one rule, credential.ts)', async () => {
 		sandbox.clearLog();
-		const result = await runNode(NODE_TYPE, { resource: 'warehouse', operation: 'getMany' }, [{}], {
+		const result = await runNode(NODE, { resource: 'warehouse', operation: 'getMany' }, [{}], {
 			credentials: { marketplaceMerchantApi: { baseUrl: ` ${sandbox.url}// `, ...sandbox.client } },
 		});
 
@@ -50,7 +37,7 @@ describe('Warehouse › Get Many', () => {
 
 	it('lists the warehouses once per input item', async () => {
 		sandbox.clearLog();
-		const result = await runNode(NODE_TYPE, { resource: 'warehouse', operation: 'getMany' }, [{}, {}], {
+		const result = await runNode(NODE, { resource: 'warehouse', operation: 'getMany' }, [{}, {}], {
 			credentials: credentials(),
 		});
 

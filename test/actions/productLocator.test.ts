@@ -1,52 +1,14 @@
 /**
- * "Pick, don't type" (issue 13): the product and discount locators and Import's Product Type
- * list, through n8n-core's real LoadOptionsContext (the editor's list searches and option lists)
- * and RoutingNode (runs with locator values), against the sandbox over HTTP.
+ * "Pick, don't type" (issue 13): the product locator (actions/productLocator.ts) through n8n-core's
+ * real LoadOptionsContext (the editor's list searches) and RoutingNode (runs with locator values),
+ * against the sandbox over HTTP.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { SandboxOptions } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME, TestCredentialsHelper, runListSearch, sandboxCredential } from '../harness';
+import { CREDENTIAL_TYPE, NODE, credentials, locator, runner, sandbox, sandboxPerTest, sent } from './helpers';
 
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
-import { PRODUCT_TYPES } from '../../sandbox/data';
-import {
-	NODE_UNDER_TEST_NAME,
-	TestCredentialsHelper,
-	runListSearch,
-	runLoadOptions,
-	runNode,
-	sandboxCredential,
-	type RunNodeOptions,
-	type WorkflowRunResult,
-} from '../harness';
-
-const NODE = 'marketplaceMerchant';
-const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
-
-let sandbox: Sandbox;
-
-afterEach(async () => {
-	await sandbox?.close();
-});
-
-async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<void> {
-	sandbox = await startSandbox({ rateLimits: false, products: 120, ...options });
-}
-
-function credentials() {
-	return { [CREDENTIAL_TYPE]: sandboxCredential(sandbox) };
-}
-
-/** The Locator value n8n stores for a resource locator field. */
-function locator(mode: 'list' | 'id' | 'ean', value: string | number) {
-	return { __rl: true, mode, value };
-}
-
-async function run(parameters: INodeParameters, inputItems: unknown[] = [{}], options: RunNodeOptions = {}): Promise<WorkflowRunResult> {
-	return await runNode(NODE, parameters, inputItems, { credentials: credentials(), ...options });
-}
-
-function sent(route: RequestLogEntry['route']): RequestLogEntry[] {
-	return sandbox.log.filter((entry) => entry.route === route);
-}
+const start = sandboxPerTest((options: SandboxOptions = {}) => ({ products: 120, ...options }));
+const run = runner();
 
 async function searchProducts(filter?: string, paginationToken?: string) {
 	const { result } = await runListSearch(NODE, 'searchProducts', {
@@ -277,71 +239,5 @@ describe('Product locator: values in a run', () => {
 		const [scheduled] = result.json(NODE_UNDER_TEST_NAME);
 		expect(scheduled.success).toBe(true);
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)?.merchantInventoryId).toBe(product.id);
-	});
-});
-
-describe('Discount locator', () => {
-	it('lists the current and upcoming discounts only, with product, price and dates', async () => {
-		await start();
-		const now = Date.now();
-		const expected = sandbox.state.discounts.filter((discount) => !discount.cancelled && (discount.endsAtMs === null || discount.endsAtMs >= now));
-		const ended = sandbox.state.discounts.filter((discount) => discount.endsAtMs !== null && discount.endsAtMs < now);
-		expect(ended.length).toBeGreaterThan(0);
-
-		const { result } = await runListSearch(NODE, 'searchDiscounts', {
-			credentials: credentials(),
-			parameters: { resource: 'discount', operation: 'cancel' },
-		});
-
-		expect(result.results.map((entry) => entry.value).sort()).toEqual(expected.map((discount) => discount.discountId).sort());
-		const running = expected.find((discount) => discount.startsAtMs <= now)!;
-		const upcoming = expected.find((discount) => discount.startsAtMs > now)!;
-		expect(result.results.find((entry) => entry.value === running.discountId)?.name).toBe(
-			`Product ${running.merchantInventoryId} at ${running.discountPrice}, ${running.dateFrom} to ${running.dateTo} (running)`,
-		);
-		expect(result.results.find((entry) => entry.value === upcoming.discountId)?.name).toBe(
-			`Product ${upcoming.merchantInventoryId} at ${upcoming.discountPrice}, ${upcoming.dateFrom} to ${upcoming.dateTo}`,
-		);
-
-		const filtered = await runListSearch(NODE, 'searchDiscounts', { credentials: credentials(), filter: String(upcoming.merchantInventoryId) });
-		expect(filtered.result.results.map((entry) => entry.value)).toEqual([upcoming.discountId]);
-	});
-
-	it('cancels the discount picked from the list; a plain ID still works in Update', async () => {
-		await start();
-		const now = Date.now();
-		const [first, second] = sandbox.state.discounts.filter((discount) => discount.startsAtMs > now);
-
-		const cancelled = await run({ resource: 'discount', operation: 'cancel', discountId: locator('list', first.discountId) });
-		const updated = await run({
-			resource: 'discount',
-			operation: 'update',
-			inputMode: 'json',
-			discountsJson: JSON.stringify([{ discountId: second.discountId, newDiscountPrice: second.discountPrice - 1 }]),
-		});
-
-		expect(cancelled.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ discountId: first.discountId, cancelled: true })]);
-		expect(updated.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ success: true })]);
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === second.discountId)?.discountPrice).toBe(second.discountPrice - 1);
-	});
-});
-
-describe('Import: Product Type list', () => {
-	it('lists the types Get Types answers, in the chosen language', async () => {
-		await start();
-		const sorted = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
-
-		const local = await runLoadOptions(NODE, 'getProductTypes', {
-			credentials: credentials(),
-			parameters: { resource: 'product', operation: 'import', language: 'default' },
-		});
-		const english = await runLoadOptions(NODE, 'getProductTypes', {
-			credentials: credentials(),
-			parameters: { resource: 'product', operation: 'import', language: 'en' },
-		});
-
-		expect(local.result).toEqual(sorted(PRODUCT_TYPES.map((type) => type.local)).map((name) => ({ name, value: name })));
-		expect(english.result.map((option) => option.value)).toEqual(sorted(PRODUCT_TYPES.map((type) => type.en)));
-		expect(sent('productTypes').map(({ status }) => status)).toEqual([200, 200]);
 	});
 });

@@ -1,5 +1,6 @@
 /**
- * What the editor shows before a run: required fields n8n flags itself, and the subtitle in words.
+ * What the editor shows before a run: required fields n8n flags itself, the subtitle in words, and
+ * the notice and top-level Simplify of the bulk operations.
  * Parameter issues are n8n's own (NodeHelpers.getNodeParametersIssues, the check behind the
  * panel's warnings and behind WorkflowExecute refusing to start a workflow that has them).
  */
@@ -120,5 +121,40 @@ describe('Subtitle', () => {
 
 	it('shows the value of an operation it does not know rather than nothing', () => {
 		expect(subtitle({ resource: 'product', operation: 'teleport' })).toBe('teleport: Product');
+	});
+});
+
+describe('bulk operations in the panel', () => {
+	/** The parameters a node added from the node creator has (defaults filled in as the editor does), and the ones shown. */
+	function shown(resource: string, operation: string) {
+		const values = NodeHelpers.getNodeParameters(description().properties, { resource, operation }, true, false, null, description()) ?? {};
+		return { values, properties: description().properties.filter((property) => NodeHelpers.displayParameter(values, property, null, description())) };
+	}
+
+	it.each([
+		['product', 'updateMany', 'one bulk call', 'products'],
+		['product', 'syncStockAndPrices', 'one sync run', 'products'],
+		['discount', 'schedule', 'one bulk call', 'discounts'],
+		['discount', 'update', 'one bulk call', 'discounts'],
+	])('%s › %s shows a notice: one input item makes %s, an Aggregate node in front, the shape with an example', (resource, operation, call, field) => {
+		const notices = shown(resource, operation).properties.filter((property) => property.type === 'notice');
+
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayName).toContain(`One input item makes ${call}`);
+		expect(notices[0].displayName).toContain(`Aggregate node in front (All Item Data, into the field "${field}")`);
+		expect(notices[0].displayName).toMatch(new RegExp(`An input item then looks like: \\{"${field}": \\[\\{"`));
+	});
+
+	it.each([
+		['product', 'update'],
+		['product', 'updateMany'],
+		['product', 'syncStockAndPrices'],
+		['discount', 'schedule'],
+		['discount', 'update'],
+	])('%s › %s shows Simplify at the top level, on by default', (resource, operation) => {
+		const { values, properties } = shown(resource, operation);
+
+		expect(properties.map((property) => property.name)).toContain('simplify');
+		expect(values.simplify).toBe(true);
 	});
 });

@@ -1,15 +1,15 @@
 /**
  * "Results belong to their inputs" (issue 10, section 3) through n8n's real engine against the
- * sandbox: bulk results paired with their entries by position, entries without a result, document
- * links whose answer does not name the suborder, and none of it depending on how entries fall into
- * requests. The sandbox produces each live variant with a switch (sandbox/variants.ts).
+ * sandbox: bulk results paired with their entries by position (transport/bulkResults.ts), entries
+ * without a result, and none of it depending on how entries fall into requests. The sandbox
+ * produces each live variant with a switch (sandbox/variants.ts). Document links whose answer does
+ * not name the suborder: test/actions/documents/getDocumentLinks.test.ts and test/trigger/pdfs.test.ts.
  */
-import { NodeHelpers, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/transport/bulkResults';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
-import { NODE_UNDER_TEST_NAME, TestNodeTypes, packageNodeTypeName, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
-import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invoicedAt, setNow, useSharedClock } from '../trigger/helpers';
+import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 
 const NODE = 'marketplaceMerchant';
 /** Far more results than any request holds: the answer's list is empty. */
@@ -246,92 +246,6 @@ describe('node', () => {
 			]);
 		});
 	});
-
-	describe('Invoice › Get Document Links, answer keyed by the schema name', () => {
-		const FROM = '2025-05-01T00:00:00';
-		const TO = '2025-06-15T00:00:00';
-
-		function invoicesWithSuborders(count: number) {
-			const invoices = sandbox.state.invoices.filter((invoice) => invoice.invoiceHeader.orderDetails.invoicedDate >= '2025-05-02').slice(0, count);
-			expect(invoices).toHaveLength(count);
-			return invoices.map((invoice) => ({
-				suborderId: invoice.invoiceHeader.orderDetails.suborderId,
-				documentCorrelationId: invoice.invoiceHeader.orderDetails.invoiceId,
-			}));
-		}
-
-		const links = (resource: string, suborderIds: string[]) =>
-			run({ resource, operation: 'getDocumentLinks', suborderIds: suborderIds.join(','), dateFrom: FROM, dateTo: TO });
-
-		it('takes the suborder from the request when one was asked, and leaves it null when several were', async () => {
-			const [one, two] = invoicesWithSuborders(2);
-			sandbox.setVariants({ urlsKeyedBySchemaName: true });
-
-			const single = await links('invoice', [one.suborderId]);
-			const several = await links('invoice', [one.suborderId, two.suborderId]);
-
-			expect(single.error).toBeUndefined();
-			expect(single.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => ({ suborderId, documentCorrelationId }))).toEqual([one]);
-			expect(several.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => ({ suborderId, documentCorrelationId }))).toEqual([
-				{ suborderId: null, documentCorrelationId: one.documentCorrelationId },
-				{ suborderId: null, documentCorrelationId: two.documentCorrelationId },
-			]);
-		});
-
-		it('does the same for invoice corrections', async () => {
-			const corrections = sandbox.state.corrections.filter((document) => document.invoiceHeader.orderDetails.invoicedDate >= '2025-05-02').slice(0, 2);
-			expect(corrections).toHaveLength(2);
-			const suborderIds = corrections.map((correction) => correction.invoiceHeader.orderDetails.suborderId);
-			sandbox.setVariants({ urlsKeyedBySchemaName: true });
-
-			const single = await links('invoiceCorrection', suborderIds.slice(0, 1));
-			const several = await links('invoiceCorrection', suborderIds);
-
-			const numbers = corrections.map((correction) => correction.invoiceHeader.orderDetails.invoiceNumber);
-			expect(single.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => [suborderId, documentCorrelationId])).toEqual([
-				[suborderIds[0], numbers[0]],
-			]);
-			expect(several.json(NODE_UNDER_TEST_NAME).map(({ suborderId, documentCorrelationId }) => [suborderId, documentCorrelationId])).toEqual([
-				[null, numbers[0]],
-				[null, numbers[1]],
-			]);
-		});
-	});
-});
-
-describe('trigger with Download PDFs, link answer keyed by the schema name', () => {
-	const START = '2025-06-15T10:00:00.000Z';
-	let sandbox: Sandbox;
-
-	beforeAll(async () => {
-		useSharedClock(START);
-		sandbox = await startSandbox({ rateLimits: false, seed: 5 });
-	});
-	afterAll(async () => {
-		await sandbox.close();
-		jest.useRealTimers();
-	});
-
-	it('attaches each PDF to its own invoice by the document id', async () => {
-		setNow(Date.parse(START) + 200 * DAY);
-		const trigger = new TriggerUnderTest(sandbox, { event: 'invoice', downloadPdfs: true });
-		expect(emittedItems(await trigger.poll())).toEqual([]);
-		const ids = [1, 2].map(
-			(minutes) => sandbox.addInvoice({ invoiceHeader: { orderDetails: { invoicedDate: invoicedAt(minutes * MINUTE) } } }).invoiceHeader.orderDetails.invoiceId,
-		);
-		advance(3 * MINUTE);
-		sandbox.setVariants({ urlsKeyedBySchemaName: true });
-
-		const items = emittedItems(await trigger.poll());
-
-		expect(documentIds(items)).toEqual(ids);
-		for (const [index, item] of items.entries()) {
-			expect(item.json).not.toHaveProperty('pdfError');
-			expect(item.binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${ids[index]}.pdf` });
-			expect(Buffer.from(item.binary!.data.data, 'base64').toString('latin1')).toContain(ids[index]);
-		}
-		expect(sandbox.log.filter((entry) => entry.route === 'invoiceUrls').map((entry) => entry.query.suborderIds.split(',').length)).toEqual([2]);
-	});
 });
 
 describe('pairing when results are missing other than at the end (no sandbox switch drops them there)', () => {
@@ -356,42 +270,5 @@ describe('pairing when results are missing other than at the end (no sandbox swi
 			[false, 2, entry(2)],
 			[false, 9, {}],
 		]);
-	});
-});
-
-describe('bulk operations in the panel', () => {
-	const description = new TestNodeTypes().getByNameAndVersion(packageNodeTypeName(NODE), 1).description;
-
-	/** The parameters a node added from the node creator has (defaults filled in as the editor does), and the ones shown. */
-	function shown(resource: string, operation: string) {
-		const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, null, description) ?? {};
-		return { values, properties: description.properties.filter((property) => NodeHelpers.displayParameter(values, property, null, description)) };
-	}
-
-	it.each([
-		['product', 'updateMany', 'one bulk call', 'products'],
-		['product', 'syncStockAndPrices', 'one sync run', 'products'],
-		['discount', 'schedule', 'one bulk call', 'discounts'],
-		['discount', 'update', 'one bulk call', 'discounts'],
-	])('%s › %s shows a notice: one input item makes %s, an Aggregate node in front, the shape with an example', (resource, operation, call, field) => {
-		const notices = shown(resource, operation).properties.filter((property) => property.type === 'notice');
-
-		expect(notices).toHaveLength(1);
-		expect(notices[0].displayName).toContain(`One input item makes ${call}`);
-		expect(notices[0].displayName).toContain(`Aggregate node in front (All Item Data, into the field "${field}")`);
-		expect(notices[0].displayName).toMatch(new RegExp(`An input item then looks like: \\{"${field}": \\[\\{"`));
-	});
-
-	it.each([
-		['product', 'update'],
-		['product', 'updateMany'],
-		['product', 'syncStockAndPrices'],
-		['discount', 'schedule'],
-		['discount', 'update'],
-	])('%s › %s shows Simplify at the top level, on by default', (resource, operation) => {
-		const { values, properties } = shown(resource, operation);
-
-		expect(properties.map((property) => property.name)).toContain('simplify');
-		expect(values.simplify).toBe(true);
 	});
 });

@@ -98,41 +98,6 @@ describe('values that were guessed are rejected before sending', () => {
 	});
 });
 
-describe('Check EANs leaves the check digit to the service', () => {
-	it('checks codes whose check digit is not valid, and finds the one that exists', async () => {
-		// 4006381333932: EAN-13 length, wrong check digit; such codes exist in real catalogues.
-		const imported = await run({
-			resource: 'product',
-			operation: 'import',
-			name: 'Pan',
-			ean: '4006381333932',
-			description: 'A pan',
-			coverImage: 'https://example.com/pan.jpg',
-			basePrice: 100,
-			vat: 20,
-			stockLevel: 1,
-		});
-		expect(imported.error).toBeUndefined();
-
-		const result = await run({ resource: 'product', operation: 'checkEans', eans: '4006381333932, 12345670, 00012345678906' });
-
-		expect(result.error).toBeUndefined();
-		expect(result.json('Node')).toEqual([
-			{ ean: '4006381333932', exists: true },
-			{ ean: '12345670', exists: false },
-			{ ean: '00012345678906', exists: false },
-		]);
-		expect(sandbox.log.filter((entry) => entry.route === 'eanExists').map((entry) => entry.itemCount)).toEqual([3]);
-	});
-
-	it('uses an EAN filter with an invalid check digit as given', async () => {
-		const result = await run({ resource: 'product', operation: 'getMany', returnAll: true, filters: { ean: '4006381333932' } });
-
-		expect(result.error).toBeUndefined();
-		expect(sandbox.log.find((entry) => entry.route === 'products')?.query.ean).toBe('4006381333932');
-	});
-});
-
 describe('an invalid input item', () => {
 	const update: INodeParameters = {
 		resource: 'product',

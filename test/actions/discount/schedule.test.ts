@@ -1,55 +1,11 @@
-/** Discount › Schedule, Update, Get Many, Cancel through the real engine against the sandbox. */
+/** Discount › Schedule: one item per discount, rows or JSON, bulk splitting, seasonal sales, and the values rejected before sending (of every discount operation), through the real engine against the sandbox. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST_NAME, runNode, type RunNodeOptions } from '../harness';
-import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
+import { NODE_UNDER_TEST_NAME } from '../../harness';
+import { DISCOUNT_SANDBOX, YEAR, discountRequests, freshProducts, goodPrice, runner, sale, sandbox, sandboxPerFile, schedule } from '../helpers';
 
-/** A year ahead: the node rejects discounts starting before today (real UTC), and the sandbox's clock is set in this year. */
-const YEAR = new Date().getUTCFullYear() + 1;
-
-const NODE_TYPE = 'marketplaceMerchant';
-const DAY_MS = 86_400_000;
-let sandbox: Sandbox;
-
-// One sandbox for the file: each test schedules on products that have no discount yet (freshProducts),
-// so discounts of one test never overlap another's. 1,400 products leave room for the 1,200-entry test.
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimits: false, now: `${YEAR}-06-15T10:00:00Z`, seed: 5, products: 1_400 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(() => sandbox.clearLog());
-
-async function run(parameters: INodeParameters, inputItems: unknown[] = [{}], options: RunNodeOptions = {}) {
-	return await runNode(NODE_TYPE, { resource: 'discount', ...parameters }, inputItems, {
-		credentials: { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } },
-		...options,
-	});
-}
-
-async function schedule(discounts: unknown[], parameters: INodeParameters = {}, options: RunNodeOptions = {}) {
-	return await run({ operation: 'schedule', ...parameters }, [{ discounts }], options);
-}
-
-/** Products without any discount yet, so that a new one neither overlaps nor inherits a price. */
-function freshProducts(count: number): ProductRecord[] {
-	const discounted = new Set(sandbox.state.discounts.map((discount) => discount.merchantInventoryId));
-	const products = sandbox.state.products.filter((product) => !discounted.has(product.id)).slice(0, count);
-	expect(products).toHaveLength(count);
-	return products;
-}
-
-/** A price the service accepts: 10% below the regular price. */
-const goodPrice = (product: ProductRecord) => Math.floor(product.basePrice * 0.9);
-
-function sale(product: ProductRecord, dateFrom = `01/08/${YEAR}`, dateTo = `10/08/${YEAR}`): IDataObject {
-	return { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom, dateTo, discountType: 'SALE' };
-}
-
-const discountRequests = () => sandbox.log.filter((entry) => entry.path.includes('/discounts'));
+sandboxPerFile(DISCOUNT_SANDBOX);
+const run = runner('discount');
 
 describe('Discount › Schedule', () => {
 	it('outputs one item per discount: scheduled ones with their id, rejected ones with the service message and input', async () => {
@@ -190,135 +146,6 @@ describe('Discount › Schedule', () => {
 	});
 });
 
-describe('Discount › Update', () => {
-	it('changes a scheduled discount and reports an ended discount as a rejected entry', async () => {
-		const [product] = freshProducts(1);
-		const scheduled = (await schedule([sale(product)])).json(NODE_UNDER_TEST_NAME)[0];
-		const now = sandbox.clock.now().getTime();
-		const ended = sandbox.state.discounts.find((discount) => discount.endsAtMs !== null && discount.endsAtMs < now)!;
-		expect(ended).toBeDefined();
-		const newPrice = goodPrice(product) - 10;
-
-		const result = await run({ operation: 'update' }, [
-			{
-				discounts: [
-					{ discountId: scheduled.id, newDiscountPrice: newPrice, newDateFrom: `03/08/${YEAR}`, newDateTo: `${YEAR}-08-12` },
-					{ discountId: ended.discountId, newDiscountPrice: ended.discountPrice - 1 },
-				],
-			},
-		]);
-
-		expect(result.error).toBeUndefined();
-		const [updated, rejected] = result.json(NODE_UNDER_TEST_NAME);
-		expect(updated).toEqual({
-			id: scheduled.id,
-			success: true,
-			error: null,
-			input: {
-				discountId: scheduled.id,
-				newDiscountPrice: String(newPrice),
-				newDiscountPriceCurrency: 'RSD',
-				newDateFrom: `03/08/${YEAR}`,
-				newDateTo: `12/08/${YEAR}`,
-			},
-		});
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)).toMatchObject({
-			discountPrice: newPrice,
-			dateFrom: `03/08/${YEAR}`,
-			dateTo: `12/08/${YEAR}`,
-		});
-		expect(rejected).toMatchObject({ id: ended.discountId, success: false, error: 'Ended discounts cannot be updated' });
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === ended.discountId)?.discountPrice).toBe(ended.discountPrice);
-		expect(discountRequests().filter((entry) => entry.route === 'discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
-	});
-
-	it('takes update rows from the UI and sends only the changes given', async () => {
-		const [product] = freshProducts(1);
-		const scheduled = (await schedule([sale(product)])).json(NODE_UNDER_TEST_NAME)[0];
-		const result = await run({
-			operation: 'update',
-			inputMode: 'rows',
-			discountUpdatesUi: { discount: [{ discountId: scheduled.id as string, newDiscountPrice: '', newDateTo: `${YEAR}-08-20T00:00:00`, newDiscountType: '' }] },
-		});
-
-		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([{ id: scheduled.id, success: true, error: null, input: { discountId: scheduled.id, newDateTo: `20/08/${YEAR}` } }]);
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)).toMatchObject({
-			dateFrom: `01/08/${YEAR}`,
-			dateTo: `20/08/${YEAR}`,
-			discountPrice: goodPrice(product),
-		});
-	});
-});
-
-describe('Discount › Get Many', () => {
-	/** What the service should list for a range, from the sandbox state: discounts running at some time in it. */
-	function expectedIds(from: string, to: string): string[] {
-		const fromMs = Date.parse(`${from}T00:00:00Z`);
-		const toEndMs = Date.parse(`${to}T00:00:00Z`) + DAY_MS - 1;
-		return sandbox.state.discounts
-			.filter((discount) => !discount.cancelled && discount.startsAtMs <= toEndMs && (discount.endsAtMs === null || discount.endsAtMs >= fromMs))
-			.sort((a, b) => a.startsAtMs - b.startsAtMs)
-			.map((discount) => discount.discountId);
-	}
-
-	it('outputs one item per discount running in the range, as in the sandbox state', async () => {
-		const [product] = freshProducts(1);
-		await schedule([sale(product, `20/07/${YEAR}`, `25/07/${YEAR}`)]);
-		const result = await run({ operation: 'getMany', dateFrom: `${YEAR}-06-01T00:00:00`, dateTo: `${YEAR}-07-31T00:00:00`, returnAll: true });
-
-		const discounts = result.json(NODE_UNDER_TEST_NAME);
-		const expected = expectedIds(`${YEAR}-06-01`, `${YEAR}-07-31`);
-		expect(expected).toContain(sandbox.state.discounts.find((discount) => discount.merchantInventoryId === product.id)?.discountId);
-		expect(expected.length).toBeGreaterThan(3);
-		expect(discounts.map((discount) => discount.discountId)).toEqual(expected);
-		const state = new Map(sandbox.state.discounts.map((discount) => [discount.discountId, discount]));
-		for (const discount of discounts) {
-			expect(discount).toMatchObject({
-				merchantInventoryId: state.get(discount.discountId as string)!.merchantInventoryId,
-				discountPrice: state.get(discount.discountId as string)!.discountPrice,
-			});
-		}
-		expect(sandbox.log.find((entry) => entry.route === 'discountList')?.query).toEqual({ dateFrom: `01/06/${YEAR}`, dateTo: `31/07/${YEAR}` });
-	});
-
-	it('keeps the first results up to the limit from the one answer', async () => {
-		const result = await run({ operation: 'getMany', dateFrom: `01/06/${YEAR}`, dateTo: `31/07/${YEAR}`, returnAll: false, limit: 2 });
-
-		expect(result.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).toEqual(expectedIds(`${YEAR}-06-01`, `${YEAR}-07-31`).slice(0, 2));
-		expect(sandbox.count('discountList')).toBe(1);
-	});
-});
-
-describe('Discount › Cancel', () => {
-	it('cancels a discount: it disappears from Get Many and from prices', async () => {
-		const [product] = freshProducts(1);
-		const scheduled = (await schedule([sale(product, `01/10/${YEAR}`, `10/10/${YEAR}`)])).json(NODE_UNDER_TEST_NAME)[0];
-		const pricesOn5October = async () =>
-			(await runNode(NODE_TYPE, { resource: 'price', operation: 'getMany', merchantInventoryIds: String(product.id), date: `05/10/${YEAR}` }, [{}], {
-				credentials: { marketplaceMerchantApi: { baseUrl: sandbox.url, ...sandbox.client } },
-			})).json(NODE_UNDER_TEST_NAME)[0];
-		expect(await pricesOn5October()).toMatchObject({ discountId: scheduled.id });
-
-		const result = await run({ operation: 'cancel', discountId: scheduled.id as string });
-
-		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([{ discountId: scheduled.id, cancelled: true, message: `Discount ${String(scheduled.id)} cancelled` }]);
-		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)?.cancelled).toBe(true);
-		const listed = await run({ operation: 'getMany', dateFrom: `01/10/${YEAR}`, dateTo: `10/10/${YEAR}`, returnAll: true });
-		expect(sandbox.count('discountList')).toBe(1);
-		expect(listed.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).not.toContain(scheduled.id);
-		expect(await pricesOn5October()).toMatchObject({ discountId: null, sellablePrice: product.newBasePrice });
-	});
-
-	it('an unknown id becomes an error item naming the discount (Continue on Fail)', async () => {
-		const result = await run({ operation: 'cancel', discountId: 'no-such-discount' }, [{}], { node: { continueOnFail: true } });
-
-		const [item] = result.output(NODE_UNDER_TEST_NAME);
-		expect(item.error?.message).toBe('Discount "no-such-discount" was not found');
-		expect(item.error?.description).toBe('Discount no-such-discount does not exist');
-		expect(sandbox.log.filter((entry) => entry.route === 'discountCancel').map((entry) => entry.status)).toEqual([404]);
-	});
-});
-
 describe('Discount › Schedule, seasonal sales', () => {
 	it('sends a SEASONAL_SALE starting on the first and last days of its windows, and a lowercase rsd', async () => {
 		const [july, december] = freshProducts(2);
@@ -360,7 +187,7 @@ describe('Discount › validation before sending', () => {
 		['an update without discountId', { operation: 'update' }, [{ newDiscountPrice: 90 }], 'Discounts (JSON) › entry 1 › Discount ID (discountId): is missing'],
 		['an update without changes', { operation: 'update' }, [{ discountId: 'd-1' }], 'Discounts (JSON) › entry 1: has nothing to change'],
 		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'Discounts (JSON) › entry 1 › New Discount Price (newDiscountPrice): "cheap" is not a price'],
-		// Values as they come out of sheets are rejected, never guessed (more in strict-values.test.ts).
+		// Values as they come out of sheets are rejected, never guessed (more in test/transport/inputChecks.test.ts).
 		['a price of 1.299 (one thousand in sr-RS)', { operation: 'schedule' }, [entry({ discountPrice: '1.299' })], 'Discounts (JSON) › entry 1 › Discount Price (discountPrice): "1.299" has more than 2 decimal places'],
 		['an ISO day that does not exist', { operation: 'schedule' }, [entry({ dateTo: `${YEAR}-02-30` })], `Discounts (JSON) › entry 1 › Date To (dateTo): "${YEAR}-02-30" is not a date`],
 		['a start in the past', { operation: 'schedule' }, [entry({ dateFrom: '01/03/2020', dateTo: '05/03/2020' })], 'Discounts (JSON) › entry 1 › Date From (dateFrom): 01/03/2020 is in the past'],

@@ -1,0 +1,55 @@
+/**
+ * The Discount ID locator of Update and Cancel (actions/discount/discountLocator.ts): the list of
+ * current and upcoming discounts through n8n-core's real LoadOptionsContext, and runs with a picked value.
+ */
+import { NODE_UNDER_TEST_NAME, runListSearch } from '../../harness';
+import { NODE, credentials, locator, runner, sandbox, sandboxPerTest } from '../helpers';
+
+const start = sandboxPerTest(() => ({ products: 120 }));
+const run = runner();
+
+describe('Discount locator', () => {
+	it('lists the current and upcoming discounts only, with product, price and dates', async () => {
+		await start();
+		const now = Date.now();
+		const expected = sandbox.state.discounts.filter((discount) => !discount.cancelled && (discount.endsAtMs === null || discount.endsAtMs >= now));
+		const ended = sandbox.state.discounts.filter((discount) => discount.endsAtMs !== null && discount.endsAtMs < now);
+		expect(ended.length).toBeGreaterThan(0);
+
+		const { result } = await runListSearch(NODE, 'searchDiscounts', {
+			credentials: credentials(),
+			parameters: { resource: 'discount', operation: 'cancel' },
+		});
+
+		expect(result.results.map((entry) => entry.value).sort()).toEqual(expected.map((discount) => discount.discountId).sort());
+		const running = expected.find((discount) => discount.startsAtMs <= now)!;
+		const upcoming = expected.find((discount) => discount.startsAtMs > now)!;
+		expect(result.results.find((entry) => entry.value === running.discountId)?.name).toBe(
+			`Product ${running.merchantInventoryId} at ${running.discountPrice}, ${running.dateFrom} to ${running.dateTo} (running)`,
+		);
+		expect(result.results.find((entry) => entry.value === upcoming.discountId)?.name).toBe(
+			`Product ${upcoming.merchantInventoryId} at ${upcoming.discountPrice}, ${upcoming.dateFrom} to ${upcoming.dateTo}`,
+		);
+
+		const filtered = await runListSearch(NODE, 'searchDiscounts', { credentials: credentials(), filter: String(upcoming.merchantInventoryId) });
+		expect(filtered.result.results.map((entry) => entry.value)).toEqual([upcoming.discountId]);
+	});
+
+	it('cancels the discount picked from the list; a plain ID still works in Update', async () => {
+		await start();
+		const now = Date.now();
+		const [first, second] = sandbox.state.discounts.filter((discount) => discount.startsAtMs > now);
+
+		const cancelled = await run({ resource: 'discount', operation: 'cancel', discountId: locator('list', first.discountId) });
+		const updated = await run({
+			resource: 'discount',
+			operation: 'update',
+			inputMode: 'json',
+			discountsJson: JSON.stringify([{ discountId: second.discountId, newDiscountPrice: second.discountPrice - 1 }]),
+		});
+
+		expect(cancelled.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ discountId: first.discountId, cancelled: true })]);
+		expect(updated.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ success: true })]);
+		expect(sandbox.state.discounts.find((discount) => discount.discountId === second.discountId)?.discountPrice).toBe(second.discountPrice - 1);
+	});
+});

@@ -1,0 +1,95 @@
+/**
+ * Product › Get Many: pages of 200, a limit, Simplify and the filters, through n8n's real engine (RoutingNode) against the sandbox.
+ */
+import { toProduct } from '../../../sandbox/products';
+import { NOW, apiRequests, pages, runner, sandbox, sandboxPerTest } from '../helpers';
+
+const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
+const run = runner('product');
+
+describe('Product: Get Many', () => {
+	it('returns every product with all fields over several pages of 200 (Simplify off)', async () => {
+		await start(450);
+
+		const result = await run({ operation: 'getMany', returnAll: true, simplify: false });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')).toEqual(sandbox.state.products.map(toProduct));
+		// Pages go out ahead of the answers: up to 4 more past the last one, in any arrival order.
+		const requested = pages('products').sort((a, b) => Number(a.page) - Number(b.page));
+		expect(requested.slice(0, 3)).toEqual([
+			{ page: '0', size: '200' },
+			{ page: '1', size: '200' },
+			{ page: '2', size: '200' },
+		]);
+		expect(requested.length).toBeLessThanOrEqual(3 + 4);
+	});
+
+	it('stops after the pages a limit needs', async () => {
+		await start(450);
+
+		const result = await run({ operation: 'getMany', returnAll: false, limit: 250 });
+
+		expect(result.json('Node').map((product) => product.id)).toEqual(
+			sandbox.state.products.slice(0, 250).map((product) => product.id),
+		);
+		expect(pages('products').sort((a, b) => Number(a.page) - Number(b.page))).toEqual([
+			{ page: '0', size: '125' },
+			{ page: '1', size: '125' },
+		]);
+	});
+
+	it('simplifies products to flat main fields with the brand name', async () => {
+		await start(20);
+
+		const result = await run({ operation: 'getMany', returnAll: true, simplify: true });
+
+		const expected = sandbox.state.products.map((product) => ({
+			id: product.id,
+			externalId: product.externalId,
+			ean: product.ean,
+			sku: product.sku,
+			name: product.name,
+			brand: (JSON.parse(product.brand) as { name: string }).name,
+			basePrice: product.basePrice,
+			newBasePrice: product.newBasePrice,
+			vat: product.vat,
+			stockLevel: product.stockLevel,
+			productType: product.productType,
+		}));
+		expect(result.json('Node')).toEqual(expected);
+		expect(expected[0].brand).not.toContain('{');
+	});
+
+	it('sends the filters, with the modified-after date as yyyy-MM-dd in UTC', async () => {
+		await start(300);
+		const target = sandbox.state.products[42];
+		const modifiedAfter = '2025-03-01T00:00:00';
+
+		const byDate = await run({ operation: 'getMany', returnAll: true, filters: { modifiedAfter } });
+		const byEan = await run({ operation: 'getMany', returnAll: true, filters: { ean: target.ean } });
+		const bySearch = await run({ operation: 'getMany', returnAll: true, filters: { search: target.sku } });
+
+		const expectedByDate = sandbox.state.products.filter((product) => product.dateModified >= '2025-03-01T00:00:00.000Z');
+		expect(expectedByDate.length).toBeGreaterThan(0);
+		expect(expectedByDate.length).toBeLessThan(300);
+		expect(byDate.json('Node').map((product) => product.id)).toEqual(expectedByDate.map((product) => product.id));
+		expect(byEan.json('Node').map((product) => product.id)).toEqual([target.id]);
+		expect(bySearch.json('Node').map((product) => product.id)).toEqual([target.id]);
+		// Each run's first page (Return All also sends a few pages ahead of the answers).
+		const queries = sandbox.log.filter((entry) => entry.route === 'products' && entry.query.page === '0').map((entry) => entry.query);
+		expect(queries).toHaveLength(3);
+		expect(queries[0]['date-modified-after']).toBe('2025-03-01');
+		expect(queries[1].ean).toBe(target.ean);
+		expect(queries[2].search).toBe(target.sku);
+	});
+
+	it('rejects a date that is not one and sends nothing', async () => {
+		await start(10);
+
+		const result = await run({ operation: 'getMany', returnAll: true, filters: { modifiedAfter: 'last tuesday' } });
+
+		expect(result.error?.message).toMatch(/Modified After: "last tuesday" is not a date \(item 0\)/);
+		expect(apiRequests()).toHaveLength(0);
+	});
+});

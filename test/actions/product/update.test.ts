@@ -1,0 +1,81 @@
+/**
+ * Product › Update: one product by id, unknown products, and the values it rejects before sending, through n8n's real engine (RoutingNode) against the sandbox.
+ */
+import { NOW, apiRequests, runner, sandbox, sandboxPerTest } from '../helpers';
+
+const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
+const run = runner('product');
+
+describe('Product: Update', () => {
+	it('updates one product by id, numbers given as text', async () => {
+		await start(10);
+		const product = sandbox.state.products[3];
+		const newPrice = product.basePrice + 100;
+
+		const result = await run(
+			{
+				operation: 'update',
+				productId: '={{ $json.id }}',
+				updateFields: {
+					basePrice: '={{ $json.price }}',
+					vat: '={{ $json.vat }}',
+					stockLevel: '={{ $json.stock }}',
+					sku: 'NEW-SKU',
+					packageWeightValue: '0.5',
+					packageWeightUnit: 'G',
+				},
+			},
+			[{ id: String(product.id), price: String(newPrice), vat: '10', stock: '17' }],
+		);
+
+		expect(result.error).toBeUndefined();
+		const expectedInput = {
+			id: product.id,
+			basePrice: newPrice,
+			vat: 10,
+			stockLevel: 17,
+			sku: 'NEW-SKU',
+			packageWeightValue: 0.5,
+			packageWeightUnit: 'G',
+		};
+		expect(result.json('Node')).toEqual([
+			{ id: product.id, success: true, error: null, input: expectedInput },
+		]);
+		expect(sandbox.state.product(product.id)).toEqual(
+			expect.objectContaining({ newBasePrice: newPrice, vat: 10, stockLevel: 17, sku: 'NEW-SKU', packageWeightValue: 0.5, packageWeightUnit: 'G' }),
+		);
+		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate').map((entry) => entry.path)).toEqual([
+			`/product/api/v1/merchant-integration/product/${product.id}`,
+		]);
+	});
+
+	it('makes an unknown product an item error, or an error item with continue on fail', async () => {
+		await start(10);
+		const parameters = { operation: 'update', productId: '999999', updateFields: { stockLevel: 1 } };
+
+		const failed = await run(parameters);
+		expect(failed.error).toEqual(
+			expect.objectContaining({ httpCode: '404', description: 'Product 999999 does not exist' }),
+		);
+
+		const continued = await run(parameters, [{}], { node: { onError: 'continueRegularOutput' } });
+		expect(continued.error).toBeUndefined();
+		const output = continued.output('Node');
+		expect(output).toHaveLength(1);
+		expect(output[0].error?.description).toBe('Product 999999 does not exist');
+	});
+
+	it.each([
+		['no field to update', { productId: '100001', updateFields: {} }, /Update Fields: nothing to update \(item 0\)/],
+		['VAT 15', { productId: '100001', updateFields: { vat: 15 } }, /Update Fields › VAT: must be one of 0, 10, 20, got 15/],
+		['a negative stock level', { productId: '100001', updateFields: { stockLevel: -3 } }, /Update Fields › Stock Level: must be at least 0, got -3/],
+		['an id that is not a number', { productId: 'abc', updateFields: { stockLevel: 1 } }, /Product ID: "abc" is not a product ID/],
+	])('rejects %s and sends nothing', async (_case, parameters, message) => {
+		await start(10);
+
+		const result = await run({ operation: 'update', ...parameters });
+
+		expect(result.error?.message).toMatch(message);
+		expect(apiRequests()).toHaveLength(0);
+	});
+});

@@ -1,0 +1,156 @@
+/**
+ * Product › Update Many: one item per product, rows from the UI or JSON, validation and bulk splitting, through n8n's real engine (RoutingNode) against the sandbox.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { NOW, apiRequests, runner, sandbox, sandboxPerTest } from '../helpers';
+
+const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
+const run = runner('product');
+
+describe('Product: Update Many', () => {
+	const UNKNOWN_ID = 999_999;
+
+	/** Update Many reading the list from the input item's `products`, as by default. */
+	function bulkUpdate(options: INodeParameters = {}): INodeParameters {
+		return { operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}', options };
+	}
+
+	it('outputs one item per product; a product the service rejects comes out with success false', async () => {
+		await start(10);
+		const [first, second] = sandbox.state.products;
+		const products = [
+			{ id: String(first.id), stockLevel: '11', vat: '0', name: 'ignored, not an update field' },
+			{ id: UNKNOWN_ID, stockLevel: 5 },
+			{ id: second.id, basePrice: 999, packageWeightUnit: 'g', packageWeightValue: 300 },
+		];
+
+		const result = await run(bulkUpdate(), [{ products }]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')).toEqual([
+			{ id: first.id, success: true, error: null, input: { id: first.id, stockLevel: 11, vat: 0 } },
+			{ id: UNKNOWN_ID, success: false, error: `Product ${UNKNOWN_ID} does not exist`, input: { id: UNKNOWN_ID, stockLevel: 5 } },
+			{ id: second.id, success: true, error: null, input: { id: second.id, basePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 } },
+		]);
+		expect(sandbox.state.product(first.id)).toEqual(expect.objectContaining({ stockLevel: 11, vat: 0 }));
+		expect(sandbox.state.product(second.id)).toEqual(
+			expect.objectContaining({ newBasePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 }),
+		);
+		expect(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount)).toEqual([3]);
+	});
+
+	it('fails the item on rejected products when asked, or outputs the error with continue on fail', async () => {
+		await start(10);
+		const products = [
+			{ id: 100_001, stockLevel: 1 },
+			{ id: UNKNOWN_ID, stockLevel: 2 },
+		];
+		const parameters = bulkUpdate({ failOnItemErrors: true });
+
+		const failed = await run(parameters, [{ products }]);
+		expect(failed.error?.message).toBe('1 of 2 entries were rejected by the service');
+		expect(failed.error?.description).toContain(`Product ${UNKNOWN_ID} does not exist`);
+
+		const continued = await run(parameters, [{ products }, { products: [{ id: 100_002, stockLevel: 3 }] }], {
+			node: { onError: 'continueRegularOutput' },
+		});
+		expect(continued.error).toBeUndefined();
+		const output = continued.json('Node');
+		expect(output).toHaveLength(2);
+		expect(JSON.stringify(output[0])).toContain('1 of 2 entries were rejected by the service');
+		expect(output[1]).toEqual(expect.objectContaining({ success: true, id: 100_002 }));
+	});
+
+	it('takes the products from rows entered in the UI', async () => {
+		await start(10);
+
+		const result = await run({
+			operation: 'updateMany',
+			inputMode: 'rows',
+			productRows: {
+				product: [
+					{ id: '100004', updateFields: { stockLevel: 40 } },
+					{ id: '100005', updateFields: { vat: 10, sku: 'ROW-SKU' } },
+				],
+			},
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node').map((item) => item.success)).toEqual([true, true]);
+		expect(sandbox.state.product(100_004)?.stockLevel).toBe(40);
+		expect(sandbox.state.product(100_005)).toEqual(expect.objectContaining({ vat: 10, sku: 'ROW-SKU' }));
+	});
+
+	it.each([
+		['VAT 15', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: 15 }], /^Products \(JSON\) › entry 2 › VAT \(vat\): must be one of 0, 10, 20, got 15 \(item 0\)/],
+		['a negative stock level', [{ id: 100_001, stockLevel: -1 }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): must be at least 0, got -1 \(item 0\)/],
+		['a fractional stock level', [{ id: 100_001, stockLevel: '2.5' }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): "2\.5" is not a stock level/],
+		['a zero price', [{ id: 100_001, basePrice: 0 }], /^Products \(JSON\) › entry 1 › Base Price \(basePrice\): must be above 0, got 0/],
+		['a negative weight', [{ id: 100_001, packageWeightValue: -2 }], /^Products \(JSON\) › entry 1 › Package Weight Value \(packageWeightValue\): must be above 0/],
+		['an unknown unit', [{ id: 100_001, packageWeightUnit: 'LB' }], /^Products \(JSON\) › entry 1 › Package Weight Unit \(packageWeightUnit\): "LB" is not one of KG, G/],
+		['an id that is not a whole number', [{ id: '1.5', stockLevel: 1 }], /^Products \(JSON\) › entry 1 › Product ID \(id\): "1.5" is not a product ID/],
+		['an entry with nothing to update', [{ id: 100_001 }], /^Products \(JSON\) › entry 1: nothing to update/],
+		['an empty list', [], /Products \(JSON\): the list is empty \(item 0\)/],
+		['a list that is null', null, /Products \(JSON\): the list is empty \(item 0\)/],
+		// A node added from the node creator reads {{ $json.products }}: an item without it is told so.
+		['a missing list', undefined, /^Products \(JSON\): the input item has no field 'products' \(the field reads \{\{ \$json\.products \}\}\) \(item 0\)$/],
+	])('rejects %s and sends nothing', async (_case, products, message) => {
+		await start(10);
+
+		const result = await run(bulkUpdate(), [products === undefined ? {} : { products }]);
+
+		expect(result.error?.message).toMatch(message);
+		expect(apiRequests()).toHaveLength(0);
+	});
+
+	it('names a row by its position and the labels the row shows', async () => {
+		await start(10);
+
+		const result = await run({
+			operation: 'updateMany',
+			inputMode: 'rows',
+			// An expression that gives nothing (n8n itself flags a row whose Product ID is left empty).
+			productRows: { product: [{ id: '100004', updateFields: { stockLevel: 40 } }, { id: '={{ $json.nothing }}', updateFields: { stockLevel: 1 } }] },
+		});
+
+		expect(result.error?.message).toBe('Products › row 2 › Product ID: is missing (item 0)');
+		const third = await run({
+			operation: 'updateMany',
+			inputMode: 'rows',
+			productRows: { product: [{ id: '100004', updateFields: { stockLevel: 40 } }, { id: '100005', updateFields: { basePrice: '1,299' } }] },
+		});
+		expect(third.error?.message).toBe('Products › row 2 › Update Fields › Base Price: "1,299" is not a price (item 0)');
+		expect(apiRequests()).toHaveLength(0);
+	});
+
+	it('rejects an empty row list and sends nothing', async () => {
+		await start(10);
+
+		const result = await run({ operation: 'updateMany', inputMode: 'rows', productRows: {} });
+
+		expect(result.error?.message).toMatch(/Products: the list is empty \(item 0\)/);
+		expect(apiRequests()).toHaveLength(0);
+	});
+
+	it('sends 30,001 products of one item in two requests', async () => {
+		await start(30_001);
+		const products = Array.from({ length: 30_001 }, (_, index) => ({ id: 100_001 + index, stockLevel: index % 100 }));
+
+		const result = await run(bulkUpdate(), [{ products }]);
+
+		expect(result.error).toBeUndefined();
+		// No id repeats across the two requests, so they may overlap and arrive in either order.
+		const bulkRequests = sandbox.log.filter((entry) => entry.route === 'productBulk');
+		expect(bulkRequests.map((entry) => [entry.status, entry.itemCount]).sort((a, b) => b[1]! - a[1]!)).toEqual([
+			[200, 30_000],
+			[200, 1],
+		]);
+		const output = result.json('Node');
+		expect(output).toHaveLength(30_001);
+		expect(output.every((item) => item.success === true)).toBe(true);
+		expect(output[30_000]).toEqual(expect.objectContaining({ id: 130_001, input: { id: 130_001, stockLevel: 0 } }));
+		expect(sandbox.state.product(130_001)?.stockLevel).toBe(0);
+		expect(sandbox.state.product(129_999)?.stockLevel).toBe(98);
+	});
+});
