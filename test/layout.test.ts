@@ -1,9 +1,10 @@
 /**
  * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
  * pieces shared by several resources (the files directly under actions/), never another
- * resource's folder; the trigger uses the node's families, never the other way round.
+ * resource's folder; the trigger uses the node's families, never the other way round. Tests
+ * mirror actions/: each operation file has its test file at the same place under test/actions/.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const ACTIONS = path.join(__dirname, '..', 'nodes', 'MarketplaceMerchant', 'actions');
@@ -37,6 +38,15 @@ describe('Layout of nodes/', () => {
 				.map((parts) => `${path.relative(ACTIONS, file)} -> ${parts.join('/')}`),
 		);
 		expect(crossings).toEqual([]);
+	});
+
+	it('has a test file beside every operation (test/actions/<resource>/<operation>.test.ts)', () => {
+		const TESTS = path.join(__dirname, 'actions');
+		const untested = tsFilesUnder(ACTIONS)
+			.filter((file) => file.endsWith('.operation.ts'))
+			.map((file) => path.relative(ACTIONS, file).replace(/\.operation\.ts$/, '.test.ts'))
+			.filter((testFile) => !existsSync(path.join(TESTS, testFile)));
+		expect(untested).toEqual([]);
 	});
 
 	it('keeps the node free of the trigger', () => {
