@@ -46,12 +46,16 @@ const DATE_HINT = `Use ${DATE_FORMS}`;
 
 /** How labels nest in messages, as the panel nests fields: `Options › Price Guard`. */
 export function fieldPath(...labels: string[]): string {
-	return labels.join(' › ');
+	return labels.join(FIELD_SEPARATOR);
 }
+
+/** What joins the labels of a field path; hot paths that label every entry of a long list concatenate with it directly. */
+export const FIELD_SEPARATOR = ' › ';
 
 /** An entry of a list by its 1-based position, as a merchant counts: `EANs › entry 3` for the third. */
 export function listEntry(list: string, index: number, unit = 'entry'): string {
-	return fieldPath(list, `${unit} ${index + 1}`);
+	// Called for every value of every entry of a bulk list (150,000 times in a sync of 50,000): one concatenation.
+	return `${list}${FIELD_SEPARATOR}${unit} ${index + 1}`;
 }
 
 /** The one place an error about a user value is built: the field, the problem and the item. */
@@ -104,24 +108,27 @@ function withinDecimals(value: number, maxDecimals: number): number | undefined 
 	return Math.abs(rounded - value) <= Number.EPSILON * 8 * Math.max(1, Math.abs(value)) ? rounded : undefined;
 }
 
-/** A number by the grammar above, checked against `rules`. */
+function tooPrecise(ctx: ValueContext, field: string, value: unknown, rules: NumberRules, hint: string): NodeOperationError {
+	return invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
+}
+
+/** A number by the grammar above, checked against `rules`; no closure per call (it reads every value of long lists). */
 export function readNumber(ctx: ValueContext, field: string, value: unknown, rules: NumberRules = {}): number {
 	const kind = rules.kind ?? (rules.whole ? 'a whole number' : 'a number');
 	const hint = rules.hint ?? (rules.whole ? WHOLE_HINT : NUMBER_HINT);
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
-	const tooPrecise = () => invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
 	let number: number;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
 		const rounded = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
-		if (rounded === undefined) throw tooPrecise();
+		if (rounded === undefined) throw tooPrecise(ctx, field, value, rules, hint);
 		number = rounded;
 	} else {
 		const match = typeof value === 'string' ? PLAIN_NUMBER.exec(value.trim()) : null;
 		if (!match || (rules.whole && match[2] !== undefined)) {
 			throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
 		}
-		if (rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals) throw tooPrecise();
+		if (rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals) throw tooPrecise(ctx, field, value, rules, hint);
 		number = Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
 	}
 	if (rules.whole && !Number.isSafeInteger(number)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
