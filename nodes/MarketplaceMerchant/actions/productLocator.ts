@@ -21,6 +21,7 @@ import { PATHS } from '../transport/endpoints';
 import { ANSWERS } from '../transport/schema';
 import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
 import { describeValue, invalidInput, isBlank, readEan, readId, readText, readWholeNumber, type ValueContext } from '../transport/values';
+import { eanKey } from './productValues';
 
 /** Name of the list search method on the node (`methods.listSearch`). */
 const SEARCH_PRODUCTS_METHOD = 'searchProducts';
@@ -117,11 +118,6 @@ export interface NamedProductRef {
 	ref: ProductRef;
 }
 
-/** Digits of an EAN without leading zeros: 0740617304350 and 740617304350 are the same GTIN. */
-function gtinKey(ean: unknown): string {
-	return String(ean ?? '').trim().replace(/^0+(?=\d)/, '');
-}
-
 /** The IDs of the products whose EAN is exactly `ean`, through Get Many's `ean` filter. */
 async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promise<number[]> {
 	const response = await sendAuthenticated(ctx, CATALOGUE_READ, {
@@ -130,7 +126,7 @@ async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promis
 		qs: { ean, page: 0, size: EAN_LOOKUP_SIZE },
 	});
 	const products = decodedList(ctx, response, ANSWERS.products);
-	return products.filter((product) => gtinKey(product.ean) === gtinKey(ean)).map((product) => Number(product.id));
+	return products.filter((product) => eanKey(product.ean) === eanKey(ean)).map((product) => Number(product.id));
 }
 
 /**

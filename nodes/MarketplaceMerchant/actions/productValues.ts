@@ -97,6 +97,14 @@ export function readWeightUnit(ctx: ValueContext, field: string, value: unknown)
 	return readChoice(ctx, field, value, WEIGHT_UNITS);
 }
 
+/**
+ * An EAN as the service may write it back, for comparing: its digits without leading zeros
+ * (0740617304350 and 740617304350 are the same GTIN, and the service may answer either).
+ */
+export function eanKey(ean: unknown): string {
+	return String(ean ?? '').trim().replace(/^0+(?=\d)/, '');
+}
+
 /** A list of EANs from an array or text separated by commas, semicolons or new lines; each 8 to 14 digits. */
 export function readEanList(ctx: ValueContext, field: string, value: unknown): string[] {
 	return readList(ctx, field, value, {

@@ -13,18 +13,13 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
-import { readEanList } from '../productValues';
+import { eanKey, readEanList } from '../productValues';
 import { serviceError } from '../../transport/errors';
 
 async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const eans = readEanList(this, 'EANs', this.getNodeParameter('eans', ''));
 	requestOptions.body = [...new Set(eans)];
 	return requestOptions;
-}
-
-/** An EAN's digits without leading zeros: the service may answer `740617304350` for `0740617304350`. */
-function digitsOf(ean: string): string {
-	return ean.trim().replace(/^0+(?=\d)/, '');
 }
 
 /**
@@ -37,9 +32,9 @@ async function sendEanCheck(this: IExecutePaginationFunctions, requestData: Requ
 	const eans = requestData.options.body as string[];
 	const existsByDigits = new Map<string, unknown>();
 	for (const { json } of await sendRequest(this, requestData)) {
-		for (const [key, value] of Object.entries(json)) existsByDigits.set(digitsOf(key), value);
+		for (const [key, value] of Object.entries(json)) existsByDigits.set(eanKey(key), value);
 	}
-	const unanswered = eans.filter((ean) => typeof existsByDigits.get(digitsOf(ean)) !== 'boolean');
+	const unanswered = eans.filter((ean) => typeof existsByDigits.get(eanKey(ean)) !== 'boolean');
 	if (unanswered.length > 0) {
 		throw serviceError(this.getNode(), { unanswered } as unknown as JsonObject, {
 			message: `The service's answer says nothing readable about EAN ${unanswered.slice(0, 5).join(', ')}${unanswered.length > 5 ? ` and ${unanswered.length - 5} more` : ''}`,
@@ -47,7 +42,7 @@ async function sendEanCheck(this: IExecutePaginationFunctions, requestData: Requ
 			itemIndex: this.getItemIndex(),
 		});
 	}
-	return eans.map((ean) => ({ json: { ean, exists: existsByDigits.get(digitsOf(ean)) as boolean } }));
+	return eans.map((ean) => ({ json: { ean, exists: existsByDigits.get(eanKey(ean)) as boolean } }));
 }
 
 export const checkEans: INodePropertyOptions = {
