@@ -9,7 +9,6 @@
  * number, as workflows made before the locator hold, or a JSON entry's `id`) is read as By ID.
  */
 import {
-	isResourceLocatorValue,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
@@ -20,7 +19,7 @@ import { decodedList } from '../transport/decode';
 import { PATHS } from '../transport/endpoints';
 import { ANSWERS } from '../transport/schema';
 import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
-import { describeValue, invalidInput, isBlank, readEan, readId, readText, readWholeNumber, type ValueContext } from '../transport/values';
+import { invalidInput, isBlank, readEan, readId, readLocator, readText, readWholeNumber, type ValueContext } from '../transport/values';
 import { eanKey } from './productValues';
 
 /** Name of the list search method on the node (`methods.listSearch`). */
@@ -39,7 +38,8 @@ const SEARCH_PAGE_SIZE = 50;
  */
 const EAN_LOOKUP_SIZE = 20;
 
-const MODES = ['list', 'id', 'ean'] as const;
+/** The locator's modes, by the labels the panel shows. */
+const MODES = { list: 'From List', id: 'By ID', ean: 'By EAN' };
 
 interface ProductLocatorOptions {
 	name: string;
@@ -104,12 +104,8 @@ type ProductRef = { id: number } | { ean: string };
  * of the item has been checked.
  */
 export function readProductRef(ctx: ValueContext, field: string, value: unknown): ProductRef {
-	if (!isResourceLocatorValue(value)) return { id: readId(ctx, field, value) };
-	const mode = value.mode as (typeof MODES)[number];
-	if (!MODES.includes(mode)) {
-		throw invalidInput(ctx, field, `mode ${describeValue(value.mode)} is not one of From List, By ID, By EAN`);
-	}
-	return mode === 'ean' ? { ean: readEan(ctx, field, value.value) } : { id: readId(ctx, field, value.value) };
+	const locator = readLocator(ctx, field, value, MODES);
+	return locator.mode === 'ean' ? { ean: readEan(ctx, field, locator.value) } : { id: readId(ctx, field, locator.value) };
 }
 
 /** A product reference with the field it came from, for errors about its EAN. */

@@ -23,7 +23,7 @@
  *            without a zone is UTC.
  */
 import { DateTime } from 'luxon';
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeOperationError, isResourceLocatorValue, type INode } from 'n8n-workflow';
 import { nodeError } from './errors';
 
 /**
@@ -235,6 +235,23 @@ export function readText(ctx: ValueContext, field: string, value: unknown): stri
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	throw invalidInput(ctx, field, `${describeValue(value)} is not text`);
+}
+
+/**
+ * A resource locator's value and its mode, one of `modes` (mode name → the label the panel shows).
+ * A plain value (workflows made before the field was a locator, a JSON entry) has no mode.
+ */
+export function readLocator<Mode extends string>(
+	ctx: ValueContext,
+	field: string,
+	value: unknown,
+	modes: Record<Mode, string>,
+): { mode?: Mode; value: unknown } {
+	if (!isResourceLocatorValue(value)) return { value };
+	if (!Object.prototype.hasOwnProperty.call(modes, value.mode)) {
+		throw invalidInput(ctx, field, `mode ${describeValue(value.mode)} is not one of ${Object.values(modes).join(', ')}`);
+	}
+	return { mode: value.mode as Mode, value: value.value };
 }
 
 /** A yes/no flag: true or false, also as the text "true" or "false" (a sheet's column); nothing else. */

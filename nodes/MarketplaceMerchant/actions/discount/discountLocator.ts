@@ -4,7 +4,6 @@
  * upcoming discounts (`searchDiscounts`), sent through the shared engine (send.ts).
  */
 import {
-	isResourceLocatorValue,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchItems,
@@ -17,7 +16,7 @@ import { decodedList } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendAuthenticated } from '../../transport/send';
-import { describeValue, invalidInput, isBlank, readText, type ValueContext } from '../../transport/values';
+import { isBlank, readLocator, readText, type ValueContext } from '../../transport/values';
 
 /** Name of the list search method on the node (`methods.listSearch`). */
 const SEARCH_DISCOUNTS_METHOD = 'searchDiscounts';
@@ -29,7 +28,8 @@ const SEARCH_DISCOUNTS_METHOD = 'searchDiscounts';
 const UPCOMING_DAYS = 366;
 const DAY_MS = 86_400_000;
 
-const MODES = ['list', 'id'] as const;
+/** The locator's modes, by the labels the panel shows. */
+const MODES = { list: 'From List', id: 'By ID' };
 
 /** A discount locator field (From List, By ID), the same wherever a discount is named. */
 export function discountLocatorField(description: string): INodeProperties {
@@ -60,11 +60,7 @@ export function discountLocatorField(description: string): INodeProperties {
 
 /** Reads a discount locator's value, or a plain discount ID (older workflows, JSON entries). */
 export function readDiscountId(ctx: ValueContext, field: string, value: unknown): string {
-	if (!isResourceLocatorValue(value)) return readText(ctx, field, value);
-	if (!(MODES as readonly unknown[]).includes(value.mode)) {
-		throw invalidInput(ctx, field, `mode ${describeValue(value.mode)} is not one of From List, By ID`);
-	}
-	return readText(ctx, field, value.value);
+	return readText(ctx, field, readLocator(ctx, field, value, MODES).value);
 }
 
 /** A day of a discount as the list shows it (dd/MM/yyyy), or the service's text when unreadable. */
