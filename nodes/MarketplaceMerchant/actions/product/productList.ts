@@ -102,6 +102,6 @@ export async function simplifyProductsIfAsked(
 	items: INodeExecutionData[],
 	_response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	if (!(this.getNodeParameter('simplify', false) as boolean)) return items;
+	if (!(this.getNodeParameter('simplify', true) as boolean)) return items;
 	return items.map(({ json }) => ({ json: simplifyProduct(json) }));
 }
