@@ -1,13 +1,18 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
+
 import { discountFields, discountOperations } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/discountLocator';
+import { scheduleDiscountsRun } from './actions/discount/schedule.operation';
+import { updateDiscountsRun } from './actions/discount/update.operation';
 import { invoiceFields, invoiceOperations } from './actions/documents/Invoice.resource';
 import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/documents/InvoiceCorrection.resource';
 import { priceFields, priceOperations } from './actions/price/Price.resource';
 import { productFields, productOperations } from './actions/product/Product.resource';
 import { searchProducts } from './actions/productLocator';
 import { getProductTypes } from './actions/product/productTypes';
+import { syncStockAndPricesRun } from './actions/product/syncStockAndPrices.operation';
+import { updateManyProductsRun } from './actions/product/updateMany.operation';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
@@ -17,6 +22,14 @@ import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
  * (see actions/<resource>/<operation>.operation.ts); the shared request engine in transport/
  * paces, retries, splits and reads the requests. There is no `execute` method. The editor's
  * pickers (`methods`) send through the same engine (transport/send.ts, sendAuthenticated).
+ *
+ * The four bulk operations are `customOperations`, n8n's extension point for an operation of a
+ * declarative node that routing cannot express: they run once over all input items, so that a
+ * sheet of rows is one batch with one output item per row and a hint about rejected entries
+ * (actions/bulkRun.ts says why routing cannot give that).
+ *
+ * Version 2 makes "One Item per …" the bulk operations' default Input Mode; version 1 keeps JSON,
+ * so that workflows saved with it run as before (docs/architecture.md, node versions).
  */
 export class MarketplaceMerchant implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,7 +37,8 @@ export class MarketplaceMerchant implements INodeType {
 		name: 'marketplaceMerchant',
 		icon: { light: 'file:../../icons/marketplace.svg', dark: 'file:../../icons/marketplace.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		// The panel's names in a literal, as n8n's lint wants; test/actions/editor.test.ts checks it knows every operation.
 		// With n8n's Custom API Call as the resource there is no operation: the subtitle is the resource alone.
 		subtitle: '={{ [{"__CUSTOM_API_CALL__": "Custom API Call", "cancel": "Cancel", "checkEans": "Check EANs", "getDocumentLinks": "Get Document Links", "getMany": "Get Many", "getManyBasic": "Get Many Basic", "getTypes": "Get Types", "import": "Import", "schedule": "Schedule", "syncStockAndPrices": "Sync Stock and Prices", "update": "Update", "updateMany": "Update Many"}[$parameter["operation"]] || $parameter["operation"], {"__CUSTOM_API_CALL__": "Custom API Call", "discount": "Discount", "invoice": "Invoice", "invoiceCorrection": "Invoice Correction", "price": "Price", "product": "Product", "warehouse": "Warehouse"}[$parameter["resource"]] || $parameter["resource"]].filter(Boolean).join(": ") }}',
@@ -74,5 +88,10 @@ export class MarketplaceMerchant implements INodeType {
 	methods = {
 		listSearch: { searchProducts, searchDiscounts },
 		loadOptions: { getProductTypes },
+	};
+
+	customOperations = {
+		product: { updateMany: updateManyProductsRun, syncStockAndPrices: syncStockAndPricesRun },
+		discount: { schedule: scheduleDiscountsRun, update: updateDiscountsRun },
 	};
 }

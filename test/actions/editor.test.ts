@@ -125,24 +125,53 @@ describe('Subtitle', () => {
 });
 
 describe('bulk operations in the panel', () => {
-	/** The parameters a node added from the node creator has (defaults filled in as the editor does), and the ones shown. */
-	function shown(resource: string, operation: string) {
-		const values = NodeHelpers.getNodeParameters(description().properties, { resource, operation }, true, false, null, description()) ?? {};
-		return { values, properties: description().properties.filter((property) => NodeHelpers.displayParameter(values, property, null, description())) };
+	/**
+	 * The parameters a node added from the node creator has (defaults filled in as the editor does,
+	 * for the node version it is at: 2 for a new node, 1 for one saved before version 2), and the ones shown.
+	 */
+	function shown(resource: string, operation: string, typeVersion = 2) {
+		const node = { typeVersion } as INode;
+		const values = NodeHelpers.getNodeParameters(description().properties, { resource, operation }, true, false, node, description()) ?? {};
+		return { values, properties: description().properties.filter((property) => NodeHelpers.displayParameter(values, property, node, description())) };
 	}
 
 	it.each([
-		['product', 'updateMany', 'one bulk call', 'products'],
-		['product', 'syncStockAndPrices', 'one sync run', 'products'],
-		['discount', 'schedule', 'one bulk call', 'discounts'],
-		['discount', 'update', 'one bulk call', 'discounts'],
-	])('%s › %s shows a notice: one input item makes %s, an Aggregate node in front, the shape with an example', (resource, operation, call, field) => {
-		const notices = shown(resource, operation).properties.filter((property) => property.type === 'notice');
+		['product', 'updateMany', 'products to update', 'Product ID'],
+		['product', 'syncStockAndPrices', 'products to sync', 'Match Value'],
+		['discount', 'schedule', 'discounts', 'Discount Price'],
+		['discount', 'update', 'discount updates', 'New Discount Price'],
+	])('%s › %s, new node: one entry per input item by default, its fields in the panel, a notice saying so, no Aggregate node', (resource, operation, entries, field) => {
+		const { values, properties } = shown(resource, operation);
+		const notices = properties.filter((property) => property.type === 'notice');
 
+		expect(values.inputMode).toBe('items');
+		expect(values.invalidEntries).toBe('stop');
 		expect(notices).toHaveLength(1);
-		expect(notices[0].displayName).toContain(`One input item makes ${call}`);
-		expect(notices[0].displayName).toContain(`Aggregate node in front (All Item Data, into the field "${field}")`);
-		expect(notices[0].displayName).toMatch(new RegExp(`An input item then looks like: \\{"${field}": \\[\\{"`));
+		expect(notices[0].displayName).toContain(`Each input item is one of the ${entries}`);
+		expect(notices[0].displayName).not.toContain('Aggregate');
+		expect(properties.map((property) => property.displayName)).toContain(field);
+	});
+
+	it.each([
+		['product', 'updateMany', 'products'],
+		['product', 'syncStockAndPrices', 'products'],
+		['discount', 'schedule', 'discounts'],
+		['discount', 'update', 'discounts'],
+	])('%s › %s, node version 1 (saved workflows): still reads a JSON list by default, with a notice showing its shape', (resource, operation, field) => {
+		const { values, properties } = shown(resource, operation, 1);
+		const notices = properties.filter((property) => property.type === 'notice');
+
+		expect(values.inputMode).toBe('json');
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayName).toContain('One input item sends its whole list');
+		expect(notices[0].displayName).toMatch(new RegExp(`An input item looks like: \\{"${field}": \\[\\{"`));
+	});
+
+	it('dates in the examples are not in the past', () => {
+		const { properties } = shown('discount', 'schedule', 1);
+		const json = properties.find((property) => property.name === 'discountsJson');
+		const [day, month, year] = /"dateFrom": "(\d{2})\/(\d{2})\/(\d{4})"/.exec(json?.placeholder ?? '')?.slice(1) ?? [];
+		expect(Date.UTC(Number(year), Number(month) - 1, Number(day))).toBeGreaterThan(Date.now());
 	});
 
 	it.each([

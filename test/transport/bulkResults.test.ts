@@ -39,7 +39,7 @@ describe('node', () => {
 
 	/** An entry without a result, as Simplify (the default) gives it: the id the entry names (a product's, an updated discount's). */
 	const noResult = (input: IDataObject) => ({ id: input.id ?? input.discountId ?? null, success: false, error: NO_RESULT_ERROR, input });
-	const updated = (id: unknown, input: IDataObject) => ({ id, success: true, error: null, input });
+	const updated = (id: unknown, input: IDataObject) => ({ id, success: true, ...(input.merchantInventoryId === undefined ? {} : { productId: input.merchantInventoryId }), input });
 
 	describe('Product › Update Many', () => {
 		const updateMany = (products: IDataObject[], options: INodeParameters = {}) =>
@@ -233,9 +233,9 @@ describe('node', () => {
 			const allItems = all.json(NODE_UNDER_TEST_NAME);
 			expect(allItems).toHaveLength(501);
 			expect(allItems.slice(498).map(summary)).toEqual([
-				[true, ids[498], ids[498], 8, null],
-				[true, ids[499], ids[499], 8, null],
-				[true, ids[499], ids[499], 7, null],
+				[true, ids[498], ids[498], 8, undefined],
+				[true, ids[499], ids[499], 8, undefined],
+				[true, ids[499], ids[499], 7, undefined],
 			]);
 			const fewerItems = fewer.json(NODE_UNDER_TEST_NAME);
 			expect(fewerItems).toHaveLength(501);
@@ -256,9 +256,9 @@ describe('pairing when results are missing other than at the end (no sandbox swi
 		const items = pairProductResults([result(1), result(3)], [entry(1), entry(2), entry(3)]).map(({ json }) => json);
 
 		expect(items.map((item) => [item.success, item.error, item.input])).toEqual([
-			[true, null, entry(1)],
+			[true, undefined, entry(1)],
 			[false, NO_RESULT_ERROR, entry(2)],
-			[true, null, entry(3)],
+			[true, undefined, entry(3)],
 		]);
 	});
 

@@ -1,30 +1,49 @@
 /**
  * The input of the bulk operations (Product Update Many, Sync Stock and Prices, Discount Schedule
- * and Update): one input item drives one bulk call, and its list of entries comes either from a
- * JSON field of the item or from rows entered in the UI ("Input Mode"). Reading the list checks
- * that it is a non-empty list of objects; the operation then checks each entry's fields.
+ * and Update), chosen by "Input Mode":
+ *   items  (the default from node version 2) every input item is one entry, its fields mapped in
+ *          the panel: a sheet, a CSV or an ERP export arrives as one item per row, and all items of
+ *          the run form one batch (bulkRun.ts);
+ *   json   one input item holds a list of entries in a JSON field; each item is its own batch;
+ *   rows   one input item's entries are rows entered in the panel; each item is its own batch.
+ * Reading a list checks that it is a non-empty list of objects; the operation then checks each
+ * entry's fields.
  *
  * Errors name an entry and its fields in the panel's words (the one place these labels are built):
  *   rows  `Products › row 3 › Update Fields › Base Price`: the rows' list, the row's position from
  *         1, and the field's label as the row shows it (under its collection's label);
  *   JSON  `Products (JSON) › entry 3 › Base Price (basePrice)`: the JSON field, the entry's
  *         position from 1, and the label of the same field with the key the entry uses for it,
- *         since that key is what the user wrote.
+ *         since that key is what the user wrote;
+ *   items `row 3 (EAN 8600892210086) › Base Price`: the input item as the sheet row it came from
+ *         (its position from 1), what it names, and the field's label.
  */
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../transport/decode';
-import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson } from '../transport/values';
+import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../transport/values';
 import { simplifyField } from './common';
 
 const JSON_MODE = 'json';
 const ROWS_MODE = 'rows';
+const ITEMS_MODE = 'items';
+
+/**
+ * One input item as the readers of user values see it: its parameters and its data. n8n gives an
+ * operation's routing one such context per item; a bulk operation, which runs once over all items
+ * (bulkRun.ts), makes one per item with `itemContext`.
+ */
+export interface ItemContext extends ValueContext {
+	getItemIndex(): number;
+	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown;
+	getInputData(): INodeExecutionData;
+}
 
 export interface BulkInput {
 	/** What the entries are, plural, for descriptions: 'products to update', 'discounts'. */
 	entries: string;
-	/** What one input item makes: 'one bulk call', 'one sync run'. */
-	call: string;
+	/** What one entry is, for the per-item mode's name: 'Product', 'Discount'. */
+	entry: string;
 	json: {
 		name: string;
 		displayName: string;
@@ -45,6 +64,11 @@ export interface BulkInput {
 		/** Turns a row into an entry, where a row nests the entry's fields (e.g. under Update Fields). */
 		toEntry?: (row: IDataObject) => IDataObject;
 	};
+	/**
+	 * What an entry names, for labels in the per-item mode: `EAN 8600892210086`, `Product ID 100001`;
+	 * undefined when it names nothing yet (its key field is empty).
+	 */
+	nameEntry: (ctx: ItemContext, entry: IDataObject) => string | undefined;
 	/** The problem reported for an empty list, e.g. 'the list is empty'. */
 	emptyProblem: string;
 }
@@ -82,37 +106,79 @@ export function simplifyResultsField(): INodeProperties {
 	);
 }
 
-/** Input Mode and the two inputs it chooses between: the JSON field and the rows, after a notice saying how items become calls. */
+/** The per-item mode's parameter for a row field: `stockLevel` is read from `itemStockLevel`. */
+function itemParameterName(rowField: string): string {
+	return `item${rowField.charAt(0).toUpperCase()}${rowField.slice(1)}`;
+}
+
+/**
+ * A date some days from today, for examples: a discount example dated in the past would be refused
+ * by the very node that shows it. Worked out when n8n loads the node.
+ */
+export function exampleDay(daysFromToday: number): string {
+	const day = new Date(Date.now() + daysFromToday * 86_400_000);
+	const pad = (value: number) => String(value).padStart(2, '0');
+	return `${pad(day.getUTCDate())}/${pad(day.getUTCMonth() + 1)}/${day.getUTCFullYear()}`;
+}
+
+/**
+ * Input Mode and the three inputs it chooses between. Node version 1 keeps JSON as its default, so
+ * that workflows saved with it (n8n saves no parameter left at its default) run as they did; from
+ * version 2 a new node reads one entry per input item.
+ */
 export function bulkInputFields(input: BulkInput): INodeProperties[] {
 	const { row } = input.rows;
 	const { itemProperty } = input.json;
+	const modeOptions = [
+		{
+			name: `One Item per ${input.entry}`,
+			value: ITEMS_MODE,
+			description: `Each input item (a sheet or CSV row) is one of the ${input.entries}, its fields mapped below; all items of the run go out together`,
+		},
+		{
+			name: 'Define Below',
+			value: ROWS_MODE,
+			description: `Enter the ${input.entries} as rows; each input item sends its own rows`,
+		},
+		{
+			name: 'JSON',
+			value: JSON_MODE,
+			description: `Read a list of ${input.entries} from a JSON field; each input item sends its own list`,
+		},
+	];
+	const inputMode: INodeProperties = {
+		displayName: 'Input Mode',
+		name: 'inputMode',
+		type: 'options',
+		noDataExpression: true,
+		options: modeOptions,
+		default: ITEMS_MODE,
+		description: `Where the ${input.entries} come from`,
+	};
 	return [
 		{
-			displayName: `One input item makes ${input.call} with its whole list. When the ${input.entries} arrive as one item each (sheet or CSV rows), put an Aggregate node in front (All Item Data, into the field "${itemProperty}") so that they go as one list. An input item then looks like: ${exampleItem(input)}`,
+			displayName: `Each input item is one of the ${input.entries}: map its fields below (drag a column from the input). All items of the run are checked first and sent together in as few requests as the service allows, and each comes out as one item paired with its row.`,
 			name: 'bulkNotice',
 			type: 'notice',
 			default: '',
+			displayOptions: { show: { inputMode: [ITEMS_MODE] } },
 		},
 		{
-			displayName: 'Input Mode',
-			name: 'inputMode',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{
-					name: 'Define Below',
-					value: ROWS_MODE,
-					description: `Enter the ${input.entries} as rows`,
-				},
-				{
-					name: 'JSON',
-					value: JSON_MODE,
-					description: `Read the list of ${input.entries} from a JSON field of the input item`,
-				},
-			],
-			default: JSON_MODE,
-			description: `Where the list of ${input.entries} comes from. One input item makes ${input.call}.`,
+			displayName: `One input item sends its whole list. An input item looks like: ${exampleItem(input)}`,
+			name: 'bulkNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { inputMode: [JSON_MODE] } },
 		},
+		{ ...inputMode, default: JSON_MODE, displayOptions: { show: { '@version': [1] } } },
+		{ ...inputMode, displayOptions: { show: { '@version': [2] } } },
+		...row.values.map(
+			(field): INodeProperties => ({
+				...field,
+				name: itemParameterName(field.name),
+				displayOptions: { show: { inputMode: [ITEMS_MODE] } },
+			}),
+		),
 		{
 			displayName: input.json.displayName,
 			name: input.json.name,
@@ -135,6 +201,26 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 			displayOptions: { show: { inputMode: [ROWS_MODE] } },
 			options: [row],
 		},
+		{
+			displayName: 'Invalid Entries',
+			name: 'invalidEntries',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'Stop the Run',
+					value: 'stop',
+					description: 'Send nothing when any entry is invalid, and name the entry and field',
+				},
+				{
+					name: 'Skip and Report',
+					value: 'skip',
+					description: 'Send the valid entries; each invalid one comes out with success false and the reason',
+				},
+			],
+			default: 'stop',
+			description: 'What to do when an entry has a value the service would refuse or misread (e.g. a price of "1,299")',
+		},
 	];
 }
 
@@ -146,7 +232,7 @@ const ITEM_PROPERTY_EXPRESSION = /^=\s*\{\{\s*\$json\.([A-Za-z_$][\w$]*)\s*\}\}\
  * default `{{ $json.products }}` on a node added from the node creator, fed by a trigger or a
  * sheet), the error says exactly that and what to do.
  */
-function missingItemProperty(ctx: IExecuteSingleFunctions, input: BulkInput): Error | undefined {
+function missingItemProperty(ctx: ItemContext, input: BulkInput): Error | undefined {
 	const raw = ctx.getNodeParameter(input.json.name, undefined, { rawExpressions: true });
 	const property = typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
 	const item = ctx.getInputData()?.json;
@@ -155,7 +241,7 @@ function missingItemProperty(ctx: IExecuteSingleFunctions, input: BulkInput): Er
 		ctx,
 		input.json.displayName,
 		`the input item has no field '${property}' (the field reads {{ $json.${property} }})`,
-		`Use an Aggregate node in front (All Item Data, into the field "${property}") to send the ${input.entries} of many items as one list, set ${input.json.displayName} to an expression that gives the list, or switch Input Mode to Define Below. Expected: ${exampleItem(input)}`,
+		`When each input item is one of the ${input.entries} (a sheet or CSV row), switch Input Mode to One Item per ${input.entry} and map the fields. To send a list, set ${input.json.displayName} to an expression that gives it, put an Aggregate node in front (All Item Data, into the field "${property}"), or switch Input Mode to Define Below. Expected: ${exampleItem(input)}`,
 	);
 }
 
@@ -163,7 +249,7 @@ function missingItemProperty(ctx: IExecuteSingleFunctions, input: BulkInput): Er
  * The JSON field's list: an array, JSON text of one, a wrapper such as `{"discounts": [...]}`, or
  * a single object as a list of one. Nothing given is an empty list.
  */
-function jsonList(ctx: IExecuteSingleFunctions, input: BulkInput): unknown[] {
+function jsonList(ctx: ItemContext, input: BulkInput): unknown[] {
 	const { name, displayName, hint } = input.json;
 	const value = ctx.getNodeParameter(name, undefined) as unknown;
 	if (isBlank(value)) {
@@ -178,7 +264,7 @@ function jsonList(ctx: IExecuteSingleFunctions, input: BulkInput): unknown[] {
 	throw invalidInput(ctx, displayName, `must be a list of objects, got ${describeValue(list)}`, hint);
 }
 
-/** Where the entries came from, for labels: the rows' or the JSON field's label and what one entry is called. */
+/** Where the entries came from, for labels: the rows' or the JSON field's label (none for input items) and what one entry is called. */
 export interface BulkSource {
 	list: string;
 	unit: 'row' | 'entry';
@@ -191,7 +277,7 @@ export function entriesAt(source: BulkSource, positions: number[]): string {
 	const numbers = positions.map((position) => String(position + 1));
 	const listed = numbers.length > 1 ? `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}` : numbers.join('');
 	const unit = numbers.length === 1 ? source.unit : PLURAL[source.unit];
-	return fieldPath(source.list, `${unit} ${listed}`);
+	return source.list === '' ? `${unit} ${listed}` : fieldPath(source.list, `${unit} ${listed}`);
 }
 
 export interface BulkEntries {
@@ -228,7 +314,7 @@ function entryLabels(input: BulkInput, source: BulkSource): BulkEntries['label']
  * bulk call for nothing is almost always a mistake in the expression that feeds it), and so is
  * an entry that is not an object.
  */
-export function readBulkEntries(ctx: IExecuteSingleFunctions, input: BulkInput): BulkEntries {
+export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const fromJson = ctx.getNodeParameter('inputMode', JSON_MODE) === JSON_MODE;
 	const source: BulkSource = fromJson ? { list: input.json.displayName, unit: 'entry' } : { list: input.rows.displayName, unit: 'row' };
 	const list = fromJson
@@ -246,4 +332,34 @@ export function readBulkEntries(ctx: IExecuteSingleFunctions, input: BulkInput):
 	});
 	const entries = list as IDataObject[];
 	return { entries: !fromJson && input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, label };
+}
+
+/** Whether the operation reads one entry per input item (Input Mode "One Item per …"). */
+export function readsOneEntryPerItem(ctx: ItemContext): boolean {
+	return ctx.getNodeParameter('inputMode', JSON_MODE) === ITEMS_MODE;
+}
+
+/** The input items as a source of entries: rows of a sheet, counted from 1. */
+export const INPUT_ITEMS: BulkSource = { list: '', unit: 'row' };
+
+/**
+ * The entry of one input item in the per-item mode: the mapped fields, as a row of the rows mode
+ * holds them, labelled by the item's position and what it names: `row 3 (EAN 8600892210086) › Base Price`.
+ */
+export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
+	const row: IDataObject = {};
+	for (const field of input.rows.row.values) {
+		const value = ctx.getNodeParameter(itemParameterName(field.name), undefined) as IDataObject[string];
+		if (value !== undefined) row[field.name] = value;
+	}
+	const entry = input.rows.toEntry ? input.rows.toEntry(row) : row;
+	const named = input.nameEntry(ctx, entry);
+	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
+	const chains = labelChains(input.rows.row.values);
+	const label: BulkEntries['label'] = (_index, key) => {
+		if (key === undefined) return rowLabel;
+		const chain = chains.get(key);
+		return `${rowLabel}${FIELD_SEPARATOR}${chain ? fieldPath(...chain) : key}`;
+	};
+	return { entries: [entry], source: INPUT_ITEMS, label };
 }

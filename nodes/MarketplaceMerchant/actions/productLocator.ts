@@ -9,6 +9,7 @@
  * number, as workflows made before the locator hold, or a JSON entry's `id`) is read as By ID.
  */
 import {
+	NodeOperationError,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
@@ -126,19 +127,22 @@ async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promis
 }
 
 /**
- * The product ID of every reference, in order: IDs as given, each distinct EAN looked up once (the
- * lookups wait at the catalogue gate like any request). An EAN that no product or more than one
- * product has fails the item, naming the field (and so the row) and the item; the caller sends
- * nothing then.
+ * The product ID of every reference, in order, or why it has none: IDs as given, each distinct EAN
+ * looked up once (the lookups wait at the catalogue gate like any request). An EAN that no product
+ * or more than one product has is an error naming the field (and so the row) and the item of its
+ * own `ctx`.
  */
-export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
+export async function lookUpProductIds(
+	sender: AuthenticatedContext,
+	refs: Array<NamedProductRef & { ctx: ValueContext }>,
+): Promise<Array<number | NodeOperationError>> {
 	const eans = [...new Set(refs.flatMap(({ ref }) => ('ean' in ref ? [ref.ean] : [])))];
-	const found = new Map(await Promise.all(eans.map(async (ean) => [ean, await productIdsWithEan(ctx, ean)] as const)));
-	return refs.map(({ field, ref }) => {
+	const found = new Map(await Promise.all(eans.map(async (ean) => [ean, await productIdsWithEan(sender, ean)] as const)));
+	return refs.map(({ ctx, field, ref }) => {
 		if ('id' in ref) return ref.id;
 		const ids = found.get(ref.ean) ?? [];
 		if (ids.length === 1) return ids[0];
-		throw ids.length === 0
+		return ids.length === 0
 			? invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list')
 			: invalidInput(
 					ctx,
@@ -146,6 +150,15 @@ export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext
 					`${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`,
 					'Give the product by its ID instead',
 				);
+	});
+}
+
+/** The product ID of every reference of one item, in order (`lookUpProductIds`); the first that has none fails the item. */
+export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
+	const ids = await lookUpProductIds(ctx, refs.map((ref) => ({ ...ref, ctx })));
+	return ids.map((id) => {
+		if (id instanceof NodeOperationError) throw id;
+		return id;
 	});
 }
 

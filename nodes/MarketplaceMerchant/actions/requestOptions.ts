@@ -4,7 +4,7 @@
  * `proxy` and `allowUnauthorizedCerts`: the options here use other names, so it ignores them and
  * the request engine (transport/send.ts) reads them.
  */
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, RETRY_BUDGET_TIMEOUTS } from '../transport/attempts';
 import { isBlank, readWholeNumber, type ValueContext } from '../transport/values';
@@ -40,7 +40,7 @@ export const requestOptionsProperty: INodeProperties = {
 };
 
 /** The request timeout the user chose (default 60 s), in milliseconds; a value that is not a whole number of seconds is refused. */
-export function requestTimeoutMs(ctx: ValueContext & Pick<IExecuteSingleFunctions, 'getNodeParameter'>): number {
+export function requestTimeoutMs(ctx: ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown }): number {
 	const seconds = ctx.getNodeParameter('requestOptions.timeoutSeconds', '');
 	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
 }

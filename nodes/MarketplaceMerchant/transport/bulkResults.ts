@@ -13,7 +13,8 @@
  * `finishBulkResults` then fails the item when asked ("Fail on Item Errors") and gives each entry
  * that shape (Simplify, the default) or the service's own result with the input (Simplify off).
  * Items keep the entries' order, so the nth item is the nth entry's; a rejected entry is one with
- * `success: false` and the reason in `error` (null on success, so the column is always there).
+ * `success: false` and the reason in `error`. An entry that succeeded has no `error` at all: in
+ * n8n's table a column of nulls reads as a column of failures.
  */
 import { type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from './errors';
@@ -23,8 +24,8 @@ export interface BulkResult extends IDataObject {
 	/** What the entry is about: the product updated, the discount scheduled or changed; null when unknown. */
 	id: string | number | null;
 	success: boolean;
-	/** Why the service rejected the entry, or why it has no result; null on success. */
-	error: string | null;
+	/** Why the service rejected the entry, or why it has no result; absent on success. */
+	error?: string;
 	input: IDataObject;
 }
 
@@ -98,12 +99,8 @@ const PRODUCT_RESULTS: ResultKind = {
 	read: (raw, input) => {
 		const errors = Array.isArray(raw.errors) ? raw.errors.map(String) : [];
 		const success = String(raw.status).toUpperCase() === 'SUCCESS';
-		return {
-			id: idOrNull(raw.myProductId, input.id),
-			success,
-			error: success ? null : errors.join('; ') || `Status ${String(raw.status)}`,
-			input,
-		};
+		const id = idOrNull(raw.myProductId, input.id);
+		return success ? { id, success, input } : { id, success, error: errors.join('; ') || `Status ${String(raw.status)}`, input };
 	},
 	names: (raw, entry) => sameId(raw.myProductId, entry.id),
 	idOfEntry: (entry) => idOrNull(entry.id),
@@ -121,18 +118,20 @@ function namedByDiscountResult(raw: IDataObject): IDataObject {
 
 /**
  * Discount results: an update entry and its result name the discount; a schedule entry and its
- * result name the product, and the result's discountId is the new discount's: the id it comes out with.
+ * result name the product, and the result's discountId is the new discount's: the id it comes out
+ * with. `productId` is the product's, where the entry or the result names it.
  */
 const DISCOUNT_RESULTS: ResultKind = {
 	read: (raw, input) => {
 		const success = raw.success === true || raw.success === 'true';
 		const failure = (raw.error ?? {}) as IDataObject;
-		return {
-			id: idOrNull(namedByDiscountResult(raw).discountId, input.discountId),
-			success,
-			error: success ? null : String(failure.errorMessage ?? 'The service rejected this entry'),
-			input,
-		};
+		const named = namedByDiscountResult(raw);
+		const result: BulkResult = { id: idOrNull(named.discountId, input.discountId), success, input };
+		// Where the entry or the result names the product (a schedule does; an update names only its discount).
+		const productId = idOrNull(named.merchantInventoryId, input.merchantInventoryId);
+		if (productId !== null) result.productId = productId;
+		if (!success) result.error = String(failure.errorMessage ?? 'The service rejected this entry');
+		return result;
 	},
 	names: (raw, entry) => {
 		const named = namedByDiscountResult(raw);
@@ -172,7 +171,7 @@ function failOnItemErrorsIfAsked(ctx: IExecutePaginationFunctions, items: INodeE
 }
 
 /** One entry's output: `{ id, success, error, input }` with Simplify, else the service's result (when there is one) with the input. */
-function shaped({ raw, ...result }: PairedResult, simplify: boolean): IDataObject {
+export function shapeBulkResult({ raw, ...result }: PairedResult, simplify: boolean): IDataObject {
 	if (simplify || raw === undefined) return result;
 	return { ...raw, input: result.input };
 }
@@ -185,5 +184,5 @@ function shaped({ raw, ...result }: PairedResult, simplify: boolean): IDataObjec
 export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
 	failOnItemErrorsIfAsked(this, items);
 	const simplify = this.getNodeParameter('simplify', true) as boolean;
-	return items.map(({ json }) => ({ json: shaped(json as PairedResult, simplify) }));
+	return items.map(({ json }) => ({ json: shapeBulkResult(json as PairedResult, simplify) }));
 }

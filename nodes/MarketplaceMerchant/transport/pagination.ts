@@ -126,6 +126,27 @@ function widthFor(requestData: RequestData): number {
 }
 
 /**
+ * Reads every page of a list (`page` from 0 of `pageSize`) until a short page: pages go out ahead
+ * of the answers, up to `width` at once (the group's in-flight allowance), so a whole list sends at
+ * most `width - 1` requests past the last page; those still waiting at the gate when the short
+ * page arrives are never sent (`wanted` turns false).
+ */
+export async function readAllPages<T>(
+	pageSize: number,
+	width: number,
+	fetchPage: (page: number, wanted: () => boolean) => Promise<T[]>,
+	onPage?: (count: number) => void,
+): Promise<T[]> {
+	const results: T[] = [];
+	await inOrder(MAX_REQUESTS_PER_ITEM, width, fetchPage, (pageItems) => {
+		for (const item of pageItems) results.push(item);
+		onPage?.(results.length);
+		return pageItems.length === pageSize;
+	});
+	return results;
+}
+
+/**
  * Pages through a list answer (`page` from 0, `size`) until a short page, honouring the
  * operation's Return All / Limit. Pages go out ahead of the answers (page p+1… before p has
  * answered, up to the group's in-flight allowance of 5), so a Return All sends at most 4 requests
@@ -136,20 +157,17 @@ function widthFor(requestData: RequestData): number {
 export function pageThrough(maxPageSize: number): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const limit = resultLimit(this);
-		const size = limit === Infinity ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
-		const pages = limit === Infinity ? MAX_REQUESTS_PER_ITEM : Math.ceil(limit / size);
+		const fetchPage = (size: number) => async (page: number, wanted: () => boolean) =>
+			await sendRequest(this, requestData, { qs: { ...requestData.options.qs, page, size } }, wanted);
+		if (limit === Infinity) {
+			return await readAllPages(maxPageSize, widthFor(requestData), fetchPage(maxPageSize), (count) => assertWithinItemCap(this, count));
+		}
+		const size = Math.ceil(limit / Math.ceil(limit / maxPageSize));
 		const results: INodeExecutionData[] = [];
-		await inOrder(
-			pages,
-			widthFor(requestData),
-			async (page, wanted) => await sendRequest(this, requestData, { qs: { ...requestData.options.qs, page, size } }, wanted),
-			(pageItems) => {
-				for (const item of pageItems) results.push(item);
-				if (pageItems.length < size || results.length >= limit) return false;
-				assertWithinItemCap(this, results.length);
-				return true;
-			},
-		);
+		await inOrder(Math.ceil(limit / size), widthFor(requestData), fetchPage(size), (pageItems) => {
+			for (const item of pageItems) results.push(item);
+			return pageItems.length === size && results.length < limit;
+		});
 		return results.length > limit ? results.slice(0, limit) : results;
 	};
 }
@@ -198,13 +216,17 @@ export function splitQueryList(parameter: string, maxIds: number, options: { not
 	};
 }
 
-/** Splits a list into consecutive chunks of at most `maxItems` entries and `maxBytes` of JSON. */
-export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number): T[][] {
+/**
+ * Splits a list into consecutive chunks of at most `maxItems` entries and `maxBytes` of JSON, the
+ * size of what is sent: `bodyOf` gives the part of an entry that goes into the body when the
+ * entries carry more (Sync's planned updates carry their outcome).
+ */
+export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number, bodyOf: (entry: T) => unknown = (entry) => entry): T[][] {
 	const chunks: T[][] = [];
 	let current: T[] = [];
 	let currentBytes = 2;
 	for (const entry of list) {
-		const bytes = Buffer.byteLength(JSON.stringify(entry)) + 1;
+		const bytes = Buffer.byteLength(JSON.stringify(bodyOf(entry))) + 1;
 		if (current.length > 0 && (current.length >= maxItems || currentBytes + bytes > maxBytes)) {
 			chunks.push(current);
 			current = [];
@@ -215,6 +237,33 @@ export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number): T
 	}
 	if (current.length > 0) chunks.push(current);
 	return chunks;
+}
+
+/** What one chunk's request gave: its results, or why it failed. */
+export type ChunkOutcome<R> = Settled<R>;
+
+/**
+ * Sends every chunk with `send`, up to `width` at once (1 when an entry's id, `idOf`, repeats
+ * across chunks: then the chunks reach the service in the user's order, so the later entry wins),
+ * and gives each chunk's outcome in chunk order. A failed chunk does not stop the others.
+ */
+export async function sendEachChunk<T, R>(
+	chunks: T[][],
+	width: number,
+	send: (chunk: T[], index: number) => Promise<R>,
+	idOf?: (entry: T) => string | undefined,
+): Promise<Array<ChunkOutcome<R>>> {
+	const outcomes: Array<ChunkOutcome<R>> = [];
+	const inSequence = idOf === undefined || repeatsAcrossChunks(chunks, idOf);
+	await inOrder(
+		chunks.length,
+		inSequence ? 1 : width,
+		async (index) => await settle(send(chunks[index], index)),
+		(outcome) => {
+			outcomes.push(outcome);
+		},
+	);
+	return outcomes;
 }
 
 interface BodyListSplit {

@@ -65,8 +65,14 @@ async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): 
 	return { baseUrl: base, merchantKey: `${base}|${String(clientId ?? '')}`, secrets: [clientSecret, apiKey, accessToken] };
 }
 
+/** What the request options are read from: an item's parameters. */
+type OptionsContext = Pick<IExecutePaginationFunctions, 'getNode'> & {
+	getNodeParameter(name: string, fallback?: unknown): unknown;
+	getItemIndex?: () => number;
+};
+
 /** The Requests per Minute option (actions/requestOptions.ts), when the user set it. */
-function requestsPerMinuteOf(ctx: IExecutePaginationFunctions): number | undefined {
+function requestsPerMinuteOf(ctx: OptionsContext): number | undefined {
 	const value = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
 	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
 }
@@ -114,6 +120,19 @@ export async function sendSingle(this: IExecutePaginationFunctions, requestData:
 /** A context `sendAuthenticated` works in: the trigger's, the editor's (list search, options) or a preSend's. */
 export type AuthenticatedContext = IAllExecuteFunctions;
 
+/** How an operation that sends outside routing (the bulk operations, bulkRun.ts) asks: its item's Request Options. */
+export interface SendSettings {
+	timeoutMs?: number;
+	perMinute?: number;
+	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded is thrown). */
+	wanted?: () => boolean;
+}
+
+/** The Request Options of an item (Timeout, Requests per Minute) as `sendAuthenticated` takes them. */
+export function sendSettingsOf(ctx: OptionsContext): SendSettings {
+	return { timeoutMs: requestTimeoutMs(ctx), perMinute: requestsPerMinuteOf(ctx) };
+}
+
 /**
  * One request with the credential's token (n8n renews it after a 401), outside an operation's
  * routing. A `url` that is a path is put after the credential's base URL. The answer comes back
@@ -123,11 +142,13 @@ export async function sendAuthenticated(
 	ctx: AuthenticatedContext,
 	route: Route,
 	request: IHttpRequestOptions,
+	settings: SendSettings = {},
 ): Promise<IN8nHttpFullResponse> {
 	const { baseUrl, merchantKey, secrets } = await credentialContextOf(ctx);
 	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
-	const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS;
-	return await sendWithPolicy({ node: ctx.getNode(), merchantKey, ...route, timeoutMs, secrets }, async (timeout) => {
+	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
+	const policy = { node: ctx.getNode(), merchantKey, ...route, timeoutMs, secrets, perMinute: settings.perMinute, wanted: settings.wanted };
+	return await sendWithPolicy(policy, async (timeout) => {
 		try {
 			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
 				headers: { Accept: 'application/json' },

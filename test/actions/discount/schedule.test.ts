@@ -29,12 +29,13 @@ describe('Discount › Schedule', () => {
 		// Simplify (the default): the new discount's id, success, error and the entry sent, in the entries' order.
 		expect(scheduled).toEqual({
 			id: stored!.discountId,
+			productId: first.id,
 			success: true,
-			error: null,
 			input: { ...sale(first), discountPriceCurrency: 'RSD' },
 		});
 		expect(rejectedPrice).toEqual({
 			id: null,
+			productId: tooExpensive.merchantInventoryId,
 			success: false,
 			error: expect.stringMatching(/at least 5% below the regular price/),
 			input: { ...tooExpensive, discountPriceCurrency: 'RSD' },

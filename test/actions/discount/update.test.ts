@@ -28,7 +28,6 @@ describe('Discount › Update', () => {
 		expect(updated).toEqual({
 			id: scheduled.id,
 			success: true,
-			error: null,
 			input: {
 				discountId: scheduled.id,
 				newDiscountPrice: String(newPrice),
@@ -56,7 +55,7 @@ describe('Discount › Update', () => {
 			discountUpdatesUi: { discount: [{ discountId: scheduled.id as string, newDiscountPrice: '', newDateTo: `${YEAR}-08-20T00:00:00`, newDiscountType: '' }] },
 		});
 
-		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([{ id: scheduled.id, success: true, error: null, input: { discountId: scheduled.id, newDateTo: `20/08/${YEAR}` } }]);
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([{ id: scheduled.id, success: true, input: { discountId: scheduled.id, newDateTo: `20/08/${YEAR}` } }]);
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)).toMatchObject({
 			dateFrom: `01/08/${YEAR}`,
 			dateTo: `20/08/${YEAR}`,

@@ -56,9 +56,9 @@ describe('Product: Sync Stock and Prices', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual([
-			{ entry: 1, match: a.ean, productId: a.id, status: 'updated', changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 5 } }, errors: [] },
-			{ entry: 2, match: b.ean, productId: b.id, status: 'unchanged', changes: {}, errors: [] },
-			{ entry: 3, match: c.ean, productId: c.id, status: 'updated', changes: { basePrice: { from: c.basePrice, to: c.basePrice + 10 } }, errors: [] },
+			{ entry: 1, match: a.ean, productId: a.id, sku: a.sku, status: 'updated', changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 5 } }, errors: [] },
+			{ entry: 2, match: b.ean, productId: b.id, sku: b.sku, status: 'unchanged', changes: {}, errors: [] },
+			{ entry: 3, match: c.ean, productId: c.id, sku: c.sku, status: 'updated', changes: { basePrice: { from: c.basePrice, to: c.basePrice + 10 } }, errors: [] },
 		]);
 		const reads = sandbox.log.filter((entry) => entry.route === 'basicProducts');
 		// Pages go out ahead of the answers (pagination.ts): at most 4 past the short last page.
@@ -112,15 +112,26 @@ describe('Product: Sync Stock and Prices', () => {
 
 		const items = result.json('Node');
 		expect(statuses(result)).toEqual(['guarded', 'guarded', 'updated', 'updated']);
-		expect(items[0].changes).toEqual({
-			stockLevel: { from: a.stockLevel, to: a.stockLevel + 1 },
-			basePrice: { from: a.basePrice, to: Math.round(a.basePrice * 0.4) },
-		});
-		expect((items[0].errors as string[])[0]).toMatch(/below the current .*Max Price Decrease 50%.*nothing of this entry was sent.*allowLargePriceChange/);
-		expect((items[1].errors as string[])[0]).toMatch(/200% above the current .*Max Price Increase 100%/);
-		expect(bulkBodies()).toEqual([2]);
-		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel);
+		// The guard holds back the price, not the stock: the marketplace must not sell stock the merchant no longer has.
+		expect(items[0].changes).toEqual({ stockLevel: { from: a.stockLevel, to: a.stockLevel + 1 } });
+		expect(items[0].heldBack).toEqual({ basePrice: { from: a.basePrice, to: Math.round(a.basePrice * 0.4) } });
+		expect((items[0].errors as string[])[0]).toMatch(/below the current .*Max Price Decrease 50%.*the price was held back and the stock change sent.*allowLargePriceChange/);
+		expect((items[1].errors as string[])[0]).toMatch(/200% above the current .*Max Price Increase 100%.*nothing of this entry was sent/);
+		expect(bulkBodies()).toEqual([3]);
+		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel + 1);
+		expect(sandbox.state.product(a.id)?.newBasePrice).toBe(a.basePrice);
 		expect(sandbox.state.product(b.id)?.newBasePrice).toBe(b.basePrice);
+
+		// When a Price Is Held Back = Hold Back the Whole Entry: nothing of a guarded entry is sent.
+		sandbox.clearLog();
+		const whole = await sync([{ sku: a.sku, basePrice: Math.round(a.basePrice * 0.4), stockLevel: a.stockLevel + 5 }], {
+			matchBy: 'sku',
+			options: { guardedEntries: 'holdEntry' },
+		});
+		expect(statuses(whole)).toEqual(['guarded']);
+		expect((whole.json('Node')[0].errors as string[])[0]).toMatch(/nothing of this entry was sent/);
+		expect(bulkBodies()).toEqual([]);
+		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel + 1);
 
 		sandbox.clearLog();
 		const wider = await sync(entries.slice(0, 2), { matchBy: 'sku', options: { maxDecreasePercent: 70, maxIncreasePercent: 250 } });
@@ -253,6 +264,7 @@ describe('Product: Sync Stock and Prices', () => {
 					entry: null,
 					match: product.ean,
 					productId: product.id,
+					sku: product.sku,
 					status: 'updated',
 					changes: { stockLevel: { from: product.stockLevel, to: 0 } },
 					errors: [],
@@ -301,8 +313,8 @@ describe('Product: Sync Stock and Prices', () => {
 				dryRun: false,
 				entries: 4,
 				notInList: 0,
-				counts: { updated: 1, unchanged: 1, guarded: 1, not_found: 1, ambiguous: 0, failed: 0, planned: 0 },
-				ids: { updated: [a.id], unchanged: [b.id], guarded: [c.id], not_found: [999_999], ambiguous: [], failed: [], planned: [] },
+				counts: { updated: 1, unchanged: 1, guarded: 1, not_found: 1, ambiguous: 0, failed: 0, planned: 0, invalid: 0 },
+				ids: { updated: [a.id], unchanged: [b.id], guarded: [c.id], not_found: [999_999], ambiguous: [], failed: [], planned: [], invalid: [] },
 			},
 		]);
 	});
@@ -372,16 +384,17 @@ describe('Product: Sync Stock and Prices', () => {
 		);
 
 		expect(result.json('Node')).toEqual([
-			{ id: a.id, success: true, status: 'updated', error: null, input: { ean: a.ean, stockLevel: a.stockLevel + 3 }, changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 3 } } },
+			{ id: a.id, sku: a.sku, success: true, status: 'updated', input: { ean: a.ean, stockLevel: a.stockLevel + 3 }, changes: { stockLevel: { from: a.stockLevel, to: a.stockLevel + 3 } } },
 			{
 				id: b.id,
+				sku: b.sku,
 				success: false,
 				status: 'guarded',
 				error: expect.stringMatching(/above the current .*Max Price Increase/),
 				input: { ean: b.ean, basePrice: b.basePrice * 5 },
 				changes: { basePrice: { from: b.basePrice, to: b.basePrice * 5 } },
 			},
-			{ id: null, success: false, status: 'not_found', error: 'No product in the catalogue has EAN 4006381333931', input: { ean: '4006381333931', stockLevel: 1 }, changes: {} },
+			{ id: null, sku: null, success: false, status: 'not_found', error: 'No product in the catalogue has EAN 4006381333931', input: { ean: '4006381333931', stockLevel: 1 }, changes: {} },
 		]);
 	});
 

@@ -39,7 +39,7 @@ describe('Product: Update', () => {
 			packageWeightUnit: 'G',
 		};
 		expect(result.json('Node')).toEqual([
-			{ id: product.id, success: true, error: null, input: expectedInput },
+			{ id: product.id, success: true, input: expectedInput },
 		]);
 		expect(sandbox.state.product(product.id)).toEqual(
 			expect.objectContaining({ newBasePrice: newPrice, vat: 10, stockLevel: 17, sku: 'NEW-SKU', packageWeightValue: 0.5, packageWeightUnit: 'G' }),

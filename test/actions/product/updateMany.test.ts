@@ -29,9 +29,9 @@ describe('Product: Update Many', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual([
-			{ id: first.id, success: true, error: null, input: { id: first.id, stockLevel: 11, vat: 0 } },
+			{ id: first.id, success: true, input: { id: first.id, stockLevel: 11, vat: 0 } },
 			{ id: UNKNOWN_ID, success: false, error: `Product ${UNKNOWN_ID} does not exist`, input: { id: UNKNOWN_ID, stockLevel: 5 } },
-			{ id: second.id, success: true, error: null, input: { id: second.id, basePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 } },
+			{ id: second.id, success: true, input: { id: second.id, basePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 } },
 		]);
 		expect(sandbox.state.product(first.id)).toEqual(expect.objectContaining({ stockLevel: 11, vat: 0 }));
 		expect(sandbox.state.product(second.id)).toEqual(

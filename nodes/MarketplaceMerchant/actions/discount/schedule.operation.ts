@@ -1,7 +1,9 @@
 import {
+	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecuteSingleFunctions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
@@ -9,13 +11,14 @@ import {
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
-import { productLocatorField, readProductRef, resolveProductIds } from '../productLocator';
+import { lookUpProductIds, productLocatorField, readProductRef, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, requiredPriceField } from '../productValues';
-import { bulkInputFields, simplifyResultsField, type BulkEntries } from '../bulkInput';
+import { bulkInputFields, exampleDay, simplifyResultsField } from '../bulkInput';
+import { runBulkOperation, type BulkEntry } from '../bulkRun';
 import { failOnItemErrorsOptions } from '../common';
 import {
 	RESOURCE,
-	bulkDiscountRouting,
+	bulkDiscountOperation,
 	checkDiscountPeriod,
 	checkDiscountStart,
 	currencyField,
@@ -27,33 +30,52 @@ import {
 
 const OPERATION = 'schedule';
 
+/** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
+interface CheckedSchedule {
+	product: NamedProductRef;
+	terms: IDataObject;
+	productId?: number;
+}
+
 /**
- * Checks every entry and turns it into the service's shape; the first problem stops the item.
- * Products given by EAN are looked up once every entry is checked.
+ * The key an entry names its product under: `merchantInventoryId` as the API calls it, or `id` /
+ * `productId` as the node's own outputs (Product Get Many, results) carry it.
  */
-async function scheduleEntries(this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']): Promise<IDataObject[]> {
-	const checked = entries.map((entry, index) => {
-		const field = (name: string) => label(index, name);
-		const product = { field: field('merchantInventoryId'), ref: readProductRef(this, field('merchantInventoryId'), entry.merchantInventoryId) };
-		const discountPrice = readPrice(this, field('discountPrice'), entry.discountPrice);
-		const discountType = discountTypeOf(this, field('discountType'), entry.discountType);
-		const dateFrom = readDay(this, field('dateFrom'), entry.dateFrom);
-		const dateTo = isBlank(entry.dateTo) ? undefined : readDay(this, field('dateTo'), entry.dateTo);
-		if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(this, field('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
-		checkDiscountStart(this, discountType, dateFrom, field('dateFrom'));
-		checkDiscountPeriod(this, discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
-		const currencyField = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
-		const terms: IDataObject = {
-			discountPrice,
-			discountPriceCurrency: currencyOf(this, field(currencyField), entry[currencyField]),
-			dateFrom: formatDayMonthYear(dateFrom),
-			discountType,
-		};
-		if (dateTo) terms.dateTo = formatDayMonthYear(dateTo);
-		return { product, terms };
+function productKeyOf(entry: IDataObject): string {
+	return ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
+}
+
+/** Checks one entry and turns it into the service's terms. */
+function checkSchedule({ ctx, raw: entry, label }: BulkEntry<CheckedSchedule>): CheckedSchedule {
+	const field = (name: string) => label(name);
+	const productKey = productKeyOf(entry);
+	const product = { field: field(productKey), ref: readProductRef(ctx, field(productKey), entry[productKey]) };
+	const discountPrice = readPrice(ctx, field('discountPrice'), entry.discountPrice);
+	const discountType = discountTypeOf(ctx, field('discountType'), entry.discountType);
+	const dateFrom = readDay(ctx, field('dateFrom'), entry.dateFrom);
+	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(ctx, field('dateTo'), entry.dateTo);
+	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(ctx, field('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
+	checkDiscountStart(ctx, discountType, dateFrom, field('dateFrom'));
+	checkDiscountPeriod(ctx, discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
+	const currencyKey = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
+	const terms: IDataObject = {
+		discountPrice,
+		discountPriceCurrency: currencyOf(ctx, field(currencyKey), entry[currencyKey]),
+		dateFrom: formatDayMonthYear(dateFrom),
+		discountType,
+	};
+	if (dateTo) terms.dateTo = formatDayMonthYear(dateTo);
+	return { product, terms };
+}
+
+/** Products given by EAN are looked up once every entry of the run is checked. */
+async function resolveProducts(exec: IExecuteFunctions, entries: Array<BulkEntry<CheckedSchedule>>): Promise<void> {
+	const ids = await lookUpProductIds(exec, entries.map(({ ctx, value }) => ({ ctx, ...(value as CheckedSchedule).product })));
+	entries.forEach((entry, index) => {
+		const id = ids[index];
+		if (id instanceof NodeOperationError) entry.problem = id;
+		else (entry.value as CheckedSchedule).productId = id;
 	});
-	const ids = await resolveProductIds(this, checked.map(({ product }) => product));
-	return checked.map(({ terms }, index) => ({ merchantInventoryId: ids[index], ...terms }));
 }
 
 const rowFields: INodeProperties[] = [
@@ -94,13 +116,22 @@ const rowFields: INodeProperties[] = [
 
 const BULK_INPUT = discountBulkInput({
 	entries: 'discounts',
+	entry: 'Discount',
+	nameEntry: (ctx, entry) => {
+		try {
+			const ref = readProductRef(ctx, 'Product', entry.merchantInventoryId);
+			return 'ean' in ref ? `EAN ${ref.ean}` : `Product ID ${ref.id}`;
+		} catch {
+			return undefined;
+		}
+	},
 	rowsName: 'discountsUi',
 	rowDisplayName: 'Discount',
 	rowFields,
 	jsonDescription:
-		'each with merchantInventoryId, discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
+		'each with merchantInventoryId (or id, as Product Get Many gives it), discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
 	jsonLabels: { discountPriceCurrency: 'Currency' },
-	jsonPlaceholder: '[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "01/07/2025", "dateTo": "15/07/2025", "discountType": "SALE"}]',
+	jsonPlaceholder: `[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "${exampleDay(7)}", "dateTo": "${exampleDay(21)}", "discountType": "SALE"}]`,
 });
 
 export const scheduleDiscounts: INodePropertyOptions = {
@@ -108,9 +139,21 @@ export const scheduleDiscounts: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Schedule discounts',
 	description:
-		'Schedule discount prices for products in bulk. Each discount needs merchantInventoryId, discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount, in the order given, with the new discount ID, success, error and the input sent.',
-	routing: bulkDiscountRouting('POST', ANSWERS.discountSchedule, BULK_INPUT, scheduleEntries),
+		'Schedule discount prices for products in bulk: one discount per input item (a sheet row) or a list. Each discount needs the product (merchantInventoryId, or the ID key that Product Get Many outputs), discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount, in the order given, with the new discount ID, success, error and the input sent.',
 };
+
+const SCHEDULE = bulkDiscountOperation<CheckedSchedule>('POST', ANSWERS.discountSchedule, BULK_INPUT, {
+	check: checkSchedule,
+	resolve: resolveProducts,
+	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
+	// A discount not scheduled has no id of its own.
+	idOfInvalid: () => null,
+});
+
+/** Runs Discount Schedule over every input item of the run (the node's customOperations). */
+export async function scheduleDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBulkOperation(this, SCHEDULE);
+}
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 

@@ -3,24 +3,15 @@
  * prices, and (for the bulk operations Schedule and Update) their input and the routing that
  * sends the entries in chunks of at most 500.
  */
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-	INodePropertyOptions,
-	INodePropertyRouting,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { finishBulkResults, pairDiscountResults } from '../../transport/bulkResults';
-import { readAnswer } from '../../transport/decode';
+import { pairDiscountResults } from '../../transport/bulkResults';
 import { formatDayMonthYear } from '../../transport/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { splitBodyList } from '../../transport/pagination';
 import type { AnswerSchema } from '../../transport/schema';
 import { invalidInput, isBlank, readChoice, type ValueContext } from '../../transport/values';
-import { readBulkEntries, type BulkEntries, type BulkInput } from '../bulkInput';
-import { pacedRouting } from '../common';
+import type { BulkInput, ItemContext } from '../bulkInput';
+import { bulkWrite, type BulkOperation } from '../bulkRun';
 
 export const RESOURCE = 'discount';
 
@@ -128,6 +119,8 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 export interface DiscountBulkInput {
 	/** What the entries are, plural, for descriptions: 'discounts', 'discount updates'. */
 	entries: string;
+	/** What one entry is: 'Discount', 'Discount Update'. */
+	entry: string;
 	/** Name of the UI rows parameter: its own per operation, as the rows' fields differ. */
 	rowsName: string;
 	/** What one row is, for labels: 'Discount', 'Discount Update'. */
@@ -138,13 +131,16 @@ export interface DiscountBulkInput {
 	jsonPlaceholder: string;
 	/** Labels of keys only JSON entries use (bulkInput.ts). */
 	jsonLabels?: Record<string, string>;
+	/** What an entry names, for labels of the per-item mode (bulkInput.ts). */
+	nameEntry: (ctx: ItemContext, entry: IDataObject) => string | undefined;
 }
 
 /** The input of a bulk discount operation: a list under `discounts` in the input item, or rows. */
 export function discountBulkInput(input: DiscountBulkInput): BulkInput {
 	return {
 		entries: input.entries,
-		call: `one bulk call (sent in requests of at most ${LIMITS.discountsPerRequest})`,
+		entry: input.entry,
+		nameEntry: input.nameEntry,
 		json: {
 			name: 'discountsJson',
 			displayName: 'Discounts (JSON)',
@@ -164,36 +160,32 @@ export function discountBulkInput(input: DiscountBulkInput): BulkInput {
 }
 
 /**
- * Routing of a bulk discount call: `buildEntries` reads and checks every entry before anything is
- * sent, naming entries and fields with `label`; the list goes out in requests of at most 500, and
- * each result item is paired with the entry it belongs to.
+ * A bulk discount operation (Schedule, Update) over all input items (actions/bulkRun.ts): each
+ * entry checked by `check` before anything is sent; the entries go out in requests of at most
+ * 500, and each result is paired with the entry it belongs to.
  */
-export function bulkDiscountRouting(
+export function bulkDiscountOperation<Checked>(
 	method: 'POST' | 'PUT',
 	answer: AnswerSchema,
 	input: BulkInput,
-	buildEntries: (this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']) => IDataObject[] | Promise<IDataObject[]>,
-): INodePropertyRouting {
-	async function buildBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		const { entries, label } = readBulkEntries(this, input);
-		requestOptions.body = { discounts: await buildEntries.call(this, entries, label) };
-		return requestOptions;
-	}
-	return pacedRouting({
-		group: 'payments',
-		// A schedule sent twice would create the discounts twice; an update sets the same values again.
-		idempotent: method === 'PUT',
-		request: { method, url: PATHS.discounts },
-		preSend: [buildBody],
-		strategy: splitBodyList({
+	parts: Pick<BulkOperation<Checked>, 'check' | 'resolve'> & { body: (value: Checked) => IDataObject; idOfInvalid: (raw: IDataObject) => unknown },
+): BulkOperation<Checked> {
+	return {
+		input,
+		check: parts.check,
+		resolve: parts.resolve,
+		send: bulkWrite({
+			// A schedule sent twice would create the discounts twice; an update sets the same values again.
+			route: { group: 'payments', idempotent: method === 'PUT' },
+			request: { method, url: PATHS.discounts },
 			listKey: 'discounts',
 			maxItems: LIMITS.discountsPerRequest,
-			maxBytes: LIMITS.bulkRequestBytes,
+			answer,
+			body: parts.body,
 			pairResults: pairDiscountResults,
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
-			finish: finishBulkResults,
+			idOfInvalid: parts.idOfInvalid,
 		}),
-		postReceive: [readAnswer(answer)],
-	});
+	};
 }

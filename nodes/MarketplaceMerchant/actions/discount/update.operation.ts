@@ -1,7 +1,8 @@
 import {
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecuteSingleFunctions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
@@ -10,11 +11,12 @@ import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
 import { PRICE_FORMS } from '../productValues';
-import { bulkInputFields, panelLabels, simplifyResultsField, type BulkEntries } from '../bulkInput';
+import { bulkInputFields, panelLabels, simplifyResultsField } from '../bulkInput';
+import { runBulkOperation, type BulkEntry } from '../bulkRun';
 import { failOnItemErrorsOptions } from '../common';
 import {
 	RESOURCE,
-	bulkDiscountRouting,
+	bulkDiscountOperation,
 	checkDiscountPeriod,
 	checkDiscountStart,
 	currencyField,
@@ -30,31 +32,31 @@ const OPERATION = 'update';
 const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountType'] as const;
 
 /**
- * Checks every entry and turns it into the service's shape: only the changes given are sent. The
- * new price goes out as text, as the interface types it, with its currency (RSD unless given).
+ * Checks one entry and turns it into the service's shape: only the changes given are sent. The new
+ * price goes out as text, as the interface types it, with its currency (RSD unless given). The
+ * discount is `discountId`, or `id` as Schedule's and Get Many's outputs carry it.
  */
-function updateEntries(this: IExecuteSingleFunctions, entries: IDataObject[], label: BulkEntries['label']): IDataObject[] {
-	return entries.map((entry, index) => {
-		const field = (name: string) => label(index, name);
-		const discountId = readDiscountId(this, field('discountId'), entry.discountId);
-		if (CHANGES.every((change) => isBlank(entry[change]))) {
-			throw invalidInput(this, label(index), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
-		}
-		const update: IDataObject = { discountId };
-		if (!isBlank(entry.newDiscountPrice)) {
-			update.newDiscountPrice = String(readPrice(this, field('newDiscountPrice'), entry.newDiscountPrice));
-			update.newDiscountPriceCurrency = currencyOf(this, field('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
-		}
-		const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(this, field('newDiscountType'), entry.newDiscountType);
-		const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(this, field('newDateFrom'), entry.newDateFrom);
-		const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(this, field('newDateTo'), entry.newDateTo);
-		if (newDateFrom) checkDiscountStart(this, newType, newDateFrom, field('newDateFrom'));
-		checkDiscountPeriod(this, newType, newDateFrom, newDateTo, { from: field('newDateFrom'), to: field('newDateTo') });
-		if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
-		if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
-		if (newType) update.newDiscountType = newType;
-		return update;
-	});
+function checkUpdate({ ctx, raw: entry, label }: BulkEntry<IDataObject>): IDataObject {
+	const field = (name: string) => label(name);
+	const idKey = isBlank(entry.discountId) && !isBlank(entry.id) ? 'id' : 'discountId';
+	const discountId = readDiscountId(ctx, field(idKey), entry[idKey]);
+	if (CHANGES.every((change) => isBlank(entry[change]))) {
+		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
+	}
+	const update: IDataObject = { discountId };
+	if (!isBlank(entry.newDiscountPrice)) {
+		update.newDiscountPrice = String(readPrice(ctx, field('newDiscountPrice'), entry.newDiscountPrice));
+		update.newDiscountPriceCurrency = currencyOf(ctx, field('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
+	}
+	const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(ctx, field('newDiscountType'), entry.newDiscountType);
+	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(ctx, field('newDateFrom'), entry.newDateFrom);
+	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(ctx, field('newDateTo'), entry.newDateTo);
+	if (newDateFrom) checkDiscountStart(ctx, newType, newDateFrom, field('newDateFrom'));
+	checkDiscountPeriod(ctx, newType, newDateFrom, newDateTo, { from: field('newDateFrom'), to: field('newDateTo') });
+	if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
+	if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
+	if (newType) update.newDiscountType = newType;
+	return update;
 }
 
 const rowFields: INodeProperties[] = [
@@ -95,11 +97,16 @@ const ROW_LABELS = panelLabels(rowFields);
 
 const BULK_INPUT = discountBulkInput({
 	entries: 'discount updates',
+	entry: 'Discount Update',
+	nameEntry: (_ctx, entry) => {
+		const id = isBlank(entry.discountId) ? undefined : (entry.discountId as IDataObject).value ?? entry.discountId;
+		return isBlank(id) ? undefined : `Discount ID ${String(id)}`;
+	},
 	rowsName: 'discountUpdatesUi',
 	rowDisplayName: 'Discount Update',
 	rowFields,
 	jsonDescription:
-		'each with discountId and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
+		'each with discountId (or id, as Schedule and Get Many give it) and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
 	jsonPlaceholder: '[{"discountId": "3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47", "newDiscountPrice": "849.99"}]',
 });
 
@@ -108,9 +115,22 @@ export const updateDiscounts: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Update discounts',
 	description:
-		'Change scheduled or running discounts in bulk by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, success, error and the input sent.',
-	routing: bulkDiscountRouting('PUT', ANSWERS.discountUpdate, BULK_INPUT, updateEntries),
+		'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, success, error and the input sent.',
 };
+
+const UPDATE = bulkDiscountOperation<IDataObject>('PUT', ANSWERS.discountUpdate, BULK_INPUT, {
+	check: checkUpdate,
+	body: (update) => update,
+	idOfInvalid: (raw) => {
+		const id = raw.discountId ?? raw.id;
+		return typeof id === 'object' && id !== null ? (id as IDataObject).value : id;
+	},
+});
+
+/** Runs Discount Update over every input item of the run (the node's customOperations). */
+export async function updateDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBulkOperation(this, UPDATE);
+}
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 

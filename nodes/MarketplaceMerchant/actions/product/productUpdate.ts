@@ -52,7 +52,7 @@ export interface CheckedProductUpdate {
  * they are. `fieldName` names a property (or, without one, the entry) in error messages.
  */
 export function buildProductUpdate(
-	ctx: IExecuteSingleFunctions,
+	ctx: ValueContext,
 	source: IDataObject,
 	fieldName: (property?: string) => string,
 ): CheckedProductUpdate {

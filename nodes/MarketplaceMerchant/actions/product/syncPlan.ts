@@ -5,21 +5,23 @@
  * against the basic-products schema, so its numbers are numbers), calls `planSync` and sends the
  * updates the plan lists.
  */
-import { type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { type IDataObject } from 'n8n-workflow';
 
 import { decodedNumber } from '../../transport/decode';
-import { fieldPath } from '../../transport/values';
+import { fieldPath, isBlank, type ValueContext } from '../../transport/values';
 import { entriesAt, type BulkSource } from '../bulkInput';
 import { nodeError } from '../../transport/errors';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
-export type SyncStatus = 'updated' | 'unchanged' | 'guarded' | 'not_found' | 'ambiguous' | 'failed' | 'planned';
+export type SyncStatus = 'updated' | 'unchanged' | 'guarded' | 'not_found' | 'ambiguous' | 'failed' | 'planned' | 'invalid';
 
-export const SYNC_STATUSES: SyncStatus[] = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguous', 'failed', 'planned'];
+const SYNC_STATUSES: SyncStatus[] = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguous', 'failed', 'planned', 'invalid'];
 
 /** One entry of the list, checked (syncStockAndPrices.operation.ts reads it). */
 export interface SyncEntry {
+	/** Its position in its list (or the input item's), from 0. */
+	position: number;
 	/** The match value as the user gave it, for the output. */
 	match: string | number;
 	/** The match value normalised for lookup (`matchKeyOf`). */
@@ -35,7 +37,7 @@ export interface SyncSettings {
 	/** Largest share of the catalogue (percent) that may be set to 0 without `confirmZeroing`. */
 	maxZeroSharePercent: number;
 	confirmZeroing: boolean;
-	priceGuard: { maxDecreasePercent: number; maxIncreasePercent: number } | false;
+	priceGuard: { maxDecreasePercent: number; maxIncreasePercent: number; holdWholeEntry: boolean } | false;
 }
 
 export interface Change {
@@ -49,12 +51,17 @@ export interface SyncOutcome extends IDataObject {
 	entry: number | null;
 	match: string | number | null;
 	productId: number | null;
+	/** The product's SKU as the catalogue has it, so that a merchant finds the row in the ERP. */
+	sku: string | null;
 	status: SyncStatus;
+	/** What was (or, with Dry Run, would be) sent. */
 	changes: { stockLevel?: Change; basePrice?: Change };
+	/** A price the guard held back while the entry's stock change went out. */
+	heldBack?: { basePrice: Change };
 	errors: string[];
 }
 
-export interface SyncPlan {
+interface SyncPlan {
 	outcomes: SyncOutcome[];
 	/** What to send: the outcome it belongs to and the bulk update entry (id and changed fields only). */
 	updates: Array<{ outcome: SyncOutcome; body: IDataObject }>;
@@ -97,31 +104,38 @@ function formatPercent(value: number): string {
 	return `${Math.round(value * 10) / 10}%`;
 }
 
-/** Why the guard holds a price back, or undefined when the price may be sent. */
-function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'], false>): string | undefined {
+/**
+ * Why the guard holds a price back, or undefined when the price may be sent. `withheld` says what
+ * of the entry is held back with it: the price only, or the whole entry.
+ */
+function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'], false>, withheld: string): string | undefined {
 	const override = 'set "allowLargePriceChange": true on the entry to send it';
 	if (change.from === null || change.from <= 0) {
-		return `The current price is unknown, so the price guard cannot judge the new price ${change.to}; ${override}`;
+		return `The current price is unknown, so the price guard cannot judge the new price ${change.to}; ${withheld}; ${override}`;
 	}
 	const from = toCents(change.from);
 	const to = toCents(change.to);
 	if (to * 100 < from * (100 - guard.maxDecreasePercent)) {
 		const decrease = ((from - to) / from) * 100;
-		return `New price ${change.to} is ${formatPercent(decrease)} below the current ${change.from} (Max Price Decrease ${guard.maxDecreasePercent}%); nothing of this entry was sent; ${override}`;
+		return `New price ${change.to} is ${formatPercent(decrease)} below the current ${change.from} (Max Price Decrease ${guard.maxDecreasePercent}%); ${withheld}; ${override}`;
 	}
 	if (to * 100 > from * (100 + guard.maxIncreasePercent)) {
 		const increase = ((to - from) / from) * 100;
-		return `New price ${change.to} is ${formatPercent(increase)} above the current ${change.from} (Max Price Increase ${guard.maxIncreasePercent}%); nothing of this entry was sent; ${override}`;
+		return `New price ${change.to} is ${formatPercent(increase)} above the current ${change.from} (Max Price Increase ${guard.maxIncreasePercent}%); ${withheld}; ${override}`;
 	}
 	return undefined;
+}
+
+function skuOf(product: IDataObject | undefined): string | null {
+	return product === undefined || isBlank(product.sku) ? null : String(product.sku);
 }
 
 function idOf(product: IDataObject): number | null {
 	return decodedNumber(product.id);
 }
 
-function outcome(entry: number | null, match: string | number | null, productId: number | null, status: SyncStatus): SyncOutcome {
-	return { entry, match, productId, status, changes: {}, errors: [] };
+function outcome(entry: number | null, match: string | number | null, product: IDataObject | undefined, status: SyncStatus): SyncOutcome {
+	return { entry, match, productId: product ? idOf(product) : null, sku: skuOf(product), status, changes: {}, errors: [] };
 }
 
 /**
@@ -168,11 +182,11 @@ const NO_PRODUCTS: IDataObject[] = [];
 function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
 	const firstPosition = new Map<string, number>();
 	const repeated = new Map<string, number[]>();
-	entries.forEach(({ key }, position) => {
+	for (const { key, position } of entries) {
 		const first = firstPosition.get(key);
 		if (first === undefined) firstPosition.set(key, position);
 		else repeated.set(key, [...(repeated.get(key) ?? [first]), position]);
-	});
+	}
 	return repeated;
 }
 
@@ -182,7 +196,7 @@ function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
  * when the run would set more of the catalogue to 0 than allowed.
  */
 export function planSync(
-	ctx: IExecuteSingleFunctions,
+	ctx: Required<ValueContext>,
 	entries: SyncEntry[],
 	source: BulkSource,
 	catalogue: IDataObject[],
@@ -197,12 +211,12 @@ export function planSync(
 	const updates: SyncPlan['updates'] = [];
 	// Products some entry names: with Set Stock to 0, all the others are set to 0.
 	const named = new Set<IDataObject>();
-	entries.forEach((entry, position) => {
+	for (const entry of entries) {
 		const found = index.get(entry.key);
 		const only = Array.isArray(found) ? undefined : found;
 		const products = only ? undefined : (found as IDataObject[] | undefined) ?? NO_PRODUCTS;
 		if (settings.zeroProductsNotInList) for (const product of products ?? [only as IDataObject]) named.add(product);
-		const result = outcome(position + 1, entry.match, only ? idOf(only) : null, 'planned');
+		const result = outcome(entry.position + 1, entry.match, only, 'planned');
 		outcomes.push(result);
 
 		const positions = repeated.get(entry.key);
@@ -211,12 +225,12 @@ export function planSync(
 			result.errors.push(
 				`${label} ${String(entry.match)} is named by ${entriesAt(source, positions)}: repeated entries are not sent, since it is not clear which values apply`,
 			);
-			return;
+			continue;
 		}
 		if (products?.length === 0) {
 			result.status = 'not_found';
 			result.errors.push(`No product in the catalogue has ${label} ${String(entry.match)}`);
-			return;
+			continue;
 		}
 		if (!only) {
 			const candidates = products ?? NO_PRODUCTS;
@@ -224,31 +238,36 @@ export function planSync(
 			result.errors.push(
 				`${label} ${String(entry.match)} matches ${candidates.length} products (IDs ${candidates.map((product) => String(product.id)).join(', ')}): nothing was sent`,
 			);
-			return;
+			continue;
 		}
 
 		result.changes = changesFor(entry, only);
 		if (!result.changes.stockLevel && !result.changes.basePrice) {
 			result.status = 'unchanged';
-			return;
+			continue;
 		}
-		const problem =
-			result.changes.basePrice && settings.priceGuard && !entry.allowLargePriceChange
-				? guardProblem(result.changes.basePrice, settings.priceGuard)
-				: undefined;
-		if (problem) {
+		const guard = settings.priceGuard;
+		const priceChange = result.changes.basePrice;
+		// The guard holds back the price; the stock change still goes out (a shop must not keep
+		// selling stock it no longer has) unless the merchant chose to hold back the whole entry.
+		const sendsStockAlone = guard && !guard.holdWholeEntry && result.changes.stockLevel !== undefined;
+		const withheld = sendsStockAlone ? 'the price was held back and the stock change sent' : 'nothing of this entry was sent';
+		const problem = priceChange && guard && !entry.allowLargePriceChange ? guardProblem(priceChange, guard, withheld) : undefined;
+		if (problem && priceChange) {
 			result.status = 'guarded';
 			result.errors.push(problem);
-			return;
+			if (!sendsStockAlone) continue;
+			result.heldBack = { basePrice: priceChange };
+			delete result.changes.basePrice;
 		}
 		const productId = result.productId;
 		if (productId === null) {
 			result.status = 'failed';
 			result.errors.push(`The catalogue lists this product without a usable id (${JSON.stringify(only.id)})`);
-			return;
+			continue;
 		}
 		updates.push({ outcome: result, body: updateBody(productId, result.changes) });
-	});
+	}
 
 	if (settings.zeroProductsNotInList) {
 		const toZero = catalogue.filter((product) => !named.has(product) && decodedNumber(product.stockLevel) !== 0);
@@ -265,8 +284,8 @@ export function planSync(
 			);
 		}
 		for (const product of toZero) {
-			const productId = idOf(product);
-			const result = outcome(null, (product[matchBy] as string | number | undefined) ?? null, productId, 'planned');
+			const result = outcome(null, (product[matchBy] as string | number | undefined) ?? null, product, 'planned');
+			const productId = result.productId;
 			result.notInList = true;
 			result.changes = { stockLevel: { from: decodedNumber(product.stockLevel), to: 0 } };
 			outcomes.push(result);
@@ -284,30 +303,38 @@ export function planSync(
 /** Statuses of entries that were written, are as asked, or would be written (Dry Run): the others failed. */
 const SUCCEEDED: ReadonlySet<SyncStatus> = new Set<SyncStatus>(['updated', 'unchanged', 'planned']);
 
+/** Whether an outcome counts as done: written, as asked, or planned in a dry run. */
+export function succeeded(result: SyncOutcome): boolean {
+	return SUCCEEDED.has(result.status);
+}
+
 /**
- * One outcome as Simplify gives it, the shape of every bulk result: `{ id, success, status, error,
- * input, changes }`, `input` being the entry as checked (its match value under the Match By key,
- * and the values asked for), null for a product not in the list (`notInList: true`).
+ * One outcome as Simplify gives it, the shape of every bulk result: `{ id, sku, success, status,
+ * error, input, changes }`, `input` being the entry as checked (its match value under the Match
+ * By key, and the values asked for) or as given when it was invalid, null for a product not in the
+ * list (`notInList: true`); `error` only when something of the entry was not done.
  */
-export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entries: SyncEntry[]): IDataObject {
-	const entry = result.entry === null ? undefined : entries[result.entry - 1];
-	let input: IDataObject | null = null;
+export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: SyncEntry | undefined, raw?: IDataObject): IDataObject {
+	let input: IDataObject | null = raw ?? null;
 	if (entry) {
 		input = { [matchBy]: entry.match };
 		if (entry.stockLevel !== undefined) input.stockLevel = entry.stockLevel;
 		if (entry.basePrice !== undefined) input.basePrice = entry.basePrice;
 		if (entry.allowLargePriceChange) input.allowLargePriceChange = true;
 	}
-	const simplified: IDataObject = {
-		id: result.productId,
-		success: SUCCEEDED.has(result.status),
-		status: result.status,
-		error: result.errors.length > 0 ? result.errors.join('; ') : null,
-		input,
-		changes: result.changes,
-	};
+	const simplified: IDataObject = { id: result.productId, sku: result.sku, success: succeeded(result), status: result.status };
+	if (result.errors.length > 0) simplified.error = result.errors.join('; ');
+	simplified.input = input;
+	simplified.changes = result.changes;
+	if (result.heldBack) simplified.heldBack = result.heldBack;
 	if (result.notInList) simplified.notInList = true;
 	return simplified;
+}
+
+/** The outcome of an entry that failed its checks (Skip and Report): not sent, with the reason. */
+export function invalidOutcome(position: number, match: unknown, reason: string): SyncOutcome {
+	const given = typeof match === 'string' || typeof match === 'number' ? match : null;
+	return { entry: position + 1, match: given, productId: null, sku: null, status: 'invalid', changes: {}, errors: [reason] };
 }
 
 /** Output "Summary Only": counts and ids per status (the match value where no product id is known). */

@@ -7,19 +7,18 @@
 import {
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
+	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { pairProductResults } from '../../transport/bulkResults';
-import { answersReadAs, keepAnswerUnread } from '../../transport/decode';
-import { LIMITS, PATHS } from '../../transport/endpoints';
+import { decodedList } from '../../transport/decode';
+import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
+import { asNodeError } from '../../transport/errors';
+import { chunkBySize, readAllPages, sendEachChunk } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { sendRequest, type RequestData } from '../../transport/send';
-import { chunkBySize, pageThrough } from '../../transport/pagination';
+import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
 import {
 	MISSING,
 	invalidInput,
@@ -33,9 +32,10 @@ import {
 	readText,
 	type ValueContext,
 } from '../../transport/values';
-import { bulkInputFields, panelLabels, readBulkEntries, simplifyResultsField, type BulkInput, type BulkSource } from '../bulkInput';
-import { pacedRouting, optionsCollection } from '../common';
-import { matchKeyOf, planSync, simplifyOutcome, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
+import { bulkInputFields, panelLabels, readsOneEntryPerItem, simplifyResultsField, type BulkInput, type ItemContext } from '../bulkInput';
+import { problemText, runBulkOperation, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
+import { optionsCollection } from '../common';
+import { invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 
 const OPERATION = 'syncStockAndPrices';
 
@@ -44,7 +44,7 @@ const JSON_HINT =
 
 const BULK_INPUT: BulkInput = {
 	entries: 'products to sync',
-	call: 'one sync run',
+	entry: 'Product',
 	json: {
 		name: 'productsJson',
 		displayName: 'Products (JSON)',
@@ -67,6 +67,7 @@ const BULK_INPUT: BulkInput = {
 					name: 'match',
 					type: 'string',
 					default: '',
+					required: true,
 					placeholder: 'e.g. 8600000000017',
 					description: 'The product ID, EAN or SKU (as Match By says) of the product',
 				},
@@ -94,6 +95,7 @@ const BULK_INPUT: BulkInput = {
 			],
 		},
 	},
+	nameEntry: (ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABELS[matchByOf(ctx)]} ${String(entry.match)}`),
 	emptyProblem: 'the list is empty',
 };
 
@@ -104,22 +106,30 @@ const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: u
 	sku: readText,
 };
 
-/** What the preSend hands the strategy: the checked entries and settings (plain data). */
-interface SyncRequest {
-	entries: SyncEntry[];
-	/** Where the entries came from, so that outcomes name them as the panel does. */
-	source: BulkSource;
-	settings: SyncSettings;
-	dryRun: boolean;
-	summaryOnly: boolean;
-	simplify: boolean;
+const MATCH_LABELS: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
+
+function matchByOf(ctx: ItemContext): MatchBy {
+	return ctx.getNodeParameter('matchBy', 'ean') as MatchBy;
 }
 
-function readSettings(ctx: IExecuteSingleFunctions): SyncSettings {
+/**
+ * The key an entry names its product under: rows and mapped items give Match Value (`match`); JSON
+ * entries the Match By key, or `match`. With Match By = Product ID, a JSON entry may also give the
+ * ID as the node's own outputs and the API name it (`id`, `productId`, `merchantInventoryId`).
+ */
+function matchKeyIn(entry: IDataObject, matchBy: MatchBy, fromRows: boolean): string {
+	if (fromRows) return 'match';
+	if (!isBlank(entry[matchBy])) return matchBy;
+	if (!isBlank(entry.match)) return 'match';
+	if (matchBy === 'id') return ['productId', 'merchantInventoryId'].find((key) => !isBlank(entry[key])) ?? matchBy;
+	return matchBy;
+}
+
+function readSettings(ctx: ItemContext): SyncSettings {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const guardOn = options.priceGuard === undefined ? true : readBoolean(ctx, FIELD_LABELS.priceGuard, options.priceGuard);
 	return {
-		matchBy: ctx.getNodeParameter('matchBy', 'ean') as MatchBy,
+		matchBy: matchByOf(ctx),
 		zeroProductsNotInList: ctx.getNodeParameter('notInList', 'leave') === 'zero',
 		maxZeroSharePercent: readPercent(ctx, FIELD_LABELS.maxZeroSharePercent, options.maxZeroSharePercent ?? 20),
 		confirmZeroing: options.confirmZeroing === undefined ? false : readBoolean(ctx, FIELD_LABELS.confirmZeroing, options.confirmZeroing),
@@ -128,122 +138,128 @@ function readSettings(ctx: IExecuteSingleFunctions): SyncSettings {
 					maxDecreasePercent: readPercent(ctx, FIELD_LABELS.maxDecreasePercent, options.maxDecreasePercent ?? 50),
 					// A price may rise by more than 100 %.
 					maxIncreasePercent: readPercent(ctx, FIELD_LABELS.maxIncreasePercent, options.maxIncreasePercent ?? 100, Infinity),
+					holdWholeEntry: options.guardedEntries === 'holdEntry',
 				}
 			: false,
 	};
 }
 
-/** Checks every entry before anything is sent; an invalid one fails the item, naming entry and field. */
-async function readSyncRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const settings = readSettings(this);
-	const { entries, source, label } = readBulkEntries(this, BULK_INPUT);
-	const readMatch = MATCH_READERS[settings.matchBy];
-	const { matchBy } = settings;
-	const checked: SyncEntry[] = [];
-	for (let index = 0; index < entries.length; index++) {
-		const entry = entries[index];
-		// JSON entries name their product by the Match By key (or "match"), rows by Match Value.
-		const matchKey = source.unit === 'row' || (isBlank(entry[matchBy]) && !isBlank(entry.match)) ? 'match' : matchBy;
-		const given = entry[matchKey];
-		if (isBlank(given)) throw invalidInput(this, label(index, matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
-		const checkedEntry: SyncEntry = {
-			match: given as string | number,
-			key: matchKeyOf(matchBy, readMatch(this, label(index, matchKey), given)) as string,
-			allowLargePriceChange: isBlank(entry.allowLargePriceChange)
-				? false
-				: readBoolean(this, label(index, 'allowLargePriceChange'), entry.allowLargePriceChange),
-		};
-		if (!isBlank(entry.stockLevel)) checkedEntry.stockLevel = readStockLevel(this, label(index, 'stockLevel'), entry.stockLevel);
-		if (!isBlank(entry.basePrice)) checkedEntry.basePrice = readPrice(this, label(index, 'basePrice'), entry.basePrice);
-		if (checkedEntry.stockLevel === undefined && checkedEntry.basePrice === undefined) {
-			throw invalidInput(this, label(index), 'nothing to sync', 'Give Stock Level (stockLevel), Base Price (basePrice) or both');
-		}
-		checked.push(checkedEntry);
-	}
-	const request: SyncRequest = {
-		entries: checked,
-		source,
-		settings,
-		dryRun: readBoolean(this, FIELD_LABELS.dryRun, this.getNodeParameter('dryRun', false)),
-		summaryOnly: this.getNodeParameter('output', 'entries') === 'summary',
-		simplify: this.getNodeParameter('simplify', true) as boolean,
+/** Checks one entry before anything is sent; an invalid one names entry and field. */
+function checkSyncEntry({ ctx, raw: entry, position, label }: BulkEntry<SyncEntry>): SyncEntry {
+	const matchBy = matchByOf(ctx);
+	const fromRows = readsOneEntryPerItem(ctx) || ctx.getNodeParameter('inputMode', 'json') === 'rows';
+	const matchKey = matchKeyIn(entry, matchBy, fromRows);
+	const given = entry[matchKey];
+	if (isBlank(given)) throw invalidInput(ctx, label(matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
+	const checked: SyncEntry = {
+		position,
+		match: given as string | number,
+		key: matchKeyOf(matchBy, MATCH_READERS[matchBy](ctx, label(matchKey), given)) as string,
+		allowLargePriceChange: isBlank(entry.allowLargePriceChange) ? false : readBoolean(ctx, label('allowLargePriceChange'), entry.allowLargePriceChange),
 	};
-	requestOptions.body = request as unknown as IDataObject;
-	return requestOptions;
+	if (!isBlank(entry.stockLevel)) checked.stockLevel = readStockLevel(ctx, label('stockLevel'), entry.stockLevel);
+	if (!isBlank(entry.basePrice)) checked.basePrice = readPrice(ctx, label('basePrice'), entry.basePrice);
+	if (checked.stockLevel === undefined && checked.basePrice === undefined) {
+		throw invalidInput(ctx, label(), 'nothing to sync', 'Give Stock Level (stockLevel), Base Price (basePrice) or both');
+	}
+	return checked;
 }
 
-/** pageThrough honours Return All / Limit; a sync always reads the whole catalogue. */
-function readingWholeCatalogue(ctx: IExecutePaginationFunctions): IExecutePaginationFunctions {
-	return Object.create(ctx, {
-		getNodeParameter: {
-			value: (name: string, ...rest: unknown[]) =>
-				name === 'returnAll' ? true : (ctx.getNodeParameter as (...args: unknown[]) => unknown)(name, ...rest),
-		},
-	}) as IExecutePaginationFunctions;
+/** Reads the whole catalogue (Get Many Basic, 2,500 a page), pages ahead within the group's allowance. */
+async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
+	const pageSize = LIMITS.basicProductsPageSize;
+	return await readAllPages(pageSize, RATE_LIMITS[CATALOGUE.group].inFlight, async (page, wanted) => {
+		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'GET', url: PATHS.basicProducts, qs: { page, size: pageSize } }, { ...settings, wanted });
+		return decodedList(exec, response, ANSWERS.basicProducts);
+	});
 }
 
 /**
- * Sends the planned updates in bulk requests within the service's limits and marks each outcome
- * updated or failed by its result, paired as for Update Many (an entry the answer has no result
- * for is failed, never assumed written). A request that fails marks its own entries failed and
- * the others still go out, so the output says exactly what was written.
+ * Sends the planned updates in bulk requests within the service's limits (30,000 entries and the
+ * size of the bodies actually sent) and marks each outcome updated or failed by its result, paired
+ * as for Update Many (an entry the answer has no result for is failed, never assumed written). A
+ * request that fails marks its own entries failed and the others still go out, so the output says
+ * exactly what was written. A guarded entry whose stock went out stays guarded.
  */
-async function sendUpdates(ctx: IExecutePaginationFunctions, requestData: RequestData, updates: Array<{ outcome: SyncOutcome; body: IDataObject }>): Promise<void> {
-	const writing = answersReadAs(ctx, ANSWERS.productBulkUpdate);
-	for (const chunk of chunkBySize(updates, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes)) {
+async function sendUpdates(exec: IExecuteFunctions, settings: SendSettings, updates: Array<{ outcome: SyncOutcome; body: IDataObject }>): Promise<void> {
+	const chunks = chunkBySize(updates, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes, (update) => update.body);
+	const outcomes = await sendEachChunk(chunks, RATE_LIMITS[CATALOGUE.group].inFlight, async (chunk) => {
 		const sent = chunk.map(({ body }) => body);
-		let results: INodeExecutionData[];
-		try {
-			results = pairProductResults(await sendRequest(writing, requestData, { method: 'PUT', url: PATHS.productBulk, qs: {}, body: sent }), sent);
-		} catch (error) {
-			const message = (error as Error).message;
+		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'PUT', url: PATHS.productBulk, body: sent, json: true }, settings);
+		return pairProductResults(decodedList(exec, response, ANSWERS.productBulkUpdate).map((json) => ({ json })), sent);
+	});
+	outcomes.forEach((sent, index) => {
+		const chunk = chunks[index];
+		if (!sent.ok) {
+			const message = asNodeError(exec.getNode(), sent.error).message;
 			for (const { outcome } of chunk) {
 				outcome.status = 'failed';
 				outcome.errors.push(`The bulk update request failed: ${message}`);
 			}
-			continue;
+			return;
 		}
 		// pairProductResults gives one result per entry sent, in the order sent.
 		chunk.forEach(({ outcome }, position) => {
-			const { success, error } = results[position].json;
+			const { success, error } = sent.value[position].json;
 			if (success === true) {
-				outcome.status = 'updated';
+				if (outcome.status !== 'guarded') outcome.status = 'updated';
 			} else {
 				outcome.status = 'failed';
 				outcome.errors.push(String(error));
 			}
 		});
-	}
+	});
 }
 
-async function syncStockAndPrices(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const { entries, source, settings, dryRun, summaryOnly, simplify } = requestData.options.body as unknown as SyncRequest;
-	const catalogueRequest: RequestData = { ...requestData, options: { ...requestData.options, method: 'GET', url: PATHS.basicProducts, qs: {}, body: undefined } };
-	const reading = answersReadAs(readingWholeCatalogue(this), ANSWERS.basicProducts);
-	const catalogue = (await pageThrough(LIMITS.basicProductsPageSize).call(reading, catalogueRequest)).map(({ json }) => json);
-	const plan = planSync(this, entries, source, catalogue, settings);
-	if (!dryRun) await sendUpdates(this, requestData, plan.updates);
-	if (summaryOnly) return [{ json: summarize(plan.outcomes, dryRun) }];
-	if (simplify) return plan.outcomes.map((outcome) => ({ json: simplifyOutcome(outcome, settings.matchBy, entries) }));
-	return plan.outcomes.map((json) => ({ json }));
+/** One batch of a sync: read the catalogue once, plan, send what changed, and report per entry. */
+async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Promise<BatchOutput[]> {
+	const ctx = batch.entries[0].ctx;
+	const settings = readSettings(ctx);
+	const dryRun = readBoolean(ctx, FIELD_LABELS.dryRun, ctx.getNodeParameter('dryRun', false));
+	const summaryOnly = ctx.getNodeParameter('output', 'entries') === 'summary';
+	const simplify = ctx.getNodeParameter('simplify', true) !== false;
+	const sendSettings = sendSettingsOf(ctx);
+	const valid = batch.entries.filter((entry) => entry.problem === undefined);
+	const catalogue = await readCatalogue(exec, sendSettings);
+	const plan = planSync(ctx, valid.map((entry) => entry.value as SyncEntry), batch.source, catalogue, settings);
+	if (!dryRun) await sendUpdates(exec, sendSettings, plan.updates);
+
+	// Outcomes in entry order: the plan's for valid entries (in the order given), invalid ones in their place.
+	let next = 0;
+	const perEntry = batch.entries.map((entry) =>
+		entry.problem
+			? { outcome: invalidOutcome(entry.position, entry.raw.match ?? entry.raw[settings.matchBy], problemText(entry.problem)), entry }
+			: { outcome: plan.outcomes[next++], entry },
+	);
+	const notInList = plan.outcomes.slice(next);
+	if (summaryOnly) {
+		const summary = summarize([...perEntry.map(({ outcome }) => outcome), ...notInList], dryRun);
+		return [{ json: summary, pairedItem: batch.items.map((item) => ({ item })) }];
+	}
+	const shape = (outcome: SyncOutcome, entry?: BulkEntry<SyncEntry>) =>
+		simplify ? simplifyOutcome(outcome, settings.matchBy, entry?.value, entry?.raw) : (outcome as IDataObject);
+	return [
+		...perEntry.map(({ outcome, entry }, position): BatchOutput => ({ json: shape(outcome, entry), entry: position, rejected: !succeeded(outcome) && !entry.problem })),
+		...notInList.map((outcome): BatchOutput => ({ json: shape(outcome) })),
+	];
 }
+
+const SYNC: BulkOperation<SyncEntry> = { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch };
+
+/** Runs Sync Stock and Prices over every input item of the run (the node's customOperations). */
+export async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBulkOperation(this, SYNC);
+}
+
+/** The catalogue group: reads, then writes that set absolute values (sending one twice changes nothing). */
+const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
 export const syncStockAndPricesOperation: INodePropertyOptions = {
 	name: 'Sync Stock and Prices',
 	value: OPERATION,
 	action: 'Sync stock and prices',
 	description:
-		'Make the marketplace match a list from an ERP or sheet: reads the catalogue once, sends only what changed, holds back suspicious prices, and reports per entry, in the order given: product ID, success, status (updated, unchanged, guarded, not_found, ambiguous, failed or planned with Dry Run), error and the input',
-	routing: pacedRouting({
-		group: 'catalogue',
-		// Reads, then writes that set absolute values: sending one twice changes nothing.
-		idempotent: true,
-		request: { method: 'GET', url: PATHS.basicProducts },
-		preSend: [readSyncRequest],
-		strategy: syncStockAndPrices,
-		// Reads and writes answer differently: the strategy reads each answer (answersReadAs).
-		postReceive: [keepAnswerUnread],
-	}),
+		'Make the marketplace match a sheet or ERP export: one product per input item (or a list), matched by EAN, ID or SKU; reads the catalogue once, sends only what changed, holds back suspicious prices, and reports per entry, in the order given: product ID, SKU, success, status (updated, unchanged, guarded, not_found, ambiguous, invalid, failed or planned with Dry Run), error and the input',
 };
 
 const displayOptions = { show: { resource: ['product'], operation: [OPERATION] } };
@@ -333,6 +349,21 @@ export const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 			typeOptions: { minValue: 0, maxValue: 100 },
 			default: 20,
 			description: 'With Set Stock to 0: the run is refused (nothing sent) when it would set more of the catalogue than this to 0',
+		},
+		{
+			displayName: 'When a Price Is Held Back',
+			name: 'guardedEntries',
+			type: 'options',
+			options: [
+				{
+					name: 'Send the Stock Change',
+					value: 'sendStock',
+					description: 'The price waits for you; the stock of the entry is still set, so the shop never sells stock you no longer have',
+				},
+				{ name: 'Hold Back the Whole Entry', value: 'holdEntry', description: 'Nothing of the entry is sent' },
+			],
+			default: 'sendStock',
+			description: 'What the price guard holds back of an entry whose new price it does not trust',
 		},
 		{
 			displayName: 'Price Guard',

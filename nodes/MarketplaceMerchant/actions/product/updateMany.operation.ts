@@ -1,26 +1,26 @@
 import {
+	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
-import { readAnswer } from '../../transport/decode';
+import { pairProductResults } from '../../transport/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { splitBodyList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { bulkInputFields, readBulkEntries, simplifyResultsField, type BulkInput } from '../bulkInput';
-import { pacedRouting, failOnItemErrorsOptions } from '../common';
-import { productLocatorField } from '../productLocator';
-import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateBodies, productUpdateFieldOptions } from './productUpdate';
+import { bulkInputFields, simplifyResultsField, type BulkInput } from '../bulkInput';
+import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
+import { failOnItemErrorsOptions } from '../common';
+import { lookUpProductIds, productLocatorField, readProductRef } from '../productLocator';
+import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './productUpdate';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
 const BULK_INPUT: BulkInput = {
 	entries: 'products to update',
-	call: 'one bulk call',
+	entry: 'Product',
 	json: {
 		name: 'productsJson',
 		displayName: 'Products (JSON)',
@@ -50,14 +50,45 @@ const BULK_INPUT: BulkInput = {
 		},
 		toEntry: (row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
 	},
+	nameEntry: (ctx, entry) => {
+		try {
+			const ref = readProductRef(ctx, 'Product ID', entry.id);
+			return 'ean' in ref ? `EAN ${ref.ean}` : `Product ID ${ref.id}`;
+		} catch {
+			return undefined;
+		}
+	},
 	emptyProblem: 'the list is empty',
 };
 
-async function buildBulkUpdateBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const { entries, label } = readBulkEntries(this, BULK_INPUT);
-	const updates = entries.map((entry, index) => buildProductUpdate(this, entry, (property) => label(index, property)));
-	requestOptions.body = await productUpdateBodies(this, updates);
-	return requestOptions;
+/** Product Update Many as a bulk operation over all input items (actions/bulkRun.ts). */
+const UPDATE_MANY: BulkOperation<CheckedProductUpdate & { productId?: number }> = {
+	input: BULK_INPUT,
+	check: ({ ctx, raw, label }) => buildProductUpdate(ctx, raw, label),
+	resolve: async (exec, entries) => {
+		const ids = await lookUpProductIds(exec, entries.map(({ ctx, value }) => ({ ctx, ...(value as CheckedProductUpdate).product })));
+		entries.forEach((entry, index) => {
+			const id = ids[index];
+			if (id instanceof NodeOperationError) entry.problem = id;
+			else (entry.value as CheckedProductUpdate & { productId?: number }).productId = id;
+		});
+	},
+	send: bulkWrite({
+		route: { group: 'catalogue', idempotent: true },
+		request: { method: 'PUT', url: PATHS.productBulk },
+		maxItems: LIMITS.productsPerBulkRequest,
+		answer: ANSWERS.productBulkUpdate,
+		body: ({ productId, fields }) => ({ id: productId, ...fields }),
+		pairResults: pairProductResults,
+		// Setting the same values again changes nothing, but two updates of one product must arrive in order.
+		idOf: (body) => String(body.id),
+		idOfInvalid: (raw) => raw.id,
+	}),
+};
+
+/** Runs Update Many over every input item of the run (the node's customOperations). */
+export async function updateManyProductsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runBulkOperation(this, UPDATE_MANY);
 }
 
 export const updateManyProducts: INodePropertyOptions = {
@@ -65,22 +96,7 @@ export const updateManyProducts: INodePropertyOptions = {
 	value: 'updateMany',
 	action: 'Update many products',
 	description:
-		'Change price, VAT, stock, SKU or package weight of a list of products in bulk (any number; sent in requests of up to 30,000). Outputs one item per product, in the order given, with the product ID, success, error and the input sent.',
-	routing: pacedRouting({
-		group: 'catalogue',
-		// Setting the same values again changes nothing.
-		idempotent: true,
-		request: { method: 'PUT', url: PATHS.productBulk },
-		preSend: [buildBulkUpdateBody],
-		strategy: splitBodyList({
-			maxItems: LIMITS.productsPerBulkRequest,
-			maxBytes: LIMITS.bulkRequestBytes,
-			pairResults: pairProductResults,
-			idOf: (entry) => String(entry.id),
-			finish: finishBulkResults,
-		}),
-		postReceive: [readAnswer(ANSWERS.productBulkUpdate)],
-	}),
+		'Change price, VAT, stock, SKU or package weight of many products in bulk: one product per input item (a sheet row) or a list, sent in as few requests as the service allows (up to 30,000 each). Outputs one item per product, in the order given, with the product ID, success, error (only when rejected) and the input sent.',
 };
 
 const displayOptions = { show: { resource: ['product'], operation: ['updateMany'] } };

@@ -1,0 +1,318 @@
+/**
+ * How a bulk operation (Product Update Many, Sync Stock and Prices, Discount Schedule and Update)
+ * runs: once over all input items of the node run, as n8n's own row-writing nodes do.
+ *
+ * These four are the node's `customOperations` (MarketplaceMerchant.node.ts), n8n's extension point
+ * for an operation of a declarative node that routing cannot express. Routing runs each input item
+ * on its own and keeps no execution hints; a merchant's sheet arrives as one item per row, and it
+ * must become one plan (Sync reads the catalogue once), as few paced requests as the API allows,
+ * one output item per row paired with it, and a hint such as "1 of 3 entries rejected". Requests
+ * still go through the one pipeline (transport/send.ts `sendAuthenticated`: pacing, retries, the
+ * shared token, answer limits, redaction) and answers are read by schema (decode.ts).
+ *
+ * A run:
+ *  1. collects the entries: every input item is one entry (Input Mode "One Item per …", one batch
+ *     for the run), or each item's list is a batch of its own (JSON, Define Below);
+ *  2. checks every entry of every batch before anything is sent (the operation's `check`, then its
+ *     look-ups such as products given by EAN);
+ *  3. with Invalid Entries = Stop the Run, any invalid entry stops the run, nothing sent, naming
+ *     the entry (with On Error = Continue only that entry's item fails); with Skip and Report the
+ *     invalid entries come out as `success: false` with the reason and the others are sent;
+ *  4. sends each batch (the operation's `send`) and gives every entry its output item, paired with
+ *     the input item it came from, in input order;
+ *  5. says in the output pane how many entries were rejected (n8n's execution hints).
+ */
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type IPairedItemData,
+} from 'n8n-workflow';
+
+import { NO_RESULT_ERROR, shapeBulkResult } from '../transport/bulkResults';
+import { decodedList } from '../transport/decode';
+import { LIMITS, RATE_LIMITS } from '../transport/endpoints';
+import { asNodeError, nodeError } from '../transport/errors';
+import { chunkBySize, sendEachChunk } from '../transport/pagination';
+import type { AnswerSchema } from '../transport/schema';
+import { sendAuthenticated, sendSettingsOf, type Route } from '../transport/send';
+import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
+
+/** The per-item view of a run over all items: what the value readers see of item `itemIndex`. */
+export function itemContext(exec: IExecuteFunctions, itemIndex: number): ItemContext {
+	return {
+		getNode: () => exec.getNode(),
+		getItemIndex: () => itemIndex,
+		getNodeParameter: (name, fallback, options) => exec.getNodeParameter(name, itemIndex, fallback, options),
+		getInputData: () => exec.getInputData()[itemIndex],
+	};
+}
+
+/** One entry on its way through a run: where it came from, as given, and what checking made of it. */
+export interface BulkEntry<Checked> {
+	/** The input item it came from (its output item is paired with it). */
+	itemIndex: number;
+	/** Its item, for reading values and naming errors. */
+	ctx: ItemContext;
+	/** Its position in its batch's list, from 0 (in the per-item mode, the item's position). */
+	position: number;
+	/** As given: a row, a JSON entry, or the mapped fields of an input item. */
+	raw: IDataObject;
+	/** How errors name the entry, or one of its fields by key: `row 3 (EAN …) › Base Price`. */
+	label: (key?: string) => string;
+	/** The checked value; undefined when the entry is invalid. */
+	value?: Checked;
+	/** Why the entry is invalid. */
+	problem?: NodeOperationError;
+}
+
+/** The entries that go out together: all items' (per-item mode) or one item's list. */
+export interface Batch<Checked> {
+	items: number[];
+	source: BulkSource;
+	entries: Array<BulkEntry<Checked>>;
+}
+
+/** One output of a batch: the entry it belongs to (its position in the batch), or none (a batch-wide item). */
+export interface BatchOutput {
+	json: IDataObject;
+	entry?: number;
+	/** Whether it reports an entry the service rejected or did not write (counted in the hint). */
+	rejected?: boolean;
+	/** For a batch-wide item: the items it is paired with (default: the batch's last). */
+	pairedItem?: IPairedItemData[];
+}
+
+export interface BulkOperation<Checked> {
+	input: BulkInput;
+	/** Checks one entry: a user value the service would refuse or misread throws `invalidInput`. */
+	check: (entry: BulkEntry<Checked>) => Checked;
+	/** Look-ups once every entry of the run is checked (products given by EAN): may mark entries invalid. */
+	resolve?: (exec: IExecuteFunctions, entries: Array<BulkEntry<Checked>>) => Promise<void>;
+	/** Sends a batch (its invalid entries reported, not sent) and gives its outputs in entry order. */
+	send: (exec: IExecuteFunctions, batch: Batch<Checked>) => Promise<BatchOutput[]>;
+}
+
+/** The reason of an invalid entry as its output item says it: the message without the trailing "(item N)". */
+export function problemText(problem: NodeOperationError): string {
+	return problem.message.replace(/ \(item \d+\)$/, '');
+}
+
+function isInputError(error: unknown): error is NodeOperationError {
+	return error instanceof NodeOperationError;
+}
+
+function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, failed: Map<number, Error>): Array<Batch<Checked>> {
+	const itemCount = exec.getInputData().length;
+	const contexts = Array.from({ length: itemCount }, (_, index) => itemContext(exec, index));
+	if (itemCount > 0 && readsOneEntryPerItem(contexts[0])) {
+		const entries = contexts.map((ctx, itemIndex): BulkEntry<Checked> => {
+			const { entries: [raw], label } = readItemEntry(ctx, input);
+			return { itemIndex, ctx, position: itemIndex, raw, label: (key) => label(0, key) };
+		});
+		return [{ items: contexts.map((_, index) => index), source: INPUT_ITEMS, entries }];
+	}
+	const batches: Array<Batch<Checked>> = [];
+	for (const ctx of contexts) {
+		const itemIndex = ctx.getItemIndex();
+		try {
+			const { entries, source, label } = readBulkEntries(ctx, input);
+			batches.push({
+				items: [itemIndex],
+				source,
+				entries: entries.map((raw, position) => ({ itemIndex, ctx, position, raw, label: (key?: string) => label(position, key) })),
+			});
+		} catch (error) {
+			if (!isInputError(error)) throw asNodeError(exec.getNode(), error);
+			failed.set(itemIndex, error);
+		}
+	}
+	return batches;
+}
+
+/** The node's error for an item, as n8n shows it: the item's index on it. */
+function itemError(exec: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	const nodeFailure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(exec.getNode(), error);
+	nodeFailure.context.itemIndex ??= itemIndex;
+	return nodeFailure;
+}
+
+/** "Fail on Item Errors": the entries the service rejected fail their item. */
+function failOnRejected(exec: IExecuteFunctions, outputs: BatchOutput[], batch: Batch<unknown>): Error | undefined {
+	const failOnItemErrors = exec.getNodeParameter('options.failOnItemErrors', batch.items[0], false) as boolean;
+	const rejected = outputs.filter((output) => output.rejected && output.entry !== undefined);
+	if (!failOnItemErrors || rejected.length === 0) return undefined;
+	const examples = rejected
+		.slice(0, 5)
+		// An entry by its position from 1, as the panel counts rows and a sheet's items come.
+		.map(({ json, entry }) => `Entry ${batch.entries[entry as number].position + 1} ${JSON.stringify(json.input)}: ${String(json.error)}`)
+		.join('\n');
+	const withoutResult = rejected.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
+	const message =
+		withoutResult === 0
+			? `${rejected.length} of ${outputs.filter((output) => output.entry !== undefined).length} entries were rejected by the service`
+			: `${rejected.length} of ${batch.entries.length} entries failed: ${rejected.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
+	return nodeError(exec.getNode(), message, { itemIndex: batch.items[0], description: examples });
+}
+
+/**
+ * Runs a bulk operation over all input items (steps 1 to 5 above) and returns n8n's output: one
+ * list of items, each paired with the input item it belongs to.
+ */
+export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operation: BulkOperation<Checked>): Promise<INodeExecutionData[][]> {
+	const itemCount = exec.getInputData().length;
+	const continueOnFail = exec.continueOnFail();
+	/** Items that fail as a whole (their list unreadable, an invalid entry under On Error = Continue, a request that failed). */
+	const failed = new Map<number, Error>();
+	const fail = (itemIndex: number, error: unknown) => {
+		const nodeFailure = itemError(exec, error, itemIndex);
+		if (!continueOnFail) throw nodeFailure;
+		failed.set(itemIndex, nodeFailure);
+	};
+
+	const batches = collectBatches<Checked>(exec, operation.input, failed);
+	if (!continueOnFail && failed.size > 0) throw [...failed.values()][0];
+	const skipInvalid = itemCount > 0 && exec.getNodeParameter('invalidEntries', 0, 'stop') === 'skip';
+
+	// 2. Check every entry of the run before anything is sent.
+	const allEntries = batches.flatMap((batch) => batch.entries);
+	for (const entry of allEntries) {
+		try {
+			entry.value = operation.check(entry);
+		} catch (error) {
+			if (!isInputError(error)) throw asNodeError(exec.getNode(), error);
+			entry.problem = error;
+		}
+	}
+	if (operation.resolve) await operation.resolve(exec, allEntries.filter((entry) => entry.problem === undefined));
+
+	// 3. Stop the Run: the first invalid entry stops everything; under On Error = Continue, its item fails alone.
+	if (!skipInvalid) {
+		for (const entry of allEntries) if (entry.problem && !failed.has(entry.itemIndex)) fail(entry.itemIndex, entry.problem);
+	}
+
+	// 4. Send each batch; outputs go to the items they belong to.
+	const outputsOfItem: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
+	let entryCount = 0;
+	let rejectedCount = 0;
+	for (const fullBatch of batches) {
+		const batch = { ...fullBatch, entries: fullBatch.entries.filter((entry) => !failed.has(entry.itemIndex)) };
+		if (batch.entries.length === 0) continue;
+		let outputs: BatchOutput[];
+		try {
+			outputs = await operation.send(exec, batch);
+		} catch (error) {
+			for (const itemIndex of new Set(batch.entries.map((entry) => entry.itemIndex))) fail(itemIndex, error);
+			continue;
+		}
+		const rejection = failOnRejected(exec, outputs, batch);
+		if (rejection) {
+			for (const output of outputs) if (output.rejected && output.entry !== undefined) fail(batch.entries[output.entry].itemIndex, rejection);
+		}
+		const lastItem = batch.items[batch.items.length - 1];
+		for (const output of outputs) {
+			const owner = output.entry === undefined ? undefined : batch.entries[output.entry];
+			if (owner && failed.has(owner.itemIndex)) continue;
+			const itemIndex = owner?.itemIndex ?? lastItem;
+			const pairedItem = output.pairedItem ?? { item: itemIndex };
+			outputsOfItem[itemIndex].push({ json: output.json, pairedItem });
+			if (owner) {
+				entryCount++;
+				if (output.rejected || owner.problem) rejectedCount++;
+			}
+		}
+	}
+
+	// As RoutingNode gives a failed item under On Error = Continue: the error on the item.
+	for (const [itemIndex, error] of failed) {
+		outputsOfItem[itemIndex] = [{ json: {}, error: error as NodeApiError | NodeOperationError, pairedItem: { item: itemIndex } }];
+	}
+	// 5. Rejections where a merchant looks after a run.
+	if (rejectedCount > 0) {
+		exec.addExecutionHints({
+			message: `${rejectedCount} of ${entryCount} entries rejected: see the items with success false (the reason is in error)`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+	return [outputsOfItem.flat()];
+}
+
+/** How a bulk write sends its entries: endpoint, limits, the answer and how results pair with what was sent. */
+export interface BulkWrite<Checked> {
+	route: Route;
+	request: { method: 'PUT' | 'POST'; url: string };
+	/** Where the list goes in the body; the body is the list itself without one. */
+	listKey?: string;
+	maxItems: number;
+	answer: AnswerSchema;
+	/** What the service receives for a checked entry. */
+	body: (value: Checked) => IDataObject;
+	pairResults: (results: INodeExecutionData[], sent: IDataObject[]) => INodeExecutionData[];
+	/** An entry's id, when entries with the same id must reach the service in the user's order. */
+	idOf: (body: IDataObject) => string | undefined;
+	/** The id an invalid entry comes out with (it was never sent). */
+	idOfInvalid: (raw: IDataObject) => unknown;
+}
+
+function idOrNull(value: unknown): string | number | null {
+	return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? value : null;
+}
+
+/**
+ * The `send` of Update Many, Discount Schedule and Discount Update: the valid entries in requests
+ * within the service's item and size limits (`sendEachChunk`), each result paired with the entry
+ * sent, and invalid entries reported in their place. A request that fails after its retries marks
+ * its own entries failed while the others stand; when every request failed, the batch fails with
+ * that error (nothing was written, and the node says so as an error, not as rows).
+ */
+export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Checked>['send'] {
+	return async (exec, batch) => {
+		const first = batch.entries[0].ctx;
+		const settings = sendSettingsOf(first);
+		const simplify = first.getNodeParameter('simplify', true) !== false;
+		const valid = batch.entries.filter((entry) => entry.problem === undefined);
+		const chunks = chunkBySize(
+			valid.map((entry) => write.body(entry.value as Checked)),
+			write.maxItems,
+			LIMITS.bulkRequestBytes,
+		);
+		const outcomes = await sendEachChunk(
+			chunks,
+			RATE_LIMITS[write.route.group].inFlight,
+			async (chunk) => {
+				const body = write.listKey ? { [write.listKey]: chunk } : chunk;
+				const response = await sendAuthenticated(exec, write.route, { ...write.request, body, json: true }, settings);
+				return write.pairResults(
+					decodedList(exec, response, write.answer).map((json) => ({ json })),
+					chunk,
+				);
+			},
+			write.idOf,
+		);
+		const firstFailure = outcomes.find((outcome) => !outcome.ok);
+		if (firstFailure && !firstFailure.ok && outcomes.every((outcome) => !outcome.ok)) throw asNodeError(exec.getNode(), firstFailure.error);
+		const results: IDataObject[] = [];
+		outcomes.forEach((outcome, index) => {
+			if (outcome.ok) {
+				for (const { json } of outcome.value) results.push(json);
+				return;
+			}
+			const message = asNodeError(exec.getNode(), outcome.error).message;
+			for (const input of chunks[index]) {
+				results.push({ id: idOrNull(write.idOfInvalid(input)), success: false, error: `The bulk request failed: ${message}`, input });
+			}
+		});
+		let next = 0;
+		return batch.entries.map((entry, position): BatchOutput => {
+			if (entry.problem) {
+				const json = { id: idOrNull(write.idOfInvalid(entry.raw)), success: false, error: problemText(entry.problem), input: entry.raw };
+				return { json, entry: position };
+			}
+			const result = results[next++];
+			return { json: shapeBulkResult(result as Parameters<typeof shapeBulkResult>[0], simplify), entry: position, rejected: result.success === false };
+		});
+	};
+}
