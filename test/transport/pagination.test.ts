@@ -10,6 +10,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
 import { runNode, sandboxCredential, type WorkflowRunResult } from '../harness';
+import { chunkBySize } from '../../nodes/MarketplaceMerchant/transport/pagination';
+import { LIMITS } from '../../nodes/MarketplaceMerchant/transport/endpoints';
 
 const NODE = 'marketplaceMerchant';
 const NOW = '2025-06-15T10:00:00Z';
@@ -193,5 +195,28 @@ describe('Update Many: chunks in order when an id repeats', () => {
 		expect(result.error).toBeUndefined();
 		expect(requestsTo('productBulk').map((entry) => entry.itemCount)).toEqual([30_000, 1]);
 		expect(sandbox.state.product(100_001)?.stockLevel).toBe(77);
+	});
+});
+
+describe('chunkBySize', () => {
+	it('measures what is sent: 30,000 updates carrying their outcomes are one request when their bodies fit (Sync cut at about 28,000 when it measured the outcomes)', () => {
+		const updates = Array.from({ length: 30_001 }, (_, index) => ({
+			outcome: {
+				entry: index + 1,
+				match: `860${String(index).padStart(10, '0')}`,
+				productId: 100_000 + index,
+				sku: `SKU-${String(index).padStart(6, '0')}`,
+				status: 'planned',
+				changes: { stockLevel: { from: 1, to: 2 }, basePrice: { from: 1299.99, to: 1199.99 } },
+				errors: [],
+			},
+			body: { id: 100_000 + index, stockLevel: 2 },
+		}));
+
+		const chunks = chunkBySize(updates, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes, (update) => update.body);
+
+		expect(chunks.map((chunk) => chunk.length)).toEqual([30_000, 1]);
+		// Measured on the whole objects, the same list would be cut earlier: the bug this guards against.
+		expect(chunkBySize(updates, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes)[0].length).toBeLessThan(30_000);
 	});
 });

@@ -6,7 +6,7 @@
  * by position: two entries for the same product keep their own inputs. An answer can hold fewer
  * results than entries, down to none (platform facts); every entry without a result comes out as
  * `success: false` with an error saying so, so a request never yields fewer items than entries.
- * Pairing runs per request (see `splitBodyList`), so how entries fall into requests never changes
+ * Pairing runs per request (see `bulkWrite` in actions/bulkRun.ts), so how entries fall into requests never changes
  * what an entry is paired with.
  *
  * Every result is first read into the one shape `{ id, success, error, input }` (`BulkResult`);

@@ -18,7 +18,6 @@
 import {
 	type FunctionsBase,
 	type IDataObject,
-	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
@@ -27,7 +26,7 @@ import {
 
 import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
 import { looksLikeXml, parseXml, type XmlChildren, type XmlContent } from './xml';
-import { nodeError, serviceError } from './errors';
+import { serviceError } from './errors';
 
 // --- Keys -------------------------------------------------------------------------------------
 
@@ -318,47 +317,4 @@ export function readAnswer(answer: AnswerSchema) {
  */
 export function decodedNumber(value: unknown): number | null {
 	return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-// --- Operations that send to several endpoints ------------------------------------------------
-
-/** Answers handed on unread by `keepAnswerUnread`, by the item that stands for them. */
-const unreadAnswers = new WeakMap<INodeExecutionData, IN8nHttpFullResponse>();
-
-/**
- * The postReceive of an operation whose strategy sends to more than one endpoint (Sync Stock and
- * Prices: Get Many Basic, then bulk updates). RoutingNode runs the same postReceive list for every
- * request of an operation and does not say which endpoint answered, so the answer is handed on
- * unread and the strategy reads it through `answersReadAs` against the endpoint it sent to.
- */
-export async function keepAnswerUnread(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	const item: INodeExecutionData = { json: {} };
-	unreadAnswers.set(item, response);
-	return [item];
-}
-
-/**
- * The strategy's context with every request's answer read against `answer`, so that the shared
- * strategies (paging, sendRequest) see the answer's items as with `readAnswer`.
- */
-export function answersReadAs(ctx: IExecutePaginationFunctions, answer: AnswerSchema): IExecutePaginationFunctions {
-	const read = readAnswer(answer);
-	return Object.create(ctx, {
-		makeRoutingRequest: {
-			value: async (requestData: Parameters<IExecutePaginationFunctions['makeRoutingRequest']>[0]) => {
-				const kept = await ctx.makeRoutingRequest(requestData);
-				const items: INodeExecutionData[] = [];
-				for (const item of kept) {
-					const response = unreadAnswers.get(item);
-					if (!response) throw nodeError(ctx.getNode(), 'The operation read its answers before its strategy could (its postReceive must be keepAnswerUnread)');
-					for (const readItem of await read.call(ctx, [], response)) items.push(readItem);
-				}
-				return items;
-			},
-		},
-	}) as IExecutePaginationFunctions;
 }

@@ -266,19 +266,6 @@ export async function sendEachChunk<T, R>(
 	return outcomes;
 }
 
-interface BodyListSplit {
-	/** Where the list is in the body: undefined when the body is the list itself. */
-	listKey?: string;
-	maxItems: number;
-	maxBytes: number;
-	/** Turns one request's result items into output items, given the entries that were sent. */
-	pairResults: (results: INodeExecutionData[], sent: IDataObject[]) => INodeExecutionData[];
-	/** An entry's id, when entries with the same id must reach the service in the user's order. */
-	idOf?: (entry: IDataObject) => string | undefined;
-	/** Runs once over all output items of the node item (e.g. to fail on per-item failures). */
-	finish?: (this: IExecutePaginationFunctions, items: INodeExecutionData[]) => INodeExecutionData[];
-}
-
 /** Whether some id comes in more than one chunk (then the chunks must reach the service in order). */
 function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | undefined): boolean {
 	const chunkOfId = new Map<string, number>();
@@ -291,33 +278,6 @@ function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | unde
 		}
 	}
 	return false;
-}
-
-/**
- * Sends a bulk body of any length in requests within the service's item and size limits. The
- * requests overlap, except when an entry's id (`idOf`) repeats across requests: then they go one
- * after another, so that the later entry is the one that wins, as in the user's list.
- */
-export function splitBodyList(split: BodyListSplit): PaginationFunction {
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
-		const body = requestData.options.body as IDataObject | IDataObject[];
-		const list = (split.listKey ? (body as IDataObject)[split.listKey] : body) as IDataObject[];
-		const chunks = chunkBySize(list, split.maxItems, split.maxBytes).slice(0, MAX_REQUESTS_PER_ITEM);
-		const inSequence = split.idOf === undefined || repeatsAcrossChunks(chunks, split.idOf);
-		const results: INodeExecutionData[] = [];
-		await inOrder(
-			chunks.length,
-			inSequence ? 1 : widthFor(requestData),
-			async (index, wanted) => {
-				const chunkBody = split.listKey ? { ...(body as IDataObject), [split.listKey]: chunks[index] } : chunks[index];
-				return await sendRequest(this, requestData, { body: chunkBody }, wanted);
-			},
-			(chunkItems, index) => {
-				for (const item of split.pairResults(chunkItems, chunks[index])) results.push(item);
-			},
-		);
-		return split.finish ? split.finish.call(this, results) : results;
-	};
 }
 
 interface DateWindowSplit {

@@ -35,7 +35,7 @@ describe('Discount › Schedule', () => {
 		});
 		expect(rejectedPrice).toEqual({
 			id: null,
-			productId: tooExpensive.merchantInventoryId,
+			productId: second.id,
 			success: false,
 			error: expect.stringMatching(/at least 5% below the regular price/),
 			input: { ...tooExpensive, discountPriceCurrency: 'RSD' },
