@@ -49,7 +49,7 @@ export class TestItems implements INodeType {
 		const configured = this.getNode().parameters.items;
 		const items = (typeof configured === 'string' ? JSON.parse(configured) : configured) as unknown[];
 		return [
-			deepCopy(items).map((item, index) =>
+			deepCopy(items).map((item) =>
 				isExecutionData(item)
 					? { ...item, pairedItem: { item: 0 } }
 					: { json: item as IDataObject, pairedItem: { item: 0 } },

@@ -227,7 +227,8 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
 		const fields = entry as IDataObject;
 		const own = textOf(firstOf(fields, 'suborderId', 'suborderid'));
-		const { suborderId: _ownSuborderId, documentCorrelationId, link, ...otherFields } = fields;
+		const { documentCorrelationId, link, ...otherFields } = fields;
+		delete otherFields.suborderId;
 		const suborderId = isSuborder(key) ? key : isSuborder(own) ? own : onlyRequested;
 		return {
 			suborderId,

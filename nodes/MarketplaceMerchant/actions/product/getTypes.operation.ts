@@ -2,7 +2,6 @@ import {
 	updateDisplayOptions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
@@ -22,7 +21,6 @@ async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpR
 async function typeNamesAsItems(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
-	_response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	return items.map(({ json }) => {
 		const keys = Object.keys(json);

@@ -6,7 +6,6 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
-	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -100,7 +99,6 @@ function simplifyProduct(product: IDataObject): IDataObject {
 export async function simplifyProductsIfAsked(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
-	_response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
 	if (!(this.getNodeParameter('simplify', true) as boolean)) return items;
 	return items.map(({ json }) => ({ json: simplifyProduct(json) }));
