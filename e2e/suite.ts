@@ -17,6 +17,7 @@ import path from 'node:path';
 
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
+import { checkAiAgent } from './ai-agent-checks';
 import { checkEditorDescriptions } from './editor-checks';
 import { installCommunityPackage, packPackage } from './community-package';
 import {
@@ -758,6 +759,7 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
+		await checkAiAgent(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;
 		let api: N8nPublicApi | undefined;
