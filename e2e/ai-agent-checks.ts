@@ -12,8 +12,9 @@
  *   running n8n: the agent streams, so the model is asked with `stream: true` and answers in SSE.
  *
  * The model's script, the same for both: search the SKU the user named; update the product whose
- * ID the search returned (read from the tool result, never known in advance) to the stock the user
- * named; answer quoting the product's name and the update's result.
+ * ID the search returned (read from the tool result, never known in advance), first with a stock
+ * that is not a whole number (the node refuses it and the agent passes the refusal to the model),
+ * then with the stock the user named; answer quoting the product's name and the update's result.
  */
 import assert from 'node:assert/strict';
 
@@ -69,17 +70,27 @@ function userTask(messages: ChatMessage[]): { sku: string; stock: number } {
 	return { sku: match[1], stock: Number(match[2]) };
 }
 
-/** The model's turns: search, update the product found, answer. */
+/** The stock the model first asks for: not a whole number, as a model may slip; the node refuses it. */
+function slippedStock(task: { stock: number }): number {
+	return task.stock + 0.5;
+}
+
+/**
+ * The model's turns: search; update the product found with a stock that is not a whole number;
+ * read the node's refusal and update again with the stock asked; answer.
+ */
 function agentScript(request: ChatRequest): ScriptedReply {
 	const offered = (request.tools ?? []).map((tool) => tool.function.name);
 	for (const name of [FIND_TOOL, UPDATE_TOOL]) {
 		if (!offered.includes(name)) throw new Error(`tool ${name} not offered (offered: ${offered.join(', ')})`);
 	}
 	const task = userTask(request.messages);
-	const [found, updated] = toolResults(request.messages);
+	const [found, refused, updated] = toolResults(request.messages);
 	if (found === undefined) return { tool: FIND_TOOL, arguments: { search: task.sku } };
 	const product = parseToolResult(found).find((item) => item.sku === task.sku);
 	if (!product) throw new Error(`the search result has no product with SKU ${task.sku}: ${found.slice(0, 300)}`);
+	if (refused === undefined) return { tool: UPDATE_TOOL, arguments: { productId: product.id, stockLevel: slippedStock(task) } };
+	if (!refused.includes('Stock Level')) throw new Error(`the stock ${slippedStock(task)} was not refused naming Stock Level: ${refused.slice(0, 300)}`);
 	if (updated === undefined) return { tool: UPDATE_TOOL, arguments: { productId: product.id, stockLevel: task.stock } };
 	const [result] = parseToolResult(updated);
 	return {
@@ -87,10 +98,10 @@ function agentScript(request: ChatRequest): ScriptedReply {
 	};
 }
 
-/** The run's three model requests, the sandbox's log and state, and the agent's answer agree. */
+/** The run's four model requests, the sandbox's log and state, and the agent's answer agree. */
 function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, before: { name: string; stockLevel: number }, answer: string): string {
-	assert.equal(requests.length, 3, `chat requests: ${requests.length}`);
-	const [first, second, third] = requests;
+	assert.equal(requests.length, 4, `chat requests: ${requests.length}`);
+	const [first, second, third, fourth] = requests;
 
 	// What n8n offered the model: the tools' names, descriptions and $fromAI parameters.
 	const tools = Object.fromEntries((first.tools ?? []).map((tool) => [tool.function.name, tool.function]));
@@ -100,7 +111,8 @@ function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, b
 	assert.deepEqual(Object.keys(tools[UPDATE_TOOL].parameters?.properties ?? {}).sort(), ['productId', 'stockLevel']);
 	assert.match(tools[UPDATE_TOOL].parameters?.properties?.stockLevel.description ?? '', /whole number of units/);
 
-	// The sandbox received the model's arguments: the search, then the update of the ID found.
+	// The sandbox received the model's arguments: the search, then the update of the ID found; the
+	// update with a fractional stock was refused by the node and never sent.
 	const searches = sandbox.log.filter((entry) => entry.route === 'products');
 	assert.deepEqual(searches.map((entry) => [entry.status, entry.query.search]), [[200, task.sku]]);
 	const updates = sandbox.log.filter((entry) => entry.route === 'productUpdate');
@@ -113,7 +125,9 @@ function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, b
 		listed.map((item) => [item.id, item.name, item.stockLevel]),
 		[[task.id, before.name, before.stockLevel]],
 	);
-	const updateResult = toolResults(third.messages)[1] ?? '';
+	const refusal = toolResults(third.messages)[1] ?? '';
+	assert.ok(refusal.includes('Stock Level') && refusal.includes(String(slippedStock(task))), `refusal: ${refusal}`);
+	const updateResult = toolResults(fourth.messages)[2] ?? '';
 	const [updated] = parseToolResult(updateResult);
 	assert.equal(Number(updated.id), task.id);
 	assert.equal(updated.success, true, `update result: ${updateResult}`);
@@ -123,7 +137,7 @@ function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, b
 		answer.includes(before.name) && answer.includes(`ID ${task.id}`) && answer.includes('success: true'),
 		`agent answer: ${answer}`,
 	);
-	return `product ${task.id} stock ${before.stockLevel} → ${task.stock}`;
+	return `product ${task.id} stock ${before.stockLevel} → ${task.stock}; stock ${slippedStock(task)} refused before sending (the model was told ${JSON.stringify(refusal.slice(0, 90))})`;
 }
 
 function productBefore(sandbox: Sandbox, task: Task): { name: string; stockLevel: number } {
@@ -140,7 +154,7 @@ function productBefore(sandbox: Sandbox, task: Task): { name: string; stockLevel
  */
 export async function checkAiAgent(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<ScriptedModelServer | undefined> {
 	let model: ScriptedModelServer | undefined;
-	await check('AI Agent with the node as its tools ($fromAI), n8n execute: searches, updates the product found, answers with the results', async () => {
+	await check('AI Agent with the node as its tools ($fromAI), n8n execute: searches, is refused a fractional stock, updates the product found, answers with the results', async () => {
 		const before = productBefore(sandbox, EXECUTE_TASK);
 		model = await startScriptedModelServer(agentScript);
 		await importCredentials(installation, userFolder, [{ ...MODEL_CREDENTIAL, data: { apiKey: MODEL_API_KEY, url: model.baseUrl } }]);
@@ -153,8 +167,8 @@ export async function checkAiAgent(installation: N8nInstallation, userFolder: st
 		const answer = String(nodeOutput(execution, 'AI Agent')[0]?.output ?? '');
 		const changed = assertAgentRun(sandbox, model.requests, EXECUTE_TASK, before, answer);
 		const tools = model.requests[0].tools ?? [];
-		const transport = model.streamedReplies === 0 ? 'JSON answers' : `${model.streamedReplies} of 3 answers streamed`;
-		return `${changed}; 3 model requests, ${transport}; n8n execute ${(runMs / 1000).toFixed(1)} s; the model saw ${tools
+		const transport = model.streamedReplies === 0 ? 'JSON answers' : `${model.streamedReplies} of 4 answers streamed`;
+		return `${changed}; 4 model requests, ${transport}; n8n execute ${(runMs / 1000).toFixed(1)} s; the model saw ${tools
 			.map((tool) => `${tool.function.name}: "${(tool.function.description ?? '').slice(0, 45)}"`)
 			.join(', ')}`;
 	});
@@ -191,7 +205,7 @@ async function webhookRegistered(webhookUrl: string, origin: string): Promise<bo
 
 /** ai-agent-streaming.json on a running n8n: the agent streams, the model answers in SSE. */
 export async function checkAiAgentStreaming(api: N8nPublicApi, baseUrl: string, sandbox: Sandbox, model: ScriptedModelServer): Promise<void> {
-	await check('AI Agent streaming to a webhook: the model is asked to stream (SSE), the tools run, the answer streams back', async () => {
+	await check('AI Agent streaming to a webhook: the model is asked to stream (SSE), the same turns run, the answer streams back', async () => {
 		const before = productBefore(sandbox, STREAMING_TASK);
 		const webhookUrl = `${baseUrl}/webhook/${STREAMING_WEBHOOK_PATH}`;
 		await api.activateWorkflow(STREAMING_WORKFLOW_ID);
@@ -214,9 +228,9 @@ export async function checkAiAgentStreaming(api: N8nPublicApi, baseUrl: string, 
 			const runMs = Date.now() - startedAt;
 			const requests = model.requests.slice(requestsBefore);
 			assert.ok(requests.every((request) => request.stream === true), `stream flags: ${requests.map((request) => String(request.stream)).join(', ')}`);
-			assert.equal(model.streamedReplies - streamedBefore, 3);
+			assert.equal(model.streamedReplies - streamedBefore, 4);
 			const changed = assertAgentRun(sandbox, requests, STREAMING_TASK, before, streamed.text);
-			return `${changed}; 3 model requests with stream: true, answered in SSE; ${streamed.chunks} answer chunks streamed to the caller (${streamed.types.join(', ')}); ${(runMs / 1000).toFixed(1)} s`;
+			return `${changed}; 4 model requests with stream: true, answered in SSE; ${streamed.chunks} answer chunks streamed to the caller (${streamed.types.join(', ')}); ${(runMs / 1000).toFixed(1)} s`;
 		} finally {
 			await api.deactivateWorkflow(STREAMING_WORKFLOW_ID);
 		}
