@@ -17,6 +17,7 @@ import path from 'node:path';
 
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
+import { checkAiAgent, checkAiAgentStreaming } from './ai-agent-checks';
 import { checkEditorDescriptions } from './editor-checks';
 import { installCommunityPackage, packPackage } from './community-package';
 import {
@@ -33,6 +34,7 @@ import {
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
+import type { ScriptedModelServer } from './model-server';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
 
@@ -724,6 +726,7 @@ async function main(): Promise<void> {
 	let userFolder: string | undefined;
 	let sandbox: Sandbox | undefined;
 	let n8n: RunningN8n | undefined;
+	let agentModel: ScriptedModelServer | undefined;
 	const packDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-pack-'));
 	try {
 		const ready = await check('setup: n8n installed, package built, packed and installed, sandbox up', async () => {
@@ -758,6 +761,7 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
+		agentModel = await checkAiAgent(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;
 		let api: N8nPublicApi | undefined;
@@ -767,10 +771,11 @@ async function main(): Promise<void> {
 			api = new N8nPublicApi(n8n.baseUrl, await session.createApiKey());
 			return n8n.baseUrl;
 		});
-		if (!started || !session || !api) return;
+		if (!started || !session || !api || !n8n) return;
 		await checkListedTypes(session);
 		await checkEditorDescriptions(session, NODE_TYPE, TRIGGER_TYPE);
 		await checkLocatorLists(session, { nodeType: NODE_TYPE, credential: { type: CREDENTIAL_TYPE, ...CREDENTIAL } }, sandbox);
+		if (agentModel) await checkAiAgentStreaming(api, n8n.baseUrl, sandbox, agentModel);
 		const inProcess = sandbox;
 		await checkTrigger(api, WORKFLOW_IDS.trigger, {
 			addInvoice: async () => invoiceIdOf(await sandboxControl<Invoice>(inProcess, 'POST', 'invoices', {})),
@@ -780,6 +785,7 @@ async function main(): Promise<void> {
 		await checkProductTrigger(api, sandbox);
 	} finally {
 		await n8n?.stop();
+		await agentModel?.close();
 		await sandbox?.close();
 		if (userFolder && !process.env.E2E_KEEP_USER_FOLDER) await removeUserFolder(userFolder);
 		await rm(packDir, { recursive: true, force: true });

@@ -63,7 +63,7 @@ export const cancelDiscount: INodePropertyOptions = {
 	name: 'Cancel',
 	value: OPERATION,
 	action: 'Cancel a discount',
-	description: 'Cancel a scheduled or running discount by its discountId; the product returns to its regular price',
+	description: "Cancel a scheduled or running discount by its discountId (Schedule and Get Many give it); the product returns to its regular price. Outputs discountId, cancelled true and the service's message.",
 	routing: pacedRouting({
 		group: 'cancellation',
 		// Cancelling a cancelled discount changes nothing.

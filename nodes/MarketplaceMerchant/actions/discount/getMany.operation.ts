@@ -40,7 +40,7 @@ export const getManyDiscounts: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Get many discounts',
 	description:
-		'List the discounts that run during a date range: one item per discount with discountId, merchantInventoryId, discountPrice, dateFrom and dateTo',
+		'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (RSD, VAT included), dateFrom and dateTo',
 	routing: pacedRouting({
 		group: 'payments',
 		idempotent: true,

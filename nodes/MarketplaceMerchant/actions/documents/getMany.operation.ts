@@ -94,7 +94,7 @@ export function getManyDocuments(kind: DocumentKind): { operation: INodeProperty
 		name: 'Get Many',
 		value: GET_MANY,
 		action: `Get many ${label}s`,
-		description: `List the ${label}s invoiced in a date range: one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
+		description: `List the ${label}s invoiced in a date range (ISO 8601 or dd/MM/yyyy; by default the last 7 days): one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
 		routing: pacedRouting({
 			group: 'orders',
 			idempotent: true,

@@ -64,7 +64,7 @@ export const getManyPrices: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Get many prices',
 	description:
-		'Get the prices of products on a day: one item per product with basePrice, sellablePrice (with any discount) and the discountId of an active discount',
+		'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (RSD, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
 	routing: pacedRouting({
 		group: 'payments',
 		idempotent: true,

@@ -49,7 +49,7 @@ export const checkEans: INodePropertyOptions = {
 	name: 'Check EANs',
 	value: 'checkEans',
 	action: 'Check whether EANs exist',
-	description: 'Check which EAN codes already exist on the marketplace; outputs one item per EAN with exists true or false',
+	description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean and exists true or false',
 	routing: pacedRouting({
 		group: 'catalogue',
 		// A POST that only reads.

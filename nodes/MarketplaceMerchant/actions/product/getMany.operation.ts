@@ -12,7 +12,7 @@ export const getManyProducts: INodePropertyOptions = {
 	value: 'getMany',
 	action: 'Get many products',
 	description:
-		'List products of the catalogue with all their fields (price, VAT, stock, brand, categories…), optionally filtered by text, EAN or modification date',
+		"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType. Without Return All, at most Limit products.",
 	routing: pacedRouting({
 		group: 'catalogue',
 		idempotent: true,

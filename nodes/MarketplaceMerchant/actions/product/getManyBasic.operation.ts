@@ -12,7 +12,7 @@ export const getManyBasicProducts: INodePropertyOptions = {
 	value: 'getManyBasic',
 	action: 'Get many basic products',
 	description:
-		'List products with only ID, EAN, SKU, prices, stock level and warehouse; faster than Get Many for large catalogues (2,500 per request)',
+		'List products with only ID, EAN, SKU, prices (RSD, VAT included), stock level and warehouse: one item per product; faster than Get Many for large catalogues (2,500 per request). Without Return All, at most Limit products.',
 	routing: pacedRouting({
 		group: 'catalogue',
 		idempotent: true,

@@ -32,7 +32,7 @@ export const getProductTypes: INodePropertyOptions = {
 	name: 'Get Types',
 	value: 'getTypes',
 	action: 'Get product types',
-	description: 'List the product type names the marketplace accepts (the Product Type of Import)',
+	description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
 	routing: pacedRouting({
 		group: 'catalogue',
 		idempotent: true,

@@ -32,7 +32,7 @@ export const updateProduct: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a product',
 	description:
-		"Change one product's price, VAT, stock, SKU or package weight by its ID. Outputs the result: the product's ID, success true or false, the service's reason in error, and the input sent.",
+		"Change one product, named by its product ID (or EAN): base price (RSD, VAT included, plain digits; applies from the next day), VAT (0, 10 or 20), stock level (a whole number, 0 or more), SKU or package weight. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, and the input sent.",
 	routing: pacedRouting({
 		group: 'catalogue',
 		// Setting the same values again changes nothing.

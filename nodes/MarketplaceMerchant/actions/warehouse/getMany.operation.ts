@@ -9,7 +9,7 @@ export const getManyWarehouses: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getMany',
 	action: 'Get many warehouses',
-	description: "List the merchant's warehouses (pickup addresses); exactly one is the default outbound address",
+	description: "List the merchant's warehouses (pickup addresses): one item per warehouse with its address; exactly one is the default outbound address (defaultAddress true)",
 	routing: pacedRouting({ group: 'orders', idempotent: true, request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
 };
 
