@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
+import { checkExamples } from './example-checks';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
 import { checkAiAgent, checkAiAgentStreaming } from './ai-agent-checks';
 import { checkEditorDescriptions } from './editor-checks';
@@ -761,6 +762,7 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
+		await checkExamples(installation, userFolder);
 		agentModel = await checkAiAgent(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;

@@ -14,7 +14,7 @@
  * Environment: N8N_DEV_PORT (default 5678), N8N_DEV_BROKER_PORT (the task runners' broker, fixed:
  * default 5679, n8n's own), SANDBOX_PORT (default 4010), N8N_DEV_PACKAGE_DIR (default: this repo).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -37,9 +37,26 @@ const BROKER_PORT = Number(process.env.N8N_DEV_BROKER_PORT ?? 5679);
 
 const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
 /** The credential the examples refer to. */
-const DEV_CREDENTIAL = { id: 'devMarketplace01', name: 'Marketplace Sandbox', type: 'marketplaceMerchantApi' };
+export const DEV_CREDENTIAL = { id: 'devMarketplace01', name: 'Marketplace Sandbox', type: 'marketplaceMerchantApi' };
 /** Where the invoice archive example writes; n8n 2.x only lets nodes touch files in allowed folders. */
 const ARCHIVE_DIR = '/tmp/marketplace-invoice-archive';
+/** Where the CSV sync example reads its export (examples/stock-price-sync.json). */
+export const FILES_DIR = '/tmp/marketplace-merchant-files';
+
+/**
+ * An ERP-style export of the sandbox's first products for the CSV sync example: the file's own
+ * column names, new stock for every row, one price the guard holds back (row 5) and one written
+ * with a decimal comma (row 3), which Skip and Report shows as a rejected row.
+ */
+export function sampleStockCsv(sandbox: Sandbox, rows = 12): string {
+	const lines = ['EAN,Stock,Price'];
+	sandbox.state.products.slice(0, rows).forEach((product, index) => {
+		const current = product.newBasePrice ?? product.basePrice;
+		const price = index === 2 ? `"1,299"` : (index === 4 ? Math.round(current * 30) / 100 : current).toFixed(2);
+		lines.push(`${product.ean},${product.stockLevel + 3},${price}`);
+	});
+	return `${lines.join('\n')}\n`;
+}
 
 /**
  * Resolves on the first Ctrl-C or SIGTERM; `requested` tells set-up steps to stop early. The
@@ -112,6 +129,8 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 
 		sandbox = await startSandbox({ port: await preferredOrFreePort(Number(process.env.SANDBOX_PORT ?? 4010)) });
 		console.log(`sandbox API at ${sandbox.url} (controls under ${sandbox.url}/__sandbox/)`);
+		await mkdir(FILES_DIR, { recursive: true });
+		await writeFile(path.join(FILES_DIR, 'stock.csv'), sampleStockCsv(sandbox));
 		if (shouldStop()) throw new StoppedDuringSetUp();
 
 		await installPackage(installation, userFolder);
@@ -131,11 +150,12 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 			installation,
 			userFolder,
 			ports: { port, brokerPort: BROKER_PORT },
-			env: { N8N_RESTRICT_FILE_ACCESS_TO: ARCHIVE_DIR },
+			// n8n takes several folders separated by ';'.
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: `${ARCHIVE_DIR};${FILES_DIR}` },
 		});
 		console.log(`\nn8n ${installation.version} at ${server.baseUrl} (task broker on port ${BROKER_PORT})`);
 		console.log(`login: ${E2E_OWNER.email} / ${E2E_OWNER.password} (local test-only account)`);
-		console.log(`credential "${DEV_CREDENTIAL.name}" points at the sandbox; the invoice archive example writes to ${ARCHIVE_DIR}`);
+		console.log(`credential "${DEV_CREDENTIAL.name}" points at the sandbox; the invoice archive example writes to ${ARCHIVE_DIR}, the CSV sync example reads ${FILES_DIR}/stock.csv`);
 		const running = sandbox;
 		return {
 			sandbox: running,
