@@ -39,6 +39,7 @@ import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../transport/schema';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../transport/send';
 import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
+import { readSimplify } from './common';
 
 /** The per-item view of a run over all items: what the value readers see of item `itemIndex`. */
 export function itemContext(exec: IExecuteFunctions, itemIndex: number): ItemContext {
@@ -272,7 +273,7 @@ export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Che
 	return async (exec, batch) => {
 		const first = batch.entries[0].ctx;
 		const settings = sendSettingsOf(first);
-		const simplify = first.getNodeParameter('simplify', true) !== false;
+		const simplify = readSimplify(first);
 		const valid = batch.entries.filter((entry) => entry.problem === undefined);
 		const chunks = chunkBySize(
 			valid.map((entry) => write.body(entry.value as Checked)),

@@ -15,6 +15,7 @@ import { readAnswerBody } from '../transport/answerLimits';
 import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type Route } from '../transport/send';
 import { forInputItem, type PaginationFunction } from '../transport/pagination';
+import { readBoolean, type ValueContext } from '../transport/values';
 
 /** The Operation choice of one resource. */
 export function operationProperty(resource: string, options: INodePropertyOptions[], defaultOperation: string): INodeProperties {
@@ -51,12 +52,25 @@ export function returnAllAndLimit(): INodeProperties[] {
 	];
 }
 
+/** The default of Simplify (simplifyField's): the flat summary is what a no-code user wants; the full answer is one click away. */
+const SIMPLIFY_DEFAULT = true;
+
 /**
- * The Simplify toggle of every list that has one: top level, on by default (the flat summary is
- * what a no-code user wants; the full answer is one click away). `description` says what stays.
+ * The Simplify toggle of every list that has one: top level, on by default. `description` says
+ * what stays.
  */
 export function simplifyField(description: string): INodeProperties {
+	// n8n's lint reads the default from a literal.
 	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
+}
+
+/**
+ * The one reader of Simplify (node operations and trigger alike): the field's own default when a
+ * workflow does not set it (one made through n8n's API or by a tool), and true or false only, also
+ * as the text an expression may give; anything else is an error naming the field.
+ */
+export function readSimplify(ctx: ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown }): boolean {
+	return readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', SIMPLIFY_DEFAULT));
 }
 
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */

@@ -181,8 +181,7 @@ export function shapeBulkResult({ raw, ...result }: PairedResult, simplify: bool
  * when "Fail on Item Errors" is on and an entry failed, else gives each entry its output item,
  * simplified unless Simplify is off.
  */
-export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
 	failOnItemErrorsIfAsked(this, items);
-	const simplify = this.getNodeParameter('simplify', true) as boolean;
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as PairedResult, simplify) }));
 }

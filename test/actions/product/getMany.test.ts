@@ -92,4 +92,14 @@ describe('Product: Get Many', () => {
 		expect(result.error?.message).toMatch(/Modified After: "last tuesday" is not a date \(item 0\)/);
 		expect(apiRequests()).toHaveLength(0);
 	});
+
+	it('reads Simplify as every Simplify is read: text from an expression counts, anything else is an error naming the field', async () => {
+		await start(5);
+
+		const asText = await run({ operation: 'getMany', limit: 1, simplify: '={{ "false" }}' });
+		expect(asText.json('Node')).toEqual(sandbox.state.products.slice(0, 1).map(toProduct));
+
+		const unreadable = await run({ operation: 'getMany', limit: 1, simplify: '={{ "maybe" }}' });
+		expect(unreadable.error?.message).toMatch(/^Simplify: "maybe" is not true or false/);
+	});
 });

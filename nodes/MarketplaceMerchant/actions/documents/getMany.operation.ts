@@ -18,7 +18,7 @@ import { readAnswer } from '../../transport/decode';
 import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
 import { looksLikeXml } from '../../transport/xml';
-import { optionsCollection, pacedRouting, returnAllAndLimit } from '../common';
+import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit } from '../common';
 import { DOCUMENTS, documentIdOf, rawXmlFileName, simplifyDocument, type DocumentKind } from './documents';
 import {
 	addRangeAndType,
@@ -82,7 +82,7 @@ function fetchDocuments(kind: DocumentKind) {
 			limited: true,
 		});
 		const documents = await inWindows.call(this, requestData);
-		if (!(this.getNodeParameter('simplify', true) as boolean)) return documents;
+		if (!readSimplify(this)) return documents;
 		return documents.map((item) => ({ ...item, json: simplifyDocument(item.json, kind) }));
 	};
 }

@@ -12,6 +12,7 @@ import type {
 
 import { formatYearMonthDay } from '../../transport/dates';
 import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../transport/values';
+import { readSimplify } from '../common';
 
 /** The Filters collection of a product list, with the filters the endpoint supports. */
 export function productFilters(filters: INodeProperties[]): INodeProperties {
@@ -100,6 +101,6 @@ export async function simplifyProductsIfAsked(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	if (!(this.getNodeParameter('simplify', true) as boolean)) return items;
+	if (!readSimplify(this)) return items;
 	return items.map(({ json }) => ({ json: simplifyProduct(json) }));
 }

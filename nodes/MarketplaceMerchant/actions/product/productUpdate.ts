@@ -7,6 +7,7 @@ import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions,
 import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
+import { readSimplify } from '../common';
 import { readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 
@@ -88,5 +89,5 @@ export async function sendProductUpdate(
 ): Promise<INodeExecutionData[]> {
 	const sent = requestData.options.body as IDataObject;
 	const results = await sendRequest(this, requestData);
-	return finishBulkResults.call(this, pairProductResults(results, [sent]));
+	return finishBulkResults.call(this, pairProductResults(results, [sent]), readSimplify(this));
 }

@@ -34,7 +34,7 @@ import {
 } from '../../transport/values';
 import { bulkInputFields, panelLabels, readsOneEntryPerItem, simplifyResultsField, type BulkInput, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
-import { optionsCollection } from '../common';
+import { optionsCollection, readSimplify } from '../common';
 import { invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 
 const OPERATION = 'syncStockAndPrices';
@@ -217,7 +217,7 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 	const settings = readSettings(ctx);
 	const dryRun = readBoolean(ctx, FIELD_LABELS.dryRun, ctx.getNodeParameter('dryRun', false));
 	const summaryOnly = ctx.getNodeParameter('output', 'entries') === 'summary';
-	const simplify = ctx.getNodeParameter('simplify', true) !== false;
+	const simplify = readSimplify(ctx);
 	const sendSettings = sendSettingsOf(ctx);
 	const valid = batch.entries.filter((entry) => entry.problem === undefined);
 	const catalogue = await readCatalogue(exec, sendSettings);
