@@ -109,6 +109,19 @@ export function readProductRef(ctx: ValueContext, field: string, value: unknown)
 	return locator.mode === 'ean' ? { ean: readEan(ctx, field, locator.value) } : { id: readId(ctx, field, locator.value) };
 }
 
+/**
+ * What a product value names, for labels (`EAN 8600892210086`, `Product ID 100001`); undefined when
+ * it is not a product reference: the value's own check reports that, with its field.
+ */
+export function productNamedBy(ctx: ValueContext, value: unknown): string | undefined {
+	try {
+		const ref = readProductRef(ctx, 'Product', value);
+		return 'ean' in ref ? `EAN ${ref.ean}` : `Product ID ${ref.id}`;
+	} catch {
+		return undefined;
+	}
+}
+
 /** A product reference with the field it came from, for errors about its EAN. */
 export interface NamedProductRef {
 	field: string;

@@ -11,7 +11,7 @@ import {
 import { formatDayMonthYear } from '../../transport/dates';
 import { ANSWERS } from '../../transport/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
-import { lookUpProductIds, productLocatorField, readProductRef, type NamedProductRef } from '../productLocator';
+import { lookUpProductIds, productLocatorField, productNamedBy, readProductRef, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, requiredPriceField } from '../productValues';
 import { bulkInputFields, exampleDay, simplifyResultsField } from '../bulkInput';
 import { runBulkOperation, type BulkEntry } from '../bulkRun';
@@ -117,14 +117,7 @@ const rowFields: INodeProperties[] = [
 const BULK_INPUT = discountBulkInput({
 	entries: 'discounts',
 	entry: 'Discount',
-	nameEntry: (ctx, entry) => {
-		try {
-			const ref = readProductRef(ctx, 'Product', entry.merchantInventoryId);
-			return 'ean' in ref ? `EAN ${ref.ean}` : `Product ID ${ref.id}`;
-		} catch {
-			return undefined;
-		}
-	},
+	nameEntry: (ctx, entry) => productNamedBy(ctx, entry.merchantInventoryId),
 	rowsName: 'discountsUi',
 	rowDisplayName: 'Discount',
 	rowFields,

@@ -13,7 +13,7 @@ import { ANSWERS } from '../../transport/schema';
 import { bulkInputFields, simplifyResultsField, type BulkInput } from '../bulkInput';
 import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
 import { failOnItemErrorsOptions } from '../common';
-import { lookUpProductIds, productLocatorField, readProductRef } from '../productLocator';
+import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './productUpdate';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
@@ -50,14 +50,7 @@ const BULK_INPUT: BulkInput = {
 		},
 		toEntry: (row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
 	},
-	nameEntry: (ctx, entry) => {
-		try {
-			const ref = readProductRef(ctx, 'Product ID', entry.id);
-			return 'ean' in ref ? `EAN ${ref.ean}` : `Product ID ${ref.id}`;
-		} catch {
-			return undefined;
-		}
-	},
+	nameEntry: (ctx, entry) => productNamedBy(ctx, entry.id),
 	emptyProblem: 'the list is empty',
 };
 
