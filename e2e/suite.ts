@@ -33,6 +33,7 @@ import {
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
+import { checkNodeCreatorSearch } from './node-creator-checks';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
 
@@ -770,6 +771,7 @@ async function main(): Promise<void> {
 		if (!started || !session || !api) return;
 		await checkListedTypes(session);
 		await checkEditorDescriptions(session, NODE_TYPE, TRIGGER_TYPE);
+		await checkNodeCreatorSearch(session, n8n!.baseUrl, n8n!.owner!, 'Marketplace Merchant');
 		await checkLocatorLists(session, { nodeType: NODE_TYPE, credential: { type: CREDENTIAL_TYPE, ...CREDENTIAL } }, sandbox);
 		const inProcess = sandbox;
 		await checkTrigger(api, WORKFLOW_IDS.trigger, {
