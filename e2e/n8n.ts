@@ -3,6 +3,7 @@
  * CLI commands against a throwaway user folder, and `n8n start` on 127.0.0.1 with free ports.
  * See e2e/README.md for the facts behind each setting.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -206,7 +207,10 @@ export async function importWorkflows(
 	workflows: object[],
 	options?: CliOptions,
 ): Promise<void> {
-	const file = await writeImportFile(userFolder, 'workflows', workflows);
+	// n8n 2.0 stores `active` and `versionId` as given and refuses a workflow without them (NOT
+	// NULL); 1.123 and later 2.x lines fill them in on import. n8n's own exports carry both.
+	const complete = workflows.map((workflow) => ({ active: false, versionId: randomUUID(), ...workflow }));
+	const file = await writeImportFile(userFolder, 'workflows', complete);
 	try {
 		await runN8nCliOrThrow(installation, userFolder, ['import:workflow', `--input=${file}`], options);
 	} finally {
@@ -278,6 +282,9 @@ export async function executeWorkflow(
 	if (!execution || !exitedNormally) {
 		throw new Error(`n8n execute exited with ${result.exitCode ?? result.signal} without a result:\n${tail(result.output)}`);
 	}
+	// n8n 2.0 prints the run it awaited to the end with the status it had while running; the
+	// outcome is in the run itself.
+	if (execution.status === 'running') execution.status = execution.data.resultData.error ? 'error' : 'success';
 	return execution;
 }
 

@@ -769,6 +769,12 @@ async function main(): Promise<void> {
 			return n8n.baseUrl;
 		});
 		if (!started || !session || !api) return;
+		if (installation.line[0] === 2 && installation.line[1] === 0) {
+			const publicApi = api;
+			await check('n8n 2.0: the trigger workflows saved as a new version over the public API (its import records none to activate)', async () => {
+				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger]) await publicApi.saveAsNewVersion(workflowId);
+			});
+		}
 		await checkListedTypes(session);
 		await checkEditorDescriptions(session, NODE_TYPE, TRIGGER_TYPE);
 		await checkNodeCreatorSearch(session, n8n!.baseUrl, n8n!.owner!, 'Marketplace Merchant');
