@@ -164,8 +164,17 @@ export class DevToolsPage {
 	}
 
 	async pressEscape(): Promise<void> {
+		await this.press('Escape', 27);
+	}
+
+	/** Deletes the selection (or the character before the caret) in the focused field, as the key does. */
+	async pressBackspace(): Promise<void> {
+		await this.press('Backspace', 8);
+	}
+
+	private async press(key: string, keyCode: number): Promise<void> {
 		for (const type of ['keyDown', 'keyUp']) {
-			await this.send('Input.dispatchKeyEvent', { type, key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+			await this.send('Input.dispatchKeyEvent', { type, key, code: key, windowsVirtualKeyCode: keyCode });
 		}
 	}
 

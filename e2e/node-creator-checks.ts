@@ -30,22 +30,35 @@ const WORKFLOW = {
 
 const RESULT_NAMES = `[...document.querySelectorAll('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]')].filter((element) => element.getClientRects().length > 0).map((element) => element.textContent.trim())`;
 
-/** Types `word` into the search bar (replacing what was there) and returns the names listed once they settle. */
-async function searchFor(page: DevToolsPage, word: string, expected: string): Promise<string[]> {
-	await page.evaluate(`(() => { const input = ${find.testId('node-creator-search-bar')}; input.focus(); input.select(); })()`);
+const SEARCH_BAR = find.testId('node-creator-search-bar');
+
+/**
+ * Empties the search (the node creator goes back to its categories, where the node is not listed),
+ * types `word` and returns the names listed once the list has stayed the same for a second and a
+ * half: results follow the typing after a debounce, and a list read too early would be the
+ * previous word's.
+ */
+async function searchFor(page: DevToolsPage, word: string, displayName: string): Promise<string[]> {
+	await page.evaluate(`(() => { const input = ${SEARCH_BAR}; input.focus(); input.select(); })()`);
+	await page.pressBackspace();
+	await waitUntil(
+		'the search to empty',
+		async () => {
+			const [value, listed] = await page.evaluate<[string, string[]]>(`[${SEARCH_BAR}.value, ${RESULT_NAMES}]`);
+			return (value === '' && !listed.includes(displayName)) || undefined;
+		},
+		10_000,
+	);
 	await page.type(word);
-	// Results follow the typing after a short debounce: wait for the expected name, else for a
-	// list that stays the same for a second, and report that one.
 	let previous = '';
 	let stableSince = Date.now();
 	return await waitUntil(
-		`results for "${word}"`,
+		`the results for "${word}" to settle`,
 		async () => {
-			const names = await page.evaluate<string[]>(RESULT_NAMES);
-			if (names.includes(expected)) return names;
-			const key = JSON.stringify(names);
+			const [value, listed] = await page.evaluate<[string, string[]]>(`[${SEARCH_BAR}.value, ${RESULT_NAMES}]`);
+			const key = JSON.stringify([value, listed]);
 			if (key !== previous) [previous, stableSince] = [key, Date.now()];
-			return Date.now() - stableSince > 3_000 ? names : undefined;
+			return value === word && Date.now() - stableSince >= 1_500 ? listed : undefined;
 		},
 		20_000,
 	);
@@ -62,8 +75,9 @@ export async function checkNodeCreatorSearch(session: N8nOwnerSession, baseUrl: 
 			await page.navigate(`${baseUrl}/workflow/${workflowId}`);
 			await page.locate('the workflow on the canvas', `document.querySelector('[data-test-id="canvas-node"]')`, 60_000);
 			await page.click('the node creator button', find.testId('node-creator-plus-button'), { timeoutMs: 30_000 });
-			await page.locate('the node creator search', find.testId('node-creator-search-bar'));
-			// The search bar takes the focus itself once the panel has slid in.
+			await page.locate('the node creator search', SEARCH_BAR);
+			// The search bar takes the focus itself once the panel has slid in; a click while it
+			// slides in may land outside and close it.
 			await sleep(1_000);
 			const found: string[] = [];
 			for (const word of SEARCH_WORDS) {
