@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { N8nOwner } from './n8n';
 import { runCommand, spawnManaged, tail, type ManagedProcess } from './processes';
 
-export interface Viewport {
+interface Viewport {
 	width: number;
 	height: number;
 }

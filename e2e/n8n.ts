@@ -61,14 +61,8 @@ function projectNodeBinary(): string {
  * The runtime folder (pinned n8n manifest + lockfile) to run: `N8N_E2E_RUNTIME` (set by
  * `npm run test:compat` for the older lines, e.g. e2e/n8n-runtime-1.123), else e2e/n8n-runtime.
  */
-export function runtimeFolder(): string {
+function runtimeFolder(): string {
 	return path.resolve(REPO_DIR, process.env.N8N_E2E_RUNTIME ?? path.join('e2e', 'n8n-runtime'));
-}
-
-/** True when the installation is at least n8n `major.minor`. */
-export function isAtLeast(installation: N8nInstallation, major: number, minor = 0): boolean {
-	const [actualMajor, actualMinor] = installation.line;
-	return actualMajor > major || (actualMajor === major && actualMinor >= minor);
 }
 
 /**
