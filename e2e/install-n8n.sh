@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the pinned n8n of e2e/n8n-runtime/ into a cache folder outside the repo and prints
-# that folder on stdout (progress goes to stderr). A second run with the same manifest, lockfile
-# and Node reuses the folder in well under a second.
+# Installs the pinned n8n of a runtime folder (default e2e/n8n-runtime/, the suite's n8n; the
+# others, e2e/n8n-runtime-<line>/, are the older lines `npm run test:compat` runs) into a cache
+# folder outside the repo and prints that folder on stdout (progress goes to stderr). A second run
+# with the same manifest, lockfile and Node reuses the folder in well under a second.
 #
 #   N8N_DIR="$(e2e/install-n8n.sh)"
+#   N8N_DIR="$(e2e/install-n8n.sh e2e/n8n-runtime-1.123)"
 #
 # Environment:
 #   N8N_E2E_CACHE   cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-marketplace-merchant)
@@ -21,13 +23,14 @@ fail() { log "error: $*"; exit 1; }
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(dirname "$script_dir")"
-runtime_dir="$script_dir/n8n-runtime"
+runtime_dir="$(cd "${1:-$script_dir/n8n-runtime}" && pwd)"
+[[ -f "$runtime_dir/package.json" && -f "$runtime_dir/package-lock.json" ]] || fail "$runtime_dir has no package.json and package-lock.json"
 
 node_bin="${N8N_E2E_NODE:-$repo_dir/node_modules/.bin/node}"
 [[ -x "$node_bin" ]] || fail "no Node at $node_bin: run 'npm install' in $repo_dir first (it installs Node 24 as the 'node' devDependency)"
 node_bin="$(readlink -f "$node_bin")"
 node_version="$("$node_bin" --version)"
-[[ "${node_version#v}" =~ ^([0-9]+)\. ]] && (( BASH_REMATCH[1] >= 24 )) || fail "n8n 2.x needs Node >= 24, $node_bin is $node_version"
+[[ "${node_version#v}" =~ ^([0-9]+)\. ]] && (( BASH_REMATCH[1] >= 24 )) || fail "the suite runs every n8n on Node >= 24 (n8n 1.123 and 2.0 accept 20.19 to 24.x, 2.41 needs 24), $node_bin is $node_version"
 # npm and every script it runs resolve `node` through PATH: make that the Node 24 binary.
 export PATH="$(dirname "$node_bin"):$PATH"
 
@@ -46,14 +49,15 @@ reuse_if_installed() {
 reuse_if_installed
 
 mkdir -p "$cache_root"
-# Two suites starting at once must not build into the same folder: the second one waits and
-# then reuses what the first one installed.
-exec 9>"$cache_root/.install.lock"
+# Two suites starting at once must not build the same version into the same folder: the second
+# one waits and then reuses what the first one installed. Other versions install side by side.
+exec 9>"$cache_root/.install-$n8n_version.lock"
 flock 9
 reuse_if_installed
 
-# Holding the lock, no other install is running: staging folders left by a killed run can go.
-rm -rf "$cache_root"/.n8n-*.staging.* "$cache_root"/.node-headers.*
+# Holding the lock, no other install of this version is running: staging folders left by a
+# killed run can go.
+rm -rf "$cache_root"/.n8n-"$n8n_version".staging.*
 
 started_at=$SECONDS
 staging_dir="$(mktemp -d "$cache_root/.n8n-$n8n_version.staging.XXXXXX")"
@@ -73,6 +77,10 @@ log "npm install done after $((SECONDS - started_at)) s"
 # `node` devDependency) ships them under include/node.
 node_platform="$(node -p "process.platform + '-' + process.arch")"
 headers_dir="$cache_root/node-headers-$node_version-$node_platform"
+# Installs of other versions may want the same headers at the same time.
+exec 8>"$cache_root/.headers.lock"
+flock 8
+rm -rf "$cache_root"/.node-headers.*
 if [[ ! -f "$headers_dir/include/node/node_api.h" ]]; then
 	log "fetching Node $node_version headers (npm package node-$node_platform)"
 	headers_tmp="$(mktemp -d "$cache_root/.node-headers.XXXXXX")"
@@ -82,6 +90,7 @@ if [[ ! -f "$headers_dir/include/node/node_api.h" ]]; then
 	mv "$headers_tmp/package" "$headers_dir"
 	rm -rf "$headers_tmp"
 fi
+flock -u 8
 
 npm_cli="$(readlink -f "$(command -v npm)")"
 node_gyp="$(dirname "$npm_cli")/../node_modules/node-gyp/bin/node-gyp.js"
@@ -97,12 +106,16 @@ fi
 rm -rf "$staging_dir/node_modules/sqlite3/build/Release/obj.target" "$staging_dir/node_modules/sqlite3/build/Release/.deps" "$staging_dir/node_modules/sqlite3/build/deps"
 log "sqlite3 built after $((SECONDS - started_at)) s"
 
+# isolated-vm (the expression engine's sandbox) arrived after n8n 2.0.
 (cd "$staging_dir" && node -e "
 	const sqlite3 = require('sqlite3');
 	new sqlite3.Database(':memory:').close();
-	const ivm = require('isolated-vm');
-	const isolate = new ivm.Isolate({ memoryLimit: 16 });
-	if (isolate.compileScriptSync('6 * 7').runSync(isolate.createContextSync()) !== 42) throw new Error('isolated-vm');
+	let ivm;
+	try { ivm = require('isolated-vm'); } catch (error) { if (error.code !== 'MODULE_NOT_FOUND') throw error; }
+	if (ivm) {
+		const isolate = new ivm.Isolate({ memoryLimit: 16 });
+		if (isolate.compileScriptSync('6 * 7').runSync(isolate.createContextSync()) !== 42) throw new Error('isolated-vm');
+	}
 ") || fail 'native modules do not load'
 installed_version="$(node "$staging_dir/node_modules/n8n/bin/n8n" --version)"
 [[ "$installed_version" == "$n8n_version" ]] || fail "n8n --version says '$installed_version', expected $n8n_version"

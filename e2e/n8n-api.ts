@@ -3,6 +3,8 @@
  * create an API key) and the public API (`/api/v1`, header X-N8N-API-KEY) for workflows and
  * executions.
  */
+import assert from 'node:assert/strict';
+
 import type { N8nOwner } from './n8n';
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -105,10 +107,15 @@ export class N8nPublicApi {
 		private readonly apiKey: string,
 	) {}
 
-	private async request<T>(method: string, apiPath: string): Promise<T> {
+	private async request<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.baseUrl}/api/v1${apiPath}`, {
 			method,
-			headers: { 'X-N8N-API-KEY': this.apiKey, accept: 'application/json' },
+			headers: {
+				'X-N8N-API-KEY': this.apiKey,
+				accept: 'application/json',
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
 			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
 		});
 		const text = await response.text();
@@ -118,6 +125,25 @@ export class N8nPublicApi {
 
 	async getWorkflow(workflowId: string): Promise<PublicApiWorkflow> {
 		return await this.request('GET', `/workflows/${encodeURIComponent(workflowId)}`);
+	}
+
+	/**
+	 * Saves the workflow as a new version with the same nodes and connections. n8n 2.0 activates
+	 * only a version in its history, and its `import:workflow` records none ("Version not found",
+	 * answered 404); other lines record the imported one. n8n records a version only when nodes or
+	 * connections differ, so the nodes go back in reverse order: the list's order means nothing to
+	 * n8n (connections and positions do).
+	 */
+	async saveAsNewVersion(workflowId: string): Promise<PublicApiWorkflow> {
+		const { name, nodes, connections, settings } = await this.getWorkflow(workflowId);
+		assert.ok(nodes.length > 1, `workflow ${workflowId} has one node: its reverse is no new version`);
+		const saved = await this.request<PublicApiWorkflow>('PUT', `/workflows/${encodeURIComponent(workflowId)}`, {
+			name,
+			nodes: [...nodes].reverse(),
+			connections,
+			settings,
+		});
+		return saved;
 	}
 
 	/**

@@ -3,6 +3,8 @@
  * CLI commands against a throwaway user folder, and `n8n start` on 127.0.0.1 with free ports.
  * See e2e/README.md for the facts behind each setting.
  */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,8 @@ export interface N8nInstallation {
 	/** cache folder holding node_modules/n8n */
 	dir: string;
 	version: string;
+	/** [major, minor] of `version`, for the harness's branches between n8n lines */
+	line: [number, number];
 	/** Node >= 24 that runs n8n (and its task runner, started with the same binary) */
 	nodeBinary: string;
 	/** node_modules/n8n/bin/n8n */
@@ -54,18 +58,27 @@ function projectNodeBinary(): string {
 }
 
 /**
+ * The runtime folder (pinned n8n manifest + lockfile) to run: `N8N_E2E_RUNTIME` (set by
+ * `npm run test:compat` for the older lines, e.g. e2e/n8n-runtime-1.123), else e2e/n8n-runtime.
+ */
+function runtimeFolder(): string {
+	return path.resolve(REPO_DIR, process.env.N8N_E2E_RUNTIME ?? path.join('e2e', 'n8n-runtime'));
+}
+
+/**
  * Installs n8n if needed (about 4-5 minutes cold, well under a second when cached) and describes
  * the installation.
  */
 export async function installN8n(timeoutMs = 20 * 60_000): Promise<N8nInstallation> {
-	const result = await runCommand('bash', [INSTALL_SCRIPT], { timeoutMs, env: process.env });
+	const result = await runCommand('bash', [INSTALL_SCRIPT, runtimeFolder()], { timeoutMs, env: process.env });
 	if (result.exitCode !== 0) throw new Error(`e2e/install-n8n.sh failed:\n${tail(result.output)}`);
 	const dir = result.stdout.trim().split('\n').pop() ?? '';
 	const entryScript = path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
 	const { version } = JSON.parse(await readFile(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as {
 		version: string;
 	};
-	return { dir, version, nodeBinary: projectNodeBinary(), entryScript };
+	const [major, minor] = version.split('.').map(Number);
+	return { dir, version, line: [major, minor], nodeBinary: projectNodeBinary(), entryScript };
 }
 
 /** A new, empty user folder (n8n keeps everything in `<folder>/.n8n`). */
@@ -116,13 +129,23 @@ export function n8nEnvironment(
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
-		// Its system task fetches api.n8n.io at start-up and logs a stack trace without internet.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		...disabledModules(installation),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		// `execute --rawOutput` prints its JSON through the logger at level info.
 		N8N_LOG_LEVEL: 'info',
 		...extra,
 	};
+}
+
+/**
+ * `N8N_DISABLED_MODULES` names only modules this n8n has: it refuses to start on an unknown one.
+ * mcp-registry's system task fetches api.n8n.io at start-up and logs a stack trace without internet.
+ */
+function disabledModules(installation: N8nInstallation): Record<string, string> {
+	const modules = ['mcp-registry'].filter((module) =>
+		existsSync(path.join(installation.dir, 'node_modules', 'n8n', 'dist', 'modules', module)),
+	);
+	return modules.length > 0 ? { N8N_DISABLED_MODULES: modules.join(',') } : {};
 }
 
 async function freePorts(): Promise<N8nPorts> {
@@ -178,7 +201,10 @@ export async function importWorkflows(
 	workflows: object[],
 	options?: CliOptions,
 ): Promise<void> {
-	const file = await writeImportFile(userFolder, 'workflows', workflows);
+	// n8n 2.0 stores `active` and `versionId` as given and refuses a workflow without them (NOT
+	// NULL); 1.123 and later 2.x lines fill them in on import. n8n's own exports carry both.
+	const complete = workflows.map((workflow) => ({ active: false, versionId: randomUUID(), ...workflow }));
+	const file = await writeImportFile(userFolder, 'workflows', complete);
 	try {
 		await runN8nCliOrThrow(installation, userFolder, ['import:workflow', `--input=${file}`], options);
 	} finally {
@@ -250,6 +276,9 @@ export async function executeWorkflow(
 	if (!execution || !exitedNormally) {
 		throw new Error(`n8n execute exited with ${result.exitCode ?? result.signal} without a result:\n${tail(result.output)}`);
 	}
+	// n8n 2.0 prints the run it awaited to the end with the status it had while running; the
+	// outcome is in the run itself.
+	if (execution.status === 'running') execution.status = execution.data.resultData.error ? 'error' : 'success';
 	return execution;
 }
 
@@ -300,6 +329,34 @@ export function ownerEnvironment(installation: N8nInstallation, owner: N8nOwner)
 	};
 }
 
+/**
+ * Whether this n8n reads its owner from N8N_INSTANCE_OWNER_* (2.x); older ones take the owner from
+ * the setup screen's request only. Read from n8n's own config schema, not guessed from the version.
+ */
+function managesOwnerFromEnv(installation: N8nInstallation): boolean {
+	const requireFromN8n = createRequire(path.join(installation.dir, 'node_modules', 'n8n', 'package.json'));
+	const configDir = path.dirname(requireFromN8n.resolve('@n8n/config'));
+	return readdirSync(configDir, { recursive: true })
+		.filter((file) => String(file).endsWith('.js'))
+		.some((file) => readFileSync(path.join(configDir, String(file)), 'utf8').includes('N8N_INSTANCE_OWNER_MANAGED_BY_ENV'));
+}
+
+/**
+ * The setup screen's request (`POST /rest/owner/setup`), for n8n without owner set-up from the
+ * environment. A user folder set up before answers 400; its owner then signs in as usual.
+ */
+async function setUpOwner(baseUrl: string, owner: N8nOwner): Promise<void> {
+	const response = await fetch(`${baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email: owner.email, firstName: owner.firstName, lastName: owner.lastName, password: owner.password }),
+		signal: AbortSignal.timeout(10_000),
+	});
+	const text = await response.text();
+	if (response.status === 400 && /already/i.test(text)) return;
+	if (response.status !== 200) throw new Error(`n8n owner setup answered HTTP ${response.status}: ${text.slice(0, 300)}`);
+}
+
 export interface StartN8nOptions {
 	installation: N8nInstallation;
 	userFolder: string;
@@ -332,15 +389,17 @@ const READY_LINE = 'Editor is now accessible via';
 export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 	const { installation, userFolder, startupTimeoutMs = 120_000 } = options;
 	const owner = options.owner === false ? undefined : (options.owner ?? E2E_OWNER);
+	const ownerFromEnv = owner !== undefined && managesOwnerFromEnv(installation);
 	const ports = { ...(await freePorts()), ...options.ports };
 	const env = n8nEnvironment(installation, userFolder, ports, {
-		...(owner ? ownerEnvironment(installation, owner) : {}),
+		...(owner && ownerFromEnv ? ownerEnvironment(installation, owner) : {}),
 		...options.env,
 	});
 	const server = spawnManaged(installation.nodeBinary, [installation.entryScript, 'start'], { cwd: userFolder, env });
 	const baseUrl = `http://${LOOPBACK_HOST}:${ports.port}`;
 	try {
 		await waitUntilReady(server, READY_LINE, async () => await isReady(baseUrl), startupTimeoutMs);
+		if (owner && !ownerFromEnv) await setUpOwner(baseUrl, owner);
 	} catch (error) {
 		await server.stop(5_000);
 		throw error;

@@ -36,6 +36,7 @@ import {
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
+import { checkNodeCreatorSearch } from './node-creator-checks';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
 
@@ -774,8 +775,15 @@ async function main(): Promise<void> {
 			return n8n.baseUrl;
 		});
 		if (!started || !session || !api || !n8n) return;
+		if (installation.line[0] === 2 && installation.line[1] === 0) {
+			const publicApi = api;
+			await check('n8n 2.0: the trigger workflows saved as a new version over the public API (its import records none to activate)', async () => {
+				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger]) await publicApi.saveAsNewVersion(workflowId);
+			});
+		}
 		await checkListedTypes(session);
 		await checkEditorDescriptions(session, NODE_TYPE, TRIGGER_TYPE);
+		await checkNodeCreatorSearch(session, n8n!.baseUrl, n8n!.owner!, 'Marketplace Merchant');
 		await checkLocatorLists(session, { nodeType: NODE_TYPE, credential: { type: CREDENTIAL_TYPE, ...CREDENTIAL } }, sandbox);
 		if (agentModel) await checkAiAgentStreaming(api, n8n.baseUrl, sandbox, agentModel);
 		const inProcess = sandbox;

@@ -19,31 +19,17 @@
  * SCREENSHOT_ONLY (comma-separated shot names, default all), and those of `npm run dev`
  * (N8N_DEV_PACKAGE_DIR: the package to show, default this repo).
  */
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { find, openBrowser, signIn, sleep, waitUntil, type Browser, type DevToolsPage } from '../e2e/browser';
 import { E2E_OWNER } from '../e2e/n8n';
 import { N8nOwnerSession } from '../e2e/n8n-api';
-import { spawnManaged, tail, type ManagedProcess } from '../e2e/processes';
 import { startDevEnvironment } from './n8n-dev';
 
 const OUTPUT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? path.join(__dirname, '..', 'docs', 'screenshots'));
 const VIEWPORT = { width: 1200, height: 700 };
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--hide-scrollbars',
-	'--remote-debugging-address=127.0.0.1',
-	'--remote-debugging-port=0',
-	`--window-size=${VIEWPORT.width},${VIEWPORT.height}`,
-];
 
 const NODE_TYPE = 'n8n-nodes-marketplace-merchant.marketplaceMerchant';
 /** The credential `npm run dev` imports (scripts/n8n-dev.ts). */
@@ -98,133 +84,6 @@ const WORKFLOW = {
 	settings: { executionOrder: 'v1' },
 };
 
-async function sleep(ms: number): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs: number): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe().catch(() => undefined);
-		if (value !== undefined && value !== null && value !== false) return value as T;
-		await sleep(250);
-	}
-	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
-
-/** A minimal DevTools protocol client for one page. */
-class DevToolsPage {
-	private nextId = 1;
-	private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-
-	private constructor(private readonly socket: WebSocket) {
-		socket.addEventListener('message', (event) => {
-			const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
-			if (message.id === undefined) return;
-			const waiter = this.pending.get(message.id);
-			this.pending.delete(message.id);
-			if (message.error) waiter?.reject(new Error(message.error.message));
-			else waiter?.resolve(message.result);
-		});
-	}
-
-	static async connect(url: string): Promise<DevToolsPage> {
-		const socket = new WebSocket(url);
-		await new Promise<void>((resolve, reject) => {
-			socket.addEventListener('open', () => resolve(), { once: true });
-			socket.addEventListener('error', () => reject(new Error(`cannot connect to ${url}`)), { once: true });
-		});
-		return new DevToolsPage(socket);
-	}
-
-	async send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<T> {
-		const id = this.nextId++;
-		const answer = new Promise<T>((resolve, reject) => {
-			this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-			setTimeout(() => {
-				if (this.pending.delete(id)) reject(new Error(`${method} got no answer in ${timeoutMs} ms`));
-			}, timeoutMs).unref();
-		});
-		this.socket.send(JSON.stringify({ id, method, params }));
-		return await answer;
-	}
-
-	/** Evaluates an expression in the page (awaiting promises) and returns its JSON value. */
-	async evaluate<T>(expression: string): Promise<T> {
-		const { result, exceptionDetails } = await this.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
-			'Runtime.evaluate',
-			{ expression, awaitPromise: true, returnByValue: true },
-		);
-		if (exceptionDetails) throw new Error(`page script failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
-		return result.value;
-	}
-
-	async navigate(url: string): Promise<void> {
-		await this.send('Page.navigate', { url });
-		await waitUntil('the page to load', async () => (await this.evaluate<string>('document.readyState')) === 'complete' || undefined, 30_000);
-	}
-
-	/**
-	 * Waits for the element `finder` (a page expression giving an Element or null) to be visible,
-	 * scrolls it into view and returns the centre of its box.
-	 */
-	async locate(what: string, finder: string, timeoutMs = 20_000): Promise<{ x: number; y: number }> {
-		return await waitUntil(
-			what,
-			() =>
-				this.evaluate<{ x: number; y: number } | null>(`(() => {
-					const element = ${finder};
-					if (!element) return null;
-					element.scrollIntoView({ block: 'center', inline: 'center' });
-					const box = element.getBoundingClientRect();
-					if (box.width === 0 || box.height === 0) return null;
-					return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
-				})()`),
-			timeoutMs,
-		);
-	}
-
-	/** A real mouse click (the editor's components listen to pointer events, not `element.click()`). */
-	async click(what: string, finder: string, { clickCount = 1, timeoutMs = 20_000 } = {}): Promise<void> {
-		const { x, y } = await this.locate(what, finder, timeoutMs);
-		await this.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
-		for (let count = 1; count <= clickCount; count++) {
-			await this.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: count });
-			await this.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: count });
-		}
-	}
-
-	async type(text: string): Promise<void> {
-		await this.send('Input.insertText', { text });
-	}
-
-	async pressEscape(): Promise<void> {
-		for (const type of ['keyDown', 'keyUp']) {
-			await this.send('Input.dispatchKeyEvent', { type, key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
-		}
-	}
-
-	async capture(): Promise<Buffer> {
-		const { data } = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
-		return Buffer.from(data, 'base64');
-	}
-
-	close(): void {
-		this.socket.close();
-	}
-}
-
-/** Page expressions that find elements. */
-const find = {
-	testId: (id: string, within = 'document') => `${within}.querySelector('[data-test-id="${id}"]')`,
-	/**
-	 * The innermost element with exactly this text (trimmed) among `selector`, optionally inside the
-	 * element `within`: how a user finds a button, an item or a label.
-	 */
-	byText: (selector: string, text: string, within = 'document') =>
-		`[...${within}.querySelectorAll(${JSON.stringify(selector)})].reverse().find((element) => element.textContent.trim() === ${JSON.stringify(text)} && element.getClientRects().length > 0) ?? null`,
-};
-
 /**
  * The panel's parameter labelled `label` (its `parameter-item`). Found by the label the panel shows,
  * so that it does not depend on the parameter's internal name or type.
@@ -242,22 +101,6 @@ function parameterItem(label: string): string {
 /** The input of a parameter item: a resource locator's input when the parameter is one, else its text input. */
 function inputOf(item: string): string {
 	return `(${item})?.querySelector('[data-test-id="rlc-input"] input, [data-test-id="rlc-input"], [data-test-id="parameter-input-field"] input, [data-test-id="parameter-input-field"]') ?? null`;
-}
-
-async function signIn(page: DevToolsPage, baseUrl: string): Promise<void> {
-	await page.navigate(`${baseUrl}/signin`);
-	// The auth cookie is bound to the browser id the editor keeps in localStorage.
-	const status = await page.evaluate<number>(`(async () => {
-		let browserId = localStorage.getItem('n8n-browserId');
-		if (!browserId) { browserId = crypto.randomUUID(); localStorage.setItem('n8n-browserId', browserId); }
-		const response = await fetch('/rest/login', {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': browserId },
-			body: JSON.stringify(${JSON.stringify({ emailOrLdapLoginId: E2E_OWNER.email, password: E2E_OWNER.password })}),
-		});
-		return response.status;
-	})()`);
-	if (status !== 200) throw new Error(`sign-in from the page answered HTTP ${status}`);
 }
 
 interface ShotContext {
@@ -383,33 +226,6 @@ const SHOTS: Record<string, (context: ShotContext) => Promise<void>> = {
 	'output-table': outputTable,
 };
 
-/** Starts chromium and returns the DevTools WebSocket URL of its page. */
-async function launchChromium(userDataDir: string): Promise<{ browser: ManagedProcess; pageUrl: string }> {
-	const browser = spawnManaged(process.env.CHROMIUM ?? 'chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, 'about:blank'], {
-		env: process.env,
-	});
-	try {
-		// Chromium writes the port it chose to this file once DevTools listens.
-		const port = await waitUntil(
-			'chromium DevTools',
-			async () => (await readFile(path.join(userDataDir, 'DevToolsActivePort'), 'utf8')).split('\n')[0] || undefined,
-			30_000,
-		);
-		const pageUrl = await waitUntil(
-			'a chromium page',
-			async () => {
-				const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ type: string; webSocketDebuggerUrl: string }>;
-				return targets.find((target) => target.type === 'page')?.webSocketDebuggerUrl;
-			},
-			15_000,
-		);
-		return { browser, pageUrl };
-	} catch (error) {
-		await browser.stop(2_000);
-		throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tail(browser.output())}`);
-	}
-}
-
 /** Takes each shot; returns the names of those that failed. */
 async function takeShots(context: ShotContext, names: string[]): Promise<string[]> {
 	const { page } = context;
@@ -442,25 +258,18 @@ async function main(): Promise<void> {
 	const environment = await startDevEnvironment();
 	if (!environment) return;
 	const baseUrl = environment.server.baseUrl;
-	const userDataDir = await mkdtemp(path.join(tmpdir(), 'n8n-screenshot-chromium-'));
-	let browser: ManagedProcess | undefined;
-	let page: DevToolsPage | undefined;
+	let browser: Browser | undefined;
 	let session: N8nOwnerSession | undefined;
 	let workflowId: string | undefined;
 	try {
 		session = await N8nOwnerSession.login(baseUrl, E2E_OWNER);
 		workflowId = (await session.request<{ id: string }>('POST', '/workflows', WORKFLOW)).id;
-		const launched = await launchChromium(userDataDir);
-		browser = launched.browser;
-		page = await DevToolsPage.connect(launched.pageUrl);
-		await page.send('Page.enable');
-		await page.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
-		await signIn(page, baseUrl);
-		const failed = await takeShots({ page, baseUrl, workflowId }, names);
+		browser = await openBrowser(VIEWPORT);
+		await signIn(browser.page, baseUrl, E2E_OWNER);
+		const failed = await takeShots({ page: browser.page, baseUrl, workflowId }, names);
 		if (failed.length > 0) throw new Error(`${failed.length} of ${names.length} shots failed: ${failed.join(', ')}`);
 	} finally {
-		page?.close();
-		await browser?.stop(5_000);
+		await browser?.close();
 		if (session && workflowId) {
 			// n8n deletes only archived workflows.
 			await session
@@ -469,7 +278,6 @@ async function main(): Promise<void> {
 				.catch((error: unknown) => console.warn(`could not delete the temporary workflow ${workflowId}: ${String(error)}`));
 		}
 		await environment.stop();
-		await rm(userDataDir, { recursive: true, force: true });
 	}
 }
 
