@@ -266,7 +266,16 @@ export const importProductFields = updateDisplayOptions(displayOptions, [
 		...requiredPriceField('basePrice', PRODUCT_FIELDS.basePrice.displayName, `Price with VAT included; above 0. ${PRICE_FORMS}.`),
 	},
 	PRODUCT_FIELDS.vat,
-	PRODUCT_FIELDS.stockLevel,
+	{
+		// Required and read for every import: a top-level number keeps its default of 0 (a new
+		// product without stock is a real choice), and workflows saved without it still run.
+		displayName: PRODUCT_FIELDS.stockLevel.displayName,
+		name: PRODUCT_FIELDS.stockLevel.name,
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: PRODUCT_FIELDS.stockLevel.description,
+	},
 	{
 		displayName: 'Category',
 		name: 'category',

@@ -47,19 +47,32 @@ export interface CheckedProductUpdate {
 }
 
 /**
+ * Where an entry's values are in the node's parameters, when they come from the panel (Update's
+ * fields, Update Many's rows): the parameter path of a property (`updateFields.basePrice`,
+ * `productRows.product[2].id`).
+ */
+export type ParameterPathOf = (property: string) => string;
+
+/**
  * Checks one update entry: the product (a locator, or a plain ID) and the given update fields.
  * Other properties of the entry are not sent, so items read from Get Many can be passed in as
  * they are. `fieldName` names a property (or, without one, the entry) in error messages.
+ *
+ * From the panel (`parameterPathOf` given), a field the merchant added to Update Fields must have
+ * a value: left empty it fails the item as missing before anything is sent, rather than being
+ * dropped unseen. In a JSON entry a blank value means "not given" (a sheet's empty cell).
  */
 export function buildProductUpdate(
 	ctx: IExecuteSingleFunctions,
 	source: IDataObject,
 	fieldName: (property?: string) => string,
+	parameterPathOf?: ParameterPathOf,
 ): CheckedProductUpdate {
 	const product = { field: fieldName('id'), ref: readProductRef(ctx, fieldName('id'), source.id) };
 	const fields: IDataObject = {};
 	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
-		if (!isBlank(source[property])) fields[property] = read(ctx, fieldName(property), source[property]);
+		const given = parameterPathOf ? Object.prototype.hasOwnProperty.call(source, property) : !isBlank(source[property]);
+		if (given) fields[property] = read(ctx, fieldName(property), source[property]);
 	}
 	if (Object.keys(fields).length === 0) {
 		throw invalidInput(
