@@ -126,6 +126,16 @@ describe('Price › Get Many', () => {
 		expect(sandbox.log).toHaveLength(0);
 	});
 
+	it('names the field an expression of a Products row read when it gave nothing', async () => {
+		const result = await getPrices(
+			{ products: { product: [{ id: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }] }, date: TODAY },
+			[{ ID: 100001, name: 'Pan' }],
+		);
+
+		expect(result.error?.message).toBe("Products › row 1 › Product ID: `{{ $json.id }}` gave no value: the input item has no field 'id' (it has: ID, name) (item 0)");
+		expect(sandbox.log).toHaveLength(0);
+	});
+
 	it('with Continue on Fail, a bad item becomes an error item and the others are still answered', async () => {
 		const [id] = idsOf(1, 40);
 		const result = await runNode(

@@ -95,4 +95,20 @@ describe('Product: Update', () => {
 		const fields = Object.fromEntries(productUpdateFieldOptions.map((field) => [field.name, field.default]));
 		expect(fields).toEqual({ basePrice: '', packageWeightUnit: 'KG', packageWeightValue: '', sku: '', stockLevel: '', vat: 20 });
 	});
+
+	it('says which field of the input item an expression read when it gave nothing, without a format hint', async () => {
+		await start(10);
+		const item = { productId: 100001, qty: 4 };
+
+		const wrongId = await run({ operation: 'update', productId: { __rl: true, mode: 'id', value: '={{ $json.productid }}' }, updateFields: { stockLevel: '={{ $json.qty }}' } }, [item]);
+		expect(wrongId.error?.message).toBe("Product ID: `{{ $json.productid }}` gave no value: the input item has no field 'productid' (it has: productId, qty) (item 0)");
+		expect(wrongId.error?.description).toBeFalsy();
+
+		const wrongStock = await run({ operation: 'update', productId: '={{ $json.productId }}', updateFields: { stockLevel: '={{ $json.stock }}' } }, [item]);
+		expect(wrongStock.error?.message).toBe("Update Fields › Stock Level: `{{ $json.stock }}` gave no value: the input item has no field 'stock' (it has: productId, qty) (item 0)");
+
+		const emptyPrice = await run({ operation: 'update', productId: '={{ $json.productId }}', updateFields: { basePrice: '={{ $json.price }}' } }, [{ ...item, price: '' }]);
+		expect(emptyPrice.error?.message).toBe("Update Fields › Base Price: `{{ $json.price }}` gave no value: the input item's field 'price' is empty (item 0)");
+		expect(apiRequests()).toHaveLength(0);
+	});
 });

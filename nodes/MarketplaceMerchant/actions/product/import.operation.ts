@@ -26,6 +26,7 @@ import {
 	readText,
 	readUrl,
 	readVat,
+	readParameter,
 	toList,
 	type ValueContext,
 } from '../../transport/values';
@@ -97,7 +98,7 @@ const ADDITIONAL_FIELD_READERS: Record<string, FieldReader> = {
 async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const parameter = (name: string) => this.getNodeParameter(name, '');
 	const body: IDataObject = {};
-	for (const [name, read] of Object.entries(REQUIRED_FIELD_READERS)) body[name] = read(this, FIELD_LABELS[name], parameter(name));
+	for (const [name, read] of Object.entries(REQUIRED_FIELD_READERS)) body[name] = readParameter(this, name, FIELD_LABELS[name], read);
 	for (const name of ['category', 'productType']) {
 		if (!isBlank(parameter(name))) body[name] = readText(this, FIELD_LABELS[name], parameter(name));
 	}

@@ -6,7 +6,7 @@ import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions,
 
 import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
+import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, readingParameter, type ValueContext } from '../../transport/values';
 import { readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 
@@ -60,7 +60,9 @@ export type ParameterPathOf = (property: string) => string;
  *
  * From the panel (`parameterPathOf` given), a field the merchant added to Update Fields must have
  * a value: left empty it fails the item as missing before anything is sent, rather than being
- * dropped unseen. In a JSON entry a blank value means "not given" (a sheet's empty cell).
+ * dropped unseen, and an expression that gave nothing says which field of the input item it read
+ * (values.ts, `missingBecauseOfExpression`). In a JSON entry a blank value means "not given" (a
+ * sheet's empty cell).
  */
 export function buildProductUpdate(
 	ctx: IExecuteSingleFunctions,
@@ -68,11 +70,12 @@ export function buildProductUpdate(
 	fieldName: (property?: string) => string,
 	parameterPathOf?: ParameterPathOf,
 ): CheckedProductUpdate {
-	const product = { field: fieldName('id'), ref: readProductRef(ctx, fieldName('id'), source.id) };
+	const readerOf = (property: string): ValueContext => (parameterPathOf ? readingParameter(ctx, parameterPathOf(property)) : ctx);
+	const product = { field: fieldName('id'), ref: readProductRef(readerOf('id'), fieldName('id'), source.id) };
 	const fields: IDataObject = {};
 	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
 		const given = parameterPathOf ? Object.prototype.hasOwnProperty.call(source, property) : !isBlank(source[property]);
-		if (given) fields[property] = read(ctx, fieldName(property), source[property]);
+		if (given) fields[property] = read(readerOf(property), fieldName(property), source[property]);
 	}
 	if (Object.keys(fields).length === 0) {
 		throw invalidInput(
