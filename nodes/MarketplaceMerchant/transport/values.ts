@@ -311,6 +311,20 @@ export function readDay(ctx: ValueContext, field: string, value: unknown): Date 
 	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 }
 
+/**
+ * A calendar day (`readDay`) that is today (UTC) or later, for what the service takes only from
+ * today on: a past day is refused here, before sending, instead of by the service's 400.
+ */
+export function readDayFromToday(ctx: ValueContext, field: string, value: unknown, what: string): Date {
+	const day = readDay(ctx, field, value);
+	const now = new Date();
+	const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+	if (day < today) {
+		throw invalidInput(ctx, field, `${day.toISOString().slice(0, 10)} is in the past`, `${what} today (${today.toISOString().slice(0, 10)}, UTC) or a later day`);
+	}
+	return day;
+}
+
 /** Whether a value written as text is a bare day (no time): the end of a range then means the whole day. */
 export function isBareDay(value: unknown): boolean {
 	return typeof value === 'string' && (DAY_MONTH_YEAR.test(value.trim()) || /^\d{4}-\d{2}-\d{2}$/.test(value.trim()));
