@@ -67,7 +67,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				],
 				default: 'both',
 				description:
-					'Which changes fire. A product modified for the first time in two days fires whatever changed, with previous: null, since the service does not say what changed.',
+					'Which changes fire: only a change of the watched values, compared with what the trigger read of the catalogue on activation (a sale is no price event). A product created after activation fires from its second change on.',
 				displayOptions: { show: { event: [PRODUCT_CHANGED] } },
 			},
 			{ ...invoiceTypeField('Fire only for fiscal or only for non-fiscal documents'), displayOptions: DOCUMENTS_ONLY },

@@ -1,18 +1,21 @@
 /**
- * The trigger event "Product Changed": once per product whose stock or price changed on the
- * marketplace since the last poll (sales from the platform warehouse, edits in the portal).
+ * The trigger event "Product Changed": once per product whose watched values (stock, price)
+ * changed on the marketplace since the last poll (sales from the platform warehouse, edits in the
+ * portal), and only then: a product modified in another way (its description; under Price Only,
+ * a sale) does not fire.
  *
  * The service only filters products by modification day (`date-modified-after=yyyy-MM-dd`, that
- * day included) and does not say what changed. Each poll therefore re-reads the products modified
- * since the previous day (or since the day of the last poll, if that is earlier) and compares
- * each with the fingerprint (stock, prices) the last poll stored for it:
- * - a product with a fingerprint fires when a chosen field differs, with the previous values;
- * - a product without one was not modified in the last poll's window, so it was modified since:
- *   it fires with `previous: null` (the service cannot tell whether stock, price or something
- *   else changed; its current values are in the item);
- * - the first poll after activation stores fingerprints and fires for nothing.
- * Fingerprints are kept only for the products the last query returned, i.e. those modified in
- * the last two days: the static data grows with the changes of two days, not with the catalogue.
+ * day included) and does not say what changed. So the trigger keeps a baseline: a fingerprint
+ * (stock, prices) of every product of the catalogue, read whole on activation (one request per
+ * 2,500 products). Each poll then re-reads only the products modified since the previous day (or
+ * since the day of the last poll, if that is earlier) and compares each with its fingerprint:
+ * - a product with a fingerprint fires when a watched field differs, with the previous values;
+ * - a product without one (created after activation, or beyond the pages a poll reads) fires
+ *   nothing, since nothing tells what changed; its fingerprint is stored and its next change fires;
+ * - the first poll after activation (or after an upgrade from a state without a baseline) reads
+ *   the whole catalogue and fires only for the products whose earlier fingerprint it holds.
+ * The state therefore grows with the catalogue, about 9 bytes a product, not with the changes
+ * (bench: product-trigger).
  */
 import { type IDataObject, type INodeExecutionData, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
@@ -34,7 +37,12 @@ const DAY_MS = 86_400_000;
 const MAX_PAGES_PER_POLL = 100;
 /** "Fetch Test Event" looks back this far when nothing was modified since yesterday. */
 const TEST_EVENT_DAYS = 30;
-const STATE_VERSION = 1;
+/**
+ * 2: the fingerprints are the whole catalogue's (the baseline). Version 1 held only the products
+ * modified in the last two days; its fingerprints are still compared once while the baseline is read.
+ */
+const STATE_VERSION = 2;
+const VERSION_WITHOUT_BASELINE = 1;
 
 /** What the trigger knows of a product: the values whose change it watches. */
 interface Fingerprint {
@@ -43,19 +51,20 @@ interface Fingerprint {
 	newBasePrice: number | null;
 }
 
-/** Stored in static data under `productChanged`: small, since it is saved after polls that fire. */
+/** Stored in static data under `productChanged`, compact since it is saved after every poll. */
 interface ProductChangeState {
 	v: number;
 	/** When the last poll's query was made (ISO): the next query starts at that day at the latest. */
 	polledAt: string;
-	/** Fingerprints of the products that query returned (`encodeFingerprints`). */
+	/** Fingerprints of every product known (`encodeFingerprints`): the baseline. */
 	products: string;
 }
 
 // --- Compact fingerprints -------------------------------------------------------------------
-// One record per product, sorted by id: the id as the difference to the previous id, stock, the
-// price that will apply (newBasePrice) in cents, and basePrice in cents only when it differs,
-// all in base 36 ("1k.2s.2rrc"). About 11 bytes a product, against ~45 as a JSON object.
+// One record per product, sorted by id: the id as the difference to the previous id (left empty
+// when it is 1, as in a catalogue of consecutive ids), stock, the price that will apply
+// (newBasePrice) in cents, and basePrice in cents only when it differs, all in base 36
+// (".2s.2rrc"). About 9 bytes a product, against ~45 as a JSON object.
 
 function encodeNumber(value: number | null): string {
 	if (value === null) return '';
@@ -86,7 +95,7 @@ export function encodeFingerprints(fingerprints: Map<number, Fingerprint>): stri
 		const { stockLevel, basePrice, newBasePrice } = fingerprints.get(id) as Fingerprint;
 		const newCents = toCents(newBasePrice);
 		const baseCents = toCents(basePrice);
-		const fields = [encodeNumber(id - previousId), encodeNumber(stockLevel), encodeNumber(newCents)];
+		const fields = [id - previousId === 1 ? '' : encodeNumber(id - previousId), encodeNumber(stockLevel), encodeNumber(newCents)];
 		if (baseCents !== newCents) fields.push(encodeNumber(baseCents));
 		records.push(fields.join('.'));
 		previousId = id;
@@ -100,7 +109,7 @@ export function decodeFingerprints(encoded: string): Map<number, Fingerprint> {
 	let id = 0;
 	for (const record of encoded.split(',')) {
 		const [delta, stock, newCents, baseCents] = record.split('.');
-		id += decodeNumber(delta) ?? 0;
+		id += delta === '' ? 1 : (decodeNumber(delta) ?? 0);
 		const newBasePrice = fromCents(decodeNumber(newCents));
 		fingerprints.set(id, {
 			stockLevel: decodeNumber(stock),
@@ -114,7 +123,8 @@ export function decodeFingerprints(encoded: string): Map<number, Fingerprint> {
 function storedState(value: unknown): ProductChangeState | undefined {
 	if (!value || typeof value !== 'object') return undefined;
 	const state = value as Partial<ProductChangeState>;
-	if (state.v !== STATE_VERSION || typeof state.products !== 'string' || Number.isNaN(Date.parse(String(state.polledAt)))) return undefined;
+	const version = state.v === STATE_VERSION || state.v === VERSION_WITHOUT_BASELINE;
+	if (!version || typeof state.products !== 'string' || Number.isNaN(Date.parse(String(state.polledAt)))) return undefined;
 	return state as ProductChangeState;
 }
 
@@ -122,14 +132,18 @@ function storedState(value: unknown): ProductChangeState | undefined {
 
 const startOfUtcDay = (ms: number) => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 
-/** The basic products modified on or after `day`, in pages of 2,500: all of them, or the first `maxPages` pages. */
-async function productsModifiedSince(ctx: IPollFunctions, day: Date, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
-	const since = formatYearMonthDay(day);
+/**
+ * The basic products modified on or after `day` (without one: the whole catalogue), in pages of
+ * 2,500: all of them, or the first `maxPages` pages.
+ */
+async function productsModifiedSince(ctx: IPollFunctions, day: Date | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
+	const since = day === undefined ? undefined : formatYearMonthDay(day);
 	const size = LIMITS.basicProductsPageSize;
 	const products: IDataObject[] = [];
 	for (let page = 0; page < maxPages; page++) {
-		const what = `the products modified since ${since} (page ${page})`;
-		const list = await getFromService(ctx, 'catalogue', PATHS.basicProducts, { 'date-modified-after': since, page, size }, what, ANSWERS.basicProducts);
+		const what = `${since === undefined ? 'the products' : `the products modified since ${since}`} (page ${page})`;
+		const query = since === undefined ? { page, size } : { 'date-modified-after': since, page, size };
+		const list = await getFromService(ctx, 'catalogue', PATHS.basicProducts, query, what, ANSWERS.basicProducts);
 		if (list === undefined || list === null) break;
 		if (!Array.isArray(list)) {
 			throw serviceError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
@@ -176,18 +190,25 @@ function readOptions(ctx: IPollFunctions): { watched: WatchedFields; simplify: b
 	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true)) };
 }
 
-/** A scheduled poll: the products whose watched fields changed since the last poll, each once. */
+/**
+ * A scheduled poll: the products whose watched fields changed since the last poll, each once.
+ * Without a baseline (activation, or a state from before baselines) it reads the whole catalogue
+ * and keeps what it read as the baseline; otherwise the products modified since yesterday.
+ */
 export async function pollProductChanges(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const { watched, simplify } = readOptions(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const state = storedState(staticData[PRODUCT_CHANGED]);
 	const now = Date.now();
 	const yesterday = startOfUtcDay(now) - DAY_MS;
+	const readsCatalogue = state?.v !== STATE_VERSION;
 	const from = state ? Math.min(yesterday, startOfUtcDay(Date.parse(state.polledAt))) : yesterday;
 	const known = state ? decodeFingerprints(state.products) : new Map<number, Fingerprint>();
 
-	const products = await productsModifiedSince(ctx, new Date(from));
-	const fingerprints = new Map<number, Fingerprint>();
+	const products = await productsModifiedSince(ctx, readsCatalogue ? undefined : new Date(from));
+	// The baseline carries over, except when the catalogue is read whole: what was read is the baseline then.
+	const fingerprints = readsCatalogue ? new Map<number, Fingerprint>() : known;
+	const compared = new Set<number>();
 	const items: INodeExecutionData[] = [];
 	for (const product of products) {
 		const id = decodedNumber(product.id);
@@ -196,15 +217,13 @@ export async function pollProductChanges(ctx: IPollFunctions): Promise<INodeExec
 			continue;
 		}
 		// A product listed twice (pages shifting under a change) is compared once.
-		if (fingerprints.has(id)) continue;
+		if (compared.has(id)) continue;
+		compared.add(id);
 		const current = fingerprintOf(product);
-		fingerprints.set(id, current);
-		if (!state) continue;
 		const previous = known.get(id);
-		if (!previous) {
-			items.push(toItem(product, null, null, simplify));
-			continue;
-		}
+		fingerprints.set(id, current);
+		// Without an earlier fingerprint nothing tells what changed: nothing fires, the next change will.
+		if (!previous) continue;
 		const changed = changedFields(previous, current, watched);
 		if (changed.length > 0) items.push(toItem(product, previous, changed, simplify));
 	}

@@ -16,6 +16,7 @@ import {
 import {
 	DOCUMENTS,
 	downloadDocumentPdfs,
+	invoiceNumberOf,
 	flattenDocumentLinks,
 	linkOfDocument,
 	suborderGroups,
@@ -164,6 +165,8 @@ export async function attachPdfs(
 		ctx,
 		toDownload.map(({ link }) => link),
 		binaryProperty,
+		undefined,
+		toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind)),
 	);
 	toDownload.forEach(({ entry }, index) => {
 		entry.item.binary = downloaded[index].binary;

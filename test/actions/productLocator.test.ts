@@ -22,16 +22,21 @@ async function searchProducts(filter?: string, paginationToken?: string) {
 }
 
 describe('Product locator: From List', () => {
-	it('lists products by name with SKU and EAN, a page at a time', async () => {
+	it('lists products by name with price, stock, SKU and EAN, a page at a time', async () => {
 		await start();
 		const products = sandbox.state.products;
 
 		const first = await searchProducts();
 		expect(first.results).toHaveLength(50);
+		const grouped = (price: number) => String(price).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 		expect(first.results[0]).toEqual({
-			name: `${products[0].name} (SKU ${products[0].sku}, EAN ${products[0].ean})`,
+			name: `${products[0].name} · ${grouped(products[0].basePrice)} RSD · stock ${products[0].stockLevel} · SKU ${products[0].sku} · EAN ${products[0].ean}`,
 			value: String(products[0].id),
 		});
+		// Prices with thousands grouped as the merchant reads them: "Blender J375 · 31,129 RSD · stock 127".
+		const priced = first.results.map(({ name }) => /· ([\d,.]+) RSD ·/.exec(name)?.[1]);
+		expect(priced.every((price) => price !== undefined && /^\d{1,3}(,\d{3})*(\.\d{2})?$/.test(price))).toBe(true);
+		expect(priced.some((price) => price?.includes(','))).toBe(true);
 		expect(first.paginationToken).toBe('1');
 
 		const third = await searchProducts(undefined, '2');

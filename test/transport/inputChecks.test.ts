@@ -88,7 +88,7 @@ describe('values that were guessed are rejected before sending', () => {
 				vat: 20,
 				stockLevel: 1,
 			},
-			'Description: is missing (item 0)',
+			"Description: `{{ $json.description }}` gave no value: the input item has no field 'description' (it has no fields) (item 0)",
 		],
 	])('%s', async (_row, parameters, message) => {
 		const result = await run(parameters);

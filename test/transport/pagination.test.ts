@@ -15,7 +15,8 @@ import { LIMITS } from '../../nodes/MarketplaceMerchant/transport/endpoints';
 
 const NODE = 'marketplaceMerchant';
 const NOW = '2025-06-15T10:00:00Z';
-const TODAY = '15/06/2025';
+/** A day ahead of the real clock and the sandbox's: Price Get Many refuses a past day before sending. */
+const PRICE_DAY = `15/06/${new Date().getUTCFullYear() + 1}`;
 /** Every answer takes at least this long… */
 const FIXED_MS = 150;
 /** …and up to this much more, so that later requests often answer first. */
@@ -127,7 +128,7 @@ describe('Price Get Many: chunks at once', () => {
 		await start(600);
 		const wanted = sandbox.state.products.slice(0, 450).map((product) => product.id);
 
-		const result = await run({ resource: 'price', operation: 'getMany', merchantInventoryIds: wanted.join(','), date: TODAY });
+		const result = await run({ resource: 'price', operation: 'getMany', merchantInventoryIds: wanted.join(','), date: PRICE_DAY });
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node').map((price) => price.merchantInventoryId)).toEqual(wanted);
@@ -144,7 +145,7 @@ describe('Price Get Many: chunks at once', () => {
 		// 150 ids: the first request of 100 holds only ids without a price, the second the 50 known ones.
 		const unknown = ids(900_001, 100);
 
-		const result = await run({ resource: 'price', operation: 'getMany', merchantInventoryIds: [...unknown, ...known].join(','), date: TODAY });
+		const result = await run({ resource: 'price', operation: 'getMany', merchantInventoryIds: [...unknown, ...known].join(','), date: PRICE_DAY });
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node').map((price) => price.merchantInventoryId)).toEqual(known);
@@ -155,7 +156,7 @@ describe('Price Get Many: chunks at once', () => {
 		await start(300);
 		sandbox.setVariants({ pricesNotFoundWhenNoMatch: true });
 
-		const result = await run({ resource: 'price', operation: 'getMany', merchantInventoryIds: ids(900_001, 150).join(','), date: TODAY });
+		const result = await run({ resource: 'price', operation: 'getMany', merchantInventoryIds: ids(900_001, 150).join(','), date: PRICE_DAY });
 
 		expect(result.error?.message).toMatch(/could not be found|No prices found/i);
 		expect(requestsTo('prices').map((entry) => entry.status)).toEqual([404, 404]);

@@ -101,13 +101,15 @@ describe('output', () => {
 	test('Download PDFs attaches each document PDF, fetched by suborder id, in the chosen binary field', async () => {
 		const trigger = await seededTrigger({ event: 'invoice', downloadPdfs: true, binaryPropertyName: 'pdf' });
 		const ids = [addInvoice(1 * MINUTE), addInvoice(2 * MINUTE)];
+		const invoiceNumbers = ids.map((id) => sandbox.state.invoices.find((invoice) => invoice.invoiceHeader.orderDetails.invoiceId === id)?.invoiceHeader.fiscalDetails.invoiceNumber);
 		advance(3 * MINUTE);
 
 		const items = emittedItems(await trigger.poll());
 		expect(documentIds(items)).toEqual(ids);
 		for (const [index, item] of items.entries()) {
 			const pdf = item.binary?.pdf;
-			expect(pdf).toMatchObject({ mimeType: 'application/pdf', fileName: `${ids[index]}.pdf` });
+			// Named by the invoice number the merchant's books know.
+			expect(pdf).toMatchObject({ mimeType: 'application/pdf', fileName: `${invoiceNumbers[index]}.pdf` });
 			expect(Buffer.from(pdf!.data, 'base64').subarray(0, 4).toString('latin1')).toBe('%PDF');
 			expect(item.json).not.toHaveProperty('pdfError');
 		}

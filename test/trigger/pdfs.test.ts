@@ -15,13 +15,13 @@ describe('trigger with Download PDFs, link answer keyed by the schema name', () 
 		jest.useRealTimers();
 	});
 
-	it('attaches each PDF to its own invoice by the document id', async () => {
+	it('attaches each PDF to its own invoice by the document id, named <invoice number>.pdf', async () => {
 		setNow(Date.parse(START) + 200 * DAY);
 		const trigger = new TriggerUnderTest(sandbox, { event: 'invoice', downloadPdfs: true });
 		expect(emittedItems(await trigger.poll())).toEqual([]);
-		const ids = [1, 2].map(
-			(minutes) => sandbox.addInvoice({ invoiceHeader: { orderDetails: { invoicedDate: invoicedAt(minutes * MINUTE) } } }).invoiceHeader.orderDetails.invoiceId,
-		);
+		const invoices = [1, 2].map((minutes) => sandbox.addInvoice({ invoiceHeader: { orderDetails: { invoicedDate: invoicedAt(minutes * MINUTE) } } }));
+		const ids = invoices.map((invoice) => invoice.invoiceHeader.orderDetails.invoiceId);
+		const invoiceNumbers = invoices.map((invoice) => invoice.invoiceHeader.fiscalDetails.invoiceNumber);
 		advance(3 * MINUTE);
 		sandbox.setVariants({ urlsKeyedBySchemaName: true });
 
@@ -30,7 +30,8 @@ describe('trigger with Download PDFs, link answer keyed by the schema name', () 
 		expect(documentIds(items)).toEqual(ids);
 		for (const [index, item] of items.entries()) {
 			expect(item.json).not.toHaveProperty('pdfError');
-			expect(item.binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${ids[index]}.pdf` });
+			// Named as the merchant's books know the invoice: by its invoice number.
+			expect(item.binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: `${invoiceNumbers[index]}.pdf` });
 			expect(Buffer.from(item.binary!.data.data, 'base64').toString('latin1')).toContain(ids[index]);
 		}
 		expect(sandbox.log.filter((entry) => entry.route === 'invoiceUrls').map((entry) => entry.query.suborderIds.split(',').length)).toEqual([2]);

@@ -1,7 +1,8 @@
 /**
  * Trigger event "Product Changed" through n8n-core's real poll path against the sandbox: fires
  * once per product whose stock or price changed since the last poll, not for the catalogue on
- * activation, not twice, only for the watched fields, and keeps static data bounded.
+ * activation, not twice, only when a watched field changed (also for a product first modified
+ * since the last poll: the baseline read on activation tells), and keeps static data bounded.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -40,7 +41,7 @@ async function setPrice(id: number, basePrice: number): Promise<void> {
 	expect(response.status).toBe(200);
 }
 
-/** Products not modified in the last two days (so the trigger holds no fingerprint of them), with stock. */
+/** Products not modified in the last two days (outside the window a poll re-reads: only the baseline knows them), with stock. */
 function quietProducts(): ProductRecord[] {
 	const twoDaysAgo = new Date(Date.now() - 2 * DAY).toISOString();
 	return sandbox.state.products.filter((product) => product.dateModified < twoDaysAgo && product.stockLevel > 5);
@@ -71,8 +72,8 @@ describe('Trigger: Product Changed', () => {
 				basePrice: a.basePrice,
 				stockLevel: a.stockLevel - 2,
 				warehouse: a.warehouse,
-				previous: null,
-				changed: null,
+				previous: { stockLevel: a.stockLevel, basePrice: a.basePrice, newBasePrice: a.newBasePrice },
+				changed: ['stockLevel'],
 			},
 		]);
 
@@ -120,7 +121,15 @@ describe('Trigger: Product Changed', () => {
 		const items = emittedItems(await trigger.poll());
 
 		expect(items.map(({ json }) => json)).toEqual([
-			{ id: a.id, ean: a.ean, sku: a.sku, stockLevel: 0, basePrice: a.basePrice, newBasePrice: a.newBasePrice, previous: null },
+			{
+				id: a.id,
+				ean: a.ean,
+				sku: a.sku,
+				stockLevel: 0,
+				basePrice: a.basePrice,
+				newBasePrice: a.newBasePrice,
+				previous: { stockLevel: a.stockLevel, basePrice: a.basePrice, newBasePrice: a.newBasePrice },
+			},
 		]);
 		const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query);
 		expect(queries).toEqual([{ 'date-modified-after': '2025-06-15', page: '0', size: '2500' }]);
@@ -153,6 +162,65 @@ describe('Trigger: Product Changed', () => {
 		expect(emittedItems(await priceOnly.poll())).toEqual([]);
 	});
 
+	it('reads the whole catalogue on activation as the baseline, and never again', async () => {
+		sandbox.clearLog();
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		advance(MINUTE);
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+
+		const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query);
+		expect(queries).toEqual([
+			{ page: '0', size: '2500' },
+			{ 'date-modified-after': '2025-06-14', page: '0', size: '2500' },
+		]);
+		expect(decodeFingerprints((trigger.state.productChanged as { products: string }).products).size).toBe(sandbox.state.products.length);
+	});
+
+	it('is exact about what changed for a product first modified since the last poll: a sale is no price change, a price change no sale', async () => {
+		const stockOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'stock', simplify: false });
+		const priceOnly = new TriggerUnderTest(sandbox, { event: 'productChanged', watchFields: 'price', simplify: false });
+		const both = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
+		for (const trigger of [stockOnly, priceOnly, both]) expect(emittedItems(await trigger.poll())).toEqual([]);
+		const [sold, repriced, untouched] = quietProducts();
+
+		// The first sale of the day of one product, a new price of another: neither in the window before.
+		advance(MINUTE);
+		await platformChanges([{ id: sold.id, sold: 1 }]);
+		await setPrice(repriced.id, repriced.newBasePrice + 50);
+		// A stock "change" to the same stock modifies the product without changing a watched value.
+		await platformChanges([{ id: untouched.id, stockLevel: untouched.stockLevel }]);
+		advance(MINUTE);
+
+		const fired = async (trigger: TriggerUnderTest) => emittedItems(await trigger.poll()).map(({ json }) => [json.id, json.changed]);
+		expect(await fired(stockOnly)).toEqual([[sold.id, ['stockLevel']]]);
+		expect(await fired(priceOnly)).toEqual([[repriced.id, ['newBasePrice']]]);
+		expect(await fired(both)).toEqual([
+			[sold.id, ['stockLevel']],
+			[repriced.id, ['newBasePrice']],
+		]);
+	});
+
+	it('takes a state from before the baseline: compares the products it knows while reading the catalogue, then fires for every product', async () => {
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
+		const [known, unknown] = quietProducts();
+		// What version 1 stored: the fingerprints of the products modified in the window only.
+		trigger.staticData['node:Trigger'] = {
+			productChanged: {
+			v: 1,
+			polledAt: new Date(Date.now() - MINUTE).toISOString(),
+				products: encodeFingerprints(new Map([[known.id, { stockLevel: known.stockLevel, basePrice: known.basePrice, newBasePrice: known.newBasePrice }]])),
+			},
+		};
+		await platformChanges([{ id: known.id, sold: 1 }, { id: unknown.id, sold: 1 }]);
+		advance(MINUTE);
+		expect(ids(emittedItems(await trigger.poll()))).toEqual([known.id]);
+
+		await platformChanges([{ id: unknown.id, sold: 1 }]);
+		advance(MINUTE);
+		expect(ids(emittedItems(await trigger.poll()))).toEqual([unknown.id]);
+	});
+
 	it('Fetch Test Event shows a recently modified product without changing the state', async () => {
 		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged', simplify: false });
 		const result = await trigger.fetchTestEvent();
@@ -161,7 +229,7 @@ describe('Trigger: Product Changed', () => {
 		expect(trigger.state).toEqual({});
 	});
 
-	it('keeps static data bounded: 2,000 changes a day among 20,000 products, each fired once, state within 64 KB', async () => {
+	it('keeps static data bounded by the catalogue: 2,000 changes a day among 20,000 products, each fired once, about 9 bytes a product', async () => {
 		await restart({ products: 20_000 });
 		setNow('2025-06-15T00:30:00.000Z');
 		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
@@ -180,10 +248,10 @@ describe('Trigger: Product Changed', () => {
 		}
 
 		expect(fired.sort((x, y) => x - y)).toEqual([...changedIds].sort((x, y) => x - y));
-		expect(largest).toBeLessThan(64 * 1024);
+		const bytesPerProduct = largest / sandbox.state.products.length;
+		expect(bytesPerProduct).toBeLessThan(10);
 
-		// Two quiet days later, the first poll reads from the day of the last one; after it, only
-		// the products modified in the last two days are remembered.
+		// Two quiet days later, the first poll reads from the day of the last one; the state stays the catalogue's.
 		setNow('2025-06-17T12:00:00.000Z');
 		sandbox.clearLog();
 		expect(emittedItems(await trigger.poll())).toEqual([]);
@@ -191,7 +259,7 @@ describe('Trigger: Product Changed', () => {
 		expect(emittedItems(await trigger.poll())).toEqual([]);
 		const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query['date-modified-after']);
 		expect(queries).toEqual(['2025-06-15', '2025-06-16']);
-		expect(Buffer.byteLength(JSON.stringify(trigger.staticData))).toBeLessThan(2 * 1024);
+		expect(Buffer.byteLength(JSON.stringify(trigger.staticData))).toBeLessThanOrEqual(largest);
 	}, 120_000);
 
 	it('stores fingerprints compactly and reads them back exactly, unknown and odd values included', () => {
@@ -204,6 +272,8 @@ describe('Trigger: Product Changed', () => {
 		const encoded = encodeFingerprints(fingerprints);
 		expect(decodeFingerprints(encoded)).toEqual(fingerprints);
 		expect(encoded.startsWith('255t.5.')).toBe(true);
+		// Consecutive ids cost nothing but the separator.
+		expect(encodeFingerprints(new Map([[7, { stockLevel: 1, basePrice: 1, newBasePrice: 1 }], [8, { stockLevel: 2, basePrice: 1, newBasePrice: 1 }]]))).toBe('7.1.2s,.2.2s');
 		expect(decodeFingerprints('')).toEqual(new Map());
 	});
 });

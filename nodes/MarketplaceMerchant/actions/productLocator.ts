@@ -16,7 +16,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { decodedList } from '../transport/decode';
+import { decodedList, decodedNumber } from '../transport/decode';
 import { PATHS } from '../transport/endpoints';
 import { ANSWERS } from '../transport/schema';
 import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
@@ -175,13 +175,32 @@ export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext
 	});
 }
 
-/** What a list entry shows besides the name: SKU and EAN, the codes merchants search by. */
-function productCodes(product: IDataObject): string {
-	const codes = [
+/** The currency of every price the service gives (platform facts: RSD in every example). */
+const CURRENCY = 'RSD';
+
+/** A price as the list shows it: thousands grouped, decimals only when there are any (31,129 or 1,299.50). */
+function shownPrice(price: number): string {
+	const whole = Number.isInteger(price);
+	return price.toLocaleString('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 });
+}
+
+/**
+ * A product as the list shows it, with what tells similar products apart: the price that applies,
+ * the stock, and the codes merchants search by ("Blender J375 · 31,129 RSD · stock 127 · SKU BL-375
+ * · EAN 8600123456782").
+ */
+function listEntryName(product: IDataObject): string {
+	const price = decodedNumber(product.basePrice);
+	const stock = decodedNumber(product.stockLevel);
+	return [
+		isBlank(product.name) ? `Product ${String(product.id)}` : String(product.name),
+		price === null ? undefined : `${shownPrice(price)} ${CURRENCY}`,
+		stock === null ? undefined : `stock ${stock}`,
 		isBlank(product.sku) ? undefined : `SKU ${String(product.sku)}`,
 		isBlank(product.ean) ? undefined : `EAN ${String(product.ean)}`,
-	].filter((code) => code !== undefined);
-	return codes.length === 0 ? '' : ` (${codes.join(', ')})`;
+	]
+		.filter((part) => part !== undefined)
+		.join(' · ');
 }
 
 /**
@@ -196,7 +215,7 @@ export async function searchProducts(this: ILoadOptionsFunctions, filter?: strin
 	const products = decodedList(this, response, ANSWERS.products);
 	return {
 		results: products.map((product) => ({
-			name: `${isBlank(product.name) ? `Product ${String(product.id)}` : String(product.name)}${productCodes(product)}`,
+			name: listEntryName(product),
 			value: String(product.id),
 		})),
 		// A page shorter than asked for is the last one (the answers carry no paging metadata).

@@ -37,14 +37,20 @@ export function requiredPriceField(name: string, displayName: string, descriptio
 /**
  * The product fields Import and Update both offer, with the bounds the service applies. An
  * operation that has more to say about a field overrides its description.
+ *
+ * Base Price, Package Weight Value and Stock Level are text fields that start empty, not numbers:
+ * an n8n number field cannot be empty, so once added to a collection it held 0, a value the
+ * merchant never typed (a price of 0 then failed the run, a stock of 0 would empty the shelf).
+ * The readers (values.ts) take the text as they take numbers, and numbers saved by older
+ * workflows still read as before.
  */
 export const PRODUCT_FIELDS = {
 	basePrice: {
 		displayName: 'Base Price',
 		name: 'basePrice',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: 0,
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1299.99',
 		description: `Price with VAT included; above 0. ${PRICE_FORMS}.`,
 	},
 	packageWeightUnit: {
@@ -58,9 +64,9 @@ export const PRODUCT_FIELDS = {
 	packageWeightValue: {
 		displayName: 'Package Weight Value',
 		name: 'packageWeightValue',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 3 },
-		default: 0,
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1.25',
 		description: 'Package weight; above 0, plain digits with at most 3 decimals (e.g. 1.25)',
 	},
 	sku: {
@@ -73,9 +79,9 @@ export const PRODUCT_FIELDS = {
 	stockLevel: {
 		displayName: 'Stock Level',
 		name: 'stockLevel',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1000',
 		description: 'Available stock; a whole number of 0 or more, plain digits (e.g. 1000)',
 	},
 	vat: {

@@ -23,7 +23,7 @@
  *            without a zone is UTC.
  */
 import { DateTime } from 'luxon';
-import { NodeOperationError, isResourceLocatorValue, type INode } from 'n8n-workflow';
+import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from './errors';
 
 /**
@@ -33,6 +33,17 @@ import { nodeError } from './errors';
 export interface ValueContext {
 	getNode(): INode;
 	getItemIndex?: () => number;
+	/**
+	 * Why the value read is missing, when more is known than "is missing": an expression that
+	 * read a field the input item does not have (see `readingParameter`).
+	 */
+	whyMissing?: () => string | undefined;
+}
+
+/** What telling why a parameter gave nothing needs from n8n: its raw expression and the input item. */
+export interface ParameterContext extends ValueContext {
+	getNodeParameter(parameterName: string, fallbackValue?: unknown, options?: { rawExpressions?: boolean }): unknown;
+	getInputData(): INodeExecutionData | undefined;
 }
 
 /** The wording of every value left out that is needed. */
@@ -58,11 +69,16 @@ export function listEntry(list: string, index: number, unit = 'entry'): string {
 	return `${list}${FIELD_SEPARATOR}${unit} ${index + 1}`;
 }
 
-/** The one place an error about a user value is built: the field, the problem and the item. */
+/**
+ * The one place an error about a user value is built: the field, the problem and the item. A
+ * missing value says why when its context knows (an expression that read a field the item does
+ * not have), without the hint: the format was never the problem.
+ */
 export function invalidInput(ctx: ValueContext, field: string, problem: string, hint?: string): NodeOperationError {
+	const why = problem === MISSING ? ctx.whyMissing?.() : undefined;
 	const itemIndex = ctx.getItemIndex?.();
 	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
-	return nodeError(ctx.getNode(), `${field}: ${problem}${item}`, { itemIndex, description: hint });
+	return nodeError(ctx.getNode(), `${field}: ${why ?? problem}${item}`, { itemIndex, description: why === undefined ? hint : undefined });
 }
 
 /** A value as an error message shows it: text in quotes exactly as given, anything else as JSON. */
@@ -76,6 +92,80 @@ export function describeValue(value: unknown): string {
 /** Whether an optional input was left out (absent, null or blank text). */
 export function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Why a value is missing
+
+/** An expression that is nothing but a field of the input item: `{{ $json.price }}`, `{{ $json["unit price"] }}`, `{{ $json.product.id }}`. */
+const ITEM_FIELD_EXPRESSION = /^=\s*(\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[\s*(?:'[^']*'|"[^"]*")\s*\])+)\s*\}\})\s*$/;
+const ITEM_FIELD_KEY = /\.([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
+/** Fields of the item a message lists before "…". */
+const LISTED_FIELDS = 10;
+
+function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fieldsOf(holder: IDataObject, owner: string): string {
+	const names = Object.keys(holder);
+	if (names.length === 0) return `${owner} has no fields`;
+	const listed = names.slice(0, LISTED_FIELDS).join(', ');
+	return `${owner} has: ${listed}${names.length > LISTED_FIELDS ? ', …' : ''}`;
+}
+
+/**
+ * Why parameter `parameterPath` (`productId`, `updateFields.basePrice`,
+ * `productRows.product[2].id`; a resource locator's value is looked into) gave nothing, when its
+ * raw value is an expression that only reads a field of the input item and that field is absent
+ * or empty: "`{{ $json.productid }}` gave no value: the input item has no field 'productid' (it
+ * has: productId, qty)". Undefined when the parameter is not such an expression or the field has a
+ * value; the caller then reports the value as it is. Never throws.
+ */
+export function missingBecauseOfExpression(ctx: ParameterContext, parameterPath: string): string | undefined {
+	try {
+		let raw = ctx.getNodeParameter(parameterPath, undefined, { rawExpressions: true });
+		if (isResourceLocatorValue(raw)) raw = raw.value;
+		const match = typeof raw === 'string' ? ITEM_FIELD_EXPRESSION.exec(raw) : null;
+		if (!match) return undefined;
+		const keys = [...match[2].matchAll(ITEM_FIELD_KEY)].map((key) => key[1] ?? key[2] ?? key[3]);
+		const gaveNothing = `\`${match[1]}\` gave no value`;
+		let holder: unknown = ctx.getInputData()?.json;
+		for (const [depth, key] of keys.entries()) {
+			if (!isRecord(holder)) return undefined;
+			const name = keys.slice(0, depth + 1).join('.');
+			if (!Object.prototype.hasOwnProperty.call(holder, key)) {
+				const owner = depth === 0 ? 'it' : `'${keys.slice(0, depth).join('.')}'`;
+				return `${gaveNothing}: the input item has no field '${name}' (${fieldsOf(holder, owner)})`;
+			}
+			holder = holder[key];
+		}
+		if (!isBlank(holder)) return undefined;
+		return `${gaveNothing}: the input item's field '${keys.join('.')}' is ${holder === null ? 'null' : 'empty'}`;
+	} catch {
+		// A parameter that is not there: nothing to explain; the value is reported as it is.
+		return undefined;
+	}
+}
+
+/** The context to read parameter `parameterPath` with: when its value is missing, the error says which expression gave nothing and why. */
+export function readingParameter(ctx: ParameterContext, parameterPath: string): ValueContext {
+	const itemIndex = ctx.getItemIndex?.();
+	return {
+		getNode: () => ctx.getNode(),
+		getItemIndex: itemIndex === undefined ? undefined : () => itemIndex,
+		whyMissing: () => missingBecauseOfExpression(ctx, parameterPath),
+	};
+}
+
+/** Reads parameter `parameterPath` (blank when absent) with `read`, naming it `field`; a missing value says why (`readingParameter`). */
+export function readParameter<T>(
+	ctx: ParameterContext,
+	parameterPath: string,
+	field: string,
+	read: (ctx: ValueContext, field: string, value: unknown) => T,
+): T {
+	return read(readingParameter(ctx, parameterPath), field, ctx.getNodeParameter(parameterPath, ''));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -219,6 +309,20 @@ export function readDate(ctx: ValueContext, field: string, value: unknown): Date
 export function readDay(ctx: ValueContext, field: string, value: unknown): Date {
 	const date = readDate(ctx, field, value);
 	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+/**
+ * A calendar day (`readDay`) that is today (UTC) or later, for what the service takes only from
+ * today on: a past day is refused here, before sending, instead of by the service's 400.
+ */
+export function readDayFromToday(ctx: ValueContext, field: string, value: unknown, what: string): Date {
+	const day = readDay(ctx, field, value);
+	const now = new Date();
+	const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+	if (day < today) {
+		throw invalidInput(ctx, field, `${day.toISOString().slice(0, 10)} is in the past`, `${what} today (${today.toISOString().slice(0, 10)}, UTC) or a later day`);
+	}
+	return day;
 }
 
 /** Whether a value written as text is a bare day (no time): the end of a range then means the whole day. */

@@ -232,7 +232,7 @@ describe('Discount › validation before sending', () => {
 	});
 
 	it.each<[string, INodeParameters, string]>([
-		['Get Many without Date To', { operation: 'getMany', dateFrom: `01/08/${YEAR}`, dateTo: '={{ $json.to }}' }, 'Date To: is missing (item 0)'],
+		['Get Many without Date To', { operation: 'getMany', dateFrom: `01/08/${YEAR}`, dateTo: '={{ $json.to }}' }, "Date To: `{{ $json.to }}` gave no value: the input item has no field 'to' (it has no fields) (item 0)"],
 		['Get Many with Date To before Date From', { operation: 'getMany', dateFrom: `10/08/${YEAR}`, dateTo: `01/08/${YEAR}` }, `Date To: 01/08/${YEAR} is before the start 10/08/${YEAR} (item 0)`],
 		['Cancel without a discount id', { operation: 'cancel', discountId: '  ' }, 'Discount ID: is missing (item 0)'],
 	])('rejects %s and sends nothing', async (_case, parameters, message) => {

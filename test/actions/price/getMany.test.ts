@@ -1,8 +1,9 @@
 /** Price › Get Many through the real engine against the sandbox. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST_NAME, runNode } from '../../harness';
-import { NODE, YEAR, credentials, sandbox, sandboxPerFile } from '../helpers';
+import { startSandbox } from '../../../sandbox';
+import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential } from '../../harness';
+import { CREDENTIAL_TYPE, NODE, YEAR, credentials, sandbox, sandboxPerFile } from '../helpers';
 
 const TODAY = `${YEAR}-06-15`;
 sandboxPerFile({ now: `${TODAY}T10:00:00Z`, seed: 3 });
@@ -123,6 +124,46 @@ describe('Price › Get Many', () => {
 
 		expect(result.error?.message).toContain(message);
 		expect(result.error?.message).toContain('(item 0)');
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it.each([
+		['yesterday', () => new Date(Date.now() - 86_400_000)],
+		['a year ago', () => `${YEAR - 2}-06-15`],
+	])('refuses a past day (%s) before sending: the service takes today or later', async (_case, dateOf) => {
+		const date = dateOf();
+		const day = (date instanceof Date ? date.toISOString() : date).slice(0, 10);
+
+		const result = await getPrices({ merchantInventoryIds: '100001', date });
+
+		expect(result.error?.message).toBe(`Date: ${day} is in the past (item 0)`);
+		expect(result.error?.description).toMatch(/^Prices are for today \(\d{4}-\d{2}-\d{2}, UTC\) or a later day$/);
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('takes today, given as a date', async () => {
+		// A sandbox on today's clock: this file's sandbox lives a year ahead.
+		const today = new Date().toISOString().slice(0, 10);
+		const ofToday = await startSandbox({ rateLimits: false, seed: 3 });
+		try {
+			const result = await runNode(NODE, { resource: 'price', operation: 'getMany', merchantInventoryIds: String(ofToday.state.products[0].id), date: today }, [{}], {
+				credentials: { [CREDENTIAL_TYPE]: sandboxCredential(ofToday) },
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(ofToday.log.filter((entry) => entry.route === 'prices').map((entry) => entry.query.dateFrom)).toEqual([today.split('-').reverse().join('/')]);
+		} finally {
+			await ofToday.close();
+		}
+	});
+
+	it('names the field an expression of a Products row read when it gave nothing', async () => {
+		const result = await getPrices(
+			{ products: { product: [{ id: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }] }, date: TODAY },
+			[{ ID: 100001, name: 'Pan' }],
+		);
+
+		expect(result.error?.message).toBe("Products › row 1 › Product ID: `{{ $json.id }}` gave no value: the input item has no field 'id' (it has: ID, name) (item 0)");
 		expect(sandbox.log).toHaveLength(0);
 	});
 

@@ -79,8 +79,10 @@ describe('Product: Import', () => {
 		['an EAN of 7 digits', { ean: '4006381' }, /EAN: "4006381" is not an EAN \(item 0\)/],
 		['an EAN with a letter', { ean: '400638133393X' }, /EAN: "400638133393X" is not an EAN \(item 0\)/],
 		// An expression reading a column the sheet does not have (n8n itself stops an empty required field).
-		['no description', { description: '={{ $json.description }}' }, /Description: is missing \(item 0\)/],
-		['no cover image', { coverImage: '={{ $json.cover }}' }, /Cover Image URL: is missing \(item 0\)/],
+		// It says so, with the fields the item has, and no format hint (the format was never the problem).
+		['no description', { description: '={{ $json.description }}' }, /^Description: `\{\{ \$json.description \}\}` gave no value: the input item has no field 'description' \(it has no fields\) \(item 0\)$/],
+		['no cover image', { coverImage: '={{ $json.cover }}' }, /^Cover Image URL: `\{\{ \$json.cover \}\}` gave no value: the input item has no field 'cover' \(it has no fields\) \(item 0\)$/],
+		['a price from a column the sheet does not have', { basePrice: '={{ $json.Price }}' }, /^Base Price: `\{\{ \$json.Price \}\}` gave no value: the input item has no field 'Price' \(it has no fields\) \(item 0\)$/],
 		['a cover image that is not a URL', { coverImage: 'cover.jpg' }, /Cover Image URL: "cover.jpg" is not an http\(s\) URL \(item 0\)/],
 		['VAT 15', { vat: 15 }, /VAT: must be one of 0, 10, 20, got 15 \(item 0\)/],
 		['a negative stock level', { stockLevel: -1 }, /Stock Level: must be at least 0, got -1 \(item 0\)/],

@@ -1,6 +1,7 @@
 /**
  * Product › Update: one product by id, unknown products, and the values it rejects before sending, through n8n's real engine (RoutingNode) against the sandbox.
  */
+import { productUpdateFieldOptions } from '../../../nodes/MarketplaceMerchant/actions/product/productUpdate';
 import { NOW, apiRequests, runner, sandbox, sandboxPerTest } from '../helpers';
 
 const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
@@ -70,12 +71,44 @@ describe('Product: Update', () => {
 		['VAT 15', { productId: '100001', updateFields: { vat: 15 } }, /Update Fields › VAT: must be one of 0, 10, 20, got 15/],
 		['a negative stock level', { productId: '100001', updateFields: { stockLevel: -3 } }, /Update Fields › Stock Level: must be at least 0, got -3/],
 		['an id that is not a number', { productId: 'abc', updateFields: { stockLevel: 1 } }, /Product ID: "abc" is not a product ID/],
+		['a Base Price added and left empty', { productId: '100001', updateFields: { basePrice: '', stockLevel: '4' } }, /^Update Fields › Base Price: is missing \(item 0\)$/],
+		['a Stock Level added and left empty', { productId: '100001', updateFields: { stockLevel: ' ' } }, /^Update Fields › Stock Level: is missing \(item 0\)$/],
+		['a Base Price of 0', { productId: '100001', updateFields: { basePrice: '0' } }, /Update Fields › Base Price: must be above 0, got "0"/],
 	])('rejects %s and sends nothing', async (_case, parameters, message) => {
 		await start(10);
 
 		const result = await run({ operation: 'update', ...parameters });
 
 		expect(result.error?.message).toMatch(message);
+		expect(apiRequests()).toHaveLength(0);
+	});
+
+	it('starts the fields the merchant adds empty: nothing is 0 that was not typed', async () => {
+		await start(10);
+		const product = sandbox.state.products[2];
+
+		// Saved workflows hold numbers, new ones hold the text typed: both read the same.
+		const result = await run({ operation: 'update', productId: String(product.id), updateFields: { basePrice: 1299.5, stockLevel: '0' } });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')[0]).toEqual(expect.objectContaining({ success: true, input: { id: product.id, basePrice: 1299.5, stockLevel: 0 } }));
+		const fields = Object.fromEntries(productUpdateFieldOptions.map((field) => [field.name, field.default]));
+		expect(fields).toEqual({ basePrice: '', packageWeightUnit: 'KG', packageWeightValue: '', sku: '', stockLevel: '', vat: 20 });
+	});
+
+	it('says which field of the input item an expression read when it gave nothing, without a format hint', async () => {
+		await start(10);
+		const item = { productId: 100001, qty: 4 };
+
+		const wrongId = await run({ operation: 'update', productId: { __rl: true, mode: 'id', value: '={{ $json.productid }}' }, updateFields: { stockLevel: '={{ $json.qty }}' } }, [item]);
+		expect(wrongId.error?.message).toBe("Product ID: `{{ $json.productid }}` gave no value: the input item has no field 'productid' (it has: productId, qty) (item 0)");
+		expect(wrongId.error?.description).toBeFalsy();
+
+		const wrongStock = await run({ operation: 'update', productId: '={{ $json.productId }}', updateFields: { stockLevel: '={{ $json.stock }}' } }, [item]);
+		expect(wrongStock.error?.message).toBe("Update Fields › Stock Level: `{{ $json.stock }}` gave no value: the input item has no field 'stock' (it has: productId, qty) (item 0)");
+
+		const emptyPrice = await run({ operation: 'update', productId: '={{ $json.productId }}', updateFields: { basePrice: '={{ $json.price }}' } }, [{ ...item, price: '' }]);
+		expect(emptyPrice.error?.message).toBe("Update Fields › Base Price: `{{ $json.price }}` gave no value: the input item's field 'price' is empty (item 0)");
 		expect(apiRequests()).toHaveLength(0);
 	});
 });

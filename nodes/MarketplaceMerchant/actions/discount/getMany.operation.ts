@@ -13,7 +13,7 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { resultLimit } from '../../transport/pagination';
-import { DATE_FORMS, readDay } from '../../transport/values';
+import { DATE_FORMS, readDay, readParameter } from '../../transport/values';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { RESOURCE, checkDiscountPeriod } from './shared';
 
@@ -21,8 +21,8 @@ const OPERATION = 'getMany';
 
 /** Both range days are required by the service, as dd/MM/yyyy. */
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const from = readDay(this, 'Date From', this.getNodeParameter('dateFrom', ''));
-	const to = readDay(this, 'Date To', this.getNodeParameter('dateTo', ''));
+	const from = readParameter(this, 'dateFrom', 'Date From', readDay);
+	const to = readParameter(this, 'dateTo', 'Date To', readDay);
 	checkDiscountPeriod(this, undefined, from, to, { from: 'Date From', to: 'Date To' });
 	requestOptions.qs = { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) };
 	return requestOptions;

@@ -106,6 +106,16 @@ export function documentIdOf(document: IDataObject, kind: DocumentKind): string 
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
+/**
+ * The document's invoice number, as the merchant's books and the customer know it: of an invoice
+ * the tax administration's (or, non-fiscal, the platform's) `fiscalDetails.invoiceNumber`, of a
+ * correction its own `orderDetails.invoiceNumber`.
+ */
+export function invoiceNumberOf(document: IDataObject, kind: DocumentKind): string | undefined {
+	if (kind === 'correction') return documentIdOf(document, kind);
+	return textOf(objectAt(document, 'invoiceHeader', 'fiscalDetails').invoiceNumber);
+}
+
 export function suborderIdOf(document: IDataObject): string | undefined {
 	const id = objectAt(document, 'invoiceHeader', 'orderDetails').suborderId;
 	return typeof id === 'string' && id !== '' ? id : undefined;
@@ -167,7 +177,7 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): Sim
 
 	const ids: IDataObject =
 		kind === 'invoice'
-			? { invoiceId: documentIdOf(document, kind), invoiceNumber: textOf(fiscalDetails.invoiceNumber) }
+			? { invoiceId: documentIdOf(document, kind), invoiceNumber: invoiceNumberOf(document, kind) }
 			: {
 					invoiceNumber: documentIdOf(document, kind),
 					referentDocumentNumber: textOf(fiscalDetails.referentDocumentNumber),
@@ -278,8 +288,9 @@ interface DocumentDownloadContext extends DownloadContext {
 const PDF_MAGIC = '%PDF';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
 
-function pdfFileName(link: DocumentLink): string {
-	const name = (link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
+/** `<invoice number>.pdf` when the document is known, else named by the link's document id. */
+function pdfFileName(link: DocumentLink, invoiceNumber: string | undefined): string {
+	const name = (invoiceNumber || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
 	return `${name}.pdf`;
 }
 
@@ -288,16 +299,18 @@ function pdfFileName(link: DocumentLink): string {
  * and expire after about 10 minutes, so this runs right after the links are fetched. Downloads
  * go through the shared retry policy (429/5xx, cut connections) under their own gate, so they
  * neither count against nor wait for the API's rate limits. Messages never contain a link: its
- * signature grants access to the document.
+ * signature grants access to the document. Each file is named `<invoice number>.pdf` by
+ * `invoiceNumbers` (one per link) where the caller read the documents (invoiceNumberOf).
  */
 export async function downloadDocumentPdfs(
 	ctx: DocumentDownloadContext,
 	links: DocumentLink[],
 	binaryProperty = 'data',
 	itemIndex?: number,
+	invoiceNumbers: Array<string | undefined> = [],
 ): Promise<INodeExecutionData[]> {
 	return await Promise.all(
-		links.map(async (link) => {
+		links.map(async (link, index) => {
 			let pdf: Buffer;
 			try {
 				pdf = await downloadPresigned(ctx, link.link, DOWNLOAD_TIMEOUT_MS);
@@ -322,7 +335,7 @@ export async function downloadDocumentPdfs(
 					{ itemIndex, description: `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}` },
 				);
 			}
-			const binary = await ctx.helpers.prepareBinaryData(pdf, pdfFileName(link), 'application/pdf');
+			const binary = await ctx.helpers.prepareBinaryData(pdf, pdfFileName(link, invoiceNumbers[index]), 'application/pdf');
 			return { json: link, binary: { [binaryProperty]: binary } };
 		}),
 	);

@@ -11,7 +11,7 @@ import { readAnswer } from '../../transport/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/pagination';
 import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, fieldPath, isBlank, listEntry, readDay, readId, readList, toList } from '../../transport/values';
+import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../transport/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { pacedRouting } from '../common';
 
@@ -38,7 +38,7 @@ async function productIdsOf(ctx: IExecuteSingleFunctions): Promise<number[]> {
 				});
 	const picked = rows.map((row, index) => {
 		const field = fieldPath(listEntry('Products', index, 'row'), 'Product ID');
-		return { field, ref: readProductRef(ctx, field, row.id) };
+		return { field, ref: readProductRef(readingParameter(ctx, `products.product[${index}].id`), field, row.id) };
 	});
 	return await resolveProductIds(ctx, [...listed, ...picked]);
 }
@@ -49,7 +49,8 @@ async function productIdsOf(ctx: IExecuteSingleFunctions): Promise<number[]> {
  */
 async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const dateValue = this.getNodeParameter('date', '');
-	const date = isBlank(dateValue) ? new Date() : readDay(this, 'Date', dateValue);
+	// The service answers a past day with 400 ("present or future date"): refused before sending.
+	const date = isBlank(dateValue) ? new Date() : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
 	const ids = await productIdsOf(this);
 	requestOptions.qs = {
 		...requestOptions.qs,

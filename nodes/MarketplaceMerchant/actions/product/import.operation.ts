@@ -26,6 +26,7 @@ import {
 	readText,
 	readUrl,
 	readVat,
+	readParameter,
 	toList,
 	type ValueContext,
 } from '../../transport/values';
@@ -97,7 +98,7 @@ const ADDITIONAL_FIELD_READERS: Record<string, FieldReader> = {
 async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const parameter = (name: string) => this.getNodeParameter(name, '');
 	const body: IDataObject = {};
-	for (const [name, read] of Object.entries(REQUIRED_FIELD_READERS)) body[name] = read(this, FIELD_LABELS[name], parameter(name));
+	for (const [name, read] of Object.entries(REQUIRED_FIELD_READERS)) body[name] = readParameter(this, name, FIELD_LABELS[name], read);
 	for (const name of ['category', 'productType']) {
 		if (!isBlank(parameter(name))) body[name] = readText(this, FIELD_LABELS[name], parameter(name));
 	}
@@ -266,7 +267,16 @@ export const importProductFields = updateDisplayOptions(displayOptions, [
 		...requiredPriceField('basePrice', PRODUCT_FIELDS.basePrice.displayName, `Price with VAT included; above 0. ${PRICE_FORMS}.`),
 	},
 	PRODUCT_FIELDS.vat,
-	PRODUCT_FIELDS.stockLevel,
+	{
+		// Required and read for every import: a top-level number keeps its default of 0 (a new
+		// product without stock is a real choice), and workflows saved without it still run.
+		displayName: PRODUCT_FIELDS.stockLevel.displayName,
+		name: PRODUCT_FIELDS.stockLevel.name,
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: PRODUCT_FIELDS.stockLevel.description,
+	},
 	{
 		displayName: 'Category',
 		name: 'category',

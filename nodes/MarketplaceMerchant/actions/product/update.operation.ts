@@ -20,7 +20,12 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		id: this.getNodeParameter('productId', ''),
 	};
 	// Labels as the panel shows them: Product ID, Update Fields › Base Price.
-	const update = buildProductUpdate(this, source, (property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')]);
+	const update = buildProductUpdate(
+		this,
+		source,
+		(property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')],
+		(property) => (property === 'id' ? 'productId' : `updateFields.${property}`),
+	);
 	const [body] = await productUpdateBodies(this, [update]);
 	requestOptions.url = `${PATHS.product}/${String(body.id)}`;
 	requestOptions.body = body;
