@@ -41,6 +41,14 @@ function pairedItems(items: INodeExecutionData[]): unknown[] {
 	return items.map((item) => item.pairedItem);
 }
 
+/** The catalogue pages a run read that hold products (3,000 products: pages 0 and 1 of 2,500), as often as each was read. */
+function neededPages(): string[] {
+	return sent('basicProducts')
+		.map((entry) => String(entry.query.page))
+		.filter((page) => page === '0' || page === '1')
+		.sort();
+}
+
 /** The requests of a run by route, for comparing two runs. */
 function requestCounts(): Record<string, number> {
 	const counts: Record<string, number> = {};
@@ -77,13 +85,18 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		const products = settledProducts(40);
 
 		await run(SYNC_MAPPED, sheetRows(products), NEW_NODE);
-		const perItem = requestCounts();
+		const perItem = { counts: requestCounts(), pages: neededPages() };
 		sandbox.clearLog();
 		const list = products.map((product) => ({ ean: product.ean, stockLevel: product.stockLevel + 2 }));
 		await run({ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}' }, [{ products: list }]);
 
-		expect(perItem).toEqual(requestCounts());
-		expect(perItem.productBulk).toBe(1);
+		// 3,000 products are two pages of 2,500, each read once; pages sent ahead past the last one
+		// (at most 4, as many as the gate let through before the short page came back) vary with timing.
+		expect(perItem.pages).toEqual(['0', '1']);
+		expect(neededPages()).toEqual(['0', '1']);
+		expect(perItem.counts.basicProducts).toBeLessThanOrEqual(2 + 4);
+		expect(perItem.counts.productBulk).toBe(1);
+		expect(requestCounts().productBulk).toBe(1);
 	});
 
 	it('Stop the Run (the default): a row with "1,299" sends nothing and is named by its row and match value', async () => {
@@ -93,6 +106,16 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		const result = await run(SYNC_MAPPED, sheetRows(products, (_, index) => (index === 2 ? { Price: '1,299' } : {})), NEW_NODE);
 
 		expect(result.error?.message).toBe(`row 3 (EAN ${products[2].ean}) › Base Price: "1,299" is not a price (item 2)`);
+		expect(apiRequests()).toEqual([]);
+	});
+
+	it('a mapped field whose expression gives nothing says so: which field of the row it read, and which the row has', async () => {
+		await start();
+		const products = settledProducts(2);
+
+		const result = await run({ ...SYNC_MAPPED, itemMatch: '={{ $json.ean }}' }, sheetRows(products), NEW_NODE);
+
+		expect(result.error?.message).toBe("row 1 › Match Value: `{{ $json.ean }}` gave no value: the input item has no field 'ean' (it has: EAN, Qty, Price) (item 0)");
 		expect(apiRequests()).toEqual([]);
 	});
 

@@ -89,6 +89,19 @@ function labelChains(fields: INodeProperties[], parents: string[] = []): Map<str
 	return chains;
 }
 
+/** Where each field of a row is below the row, by parameter name: `{ stockLevel: 'updateFields.stockLevel' }`. */
+function fieldPaths(fields: INodeProperties[], parent = ''): Map<string, string> {
+	const paths = new Map<string, string>();
+	for (const field of fields) {
+		const path = `${parent}${field.name}`;
+		paths.set(field.name, path);
+		if (field.type === 'collection') {
+			for (const [name, nested] of fieldPaths((field.options ?? []) as INodeProperties[], `${path}.`)) paths.set(name, nested);
+		}
+	}
+	return paths;
+}
+
 /** Each field's label as the panel shows it, by parameter name: `{ basePrice: 'Update Fields › Base Price' }`. */
 export function panelLabels(fields: INodeProperties[]): Record<string, string> {
 	return Object.fromEntries([...labelChains(fields)].map(([name, chain]) => [name, fieldPath(...chain)]));
@@ -285,6 +298,11 @@ export interface BulkEntries {
 	source: BulkSource;
 	/** How errors name the entry at a position, or, given the key, its field: `Products › row 3 › Product ID`. */
 	label: (index: number, key?: string) => string;
+	/**
+	 * The parameter a field of the entry at a position was entered in (`productRows.product[2].updateFields.basePrice`,
+	 * `itemBasePrice`), so that a value an expression did not give says why; none for JSON entries.
+	 */
+	parameterOf?: (index: number, key: string) => string;
 }
 
 /** The label function of a list read from `source`: row fields by their chain of labels, JSON keys by their field's label and the key. */
@@ -331,7 +349,11 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries
 		}
 	});
 	const entries = list as IDataObject[];
-	return { entries: !fromJson && input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, label };
+	if (fromJson) return { entries, source, label };
+	const paths = fieldPaths(input.rows.row.values);
+	const rows = `${input.rows.name}.${input.rows.row.name}`;
+	const parameterOf = (index: number, key: string) => `${rows}[${index}].${paths.get(key) ?? key}`;
+	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, label, parameterOf };
 }
 
 /** Whether the operation reads one entry per input item (Input Mode "One Item per …"). */
@@ -361,5 +383,10 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 		const chain = chains.get(key);
 		return `${rowLabel}${FIELD_SEPARATOR}${chain ? fieldPath(...chain) : key}`;
 	};
-	return { entries: [entry], source: INPUT_ITEMS, label };
+	const paths = fieldPaths(input.rows.row.values);
+	const parameterOf = (_index: number, key: string) => {
+		const [top, ...below] = (paths.get(key) ?? key).split('.');
+		return [itemParameterName(top), ...below].join('.');
+	};
+	return { entries: [entry], source: INPUT_ITEMS, label, parameterOf };
 }

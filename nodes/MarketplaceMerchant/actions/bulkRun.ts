@@ -38,7 +38,8 @@ import { asNodeError, nodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../transport/schema';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../transport/send';
-import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
+import { readingParameter, type ValueContext } from '../transport/values';
+import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 
 /** The per-item view of a run over all items: what the value readers see of item `itemIndex`. */
@@ -63,6 +64,13 @@ export interface BulkEntry<Checked> {
 	raw: IDataObject;
 	/** How errors name the entry, or one of its fields by key: `row 3 (EAN …) › Base Price`. */
 	label: (key?: string) => string;
+	/**
+	 * What reads one of its fields by key: the item, and, where the field was entered in the panel,
+	 * its parameter, so that a value an expression did not give says which field of the item it read.
+	 */
+	reader: (key: string) => ValueContext;
+	/** Whether it was entered in the panel (rows, mapped items) rather than given as JSON. */
+	fromPanel: boolean;
 	/** The checked value; undefined when the entry is invalid. */
 	value?: Checked;
 	/** Why the entry is invalid. */
@@ -105,13 +113,18 @@ function isInputError(error: unknown): error is NodeOperationError {
 	return error instanceof NodeOperationError;
 }
 
+/** An entry's field readers: with the field's parameter where the panel holds it (`readingParameter`), else the item. */
+function readerOf(ctx: ItemContext, position: number, parameterOf: BulkEntries['parameterOf']): (key: string) => ValueContext {
+	return (key) => (parameterOf ? readingParameter(ctx, parameterOf(position, key)) : ctx);
+}
+
 function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, failed: Map<number, Error>): Array<Batch<Checked>> {
 	const itemCount = exec.getInputData().length;
 	const contexts = Array.from({ length: itemCount }, (_, index) => itemContext(exec, index));
 	if (itemCount > 0 && readsOneEntryPerItem(contexts[0])) {
 		const entries = contexts.map((ctx, itemIndex): BulkEntry<Checked> => {
-			const { entries: [raw], label } = readItemEntry(ctx, input);
-			return { itemIndex, ctx, position: itemIndex, raw, label: (key) => label(0, key) };
+			const { entries: [raw], label, parameterOf } = readItemEntry(ctx, input);
+			return { itemIndex, ctx, position: itemIndex, raw, label: (key) => label(0, key), reader: readerOf(ctx, 0, parameterOf), fromPanel: true };
 		});
 		return [{ items: contexts.map((_, index) => index), source: INPUT_ITEMS, entries }];
 	}
@@ -119,11 +132,19 @@ function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, fail
 	for (const ctx of contexts) {
 		const itemIndex = ctx.getItemIndex();
 		try {
-			const { entries, source, label } = readBulkEntries(ctx, input);
+			const { entries, source, label, parameterOf } = readBulkEntries(ctx, input);
 			batches.push({
 				items: [itemIndex],
 				source,
-				entries: entries.map((raw, position) => ({ itemIndex, ctx, position, raw, label: (key?: string) => label(position, key) })),
+				entries: entries.map((raw, position) => ({
+					itemIndex,
+					ctx,
+					position,
+					raw,
+					label: (key?: string) => label(position, key),
+					reader: readerOf(ctx, position, parameterOf),
+					fromPanel: parameterOf !== undefined,
+				})),
 			});
 		} catch (error) {
 			if (!isInputError(error)) throw asNodeError(exec.getNode(), error);

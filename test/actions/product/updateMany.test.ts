@@ -114,7 +114,7 @@ describe('Product: Update Many', () => {
 			productRows: { product: [{ id: '100004', updateFields: { stockLevel: 40 } }, { id: '={{ $json.nothing }}', updateFields: { stockLevel: 1 } }] },
 		});
 
-		expect(result.error?.message).toBe('Products › row 2 › Product ID: is missing (item 0)');
+		expect(result.error?.message).toBe("Products › row 2 › Product ID: `{{ $json.nothing }}` gave no value: the input item has no field 'nothing' (it has no fields) (item 0)");
 		const third = await run({
 			operation: 'updateMany',
 			inputMode: 'rows',

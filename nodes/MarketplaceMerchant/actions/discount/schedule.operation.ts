@@ -46,21 +46,21 @@ function productKeyOf(entry: IDataObject): string {
 }
 
 /** Checks one entry and turns it into the service's terms. */
-function checkSchedule({ ctx, raw: entry, label }: BulkEntry<CheckedSchedule>): CheckedSchedule {
+function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
 	const field = (name: string) => label(name);
 	const productKey = productKeyOf(entry);
-	const product = { field: field(productKey), ref: readProductRef(ctx, field(productKey), entry[productKey]) };
-	const discountPrice = readPrice(ctx, field('discountPrice'), entry.discountPrice);
-	const discountType = discountTypeOf(ctx, field('discountType'), entry.discountType);
-	const dateFrom = readDay(ctx, field('dateFrom'), entry.dateFrom);
-	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(ctx, field('dateTo'), entry.dateTo);
-	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(ctx, field('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
-	checkDiscountStart(ctx, discountType, dateFrom, field('dateFrom'));
-	checkDiscountPeriod(ctx, discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
+	const product = { field: field(productKey), ref: readProductRef(reader(productKey), field(productKey), entry[productKey]) };
+	const discountPrice = readPrice(reader('discountPrice'), field('discountPrice'), entry.discountPrice);
+	const discountType = discountTypeOf(reader('discountType'), field('discountType'), entry.discountType);
+	const dateFrom = readDay(reader('dateFrom'), field('dateFrom'), entry.dateFrom);
+	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(reader('dateTo'), field('dateTo'), entry.dateTo);
+	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(reader('dateTo'), field('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
+	checkDiscountStart(reader('dateFrom'), discountType, dateFrom, field('dateFrom'));
+	checkDiscountPeriod(reader('dateTo'), discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
 	const currencyKey = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
 	const terms: IDataObject = {
 		discountPrice,
-		discountPriceCurrency: currencyOf(ctx, field(currencyKey), entry[currencyKey]),
+		discountPriceCurrency: currencyOf(reader(currencyKey), field(currencyKey), entry[currencyKey]),
 		dateFrom: formatDayMonthYear(dateFrom),
 		discountType,
 	};

@@ -36,23 +36,23 @@ const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountTyp
  * price goes out as text, as the interface types it, with its currency (RSD unless given). The
  * discount is `discountId`, or `id` as Schedule's and Get Many's outputs carry it.
  */
-function checkUpdate({ ctx, raw: entry, label }: BulkEntry<IDataObject>): IDataObject {
+function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<IDataObject>): IDataObject {
 	const field = (name: string) => label(name);
 	const idKey = isBlank(entry.discountId) && !isBlank(entry.id) ? 'id' : 'discountId';
-	const discountId = readDiscountId(ctx, field(idKey), entry[idKey]);
+	const discountId = readDiscountId(reader(idKey), field(idKey), entry[idKey]);
 	if (CHANGES.every((change) => isBlank(entry[change]))) {
 		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 	}
 	const update: IDataObject = { discountId };
 	if (!isBlank(entry.newDiscountPrice)) {
-		update.newDiscountPrice = String(readPrice(ctx, field('newDiscountPrice'), entry.newDiscountPrice));
-		update.newDiscountPriceCurrency = currencyOf(ctx, field('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
+		update.newDiscountPrice = String(readPrice(reader('newDiscountPrice'), field('newDiscountPrice'), entry.newDiscountPrice));
+		update.newDiscountPriceCurrency = currencyOf(reader('newDiscountPriceCurrency'), field('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
 	}
-	const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(ctx, field('newDiscountType'), entry.newDiscountType);
-	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(ctx, field('newDateFrom'), entry.newDateFrom);
-	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(ctx, field('newDateTo'), entry.newDateTo);
-	if (newDateFrom) checkDiscountStart(ctx, newType, newDateFrom, field('newDateFrom'));
-	checkDiscountPeriod(ctx, newType, newDateFrom, newDateTo, { from: field('newDateFrom'), to: field('newDateTo') });
+	const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(reader('newDiscountType'), field('newDiscountType'), entry.newDiscountType);
+	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(reader('newDateFrom'), field('newDateFrom'), entry.newDateFrom);
+	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(reader('newDateTo'), field('newDateTo'), entry.newDateTo);
+	if (newDateFrom) checkDiscountStart(reader('newDateFrom'), newType, newDateFrom, field('newDateFrom'));
+	checkDiscountPeriod(reader('newDateTo'), newType, newDateFrom, newDateTo, { from: field('newDateFrom'), to: field('newDateTo') });
 	if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
 	if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
 	if (newType) update.newDiscountType = newType;

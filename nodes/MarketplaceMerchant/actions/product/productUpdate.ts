@@ -6,7 +6,7 @@ import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions,
 
 import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, readingParameter, type ValueContext } from '../../transport/values';
+import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
 import { readSimplify } from '../common';
 import { readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
@@ -48,18 +48,18 @@ export interface CheckedProductUpdate {
 }
 
 /**
- * Where an entry's values are in the node's parameters, when they come from the panel (Update's
- * fields, Update Many's rows): the parameter path of a property (`updateFields.basePrice`,
- * `productRows.product[2].id`).
+ * What reads a property of an entry that comes from the panel (Update's fields, Update Many's
+ * rows and mapped items): a reader that knows the property's parameter (values.ts
+ * `readingParameter`), so that a value an expression did not give says why.
  */
-export type ParameterPathOf = (property: string) => string;
+export type PanelReaders = (property: string) => ValueContext;
 
 /**
  * Checks one update entry: the product (a locator, or a plain ID) and the given update fields.
  * Other properties of the entry are not sent, so items read from Get Many can be passed in as
  * they are. `fieldName` names a property (or, without one, the entry) in error messages.
  *
- * From the panel (`parameterPathOf` given), a field the merchant added to Update Fields must have
+ * From the panel (`fromPanel` given), a field the merchant added to Update Fields must have
  * a value: left empty it fails the item as missing before anything is sent, rather than being
  * dropped unseen, and an expression that gave nothing says which field of the input item it read
  * (values.ts, `missingBecauseOfExpression`). In a JSON entry a blank value means "not given" (a
@@ -69,13 +69,13 @@ export function buildProductUpdate(
 	ctx: ValueContext,
 	source: IDataObject,
 	fieldName: (property?: string) => string,
-	parameterPathOf?: ParameterPathOf,
+	fromPanel?: PanelReaders,
 ): CheckedProductUpdate {
-	const readerOf = (property: string): ValueContext => (parameterPathOf ? readingParameter(ctx, parameterPathOf(property)) : ctx);
+	const readerOf = fromPanel ?? ((): ValueContext => ctx);
 	const product = { field: fieldName('id'), ref: readProductRef(readerOf('id'), fieldName('id'), source.id) };
 	const fields: IDataObject = {};
 	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
-		const given = parameterPathOf ? Object.prototype.hasOwnProperty.call(source, property) : !isBlank(source[property]);
+		const given = fromPanel ? Object.prototype.hasOwnProperty.call(source, property) : !isBlank(source[property]);
 		if (given) fields[property] = read(readerOf(property), fieldName(property), source[property]);
 	}
 	if (Object.keys(fields).length === 0) {

@@ -196,7 +196,7 @@ function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
  * when the run would set more of the catalogue to 0 than allowed.
  */
 export function planSync(
-	ctx: Required<ValueContext>,
+	ctx: ValueContext & { getItemIndex(): number },
 	entries: SyncEntry[],
 	source: BulkSource,
 	catalogue: IDataObject[],

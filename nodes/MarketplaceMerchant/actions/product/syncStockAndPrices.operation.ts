@@ -145,22 +145,25 @@ function readSettings(ctx: ItemContext): SyncSettings {
 }
 
 /** Checks one entry before anything is sent; an invalid one names entry and field. */
-function checkSyncEntry({ ctx, raw: entry, position, label }: BulkEntry<SyncEntry>): SyncEntry {
+function checkSyncEntry({ ctx, raw: entry, position, label, reader }: BulkEntry<SyncEntry>): SyncEntry {
 	const matchBy = matchByOf(ctx);
 	const fromRows = readsOneEntryPerItem(ctx) || ctx.getNodeParameter('inputMode', 'json') === 'rows';
 	const matchKey = matchKeyIn(entry, matchBy, fromRows);
 	const given = entry[matchKey];
-	if (isBlank(given)) throw invalidInput(ctx, label(matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
+	if (isBlank(given)) throw invalidInput(reader(matchKey), label(matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
 	const checked: SyncEntry = {
 		position,
 		match: given as string | number,
-		key: matchKeyOf(matchBy, MATCH_READERS[matchBy](ctx, label(matchKey), given)) as string,
-		allowLargePriceChange: isBlank(entry.allowLargePriceChange) ? false : readBoolean(ctx, label('allowLargePriceChange'), entry.allowLargePriceChange),
+		key: matchKeyOf(matchBy, MATCH_READERS[matchBy](reader(matchKey), label(matchKey), given)) as string,
+		allowLargePriceChange: isBlank(entry.allowLargePriceChange)
+			? false
+			: readBoolean(reader('allowLargePriceChange'), label('allowLargePriceChange'), entry.allowLargePriceChange),
 	};
-	if (!isBlank(entry.stockLevel)) checked.stockLevel = readStockLevel(ctx, label('stockLevel'), entry.stockLevel);
-	if (!isBlank(entry.basePrice)) checked.basePrice = readPrice(ctx, label('basePrice'), entry.basePrice);
+	if (!isBlank(entry.stockLevel)) checked.stockLevel = readStockLevel(reader('stockLevel'), label('stockLevel'), entry.stockLevel);
+	if (!isBlank(entry.basePrice)) checked.basePrice = readPrice(reader('basePrice'), label('basePrice'), entry.basePrice);
 	if (checked.stockLevel === undefined && checked.basePrice === undefined) {
-		throw invalidInput(ctx, label(), 'nothing to sync', 'Give Stock Level (stockLevel), Base Price (basePrice) or both');
+		const why = [reader('stockLevel').whyMissing?.(), reader('basePrice').whyMissing?.()].filter((text) => text !== undefined);
+		throw invalidInput(ctx, label(), why.length > 0 ? `nothing to sync: ${why.join('; ')}` : 'nothing to sync', 'Give Stock Level (stockLevel), Base Price (basePrice) or both');
 	}
 	return checked;
 }

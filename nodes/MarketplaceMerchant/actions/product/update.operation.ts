@@ -9,6 +9,7 @@ import {
 import { readAnswer } from '../../transport/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../transport/schema';
+import { readingParameter } from '../../transport/values';
 import { panelLabels, simplifyResultsField } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
 import { productLocatorField } from '../productLocator';
@@ -24,7 +25,7 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		this,
 		source,
 		(property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')],
-		(property) => (property === 'id' ? 'productId' : `updateFields.${property}`),
+		(property) => readingParameter(this, property === 'id' ? 'productId' : `updateFields.${property}`),
 	);
 	const [body] = await productUpdateBodies(this, [update]);
 	requestOptions.url = `${PATHS.product}/${String(body.id)}`;

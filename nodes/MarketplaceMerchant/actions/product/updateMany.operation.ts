@@ -57,7 +57,8 @@ const BULK_INPUT: BulkInput = {
 /** Product Update Many as a bulk operation over all input items (actions/bulkRun.ts). */
 const UPDATE_MANY: BulkOperation<CheckedProductUpdate & { productId?: number }> = {
 	input: BULK_INPUT,
-	check: ({ ctx, raw, label }) => buildProductUpdate(ctx, raw, label),
+	// Rows and mapped items come from the panel (an added field left empty is missing); JSON entries do not.
+	check: ({ ctx, raw, label, reader, fromPanel }) => buildProductUpdate(ctx, raw, label, fromPanel ? reader : undefined),
 	resolve: async (exec, entries) => {
 		const ids = await lookUpProductIds(exec, entries.map(({ ctx, value }) => ({ ctx, ...(value as CheckedProductUpdate).product })));
 		entries.forEach((entry, index) => {
