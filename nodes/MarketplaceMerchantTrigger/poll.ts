@@ -8,7 +8,8 @@ import { type IDataObject, type INodeExecutionData, type IPollFunctions } from '
 import { DOCUMENTS, documentIdOf, invoicedDateOf, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/actions/documents/documents';
 import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
-import { isBlank, readBoolean, readDate, readWholeNumber } from '../MarketplaceMerchant/transport/values';
+import { isBlank, readDate, readWholeNumber } from '../MarketplaceMerchant/transport/values';
+import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { commitStates, EventCursor, type DateWindow } from './cursor';
 import { attachPdfs, fetchDocuments, type DocumentItem } from './requests';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
@@ -51,7 +52,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	return {
 		events: event === 'any' ? ['invoice', 'invoiceCorrection'] : [event],
 		type: readInvoiceType(ctx, ctx.getNodeParameter('invoiceType', 'all')),
-		simplify: readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true)),
+		simplify: readSimplify(ctx),
 		downloadPdfs,
 		binaryProperty: downloadPdfs ? (ctx.getNodeParameter('binaryPropertyName', 'data') as string) : 'data',
 		lookBackMs: lookBackMinutes * 60_000,

@@ -23,8 +23,9 @@ import { formatYearMonthDay } from '../MarketplaceMerchant/transport/dates';
 import { decodedNumber } from '../MarketplaceMerchant/transport/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/transport/schema';
-import { readBoolean } from '../MarketplaceMerchant/transport/values';
 import { getFromService } from './requests';
+import { readSimplify } from '../MarketplaceMerchant/actions/common';
+import { priceInCents } from '../MarketplaceMerchant/actions/productValues';
 import { nodeError, serviceError } from '../MarketplaceMerchant/transport/errors';
 
 export const PRODUCT_CHANGED = 'productChanged';
@@ -80,10 +81,15 @@ function decodeNumber(text: string | undefined): number | null {
 	return Number.isNaN(value) ? null : value;
 }
 
-function toCents(price: number | null): number | null {
+/**
+ * A price as cents for the stored state: whole cents where the price has at most 2 decimals (as
+ * priceInCents rounds them), the exact value otherwise, so that the state gives back any price the
+ * service sent, odd ones included, and a change of a third decimal is still a change.
+ */
+function exactCents(price: number | null): number | null {
 	if (price === null) return null;
-	const cents = price * 100;
-	return Math.abs(cents - Math.round(cents)) < 1e-6 ? Math.round(cents) : cents;
+	const cents = priceInCents(price);
+	return Math.abs(price * 100 - cents) < 1e-6 ? cents : price * 100;
 }
 
 const fromCents = (cents: number | null) => (cents === null ? null : cents / 100);
@@ -93,8 +99,8 @@ export function encodeFingerprints(fingerprints: Map<number, Fingerprint>): stri
 	let previousId = 0;
 	for (const id of [...fingerprints.keys()].sort((a, b) => a - b)) {
 		const { stockLevel, basePrice, newBasePrice } = fingerprints.get(id) as Fingerprint;
-		const newCents = toCents(newBasePrice);
-		const baseCents = toCents(basePrice);
+		const newCents = exactCents(newBasePrice);
+		const baseCents = exactCents(basePrice);
 		const fields = [id - previousId === 1 ? '' : encodeNumber(id - previousId), encodeNumber(stockLevel), encodeNumber(newCents)];
 		if (baseCents !== newCents) fields.push(encodeNumber(baseCents));
 		records.push(fields.join('.'));
@@ -171,7 +177,7 @@ function fingerprintOf(product: IDataObject): Fingerprint {
 function changedFields(previous: Fingerprint, current: Fingerprint, watched: WatchedFields): string[] {
 	const changed: string[] = [];
 	if (watched !== 'price' && previous.stockLevel !== current.stockLevel) changed.push('stockLevel');
-	if (watched !== 'stock' && toCents(previous.newBasePrice) !== toCents(current.newBasePrice)) changed.push('newBasePrice');
+	if (watched !== 'stock' && exactCents(previous.newBasePrice) !== exactCents(current.newBasePrice)) changed.push('newBasePrice');
 	return changed;
 }
 
@@ -187,7 +193,7 @@ function toItem(product: IDataObject, previous: Fingerprint | null, changed: str
 
 function readOptions(ctx: IPollFunctions): { watched: WatchedFields; simplify: boolean } {
 	const watched = ctx.getNodeParameter('watchFields', 'both') as WatchedFields;
-	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true)) };
+	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readSimplify(ctx) };
 }
 
 /**

@@ -10,6 +10,7 @@ import { type IDataObject } from 'n8n-workflow';
 import { decodedNumber } from '../../transport/decode';
 import { fieldPath, isBlank, type ValueContext } from '../../transport/values';
 import { entriesAt, type BulkSource } from '../bulkInput';
+import { priceInCents } from '../productValues';
 import { nodeError } from '../../transport/errors';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
@@ -93,7 +94,6 @@ export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined
 	return start === 0 ? text : text.slice(start);
 }
 
-const toCents = (price: number) => Math.round(price * 100);
 
 /** The price the catalogue will apply: newBasePrice (a change takes effect the next day), else basePrice. */
 function currentPriceOf(product: IDataObject): number | null {
@@ -113,8 +113,8 @@ function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'],
 	if (change.from === null || change.from <= 0) {
 		return `The current price is unknown, so the price guard cannot judge the new price ${change.to}; ${withheld}; ${override}`;
 	}
-	const from = toCents(change.from);
-	const to = toCents(change.to);
+	const from = priceInCents(change.from);
+	const to = priceInCents(change.to);
 	if (to * 100 < from * (100 - guard.maxDecreasePercent)) {
 		const decrease = ((from - to) / from) * 100;
 		return `New price ${change.to} is ${formatPercent(decrease)} below the current ${change.from} (Max Price Decrease ${guard.maxDecreasePercent}%); ${withheld}; ${override}`;
@@ -164,7 +164,7 @@ function changesFor(entry: SyncEntry, product: IDataObject): SyncOutcome['change
 	}
 	if (entry.basePrice !== undefined) {
 		const price = currentPriceOf(product);
-		if (price === null || toCents(price) !== toCents(entry.basePrice)) changes.basePrice = { from: price, to: entry.basePrice };
+		if (price === null || priceInCents(price) !== priceInCents(entry.basePrice)) changes.basePrice = { from: price, to: entry.basePrice };
 	}
 	return changes;
 }
