@@ -141,7 +141,7 @@ describe('answers larger than the cap', () => {
 		const result = await listWarehouses();
 
 		// `[0,0,0,…` cut at 8 MiB is no valid JSON: the request got past the cap and failed in the reader.
-		expect(result.error?.message).toBe('The service answered with a body that is not valid JSON');
+		expect(result.error?.message).toBe('The service answered with a body that is not valid JSON: it ends before the document does (cut off)');
 	});
 
 	it('the trigger stops a gzip bomb the same way', async () => {
