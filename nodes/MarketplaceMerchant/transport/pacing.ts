@@ -340,6 +340,11 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 	return waitMs;
 }
 
+/** How long the service has answered the gate's requests only with 429 (0: its last answer was not a 429). */
+export function refusingForMs(gate: Gate): number {
+	return gate.refusingSince === 0 ? 0 : Date.now() - gate.refusingSince;
+}
+
 /** Thrown instead of sending a request whose `wanted` turned false while it waited (e.g. a page past the list's end). */
 export class RequestNotNeeded extends Error {
 	constructor() {

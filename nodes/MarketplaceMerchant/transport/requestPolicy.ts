@@ -13,7 +13,7 @@ import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 import type { EndpointGroup } from './endpoints';
 import { AttemptLog, DEFAULT_TIMEOUT_MS, retryBudgetMs } from './attempts';
 import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, serviceError, statusOf } from './errors';
-import { RefusedTooLong, RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, release } from './pacing';
+import { RefusedTooLong, RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, refusingForMs, release } from './pacing';
 
 /**
  * Attempts for a request answered 429 (each waits as the service asks, the waits counting against
@@ -123,7 +123,10 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 					// Users should know the node already retried: "try again later" alone invites a retry loop.
 					const description = (nodeError.description ?? '').trim();
 					const separator = description === '' ? '' : /[.!?]$/.test(description) ? ' ' : '. ';
-					const advice = rateLimited ? ` ${RATE_LIMIT_ADVICE}` : '';
+					// The request's own attempts leave out its turns behind the others: say how long the service refused them all.
+					const advice = rateLimited
+						? ` The service has answered this merchant account's requests of this kind only with 429 for ${Math.round(refusingForMs(gate) / 1000)} s. ${RATE_LIMIT_ADVICE}`
+						: '';
 					nodeError.description = `${description}${separator}${log.summary(overBudget)}${advice}`;
 				}
 				throw nodeError;
