@@ -340,7 +340,8 @@ async function runDrill(sandbox: RemoteSandbox, client: BenchClient, drill: Dril
 	const failedItems = output.filter(isFailed);
 	const errors = failedItems.map((item) => item.error ?? { message: String(item.json.error ?? 'rejected by the service') });
 	if (result.error) errors.push(result.error);
-	const log = await sandbox.log();
+	// The API's requests only: the drill's own calls to the sandbox's controls are logged too.
+	const log = (await sandbox.log()).filter((entry) => entry.route !== 'control');
 	const tokenRequests = log.filter((entry) => entry.route === 'token').length;
 	const requests = log.length - tokenRequests;
 	const unauthorized = log.filter((entry) => entry.status === 401).length;
