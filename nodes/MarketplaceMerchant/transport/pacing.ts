@@ -187,23 +187,17 @@ function windowDelayMs(gate: Gate, perMinute: number, now: number): number {
  * Ends the waits that cannot end in a send within their budget while the service answers only
  * 429: from when their request began to wait (or the refusals began, if later) to when the gate
  * reopens. Time queued behind other requests counts here: a service that refuses everything for
- * the whole budget ends every waiting item, not one item per Retry-After.
- * Wakes the gate when the next one would come to that point, should no answer change it.
+ * the whole budget ends every waiting item, not one item per Retry-After. Checked whenever the
+ * gate moves (each 429 closes it, each reopening sends a probe), so it needs no timer of its own.
  */
 function giveUpRefusedWaits(gate: Gate, now: number): void {
 	if (gate.refusingSince === 0 || gate.waiting.length === 0) return;
 	const reopensAt = Math.max(gate.blockedUntil, now);
-	let nextGiveUpAt = Infinity;
 	gate.waiting = gate.waiting.filter((waiter) => {
-		const since = Math.max(gate.refusingSince, waiter.since);
-		if (reopensAt - since < waiter.giveUpAfterMs) {
-			nextGiveUpAt = Math.min(nextGiveUpAt, since + waiter.giveUpAfterMs);
-			return true;
-		}
+		if (reopensAt - Math.max(gate.refusingSince, waiter.since) < waiter.giveUpAfterMs) return true;
 		waiter.reject(new RefusedTooLong(now - gate.refusingSince));
 		return false;
 	});
-	if (nextGiveUpAt < Infinity) wakeIn(gate, Math.max(0, nextGiveUpAt - now));
 }
 
 /** Lets waiting requests through while the gate, the in-flight allowance and the windows allow. */
