@@ -7,7 +7,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { FaultSpec, RateLimitConfig, RequestLogEntry } from '../sandbox';
+import type { FaultSpec, RateLimitConfig, RequestLogEntry, SandboxVariants } from '../sandbox';
 import { credentialsFor, runMerchant } from './merchant-node';
 import { RemoteSandbox, type BenchClient } from './remote-sandbox';
 import type { DrillResult } from './report';
@@ -30,6 +30,8 @@ interface Drill {
 	parameters: INodeParameters;
 	inputItems: unknown[];
 	faults: FaultSpec[];
+	/** Answer variants switched on for the drill (sandbox/variants.ts), reset after it. */
+	variants?: Partial<SandboxVariants>;
 	/** Faults cleared this long after the first request reached the service: an outage of that length. */
 	outageMs?: number;
 	rateLimits?: RateLimitConfig;
@@ -54,6 +56,8 @@ const stockUpdates = (seed: number) =>
 /** Normal answers in between faults: a delay of 0 that answers as usual, counting down. */
 const pass = (count: number): FaultSpec => ({ route: 'productUpdate', delayMs: 0, count });
 const burst429 = (count: number): FaultSpec => ({ route: 'productUpdate', status: 429, retryAfterSeconds: 0.5, count });
+/** The retry budget of one request at the default timeout (3 × 60 s): a service refusing for ever ends the items within it. */
+const RETRY_BUDGET_MS = 180_000;
 
 const XML_RANGE = { dateFrom: '={{ $json.dateFrom }}', dateTo: '={{ $json.dateTo }}' };
 function monthRanges(): Array<{ dateFrom: string; dateTo: string }> {
@@ -153,6 +157,64 @@ function drills(): Drill[] {
 			cause: /XML.*DOCTYPE/is,
 			timeLimitMs: 60_000,
 			memoryLimitBytes: 64 * MIB,
+		},
+		{
+			key: 'xml-cut',
+			name: 'XML answer cut off',
+			setup: 'Invoice Get Many, Response Format XML, × 1,000 (one month each); every answer a 200 whose XML ends half-way, right after a complete tag (sandbox variant cutAnswers); limits off',
+			expectation: 'fails clearly',
+			parameters: { resource: 'invoice', operation: 'getMany', ...XML_RANGE, returnAll: true, options: { responseFormat: 'xml' } },
+			inputItems: monthRanges(),
+			faults: [],
+			variants: { cutAnswers: ['invoices'] },
+			cause: /not a complete XML document/,
+			timeLimitMs: 60_000,
+		},
+		{
+			key: 'json-cut',
+			name: 'JSON answer cut off',
+			setup: 'Invoice Get Many × 1,000 (one month each); every answer a 200 whose JSON ends half-way, right after a complete element (sandbox variant cutAnswers); limits off',
+			expectation: 'fails clearly',
+			parameters: { resource: 'invoice', operation: 'getMany', ...XML_RANGE, returnAll: true },
+			inputItems: monthRanges(),
+			faults: [],
+			variants: { cutAnswers: ['invoices'] },
+			cause: /not valid JSON: it ends before the document does/,
+			timeLimitMs: 60_000,
+		},
+		{
+			key: '429-forever-ra60',
+			name: '429 forever, Retry-After 60',
+			setup: 'Product Update × 1,000; every answer 429 with Retry-After 60 s; limits off; default timeout (60 s, so a retry budget of 3 min)',
+			expectation: 'fails clearly',
+			parameters: UPDATE_STOCK,
+			inputItems: stockUpdates(8),
+			faults: [{ route: 'productUpdate', status: 429, retryAfterSeconds: 60, count: FOREVER }],
+			cause: /too many requests/i,
+			timeLimitMs: RETRY_BUDGET_MS,
+		},
+		{
+			key: '429-forever-ra1-20-items',
+			name: '429 forever, Retry-After 1, 20 items',
+			setup: 'Product Update × 20; every answer 429 with Retry-After 1 s; limits off; default timeout (60 s, so a retry budget of 3 min)',
+			expectation: 'fails clearly',
+			parameters: UPDATE_STOCK,
+			inputItems: stockUpdates(9).slice(0, 20),
+			faults: [{ route: 'productUpdate', status: 429, retryAfterSeconds: 1, count: FOREVER }],
+			cause: /too many requests/i,
+			timeLimitMs: RETRY_BUDGET_MS,
+		},
+		{
+			key: 'token-gzip-bomb',
+			name: 'Gzip bomb from the token endpoint',
+			setup: 'Warehouse Get Many × 20; the token endpoint answers a 200 with Content-Encoding gzip, about 10 MB on the wire and 10 GiB inflated; limits off',
+			expectation: 'bounded memory',
+			parameters: { resource: 'warehouse', operation: 'getMany' },
+			inputItems: Array.from({ length: 20 }, () => ({})),
+			faults: [{ route: 'token', body: 'gzip-bomb', sizeBytes: 10 * 1024 * MIB, count: FOREVER }],
+			cause: /token endpoint's answer is larger than 256 MiB/,
+			timeLimitMs: 120_000,
+			memoryLimitBytes: 512 * MIB,
 		},
 		{
 			key: 'gzip-bomb',
@@ -261,6 +323,8 @@ async function runDrill(sandbox: RemoteSandbox, client: BenchClient, drill: Dril
 	await sandbox.setRateLimits(drill.rateLimits ?? false);
 	await sandbox.setTokenLifetime(drill.tokenLifetimeSeconds ?? 900);
 	if (drill.faults.length > 0) await sandbox.injectFault(drill.faults);
+	await sandbox.resetVariants();
+	if (drill.variants) await sandbox.setVariants(drill.variants);
 	await sandbox.clearLog();
 
 	const credentialsHelper = credentialsFor(sandbox, client);
@@ -270,12 +334,14 @@ async function runDrill(sandbox: RemoteSandbox, client: BenchClient, drill: Dril
 	const { result, ms } = await running;
 	const peakRssGrowth = stopSampling();
 	await sandbox.clearFaults();
+	await sandbox.resetVariants();
 
 	const output = result.output('Node');
 	const failedItems = output.filter(isFailed);
 	const errors = failedItems.map((item) => item.error ?? { message: String(item.json.error ?? 'rejected by the service') });
 	if (result.error) errors.push(result.error);
-	const log = await sandbox.log();
+	// The API's requests only: the drill's own calls to the sandbox's controls are logged too.
+	const log = (await sandbox.log()).filter((entry) => entry.route !== 'control');
 	const tokenRequests = log.filter((entry) => entry.route === 'token').length;
 	const requests = log.length - tokenRequests;
 	const unauthorized = log.filter((entry) => entry.status === 401).length;

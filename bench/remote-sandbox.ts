@@ -87,6 +87,10 @@ export class RemoteSandbox {
 		await this.control('POST', 'variants', changes);
 	}
 
+	async resetVariants(): Promise<void> {
+		await this.control('DELETE', 'variants');
+	}
+
 	async setTokenLifetime(seconds: number): Promise<void> {
 		await this.control('POST', 'token-lifetime', { seconds });
 	}

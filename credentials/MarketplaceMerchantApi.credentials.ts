@@ -15,7 +15,9 @@ import { sleep, UserError } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE, normalizeBaseUrl } from '../nodes/MarketplaceMerchant/transport/credential';
 import { PATHS } from '../nodes/MarketplaceMerchant/transport/endpoints';
+import { answerTooLargeText, readCappedBody, STREAMED_ANSWER } from '../nodes/MarketplaceMerchant/transport/answerLimits';
 import { isCutOff, retryAfterMs } from '../nodes/MarketplaceMerchant/transport/errors';
+import { redactText, secretList } from '../nodes/MarketplaceMerchant/transport/redact';
 
 import { decodeJson } from '../nodes/MarketplaceMerchant/transport/decode';
 import { ANSWERS } from '../nodes/MarketplaceMerchant/transport/schema';
@@ -28,6 +30,7 @@ const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
 /** A token is handed out again only while this much of its life is left, so it cannot expire in flight. */
 const MAX_EXPIRY_MARGIN_MS = 30_000;
 
+/** How long the token request may take to begin answering, and its answer to arrive once begun. */
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Token requests answered 429 or 5xx, or cut off, are sent again up to this many times in all. */
@@ -127,12 +130,6 @@ function pruneExpiredEntries(now: number): void {
 	}
 }
 
-function removeSecrets(text: string, secrets: string[]): string {
-	return secrets
-		.filter((secret) => secret.length > 0)
-		.reduce((result, secret) => result.split(secret).join('***'), text);
-}
-
 function serverMessage(body: unknown): string | undefined {
 	if (body && typeof body === 'object' && typeof (body as IDataObject).message === 'string') {
 		return (body as IDataObject).message as string;
@@ -150,7 +147,7 @@ function tokenStatusError(
 	const status = response.statusCode;
 	const detail = serverMessage(response.body);
 	const description = detail
-		? `The token endpoint answered HTTP ${status}: ${removeSecrets(detail, secrets)}`
+		? `The token endpoint answered HTTP ${status}: ${redactText(detail, secrets)}`
 		: `The token endpoint ${tokenUrl} answered HTTP ${status}`;
 	if (status === 401) {
 		return new UserError(
@@ -196,9 +193,23 @@ function tokenRetryWaitMs(attempt: number, response?: IN8nHttpFullResponse): num
 	return Math.min(asked ?? TOKEN_RETRY_BASE_MS * 2 ** (attempt - 1), TOKEN_RETRY_MAX_WAIT_MS);
 }
 
+/** The token endpoint's answer as JSON when it is JSON (an error page may not be); undefined when empty. */
+function parsedBody(bytes: unknown): unknown {
+	const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : typeof bytes === 'string' ? bytes : undefined;
+	if (text === undefined) return bytes;
+	if (text.trim() === '') return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
 /**
  * Sends the token request, again after a 429 or 5xx answer or a cut connection (a bounded number
- * of times, honouring Retry-After). Any other answer, and the last one, is returned as it is.
+ * of times, honouring Retry-After). Any other answer, and the last one, is returned as it is, its
+ * body read as every answer of the node is (answerLimits.ts): at most 256 MiB inflated, within the
+ * request's timeout, so a gzip bomb or a trickling answer from the token endpoint ends in a clear error.
  */
 async function sendTokenRequest(
 	helpers: IHttpRequestHelper['helpers'],
@@ -209,8 +220,15 @@ async function sendTokenRequest(
 		const last = attempt >= TOKEN_REQUEST_ATTEMPTS;
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await helpers.httpRequest(options)) as IN8nHttpFullResponse;
+			response = (await helpers.httpRequest({ ...options, ...STREAMED_ANSWER })) as IN8nHttpFullResponse;
+			response.body = parsedBody(await readCappedBody(response.body, TOKEN_REQUEST_TIMEOUT_MS)) as IN8nHttpFullResponse['body'];
 		} catch (error) {
+			const tooLarge = answerTooLargeText(error);
+			if (tooLarge) {
+				throw new UserError(tooLarge.message.replace(/^The service's/, "The token endpoint's"), {
+					description: `${tooLarge.description} (token endpoint ${shownBaseUrl}${GRANT_ENDPOINT_PATH})`,
+				});
+			}
 			if (last || !isCutOff(error)) {
 				// The original error carries the request, body included: only its code is kept.
 				throw networkError(error, shownBaseUrl);
@@ -232,7 +250,7 @@ async function requestToken(
 	const clientId = String(credentials.clientId ?? '');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	const apiKey = String(credentials.apiKey ?? '');
-	const secrets = [clientSecret, apiKey];
+	const secrets = secretList([clientSecret, apiKey]);
 	const shownBaseUrl = displayUrl(baseUrl);
 	const tokenUrl = `${shownBaseUrl}${GRANT_ENDPOINT_PATH}`;
 

@@ -69,19 +69,38 @@ function shape(value: unknown, shaping: Shaping, depth: number): unknown {
 	return value;
 }
 
-/** A route's answer as the switches shape it: JSON varied, `xml` rendered in the chosen list and null style. */
+/**
+ * The first half of an answer, ending right after the first `>` (XML) or `}` (JSON) from the
+ * middle on: a cut at an element's boundary, which a lenient reader takes for a shorter document.
+ */
+function cutInHalf(body: string, xml: boolean): string {
+	const end = body.indexOf(xml ? '>' : '}', Math.floor(body.length / 2));
+	return end < 0 || end === body.length - 1 ? body.slice(0, Math.floor(body.length / 2)) : body.slice(0, end + 1);
+}
+
+function cutIfAsked(result: RouteResult, routeKey: RouteKey, variants: SandboxVariants, xml: boolean): RouteResult {
+	if (!variants.cutAnswers.includes(routeKey)) return result;
+	const body = result.body ?? JSON.stringify(result.json ?? null);
+	return { ...result, body: cutInHalf(typeof body === 'string' ? body : body.toString('utf8'), xml) };
+}
+
+/**
+ * A route's answer as the switches shape it: JSON varied, `xml` rendered in the chosen list and
+ * null style, and cut in half for the routes of `cutAnswers`.
+ */
 export function shapeAnswer(result: RouteResult, routeKey: RouteKey, variants: SandboxVariants): RouteResult {
 	const status = result.status ?? 200;
-	if (routeKey === 'control' || status >= 300) return result;
+	if (routeKey === 'control' || status >= 300 || result.stream) return result;
 	const keysAreData = KEYED_BY_DATA.has(routeKey);
 	if (result.xml !== undefined) {
 		const shaped = shape(result.xml, { variants, forXml: true, keysAreData }, 0);
-		return {
+		const rendered: RouteResult = {
 			...result,
 			body: toJacksonXml(shaped, { listStyle: variants.xmlListStyle, nullsAsEmptyElements: variants.xmlNullsAsEmptyElements }),
 			contentType: 'application/xml',
 		};
+		return cutIfAsked(rendered, routeKey, variants, true);
 	}
-	if (result.json === undefined || result.body !== undefined) return result;
-	return { ...result, json: shape(result.json, { variants, forXml: false, keysAreData }, 0) };
+	if (result.json === undefined || result.body !== undefined) return cutIfAsked(result, routeKey, variants, result.contentType?.includes('xml') === true);
+	return cutIfAsked({ ...result, json: shape(result.json, { variants, forXml: false, keysAreData }, 0) }, routeKey, variants, false);
 }

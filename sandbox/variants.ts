@@ -7,6 +7,8 @@
  * process with `sandbox.setVariants({...})` or over HTTP with `POST /__sandbox/variants`.
  */
 
+import type { RouteKey } from './types';
+
 export type XmlListStyle = 'wrapped' | 'item' | 'unwrapped';
 
 export interface SandboxVariants {
@@ -40,6 +42,15 @@ export interface SandboxVariants {
 	/** Import accepts every row (200 with a progress id) but rows without description or cover image never become products. */
 	importFailsAsynchronously: boolean;
 
+	// --- Broken answers ---
+	/**
+	 * The 2xx answers of these routes end half-way, as a proxy or a dropped connection can leave
+	 * them: XML right after a complete tag, JSON right after a complete element (`}`), so that
+	 * what arrived still parses leniently. Content-Length is the cut body's: nothing on the wire
+	 * says it is short.
+	 */
+	cutAnswers: RouteKey[];
+
 	// --- Tokens ---
 	/** Only the newest token issued to a client is valid: issuing one invalidates the others. */
 	onlyNewestTokenValid: boolean;
@@ -64,6 +75,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	bulkResultsDropped: 0,
 	urlsKeyedBySchemaName: false,
 	importFailsAsynchronously: false,
+	cutAnswers: [],
 	onlyNewestTokenValid: false,
 	latency: false,
 });

@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { NODE_UNDER_TEST_NAME, TestCredentialsHelper, runNode, runPoll, sandboxCredential } from '../harness';
+import { NODE_UNDER_TEST_NAME, TestCredentialsHelper, runNode, runPoll, sandboxCredential, testCredential } from '../harness';
 
 const LIST_WAREHOUSES = { resource: 'warehouse', operation: 'getMany' };
 const MIB = 1024 * 1024;
@@ -141,7 +141,7 @@ describe('answers larger than the cap', () => {
 		const result = await listWarehouses();
 
 		// `[0,0,0,…` cut at 8 MiB is no valid JSON: the request got past the cap and failed in the reader.
-		expect(result.error?.message).toBe('The service answered with a body that is not valid JSON');
+		expect(result.error?.message).toBe('The service answered with a body that is not valid JSON: it ends before the document does (cut off)');
 	});
 
 	it('the trigger stops a gzip bomb the same way', async () => {
@@ -154,6 +154,37 @@ describe('answers larger than the cap', () => {
 		);
 
 		expect(result.error?.message).toMatch(/larger than 256 MiB/);
+		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
+	});
+
+	// The token cache is per client: a client of its own makes the credential ask the (bombing) token endpoint.
+	let tokenClients = 0;
+	const freshClient = () => ({ clientId: `bombed-client-${++tokenClients}`, clientSecret: `bombed-secret-${tokenClients}` });
+
+	it('the token request stops a gzip bomb from the token endpoint the same way', async () => {
+		sandbox.injectFault({ route: 'token', body: 'gzip-bomb', sizeBytes: 1024 * MIB, count: 1 });
+
+		const { result, growthBytes } = await measuringGrowth(
+			async () =>
+				await runNode('marketplaceMerchant', LIST_WAREHOUSES, [{}], {
+					credentials: { marketplaceMerchantApi: sandboxCredential(sandbox, freshClient()) },
+				}),
+		);
+
+		expect(result.error?.message).toBe("The token endpoint's answer is larger than 256 MiB: the request was stopped");
+		expect(result.error?.description).toMatch(/counted after inflating.*token endpoint http:\/\/127\.0\.0\.1:\d+\/iam\/api\/v1\/auth\/token/s);
+		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
+		// Not retried: the same answer would come again.
+		expect(sandbox.count('token')).toBe(1);
+		expect(sandbox.count('warehouses')).toBe(0);
+	});
+
+	it('the credential test stops a gzip bomb from the token endpoint the same way', async () => {
+		sandbox.injectFault({ route: 'token', body: 'gzip-bomb', sizeBytes: 1024 * MIB, count: 1 });
+
+		const { result, growthBytes } = await measuringGrowth(async () => await testCredential(sandboxCredential(sandbox, freshClient())));
+
+		expect(result).toEqual({ status: 'Error', message: "The token endpoint's answer is larger than 256 MiB: the request was stopped" });
 		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
 	});
 });

@@ -183,6 +183,84 @@ describe('Request policy through the node', () => {
 		expect(sandbox.state.product(FIRST_PRODUCT_ID)?.stockLevel).toBe(3);
 	});
 
+	// A service answering 429 for ever: the Timeout option sets the retry budget (3 × timeout), so
+	// these run in seconds; the bench drills (429-forever-ra60, 429-forever-ra1-20-items) measure the
+	// default's 3 minutes.
+	async function updateWithinBudget(inputItems: Array<{ id: number; stock: number }>, timeoutSeconds: number) {
+		return await runNode(NODE, { ...UPDATE_FROM_ITEM, requestOptions: { timeoutSeconds } }, inputItems, {
+			credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
+			node: { onError: 'continueRegularOutput' },
+		});
+	}
+
+	it('gives up on a service answering 429 for ever after 4 attempts, saying how long it tried and what may help', async () => {
+		await start({ rateLimits: false });
+		sandbox.injectFault({ route: 'productUpdate', status: 429, count: 1_000, retryAfterSeconds: 0.3 });
+		const startedAt = Date.now();
+
+		const result = await updateWithinBudget([{ id: FIRST_PRODUCT_ID, stock: 5 }], 2);
+
+		expect(Date.now() - startedAt).toBeLessThan(5_000);
+		expect(updateStatuses()).toEqual([429, 429, 429, 429]);
+		const [{ error }] = result.nodes.Node.itemErrors;
+		expect(error).toEqual(expect.objectContaining({ httpCode: '429', attempts: 4 }));
+		expect(error.description).toMatch(/gave up after 4 attempts in 1 s \(HTTP 429; HTTP 429; HTTP 429; HTTP 429\)\./);
+		expect(error.description).toMatch(/only with 429 for [01] s. .*Requests per Minute lower, or run the workflow later/);
+	});
+
+	it('counts the waits a 429 asks for against the retry budget', async () => {
+		// Budget 3 s (Timeout 1 s); each Retry-After is 1.2 s: the third 429 leaves no room for a fourth attempt.
+		await start({ rateLimits: false });
+		sandbox.injectFault({ route: 'productUpdate', status: 429, count: 1_000, retryAfterSeconds: 1.2 });
+		const startedAt = Date.now();
+
+		const result = await updateWithinBudget([{ id: FIRST_PRODUCT_ID, stock: 5 }], 1);
+
+		expect(Date.now() - startedAt).toBeLessThan(3_500);
+		expect(updateStatuses()).toEqual([429, 429, 429]);
+		const [{ error }] = result.nodes.Node.itemErrors;
+		expect(error.description).toMatch(/gave up after 3 attempts in 2 s \(HTTP 429; HTTP 429; HTTP 429\) — the retries of one request may take at most 3 s\./);
+		expect(error.description).toMatch(/Requests per Minute/);
+	});
+
+	it('ends every waiting item once the service has answered only 429 for the retry budget, without sending each one', async () => {
+		// Budget 3 s; Retry-After 0.5 s closes the gate for everyone: one probe every 0.5 s, so
+		// one attempt of each item would take 10 s and four attempts 40 s.
+		await start({ rateLimits: false });
+		sandbox.injectFault({ route: 'productUpdate', status: 429, count: 1_000, retryAfterSeconds: 0.5 });
+		const inputItems = Array.from({ length: 20 }, (_, index) => ({ id: FIRST_PRODUCT_ID + index, stock: 8 }));
+		const startedAt = Date.now();
+
+		const result = await updateWithinBudget(inputItems, 1);
+
+		expect(Date.now() - startedAt).toBeLessThan(4_000);
+		const errors = result.nodes.Node.itemErrors.map(({ error }) => error);
+		expect(errors).toHaveLength(20);
+		for (const error of errors) {
+			expect(error.message).toMatch(/too many requests/i);
+			expect(error.description).toMatch(/Requests per Minute/);
+		}
+		expect(errors.some((error) => /answered only 429 \(Too Many Requests\) to this merchant account's requests of this kind for [23] s/.test(error.description ?? ''))).toBe(true);
+		// The first requests go out together (the in-flight allowance), then one probe per Retry-After.
+		expect(updateStatuses().length).toBeLessThanOrEqual(12);
+		expect(updateStatuses().every((status) => status === 429)).toBe(true);
+	});
+
+	it('sends again at once after the service answered something other than 429', async () => {
+		// 429s spread over a minute of other answers never add up to a refusal: the budget is for
+		// a service that answers nothing but 429.
+		await start({ rateLimits: false });
+		sandbox.injectFault({ route: 'productUpdate', status: 429, count: 3, retryAfterSeconds: 0.4 });
+		sandbox.injectFault({ route: 'productUpdate', delayMs: 0, count: 1 });
+		sandbox.injectFault({ route: 'productUpdate', status: 429, count: 3, retryAfterSeconds: 0.4 });
+		const inputItems = Array.from({ length: 10 }, (_, index) => ({ id: FIRST_PRODUCT_ID + index, stock: 9 }));
+
+		const result = await updateWithinBudget(inputItems, 1);
+
+		expect(result.nodes.Node.itemErrors).toEqual([]);
+		expect(result.json('Node').every((json) => json.success === true)).toBe(true);
+	});
+
 	it('retries a 503 twice with backoff (1 s, then 2 s), then succeeds', async () => {
 		await start({ rateLimits: false });
 		sandbox.injectFault({ route: 'productUpdate', status: 503, count: 2 });
@@ -219,8 +297,9 @@ describe('Request policy through the node', () => {
 
 		const result = await updateProducts([{ id: FIRST_PRODUCT_ID, stock: 6 }]);
 
-		expect(result.error?.message).toBe('The service answered with a body that is not valid JSON');
-		expect(result.error?.description).toMatch(/^HTTP 200; the answer starts with: /);
+		// The fault's body is a list cut off mid-way.
+		expect(result.error?.message).toBe('The service answered with a body that is not valid JSON: it ends before the document does (cut off)');
+		expect(result.error?.description).toMatch(/^HTTP 200, \d+ bytes; the answer starts with: .*Request: PUT \/\S+\.$/);
 		expect(updateStatuses()).toEqual([200]);
 	});
 });

@@ -7,7 +7,6 @@
  * having held at most the cap in memory.
  */
 import {
-	NodeOperationError,
 	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
 	type INode,
@@ -99,15 +98,34 @@ async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolea
 	return Buffer.concat(chunks, total);
 }
 
-function tooLargeError(node: INode, stopped: AnswerTooLarge): NodeOperationError {
+/** What users are told about an answer stopped at the cap. */
+function tooLargeText(stopped: AnswerTooLarge): { message: string; description: string } {
 	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;
 	return stopped.alone
-		? nodeError(node, `The service's answer is larger than ${cap}: the request was stopped`, {
+		? {
+				message: `The service's answer is larger than ${cap}: the request was stopped`,
 				description: `Answers are read up to ${cap}, counted after inflating a compressed answer. An answer this large is not one the API sends: check the Base URL, or ask for smaller pages or date ranges.`,
-			})
-		: nodeError(node, `The service's answers being read at once are larger than ${cap} together: the request was stopped`, {
+			}
+		: {
+				message: `The service's answers being read at once are larger than ${cap} together: the request was stopped`,
 				description: `This answer had ${Math.round(stopped.readBytes / MIB)} MiB when it was stopped. Answers are counted after inflating a compressed answer; answers this large are not ones the API sends: check the Base URL.`,
-			});
+			};
+}
+
+/**
+ * A streamed body's bytes (at most MAX_ANSWER_BYTES, arriving within `timeoutMs` once the answer
+ * has begun); any other body as it is. For senders that are not a node (the credential's token
+ * request): an answer over the cap throws an error whose message and description say so
+ * (`answerTooLargeText`); a cut or slow answer throws the stream's error (code ECONNRESET, ECONNABORTED, …).
+ */
+export async function readCappedBody(body: unknown, timeoutMs: number): Promise<unknown> {
+	if (!isByteStream(body)) return body;
+	return await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs);
+}
+
+/** What to tell users when `readCappedBody` stopped an answer at the cap; undefined for any other error. */
+export function answerTooLargeText(error: unknown): { message: string; description: string } | undefined {
+	return error instanceof AnswerTooLarge ? tooLargeText(error) : undefined;
 }
 
 /**
@@ -115,12 +133,12 @@ function tooLargeError(node: INode, stopped: AnswerTooLarge): NodeOperationError
  * has begun); any other body as it is.
  */
 export async function readBodyWithinCap(node: INode, body: unknown, timeoutMs: number): Promise<unknown> {
-	if (!isByteStream(body)) return body;
 	try {
-		return await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs);
+		return await readCappedBody(body, timeoutMs);
 	} catch (error) {
+		const tooLarge = answerTooLargeText(error);
 		// A connection cut mid-answer keeps its code (ECONNRESET, …) in the cause: it is retried as such.
-		throw error instanceof AnswerTooLarge ? tooLargeError(node, error) : serviceError(node, error as JsonObject);
+		throw tooLarge ? nodeError(node, tooLarge.message, { description: tooLarge.description }) : serviceError(node, error as JsonObject);
 	}
 }
 

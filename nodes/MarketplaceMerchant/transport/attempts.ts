@@ -14,6 +14,11 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  */
 export const RETRY_BUDGET_TIMEOUTS = 3;
 
+/** How long the retries of a request with this timeout may take together. */
+export function retryBudgetMs(timeoutMs = DEFAULT_TIMEOUT_MS): number {
+	return timeoutMs * RETRY_BUDGET_TIMEOUTS;
+}
+
 function outcomeOf(error: unknown, timeoutMs: number): string {
 	if (isTimeout(error)) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
 	const status = statusOf(error);
@@ -25,7 +30,10 @@ function outcomeOf(error: unknown, timeoutMs: number): string {
 export class AttemptLog {
 	private readonly outcomes: string[] = [];
 
-	/** Time spent sending and waiting to retry; time queued behind the pacing gate does not count. */
+	/**
+	 * Time spent sending and waiting to retry (after a 429 too: the wait the service asked for);
+	 * time queued behind the pacing gate for other requests' turns does not count.
+	 */
 	private spentMs = 0;
 
 	constructor(private readonly timeoutMs = DEFAULT_TIMEOUT_MS) {}
@@ -48,7 +56,7 @@ export class AttemptLog {
 	 * the request's timeout; undefined when less than half a timeout is left (no retry then).
 	 */
 	nextAttemptTimeoutMs(waitMs: number): number | undefined {
-		const left = this.timeoutMs * RETRY_BUDGET_TIMEOUTS - this.spentMs - waitMs;
+		const left = retryBudgetMs(this.timeoutMs) - this.spentMs - waitMs;
 		return left >= this.timeoutMs / 2 ? Math.min(Math.round(left), this.timeoutMs) : undefined;
 	}
 
@@ -60,7 +68,7 @@ export class AttemptLog {
 	summary(budgetSpent: boolean): string {
 		const seconds = Math.round(this.spentMs / 1000);
 		const budget = budgetSpent
-			? ` — the retries of one request may take at most ${Math.round((this.timeoutMs * RETRY_BUDGET_TIMEOUTS) / 1000)} s`
+			? ` — the retries of one request may take at most ${Math.round(retryBudgetMs(this.timeoutMs) / 1000)} s`
 			: '';
 		return `The node gave up after ${this.count} attempt${this.count === 1 ? '' : 's'} in ${seconds} s (${this.outcomes.join('; ')})${budget}.`;
 	}

@@ -25,7 +25,7 @@ import {
 } from 'n8n-workflow';
 
 import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
-import { looksLikeXml, parseXml, type XmlChildren, type XmlContent } from './xml';
+import { IncompleteXml, looksLikeXml, parseXml, type XmlChildren, type XmlContent } from './xml';
 import { serviceError } from './errors';
 
 // --- Keys -------------------------------------------------------------------------------------
@@ -250,29 +250,103 @@ export function decodeText(text: string, contentType: unknown, answer: AnswerSch
 	return decodeJson(JSON.parse(text), answer);
 }
 
-/** An answer's body read against its schema; a body that cannot be read is a clear error. */
+// --- Answers that cannot be read -------------------------------------------------------------
+
+/** The request each answer of `sendAuthenticated` came from, to name in an error about the answer. */
+const requestOfAnswer = new WeakMap<object, string>();
+
+/** Errors about an answer that could not be read: the sender names its request in them (`namingRequest`). */
+const unreadableAnswerErrors = new WeakSet<object>();
+
+/** How a request is named in errors: its method, path and query, never the host (a Base URL may carry a password). */
+export function requestLabel(method: unknown, url: string | undefined, qs?: unknown): string {
+	let path = url ?? '';
+	try {
+		const parsed = new URL(path, 'http://base.invalid');
+		path = `${parsed.pathname}${parsed.search}`;
+	} catch {
+		// a path that is not a URL stays as it is
+	}
+	const query =
+		isPlainObject(qs) && Object.keys(qs).length > 0
+			? `${path.includes('?') ? '&' : '?'}${new URLSearchParams(Object.entries(qs).map(([key, value]): [string, string] => [key, String(value)])).toString()}`
+			: '';
+	const label = `${String(method ?? 'GET').toUpperCase()} ${path}${query}`;
+	return label.length > 300 ? `${label.slice(0, 300)}…` : label;
+}
+
+/** Remembers which request an answer came from (for answers read later with `decodeAnswer`). */
+export function rememberRequest(response: IN8nHttpFullResponse, label: string): void {
+	requestOfAnswer.set(response, label);
+}
+
+/** An error about an unreadable answer with its request named in the description; other errors as they are. */
+export function namingRequest(error: unknown, label: string): unknown {
+	if (!unreadableAnswerErrors.has(error as object)) return error;
+	const named = error as { description?: string | null };
+	named.description = `${named.description ?? ''} Request: ${label}.`.trim();
+	unreadableAnswerErrors.delete(error as object);
+	return error;
+}
+
+/**
+ * Whether a JSON text that failed to parse ends before its document does: the parser ran out of
+ * input ("Unexpected end of JSON input", or a position at its end). A cut answer, not a garbled one.
+ */
+function endsEarly(text: string, error: unknown): boolean {
+	const message = String((error as Error)?.message ?? '');
+	if (/end of (JSON )?input/i.test(message)) return true;
+	const position = /at position (\d+)/.exec(message)?.[1];
+	return position !== undefined && Number(position) >= text.trimEnd().length;
+}
+
+function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, text: string, error: unknown): Error {
+	const request = requestOfAnswer.get(response);
+	const status = `HTTP ${response.statusCode}, ${Buffer.byteLength(text)} bytes`;
+	const namedRequest = request === undefined ? '' : ` Request: ${request}.`;
+	let built: Error;
+	if (error instanceof IncompleteXml) {
+		built = serviceError(ctx.getNode(), { message: error.message } as JsonObject, {
+			message: "The service's answer is not a complete XML document: it was cut off or is broken",
+			description: `The XML answer ${error.message} (${status}). The node stops rather than return only the part that arrived: run it again, and if this persists, ask for shorter date ranges or check for a proxy that cuts answers.${namedRequest}`,
+		});
+	} else if (looksLikeXml(response.headers?.['content-type'], text)) {
+		built = serviceError(ctx.getNode(), { message: (error as Error).message } as JsonObject, {
+			message: 'The service answered with XML that could not be read',
+			description: `${(error as Error).message}${namedRequest}`,
+		});
+	} else if (endsEarly(text, error)) {
+		built = serviceError(ctx.getNode(), { body: text.slice(0, 200) } as JsonObject, {
+			message: 'The service answered with a body that is not valid JSON: it ends before the document does (cut off)',
+			description: `${status}; the answer starts with: ${text.slice(0, 120)}. The node stops rather than return only the part that arrived: run it again, and if this persists, check for a proxy that cuts answers.${namedRequest}`,
+		});
+	} else {
+		built = serviceError(ctx.getNode(), { body: text.slice(0, 200) } as JsonObject, {
+			message: 'The service answered with a body that is not valid JSON',
+			description: `HTTP ${response.statusCode}; the answer starts with: ${text.slice(0, 120)}${namedRequest}`,
+		});
+	}
+	if (request === undefined) unreadableAnswerErrors.add(built);
+	return built;
+}
+
+/**
+ * An answer's body read against its schema. A body that cannot be read (not JSON, not a complete
+ * XML document) is a clear error that says why and names the request, never fewer items.
+ */
 export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, answer: AnswerSchema): unknown {
 	const { body, headers } = response;
-	if (Buffer.isBuffer(body)) return decodeAnswer(ctx, { ...response, body: body.toString('utf8') }, answer);
-	if (typeof body !== 'string') return body === undefined || body === null ? undefined : decodeJson(body, answer);
-	const contentType = headers?.['content-type'];
-	if (looksLikeXml(contentType, body)) {
-		try {
-			return decodeText(body, contentType, answer);
-		} catch (error) {
-			throw serviceError(ctx.getNode(), { message: (error as Error).message } as JsonObject, {
-				message: 'The service answered with XML that could not be read',
-				description: (error as Error).message,
-			});
-		}
+	if (Buffer.isBuffer(body)) {
+		const asText = { ...response, body: body.toString('utf8') };
+		const request = requestOfAnswer.get(response);
+		if (request !== undefined) rememberRequest(asText, request);
+		return decodeAnswer(ctx, asText, answer);
 	}
+	if (typeof body !== 'string') return body === undefined || body === null ? undefined : decodeJson(body, answer);
 	try {
-		return decodeText(body, contentType, answer);
-	} catch {
-		throw serviceError(ctx.getNode(), { body: body.slice(0, 200) } as JsonObject, {
-			message: 'The service answered with a body that is not valid JSON',
-			description: `HTTP ${response.statusCode}; the answer starts with: ${body.slice(0, 120)}`,
-		});
+		return decodeText(body, headers?.['content-type'], answer);
+	} catch (error) {
+		throw unreadable(ctx, response, body, error);
 	}
 }
 

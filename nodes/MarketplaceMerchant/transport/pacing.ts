@@ -15,6 +15,10 @@
  * own requests do not fill any window means somebody else uses the limits too, and the second
  * such 429 within a window cuts this gate's share of them; each quiet half window gives back part of the share. N workers sharing one
  * merchant thus settle near 1/N of the limits each instead of failing items.
+ *
+ * A service that answers nothing but 429 must still end the run: a request that has waited its
+ * retry budget while the gate's requests were answered only 429 gives up (RefusedTooLong) without
+ * being sent, so the waiting items end together, not one per Retry-After.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -40,8 +44,25 @@ const MIN_SHARE = 0.1;
 interface Waiter {
 	perMinute: number;
 	wanted?: () => boolean;
+	/** When its request first began to wait (a retry waits again, since the same time). */
+	since: number;
+	/** How long it may wait while the service answers nothing but 429 (its request's retry budget). */
+	giveUpAfterMs: number;
 	/** Called with the time it was let through, or undefined when it was dropped unsent. */
 	resolve: (admittedAt: number | undefined) => void;
+	/** Called when it gave up. */
+	reject: (error: RefusedTooLong) => void;
+}
+
+/**
+ * Thrown to a request that waited its request's retry budget for a gate whose requests the
+ * service answered only with 429 meanwhile (or would have before the gate reopens): a service
+ * that refuses for ever ends every waiting item, not one item per Retry-After.
+ */
+export class RefusedTooLong extends Error {
+	constructor(readonly refusedForMs: number) {
+		super(`The service answered only 429 for ${Math.round(refusedForMs / 1000)} s`);
+	}
 }
 
 interface Gate {
@@ -67,6 +88,8 @@ interface Gate {
 	shareChangedAt: number;
 	/** When the last 429 came (0: never). */
 	rateLimitedAt: number;
+	/** When the first 429 came since the last answer that was not one (0: the last answer was not a 429). */
+	refusingSince: number;
 	/** When the last 429 came that our own traffic did not explain (0: never). */
 	unexplainedAt: number;
 	/** The fixed part of the windows' margin: grows with each 429 (jitter between us and the service). */
@@ -114,6 +137,7 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 			share: 1,
 			shareChangedAt: 0,
 			rateLimitedAt: 0,
+			refusingSince: 0,
 			unexplainedAt: 0,
 			marginMs: WINDOW_MARGIN_MS,
 			sent: [],
@@ -159,8 +183,26 @@ function windowDelayMs(gate: Gate, perMinute: number, now: number): number {
 	return delay;
 }
 
+/**
+ * Ends the waits that cannot end in a send within their budget while the service answers only
+ * 429: from when their request began to wait (or the refusals began, if later) to when the gate
+ * reopens. Time queued behind other requests counts here: a service that refuses everything for
+ * the whole budget ends every waiting item, not one item per Retry-After. Checked whenever the
+ * gate moves (each 429 closes it, each reopening sends a probe), so it needs no timer of its own.
+ */
+function giveUpRefusedWaits(gate: Gate, now: number): void {
+	if (gate.refusingSince === 0 || gate.waiting.length === 0) return;
+	const reopensAt = Math.max(gate.blockedUntil, now);
+	gate.waiting = gate.waiting.filter((waiter) => {
+		if (reopensAt - Math.max(gate.refusingSince, waiter.since) < waiter.giveUpAfterMs) return true;
+		waiter.reject(new RefusedTooLong(now - gate.refusingSince));
+		return false;
+	});
+}
+
 /** Lets waiting requests through while the gate, the in-flight allowance and the windows allow. */
 function admitWaiting(gate: Gate): void {
+	giveUpRefusedWaits(gate, Date.now());
 	while (gate.waiting.length > 0) {
 		const head = gate.waiting[0];
 		if (head.wanted && !head.wanted()) {
@@ -202,19 +244,27 @@ function wakeIn(gate: Gate, delayMs: number): void {
  */
 export async function acquire(
 	gate: Gate,
-	options: { atFront?: boolean; perMinute?: number; wanted?: () => boolean } = {},
+	options: { atFront?: boolean; perMinute?: number; wanted?: () => boolean; since?: number; giveUpAfterMs?: number } = {},
 ): Promise<number | undefined> {
-	return await new Promise<number | undefined>((resolve) => {
-		const waiter: Waiter = { perMinute: options.perMinute ?? Infinity, wanted: options.wanted, resolve };
+	return await new Promise<number | undefined>((resolve, reject) => {
+		const waiter: Waiter = {
+			perMinute: options.perMinute ?? Infinity,
+			wanted: options.wanted,
+			since: options.since ?? Date.now(),
+			giveUpAfterMs: options.giveUpAfterMs ?? Infinity,
+			resolve,
+			reject,
+		};
 		if (options.atFront) gate.waiting.unshift(waiter);
 		else gate.waiting.push(waiter);
 		admitWaiting(gate);
 	});
 }
 
-/** A request let through has ended (answered or failed). */
-export function release(gate: Gate, succeeded: boolean): void {
+/** A request let through has ended (answered or failed; `rateLimited`: answered 429). */
+export function release(gate: Gate, succeeded: boolean, rateLimited = false): void {
 	gate.inFlight--;
+	if (!rateLimited) gate.refusingSince = 0;
 	if (succeeded) {
 		if (!gate.answered) gate.sent.fill(Date.now());
 		gate.answered = true;
@@ -248,6 +298,7 @@ function regainShare(gate: Gate, now: number): void {
  */
 export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: number | undefined, fallbackMs: number): number {
 	const now = Date.now();
+	if (gate.refusingSince === 0) gate.refusingSince = now;
 	// The service did not count the rejected request; neither do we.
 	const index = gate.sent.lastIndexOf(sentAt);
 	if (index >= 0) gate.sent.splice(index, 1);
@@ -281,6 +332,11 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 	}
 	gate.blockedUntil = Math.max(gate.blockedUntil, now + waitMs);
 	return waitMs;
+}
+
+/** How long the service has answered the gate's requests only with 429 (0: its last answer was not a 429). */
+export function refusingForMs(gate: Gate): number {
+	return gate.refusingSince === 0 ? 0 : Date.now() - gate.refusingSince;
 }
 
 /** Thrown instead of sending a request whose `wanted` turned false while it waited (e.g. a page past the list's end). */

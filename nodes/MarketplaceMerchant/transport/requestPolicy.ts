@@ -11,14 +11,22 @@
 import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
 import type { EndpointGroup } from './endpoints';
-import { AttemptLog, DEFAULT_TIMEOUT_MS } from './attempts';
-import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, statusOf } from './errors';
-import { RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, release } from './pacing';
+import { AttemptLog, DEFAULT_TIMEOUT_MS, retryBudgetMs } from './attempts';
+import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, serviceError, statusOf } from './errors';
+import { RefusedTooLong, RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, refusingForMs, release } from './pacing';
 
-/** Attempts for a request answered 429 (each waits as the service asks). */
-const MAX_RATE_LIMITED_ATTEMPTS = 12;
+/**
+ * Attempts for a request answered 429 (each waits as the service asks, the waits counting against
+ * the request's time budget), as for one answered 502/503/504 or cut off: the careful clients of
+ * this API give up after a few attempts, and a service that answers 429 for ever must end the
+ * item within the budget. Paced runs meet a 429 rarely, and the gate that paces them adapts after it.
+ */
+const MAX_RATE_LIMITED_ATTEMPTS = 4;
 /** Attempts for a request answered 502/503/504 or cut off. */
 const MAX_UNAVAILABLE_ATTEMPTS = 4;
+/** What users can do about a service that keeps answering 429. */
+const RATE_LIMIT_ADVICE =
+	"Other workflows or integrations may be using this merchant account's rate limits too: set Request Options › Requests per Minute lower, or run the workflow later.";
 /**
  * Attempts with a renewed token after n8n's own renewal was rejected too. Where the service keeps
  * only the newest token valid, two workers renewing at once invalidate each other's token; each
@@ -71,10 +79,23 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 	// A retry's timeout may be shorter: the retries of one request together stay within their budget.
 	let attemptTimeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	let rateLimited = false;
+	const since = Date.now();
 	for (let attempt = 1; ; attempt++) {
 		// A request retried after 503/502/… already waited its turn once: it goes to the front. One
 		// answered 429 goes to the back, so that the next probe of the limit is another request's.
-		const sentAt = await acquire(gate, { atFront: attempt > 1 && !rateLimited, perMinute: policy.perMinute, wanted: policy.wanted });
+		let sentAt: number | undefined;
+		try {
+			sentAt = await acquire(gate, {
+				atFront: attempt > 1 && !rateLimited,
+				perMinute: policy.perMinute,
+				wanted: policy.wanted,
+				since,
+				giveUpAfterMs: retryBudgetMs(policy.timeoutMs),
+			});
+		} catch (error) {
+			// The gate rejects a wait only with RefusedTooLong.
+			throw refusedError(policy, error as RefusedTooLong, log);
+		}
 		if (sentAt === undefined) throw new RequestNotNeeded();
 		let waitMs: number | undefined;
 		let succeeded = false;
@@ -85,38 +106,54 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			return result;
 		} catch (error) {
 			log.record(error, Date.now() - startedAt, attemptTimeoutMs);
+			rateLimited = statusOf(error) === 429;
 			waitMs = retryDelayMs(error, policy, attempts);
-			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(rateLimitedWait(error) ? 0 : waitMs);
+			if (rateLimited) {
+				// Everyone in the group waits, whether or not this request tries again: the limit is the
+				// merchant's, not this request's. This request's wait is the gate's, and counts against its budget.
+				const closedMs = closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), backoffMs(attempts.rateLimited));
+				if (waitMs !== undefined) waitMs = Math.min(closedMs, MAX_WAIT_MS);
+			}
+			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(waitMs);
 			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
 			if (waitMs === undefined || nextTimeoutMs === undefined) {
 				const nodeError = asNodeError(policy.node, error, policy.secrets);
 				(nodeError as unknown as JsonObject).attempts = attempt;
-				if (attempt > 1 || overBudget) {
+				if (attempt > 1 || overBudget || rateLimited) {
 					// Users should know the node already retried: "try again later" alone invites a retry loop.
 					const description = (nodeError.description ?? '').trim();
 					const separator = description === '' ? '' : /[.!?]$/.test(description) ? ' ' : '. ';
-					nodeError.description = `${description}${separator}${log.summary(overBudget)}`;
+					// The request's own attempts leave out its turns behind the others: say how long the service refused them all.
+					const advice = rateLimited
+						? ` The service has answered this merchant account's requests of this kind only with 429 for ${Math.round(refusingForMs(gate) / 1000)} s. ${RATE_LIMIT_ADVICE}`
+						: '';
+					nodeError.description = `${description}${separator}${log.summary(overBudget)}${advice}`;
 				}
 				throw nodeError;
 			}
 			attemptTimeoutMs = nextTimeoutMs;
-			rateLimited = rateLimitedWait(error);
-			// Everyone in the group waits: the limit is the merchant's, not this request's.
-			if (rateLimited) closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), waitMs);
 		} finally {
-			release(gate, succeeded);
+			release(gate, succeeded, rateLimited);
 		}
+		log.waited(waitMs);
 		// After a 429 the gate itself holds the request back until it reopens.
-		if (!rateLimited) {
-			log.waited(waitMs);
-			await sleep(waitMs);
-		}
+		if (!rateLimited) await sleep(waitMs);
 	}
 }
 
-/** A 429's wait is the gate's, shared by the group, and does not count against one request's budget. */
-function rateLimitedWait(error: unknown): boolean {
-	return statusOf(error) === 429;
+/**
+ * The error of a request that waited its retry budget for a gate whose requests the service
+ * answered only with 429 meanwhile: what the service did, for how long, and what may help.
+ */
+function refusedError(policy: SendPolicy, refused: RefusedTooLong, log: AttemptLog) {
+	const own = log.count > 0 ? ` ${log.summary(false)}` : ' This request was not sent again.';
+	const error = serviceError(policy.node, { message: refused.message } as JsonObject, {
+		httpCode: '429',
+		message: 'The service is receiving too many requests from you (HTTP 429): the node gave up',
+		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refused.refusedForMs / 1000)} s, and would not take one more within the ${Math.round(retryBudgetMs(policy.timeoutMs) / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,
+	});
+	(error as unknown as JsonObject).attempts = log.count;
+	return error;
 }
 
 /** How long to wait before retrying, or undefined when the error is final. */

@@ -22,6 +22,7 @@ import type {
 import { requestTimeoutMs } from '../actions/requestOptions';
 import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { DEFAULT_TIMEOUT_MS } from './attempts';
+import { namingRequest, rememberRequest, requestLabel } from './decode';
 import { CREDENTIAL_TYPE, normalizeBaseUrl } from './credential';
 import type { EndpointGroup } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
@@ -106,7 +107,8 @@ export async function sendRequest(
 			try {
 				return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
 			} catch (error) {
-				throw await withErrorBodyRead(ctx.getNode(), error);
+				// The operation's postReceive read the answer: an answer it could not read names this request.
+				throw namingRequest(await withErrorBodyRead(ctx.getNode(), error), requestLabel(options.method, options.url, options.qs));
 			}
 		},
 	);
@@ -159,6 +161,7 @@ export async function sendAuthenticated(
 				timeout,
 			})) as IN8nHttpFullResponse;
 			await readStreamedBody(ctx.getNode(), answer, timeout);
+			rememberRequest(answer, requestLabel(request.method, url, request.qs));
 			return answer;
 		} catch (error) {
 			throw await withErrorBodyRead(ctx.getNode(), error);

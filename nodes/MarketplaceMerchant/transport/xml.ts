@@ -69,11 +69,85 @@ function contentOf(parsed: unknown): XmlContent {
  */
 const DOCTYPE = /<!DOCTYPE/i;
 
-/** Parses an XML answer; undefined for a document without a root element. */
+/** Thrown for an XML answer that is not one complete, well-formed document. */
+export class IncompleteXml extends Error {}
+
+/** Where the markup construct starting at `<!…` or `<?…` ends, and what it is called in a message. */
+const SKIPPED_MARKUP: Array<{ opening: string; closing: string; name: string }> = [
+	{ opening: '<!--', closing: '-->', name: 'a comment' },
+	{ opening: '<![CDATA[', closing: ']]>', name: 'a CDATA section' },
+	{ opening: '<?', closing: '?>', name: 'a processing instruction' },
+];
+
+/** The end (`>`) of the tag starting at `start`, past any `>` inside quoted attribute values; -1 when it never ends. */
+function tagEnd(xml: string, start: number): number {
+	const end = xml.indexOf('>', start);
+	if (end < 0) return -1;
+	const inside = xml.slice(start, end);
+	if (!inside.includes('"') && !inside.includes("'")) return end;
+	let quote = '';
+	for (let index = start; index < xml.length; index++) {
+		const char = xml[index];
+		if (quote !== '') {
+			if (char === quote) quote = '';
+		} else if (char === '"' || char === "'") quote = char;
+		else if (char === '>') return index;
+	}
+	return -1;
+}
+
+/**
+ * Checks that the answer is one complete document: every element closed, in order, and nothing
+ * left open at its end. The parser is lenient: an answer cut right after a complete tag (as a
+ * proxy or a dropped connection can leave it) parses into fewer elements without any error, and
+ * so does `<a><b></a>`. A scan of the tags alone costs a fraction of the parse.
+ */
+function checkComplete(xml: string): void {
+	const open: string[] = [];
+	let rootClosed = false;
+	for (let start = xml.indexOf('<'); start >= 0; ) {
+		const next = xml[start + 1];
+		let end: number;
+		if (next === '!' || next === '?') {
+			const markup = SKIPPED_MARKUP.find(({ opening }) => xml.startsWith(opening, start));
+			if (!markup) throw new IncompleteXml(`has markup that is not XML at character ${start}`);
+			end = xml.indexOf(markup.closing, start + markup.opening.length);
+			if (end < 0) throw new IncompleteXml(`ends inside ${markup.name}`);
+			end += markup.closing.length - 1;
+		} else {
+			end = tagEnd(xml, start + 1);
+			if (end < 0) throw new IncompleteXml(`ends inside a tag${open.length > 0 ? ` within <${open[open.length - 1]}>` : ''}`);
+			if (next === '/') {
+				const name = xml.slice(start + 2, end).trim();
+				const expected = open.pop();
+				if (name !== expected) {
+					throw new IncompleteXml(expected === undefined ? `closes </${name}>, which was never opened` : `closes </${name}> where <${expected}> is open`);
+				}
+				rootClosed ||= open.length === 0;
+			} else {
+				const name = /^[^\s/>]+/.exec(xml.slice(start + 1, end))?.[0] ?? '';
+				if (rootClosed) throw new IncompleteXml(`has a second root element <${name}> after the first one`);
+				if (xml[end - 1] !== '/') open.push(name);
+				else rootClosed ||= open.length === 0;
+			}
+		}
+		start = xml.indexOf('<', end + 1);
+	}
+	if (open.length > 0) {
+		const innermost = open.length > 1 ? ` (${open.length} elements left open, the innermost <${open[open.length - 1]}>)` : '';
+		throw new IncompleteXml(`ends before its <${open[0]}> element is closed${innermost}`);
+	}
+}
+
+/**
+ * Parses an XML answer; undefined for a document without a root element. Throws IncompleteXml
+ * for one that is not a complete, well-formed document.
+ */
 export function parseXml(xml: string): XmlDocument | undefined {
 	if (DOCTYPE.test(xml)) {
 		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
 	}
+	checkComplete(xml);
 	const document = parser.parse(xml) as Record<string, unknown[]>;
 	const [rootName] = Object.keys(document);
 	if (rootName === undefined) return undefined;
