@@ -342,6 +342,18 @@ export function readsOneEntryPerItem(ctx: ItemContext): boolean {
 /** The input items as a source of entries: rows of a sheet, counted from 1. */
 export const INPUT_ITEMS: BulkSource = { list: '', unit: 'row' };
 
+/** Each row field's label (`Update Fields › Base Price`), worked out once per operation, not for each of a run's items. */
+const ROW_FIELD_LABELS = new WeakMap<BulkInput, Map<string, string>>();
+
+function rowFieldLabels(input: BulkInput): Map<string, string> {
+	let labels = ROW_FIELD_LABELS.get(input);
+	if (!labels) {
+		labels = new Map([...labelChains(input.rows.row.values)].map(([name, chain]) => [name, fieldPath(...chain)]));
+		ROW_FIELD_LABELS.set(input, labels);
+	}
+	return labels;
+}
+
 /**
  * The entry of one input item in the per-item mode: the mapped fields, as a row of the rows mode
  * holds them, labelled by the item's position and what it names: `row 3 (EAN 8600892210086) › Base Price`.
@@ -355,11 +367,7 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const entry = input.rows.toEntry ? input.rows.toEntry(row) : row;
 	const named = input.nameEntry(ctx, entry);
 	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
-	const chains = labelChains(input.rows.row.values);
-	const label: BulkEntries['label'] = (_index, key) => {
-		if (key === undefined) return rowLabel;
-		const chain = chains.get(key);
-		return `${rowLabel}${FIELD_SEPARATOR}${chain ? fieldPath(...chain) : key}`;
-	};
+	const fields = rowFieldLabels(input);
+	const label: BulkEntries['label'] = (_index, key) => (key === undefined ? rowLabel : `${rowLabel}${FIELD_SEPARATOR}${fields.get(key) ?? key}`);
 	return { entries: [entry], source: INPUT_ITEMS, label };
 }
