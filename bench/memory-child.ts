@@ -23,6 +23,13 @@ export interface MemoryJob {
 	parameters: INodeParameters;
 	/** A small run first, so that loading modules and getting a token are not counted. */
 	warmUpParameters: INodeParameters;
+	/**
+	 * A sync feed of the catalogue's first `count` products as the input (bench/rows/rows.ts):
+	 * one item per product (`items`) or one item holding the list (`list`); built before the
+	 * baseline, as the rows a workflow's earlier node gave. Without it: one empty item.
+	 */
+	feed?: { shape: 'items' | 'list'; count: number };
+	typeVersion?: number;
 }
 
 export interface MemoryReport {
@@ -47,6 +54,15 @@ interface Outcome {
 /** Holds the output until the heap is measured, so the collector cannot drop it early. */
 const heldOutputs: unknown[] = [];
 
+/** The sync feed of `MemoryJob.feed`: every product's EAN with a new stock level and its price. */
+async function feedItems(baseUrl: string, client: BenchClient, feed: NonNullable<MemoryJob['feed']>): Promise<unknown[]> {
+	const { products } = await fetchAllBasicProducts(baseUrl, await requestToken(baseUrl, client));
+	const entries = (products as Array<{ ean: string; stockLevel: number; newBasePrice: number }>)
+		.slice(0, feed.count)
+		.map((product) => ({ ean: product.ean, stockLevel: product.stockLevel + 1, basePrice: product.newBasePrice }));
+	return feed.shape === 'items' ? entries : [{ products: entries }];
+}
+
 /** Prepares the run (warm-up included) and returns it, ready to be measured. */
 async function prepare(job: MemoryJob): Promise<() => Promise<Outcome>> {
 	if (job.kind === 'fetch') {
@@ -58,9 +74,11 @@ async function prepare(job: MemoryJob): Promise<() => Promise<Outcome>> {
 	}
 	const credentialsHelper = new TokenRecordingCredentialsHelper();
 	credentialsHelper.add(CREDENTIAL_TYPE, { baseUrl: job.baseUrl, ...job.client, apiKey: '' });
-	await runMerchant(credentialsHelper, job.warmUpParameters);
+	const options = { typeVersion: job.typeVersion };
+	await runMerchant(credentialsHelper, job.warmUpParameters, [{}], options);
+	const input = job.feed ? await feedItems(job.baseUrl, job.client, job.feed) : [{}];
 	return async () => {
-		const { result } = await runMerchant(credentialsHelper, job.parameters);
+		const { result } = await runMerchant(credentialsHelper, job.parameters, input, options);
 		return { outputItems: result.output('Node').length, error: result.error?.message, output: result };
 	};
 }

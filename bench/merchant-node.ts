@@ -40,17 +40,21 @@ export interface TimedRun {
 	ms: number;
 }
 
-/** Runs Marketplace Merchant once over `inputItems`; with `continueOnFail` every item's outcome is in the output. */
+/**
+ * Runs Marketplace Merchant once over `inputItems`; with `continueOnFail` every item's outcome is
+ * in the output; `typeVersion` 2 is the node as the node creator adds it today.
+ */
 export async function runMerchant(
 	credentialsHelper: TestCredentialsHelper,
 	parameters: INodeParameters,
 	inputItems: unknown[] = [{}],
-	options: { continueOnFail?: boolean } = {},
+	options: { continueOnFail?: boolean; typeVersion?: number } = {},
 ): Promise<TimedRun> {
 	const startedAt = performance.now();
+	const node = { ...(options.continueOnFail ? { continueOnFail: true } : {}), ...(options.typeVersion ? { typeVersion: options.typeVersion } : {}) };
 	const result = await runNode(MERCHANT_NODE, parameters, inputItems, {
 		credentialsHelper,
-		node: options.continueOnFail ? { continueOnFail: true } : undefined,
+		node: Object.keys(node).length > 0 ? node : undefined,
 	});
 	return { result, ms: performance.now() - startedAt };
 }

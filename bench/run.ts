@@ -5,7 +5,7 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
@@ -17,6 +17,7 @@ import { measureHttpRequestComparison } from './rows/http-request';
 import { measureLiveLimitWrites } from './rows/live-limits';
 import { measureRateLimitedUpdates, rateLimitFormulaNote } from './rows/rate-limit';
 import { measureRequestCounts } from './rows/request-counts';
+import { measureRows, rowsNote } from './rows/rows';
 import { measureProductTrigger, measureSync } from './rows/sync';
 import { measureReturnAllSpeed, throughputNote } from './rows/throughput';
 import { measureTokenRequests } from './rows/tokens';
@@ -47,6 +48,7 @@ const GROUPS: RowGroup[] = [
 	{ key: 'trigger', title: 'Trigger costs', measure: measureTriggerCosts },
 	{ key: 'sync', title: 'Sync Stock and Prices over 50,000 products', measure: measureSync },
 	{ key: 'product-trigger', title: 'Product Changed trigger costs', measure: measureProductTrigger },
+	{ key: 'rows', title: 'Sync from one item per row vs one item with the list', measure: measureRows },
 ];
 
 interface Options {
@@ -97,7 +99,7 @@ async function runMeasures(options: Options, info: RunInfo): Promise<boolean> {
 		durations.push(`${group.key} ${formatMs(performance.now() - startedAt)}`);
 	}
 	info.ms = performance.now() - runStartedAt;
-	info.notes.push(`**Durations.** ${durations.join(', ')}.`, throughputNote(), rateLimitFormulaNote(), concurrencyNote(), memoryNote());
+	info.notes.push(`**Durations.** ${durations.join(', ')}.`, throughputNote(), rateLimitFormulaNote(), concurrencyNote(), memoryNote(), rowsNote());
 
 	log('');
 	log(consoleTable(['Measure', 'Figure', 'Target', 'Met', 'Runs'], rows.map((row) => [row.measure, row.figure, row.target, row.met ? 'yes' : 'NO', row.runs])));

@@ -171,3 +171,51 @@ export async function checkEditorDescriptions(session: N8nOwnerSession, nodeType
 		return `${prices.length} required price fields: ${[...new Set(prices.map((property) => property.displayName))].join(', ')}`;
 	});
 }
+
+/**
+ * An execution as the editor's REST API gives it (`/rest/executions/:id`): its data in the
+ * `flatted` format (every object, array and string of the run data is an entry of one list, and
+ * refers to others by their index as a string), turned back into the run data.
+ */
+function unflatten(text: string): unknown {
+	const entries = JSON.parse(text) as unknown[];
+	const revived = new Set<object>();
+	const revive = (value: object) => {
+		revived.add(value);
+		const record = value as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			if (typeof record[key] !== 'string') continue;
+			const target = entries[Number(record[key])];
+			record[key] = target;
+			if (typeof target === 'object' && target !== null && !revived.has(target)) revive(target);
+		}
+	};
+	const root = entries[0];
+	if (typeof root === 'object' && root !== null) revive(root);
+	return root;
+}
+
+interface StoredRun {
+	resultData: { runData: Record<string, Array<{ hints?: Array<{ message: string; type?: string; location?: string }> }>> };
+}
+
+/**
+ * What the output pane shows for a node of a stored execution: the execution hints (e.g. "1 of
+ * 1000 entries rejected"), read the way the editor reads a past execution, from the newest
+ * execution of the workflow (e2e/rows-checks.ts ran it with `n8n execute` before n8n started).
+ */
+export async function checkStoredExecutionHint(session: N8nOwnerSession, workflowId: string, nodeName: string, expected: RegExp): Promise<void> {
+	await check(`editor: a stored execution's hint reaches the editor (/rest/executions/:id, node "${nodeName}", output pane)`, async () => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const list = await session.request<{ results: Array<{ id: string }> }>('GET', `/executions?filter=${filter}`);
+		const newest = [...list.results].sort((a, b) => Number(b.id) - Number(a.id))[0];
+		assert.ok(newest, `no stored execution of workflow ${workflowId}`);
+		const execution = await session.request<{ data: string }>('GET', `/executions/${newest.id}`);
+		const run = unflatten(execution.data) as StoredRun;
+		const hints = run.resultData.runData[nodeName]?.[0]?.hints ?? [];
+		assert.equal(hints.length, 1, `hints: ${JSON.stringify(hints)}`);
+		assert.match(hints[0].message, expected);
+		assert.deepEqual([hints[0].type, hints[0].location], ['warning', 'outputPane']);
+		return `execution ${newest.id}: "${hints[0].message}"`;
+	});
+}

@@ -19,7 +19,8 @@ import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
 import { checkExamples } from './example-checks';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
 import { checkAiAgent, checkAiAgentStreaming } from './ai-agent-checks';
-import { checkEditorDescriptions } from './editor-checks';
+import { checkEditorDescriptions, checkStoredExecutionHint } from './editor-checks';
+import { checkRowsAtScale, ROWS_HINT, ROWS_WORKFLOWS } from './rows-checks';
 import { installCommunityPackage, packPackage } from './community-package';
 import {
 	createUserFolder,
@@ -764,6 +765,7 @@ async function main(): Promise<void> {
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
 		await checkExamples(installation, userFolder);
+		await checkRowsAtScale(installation, userFolder);
 		agentModel = await checkAiAgent(installation, userFolder, sandbox);
 
 		let session: N8nOwnerSession | undefined;
@@ -784,6 +786,7 @@ async function main(): Promise<void> {
 		await checkListedTypes(session);
 		await checkEditorDescriptions(session, NODE_TYPE, TRIGGER_TYPE);
 		await checkNodeCreatorSearch(session, n8n!.baseUrl, n8n!.owner!, 'Marketplace Merchant');
+		await checkStoredExecutionHint(session, ROWS_WORKFLOWS.skip.id, 'Sync', ROWS_HINT);
 		await checkLocatorLists(session, { nodeType: NODE_TYPE, credential: { type: CREDENTIAL_TYPE, ...CREDENTIAL } }, sandbox);
 		if (agentModel) await checkAiAgentStreaming(api, n8n.baseUrl, sandbox, agentModel);
 		const inProcess = sandbox;

@@ -14,16 +14,17 @@
  * stopped by its own process id, also on failure, Ctrl-C or SIGTERM. See e2e/README.md.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { RemoteSandbox } from '../../bench/remote-sandbox';
-import type { RequestLogEntry } from '../../sandbox';
+import type { Product, RequestLogEntry } from '../../sandbox';
 import { check, invoiceIdOf, nodeOutput, reportChecks, seconds, waitFor, type Json } from '../checks';
 import { installCommunityPackage, packPackage } from '../community-package';
 import { createUserFolder, importCredentials, importWorkflows, installN8n, removeUserFolder, type N8nInstallation } from '../n8n';
 import { N8nOwnerSession, N8nPublicApi, type PublicApiExecution } from '../n8n-api';
+import { assertOneBatch, assertPaired, ROWS_CATALOGUE, ROWS_CREDENTIAL, ROWS_IN_CSV, ROWS_WORKFLOWS, rowsCsv, rowsWorkflow, syncRun } from '../rows-checks';
 import { checkTrigger } from '../trigger-checks';
 import { checkWriteResults } from '../write-checks';
 import { executionsByWorker, startQueueCluster, startQueueServices, Teardown, workerOf, type QueueCluster, type QueueServices } from './cluster';
@@ -45,6 +46,7 @@ const WORKFLOWS = {
 	writes: { id: 'queueWriteOps001', path: 'queue-write-operations' },
 	tokenRound: { id: 'queueTokenRound1', path: 'queue-token-round' },
 	liveUpdates: { id: 'queueLiveUpdate1', path: 'queue-live-updates' },
+	rows: { id: ROWS_WORKFLOWS.clean.id, path: 'queue-rows-csv-sync' },
 	trigger: { id: 'e2eInvoiceTrig01' },
 };
 
@@ -68,20 +70,26 @@ async function readJson(file: string): Promise<Workflow> {
  */
 async function writeWorkflowOnWebhook(): Promise<Workflow> {
 	const workflow = await readJson(path.join(REPO_DIR, 'e2e', 'workflows', 'write-operations.json'));
+	return { ...onWebhook(workflow, WORKFLOWS.writes.path, '6a0c7d52-7d0e-4a43-9a11-e2e0000000d1'), id: WORKFLOWS.writes.id, name: 'Queue: bulk updates and discounts with one bad entry each' };
+}
+
+/** A workflow of the single-process suite with its manual trigger replaced by a production webhook on `webhookPath`. */
+function onWebhook(workflow: Workflow, webhookPath: string, webhookId: string): Workflow {
 	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
-	assert.ok(trigger, 'write-operations.json has no manual trigger');
+	assert.ok(trigger, `${workflow.id} has no manual trigger`);
 	Object.assign(trigger, {
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
-		webhookId: '6a0c7d52-7d0e-4a43-9a11-e2e0000000d1',
-		parameters: { httpMethod: 'POST', path: WORKFLOWS.writes.path, responseMode: 'onReceived', options: {} },
+		webhookId,
+		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
 	});
-	return { ...workflow, id: WORKFLOWS.writes.id, name: 'Queue: bulk updates and discounts with one bad entry each' };
+	return workflow;
 }
 
-async function queueWorkflows(): Promise<Workflow[]> {
+async function queueWorkflows(rowsFilesDir: string): Promise<Workflow[]> {
 	const dir = path.join(__dirname, 'workflows');
 	return [
+		onWebhook(await rowsWorkflow('clean', rowsFilesDir), WORKFLOWS.rows.path, '6a0c7d52-7d0e-4a43-9a11-e2e0000000d2'),
 		await readJson(path.join(dir, 'return-all.json')),
 		await writeWorkflowOnWebhook(),
 		await readJson(path.join(dir, 'token-round.json')),
@@ -96,6 +104,8 @@ interface Context {
 	cluster: QueueCluster;
 	sandbox: RemoteSandbox;
 	api: N8nPublicApi;
+	/** The rows check's own sandbox (50,000 products) and the folder n8n may read its CSV from. */
+	rows: { sandbox: RemoteSandbox; filesDir: string };
 }
 
 const UNFINISHED = new Set(['new', 'running', 'waiting']);
@@ -356,6 +366,25 @@ async function checkTriggerOnMain(context: Context): Promise<void> {
 	});
 }
 
+/** e2e/rows-checks.ts's 1,000-row CSV sync (n8n's file nodes → Sync v2, one entry per row) run by a worker. */
+async function checkRowsOnWorker(context: Context): Promise<void> {
+	const { sandbox, filesDir } = context.rows;
+	await check(`rows: a ${ROWS_IN_CSV}-row CSV → Sync (v2, one entry per row) on a worker against ${ROWS_CATALOGUE.toLocaleString('en')} products: the catalogue read once, one write, ${ROWS_IN_CSV} items paired with their rows`, async () => {
+		const products = await sandboxState<Product>(sandbox, 'products');
+		await writeFile(path.join(filesDir, ROWS_WORKFLOWS.clean.file), rowsCsv(products, false));
+		await sandbox.clearLog();
+		const [run] = await runOnWorkers(context, WORKFLOWS.rows, [{}], 120_000);
+		assert.equal(run.execution.status, 'success', failureOf(run.execution));
+		assertRanOnWorkers([run]);
+		const { items, hints } = syncRun(run.execution as Parameters<typeof syncRun>[0]);
+		assertPaired(items);
+		assert.deepEqual(items.filter((item) => item.json.status !== 'updated').length, 0, 'rows not updated');
+		assert.deepEqual(hints, []);
+		const log = [...(await sandbox.log('basicProducts')), ...(await sandbox.log('productBulk'))];
+		return `${assertOneBatch(log, ROWS_IN_CSV)}; worker ${run.worker + 1}`;
+	});
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function setUp(teardown: Teardown, packDir: string, userFolder: string): Promise<Context | undefined> {
@@ -371,16 +400,25 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 
 	let installation: N8nInstallation | undefined;
 	let sandbox: RemoteSandbox | undefined;
-	const ready = await check('setup: n8n installed, package built, packed and installed, sandbox up in its own process', async () => {
+	let rows: Context['rows'] | undefined;
+	const ready = await check('setup: n8n installed, package built, packed and installed, sandboxes up in their own processes', async () => {
 		installation = await installN8n();
 		const tarball = process.env.E2E_TARBALL ? path.resolve(process.env.E2E_TARBALL) : await packPackage(installation, REPO_DIR, packDir);
 		const installed = await installCommunityPackage(installation, userFolder, tarball);
 		const started = await RemoteSandbox.start({ seed: 1, products: SANDBOX_PRODUCTS, clients: 2 });
 		teardown.add('sandbox', async () => await started.close());
 		sandbox = started;
-		return `n8n ${installation.version}, ${installed.name}@${installed.version}, sandbox ${started.url}`;
+		// The rows check's catalogue, and a folder main and workers may read files from (n8n 2.x restricts file access).
+		const rowsSandbox = await RemoteSandbox.start({ seed: 18, products: ROWS_CATALOGUE, clients: 1 });
+		teardown.add('rows sandbox', async () => await rowsSandbox.close());
+		const filesDir = await mkdtemp(path.join(tmpdir(), 'n8n-queue-rows-'));
+		teardown.add('rows files', async () => await rm(filesDir, { recursive: true, force: true }));
+		queueServices.env.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
+		rows = { sandbox: rowsSandbox, filesDir };
+		return `n8n ${installation.version}, ${installed.name}@${installed.version}, sandbox ${started.url}, rows sandbox ${rowsSandbox.url}`;
 	});
-	if (!ready || !installation || !sandbox) return undefined;
+	if (!ready || !installation || !sandbox || !rows) return undefined;
+	const rowsContext = rows;
 	const n8n = installation;
 	const remote = sandbox;
 
@@ -391,8 +429,9 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 			type: CREDENTIAL_TYPE,
 			data: { ...remote.credentials(remote.freshClient()) },
 		}));
+		credentials.push({ ...ROWS_CREDENTIAL, data: { ...rowsContext.sandbox.credentials(rowsContext.sandbox.freshClient()) } });
 		await importCredentials(n8n, userFolder, credentials, options);
-		const workflows = await queueWorkflows();
+		const workflows = await queueWorkflows(rowsContext.filesDir);
 		await importWorkflows(n8n, userFolder, workflows, options);
 		return `${credentials.length} credentials, ${workflows.length} workflows`;
 	});
@@ -414,7 +453,7 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 	const mainUrl = cluster.main.baseUrl;
 
 	const activated = await check('webhook workflows activated through the public API', async () => {
-		const webhookWorkflows = [WORKFLOWS.returnAll, WORKFLOWS.writes, WORKFLOWS.tokenRound, WORKFLOWS.liveUpdates];
+		const webhookWorkflows = [WORKFLOWS.returnAll, WORKFLOWS.writes, WORKFLOWS.tokenRound, WORKFLOWS.liveUpdates, WORKFLOWS.rows];
 		const activatedAt = Date.now();
 		for (const workflow of webhookWorkflows) assert.equal((await publicApi.activateWorkflow(workflow.id)).active, true, workflow.id);
 		// n8n 2.41 applies a publication through its outbox: the webhook may register a bit later.
@@ -424,12 +463,13 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 		return `${webhookWorkflows.map((workflow) => `/webhook/${workflow.path}`).join(', ')} registered after ${seconds(Date.now() - activatedAt)}`;
 	});
 	if (!activated) return undefined;
-	return { installation: n8n, services: queueServices, cluster, sandbox: remote, api };
+	return { installation: n8n, services: queueServices, cluster, sandbox: remote, api, rows: rowsContext };
 }
 
 /** The checks after setup, in order; `QUEUE_CHECKS=tokens,trigger` runs some of them only. */
 const CHECK_GROUPS: Record<string, (context: Context) => Promise<void>> = {
 	workers: checkReadAndWriteOnWorkers,
+	rows: checkRowsOnWorker,
 	tokens: checkTokenRounds,
 	'live-limits': checkLiveLimitWrites,
 	trigger: checkTriggerOnMain,

@@ -364,6 +364,35 @@ export function readsOneEntryPerItem(ctx: ItemContext): boolean {
 /** The input items as a source of entries: rows of a sheet, counted from 1. */
 export const INPUT_ITEMS: BulkSource = { list: '', unit: 'row' };
 
+/** Each row field's label (`Update Fields › Base Price`), worked out once per operation, not for each of a run's items. */
+const ROW_FIELD_LABELS = new WeakMap<BulkInput, Map<string, string>>();
+
+function rowFieldLabels(input: BulkInput): Map<string, string> {
+	let labels = ROW_FIELD_LABELS.get(input);
+	if (!labels) {
+		labels = new Map([...labelChains(input.rows.row.values)].map(([name, chain]) => [name, fieldPath(...chain)]));
+		ROW_FIELD_LABELS.set(input, labels);
+	}
+	return labels;
+}
+
+/** Where each row field of the per-item mode is entered (`itemUpdateFields.basePrice`), worked out once per operation. */
+const ITEM_PARAMETER_PATHS = new WeakMap<BulkInput, Map<string, string>>();
+
+function itemParameterPaths(input: BulkInput): Map<string, string> {
+	let paths = ITEM_PARAMETER_PATHS.get(input);
+	if (!paths) {
+		paths = new Map(
+			[...fieldPaths(input.rows.row.values)].map(([name, path]) => {
+				const [top, ...below] = path.split('.');
+				return [name, [itemParameterName(top), ...below].join('.')];
+			}),
+		);
+		ITEM_PARAMETER_PATHS.set(input, paths);
+	}
+	return paths;
+}
+
 /**
  * The entry of one input item in the per-item mode: the mapped fields, as a row of the rows mode
  * holds them, labelled by the item's position and what it names: `row 3 (EAN 8600892210086) › Base Price`.
@@ -377,16 +406,8 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const entry = input.rows.toEntry ? input.rows.toEntry(row) : row;
 	const named = input.nameEntry(ctx, entry);
 	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
-	const chains = labelChains(input.rows.row.values);
-	const label: BulkEntries['label'] = (_index, key) => {
-		if (key === undefined) return rowLabel;
-		const chain = chains.get(key);
-		return `${rowLabel}${FIELD_SEPARATOR}${chain ? fieldPath(...chain) : key}`;
-	};
-	const paths = fieldPaths(input.rows.row.values);
-	const parameterOf = (_index: number, key: string) => {
-		const [top, ...below] = (paths.get(key) ?? key).split('.');
-		return [itemParameterName(top), ...below].join('.');
-	};
-	return { entries: [entry], source: INPUT_ITEMS, label, parameterOf };
+	const fields = rowFieldLabels(input);
+	const label: BulkEntries['label'] = (_index, key) => (key === undefined ? rowLabel : `${rowLabel}${FIELD_SEPARATOR}${fields.get(key) ?? key}`);
+	const parameters = itemParameterPaths(input);
+	return { entries: [entry], source: INPUT_ITEMS, label, parameterOf: (_index, key) => parameters.get(key) ?? itemParameterName(key) };
 }

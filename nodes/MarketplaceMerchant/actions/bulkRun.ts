@@ -27,6 +27,8 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
+	type IGetNodeParameterOptions,
+	type INode,
 	type INodeExecutionData,
 	type IPairedItemData,
 } from 'n8n-workflow';
@@ -42,14 +44,36 @@ import { readingParameter, type ValueContext } from '../transport/values';
 import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 
-/** The per-item view of a run over all items: what the value readers see of item `itemIndex`. */
+/**
+ * The per-item view of a run over all items: what the value readers see of item `itemIndex`. A
+ * class, not an object of closures: a run of 50,000 rows holds one per row until it ends, and
+ * methods on the prototype make each one small object.
+ */
+class RunItemContext implements ItemContext {
+	constructor(
+		private readonly exec: IExecuteFunctions,
+		private readonly itemIndex: number,
+	) {}
+
+	getNode(): INode {
+		return this.exec.getNode();
+	}
+
+	getItemIndex(): number {
+		return this.itemIndex;
+	}
+
+	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
+		return this.exec.getNodeParameter(name, this.itemIndex, fallback, options);
+	}
+
+	getInputData(): INodeExecutionData {
+		return this.exec.getInputData()[this.itemIndex];
+	}
+}
+
 export function itemContext(exec: IExecuteFunctions, itemIndex: number): ItemContext {
-	return {
-		getNode: () => exec.getNode(),
-		getItemIndex: () => itemIndex,
-		getNodeParameter: (name, fallback, options) => exec.getNodeParameter(name, itemIndex, fallback, options),
-		getInputData: () => exec.getInputData()[itemIndex],
-	};
+	return new RunItemContext(exec, itemIndex);
 }
 
 /** One entry on its way through a run: where it came from, as given, and what checking made of it. */
