@@ -119,6 +119,26 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		expect(apiRequests()).toEqual([]);
 	});
 
+	it('a column mapped by dragging ({{ $json.Column }}, read from the item) gives what n8n\'s own evaluation of the column gives, for every kind of value', async () => {
+		await start();
+		const products = settledProducts(12);
+		const odd: unknown[] = ['5', 5, ' 7 ', null, undefined, 5.5, '1,299', true, '', 0, '12abc', { n: 1 }];
+		const rows = products.map((product, index) => {
+			const row: IDataObject = { EAN: index === 3 ? Number(product.ean) : product.ean, Price: String(product.basePrice) };
+			if (odd[index] !== undefined) row.Qty = odd[index] as IDataObject[string];
+			return row;
+		});
+		const outputOf = async (qty: string, match: string) =>
+			(await run({ ...SYNC_MAPPED, itemMatch: match, itemStockLevel: qty, invalidEntries: 'skip', dryRun: true }, rows, NEW_NODE)).json('Node');
+
+		const read = await outputOf('={{ $json.Qty }}', '={{ $json.EAN }}');
+		const evaluated = await outputOf('={{ $json["Qty"] }}', '={{ $json["EAN"] }}');
+
+		expect(read).toEqual(evaluated);
+		expect(read.map((item) => item.status)).toContain('invalid');
+		expect(read.map((item) => item.status)).toContain('planned');
+	});
+
 	it('Stop the Run under On Error = Continue: only the invalid row fails, as an error item; the others are sent', async () => {
 		await start();
 		const products = settledProducts(3);
