@@ -164,9 +164,11 @@ describe('answers larger than the cap', () => {
 	it('the token request stops a gzip bomb from the token endpoint the same way', async () => {
 		sandbox.injectFault({ route: 'token', body: 'gzip-bomb', sizeBytes: 1024 * MIB, count: 1 });
 
+		// A route no other test of this file calls: the late answers of their held-back warehouse
+		// requests may still be logged while this test runs on a busy machine.
 		const { result, growthBytes } = await measuringGrowth(
 			async () =>
-				await runNode('marketplaceMerchant', LIST_WAREHOUSES, [{}], {
+				await runNode('marketplaceMerchant', { resource: 'product', operation: 'getManyBasic' }, [{}], {
 					credentials: { marketplaceMerchantApi: sandboxCredential(sandbox, freshClient()) },
 				}),
 		);
@@ -176,7 +178,7 @@ describe('answers larger than the cap', () => {
 		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
 		// Not retried: the same answer would come again.
 		expect(sandbox.count('token')).toBe(1);
-		expect(sandbox.count('warehouses')).toBe(0);
+		expect(sandbox.count('basicProducts')).toBe(0);
 	});
 
 	it('the credential test stops a gzip bomb from the token endpoint the same way', async () => {
