@@ -76,7 +76,12 @@ export async function checkLocatorLists(session: N8nOwnerSession, target: Editor
 			first.results.map((entry) => String(entry.value)),
 			products.slice(0, 50).map((product) => String(product.id)),
 		);
-		assert.equal(first.results[0].name, `${products[0].name} (SKU ${products[0].sku}, EAN ${products[0].ean})`);
+		// The entry tells similar products apart: name, price, stock, then the codes merchants search by.
+		const shown = String(first.results[0].name);
+		const parts = shown.split(' · ');
+		assert.equal(parts[0], products[0].name, shown);
+		assert.match(parts[1] ?? '', / RSD$/, shown);
+		assert.deepEqual(parts.slice(2), [`stock ${products[0].stockLevel}`, `SKU ${products[0].sku}`, `EAN ${products[0].ean}`], shown);
 		assert.equal(first.paginationToken, '1');
 		const second = await search(undefined, first.paginationToken);
 		assert.equal(String(second.results[0]?.value), String(products[50].id));
