@@ -2,14 +2,13 @@
  * "Request Options": settings of how the node talks to the service, shown for every operation.
  * RoutingNode itself reads a parameter named `requestOptions` for `timeout` (ms), `batching`,
  * `proxy` and `allowUnauthorizedCerts`: the options here use other names, so it ignores them and
- * the request engine (transport/send.ts) reads them.
+ * the request engine reads them (transport/requestSettings.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, RETRY_BUDGET_TIMEOUTS } from '../transport/attempts';
-import { isBlank, readWholeNumber, type ValueContext } from '../transport/values';
+import { RETRY_BUDGET_TIMEOUTS } from '../transport/attempts';
 
-/** Its default is DEFAULT_TIMEOUT_MS, written out as n8n's linter asks. */
+/** Its default is DEFAULT_TIMEOUT_MS (transport/attempts.ts) in seconds, written out as n8n's linter asks. */
 const timeoutSecondsOption: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
 	name: 'timeoutSeconds',
@@ -38,9 +37,3 @@ export const requestOptionsProperty: INodeProperties = {
 		timeoutSecondsOption,
 	],
 };
-
-/** The request timeout the user chose (default 60 s), in milliseconds; a value that is not a whole number of seconds is refused. */
-export function requestTimeoutMs(ctx: ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown }): number {
-	const seconds = ctx.getNodeParameter('requestOptions.timeoutSeconds', '');
-	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
-}

@@ -14,8 +14,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { requestTimeoutMs } from '../actions/requestOptions';
 import { nodeError, serviceError } from './errors';
+import { requestTimeoutMs } from './requestSettings';
 
 /**
  * The largest answer read (inflated), and the most all answers being read at once in this process

@@ -19,14 +19,13 @@ import type {
 	RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import { requestTimeoutMs } from '../actions/requestOptions';
 import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { DEFAULT_TIMEOUT_MS } from './attempts';
 import { namingRequest, rememberRequest, requestLabel } from './decode';
 import { CREDENTIAL_TYPE, normalizeBaseUrl } from './credential';
 import type { EndpointGroup } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
-import { isBlank, readWholeNumber } from './values';
+import { requestTimeoutMs, requestsPerMinuteOf, type OptionsContext } from './requestSettings';
 
 /**
  * What the request engine needs to know of a request, declared by the operation that sends it
@@ -64,18 +63,6 @@ async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): 
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
 	const base = normalizeBaseUrl(baseUrl);
 	return { baseUrl: base, merchantKey: `${base}|${String(clientId ?? '')}`, secrets: [clientSecret, apiKey, accessToken] };
-}
-
-/** What the request options are read from: an item's parameters. */
-type OptionsContext = Pick<IExecutePaginationFunctions, 'getNode'> & {
-	getNodeParameter(name: string, fallback?: unknown): unknown;
-	getItemIndex?: () => number;
-};
-
-/** The Requests per Minute option (actions/requestOptions.ts), when the user set it. */
-function requestsPerMinuteOf(ctx: OptionsContext): number | undefined {
-	const value = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
-	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
 }
 
 /**
