@@ -11,18 +11,18 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { sleep, UserError } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE, normalizeBaseUrl } from '../nodes/MarketplaceMerchant/transport/credential';
 import { PATHS } from '../nodes/MarketplaceMerchant/transport/endpoints';
 import { answerTooLargeText, readCappedBody, STREAMED_ANSWER } from '../nodes/MarketplaceMerchant/transport/answerLimits';
-import { isCutOff, retryAfterMs } from '../nodes/MarketplaceMerchant/transport/errors';
+import { credentialAdvice, errorCodeOf, networkFailureReason } from '../nodes/MarketplaceMerchant/transport/errors';
+import { RefusedTooLong } from '../nodes/MarketplaceMerchant/transport/pacing';
 import { redactText, secretList } from '../nodes/MarketplaceMerchant/transport/redact';
+import { sendWithPolicy } from '../nodes/MarketplaceMerchant/transport/requestPolicy';
 
 import { decodeJson } from '../nodes/MarketplaceMerchant/transport/decode';
 import { ANSWERS } from '../nodes/MarketplaceMerchant/transport/schema';
-
-const GRANT_ENDPOINT_PATH = '/iam/api/v1/auth/token';
 
 /** The platform issues 15-minute tokens; used when a response carries no usable `expires_in`. */
 const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
@@ -32,12 +32,6 @@ const MAX_EXPIRY_MARGIN_MS = 30_000;
 
 /** How long the token request may take to begin answering, and its answer to arrive once begun. */
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
-
-/** Token requests answered 429 or 5xx, or cut off, are sent again up to this many times in all. */
-const TOKEN_REQUEST_ATTEMPTS = 4;
-/** Waits between them: Retry-After when given (at most TOKEN_RETRY_MAX_WAIT_MS), else 1 s, 2 s, 4 s. */
-const TOKEN_RETRY_BASE_MS = 1_000;
-const TOKEN_RETRY_MAX_WAIT_MS = 30_000;
 
 /**
  * A token the service rejected stays rejected: it is never handed out again. Kept (as hashes,
@@ -81,18 +75,6 @@ function rememberRejected(token: string, now: number): void {
 function isRejected(token: string): boolean {
 	return rejectedTokens.has(tokenHash(token));
 }
-
-const NETWORK_ERROR_REASONS: Record<string, string> = {
-	ECONNREFUSED: 'the connection was refused',
-	ENOTFOUND: 'the host name could not be resolved',
-	EAI_AGAIN: 'the host name could not be resolved',
-	ETIMEDOUT: 'the connection timed out',
-	ECONNABORTED: 'the connection timed out',
-	ECONNRESET: 'the connection was closed unexpectedly',
-	EHOSTUNREACH: 'the host is unreachable',
-	ENETUNREACH: 'the network is unreachable',
-};
-
 
 /** The base URL as shown in messages: without any user name or password it may carry. */
 function displayUrl(url: string): string {
@@ -143,6 +125,7 @@ function tokenStatusError(
 	response: IN8nHttpFullResponse,
 	tokenUrl: string,
 	secrets: string[],
+	attempts: number,
 ): UserError {
 	const status = response.statusCode;
 	const detail = serverMessage(response.body);
@@ -153,14 +136,14 @@ function tokenStatusError(
 		return new UserError(
 			'Authentication failed: the client ID or client secret was rejected (HTTP 401 from the token endpoint)',
 			{
-				description: `${description}. Check the Client ID, the Client Secret and the API Key, and that they belong to the environment of the Base URL (production and staging credentials differ).`,
+				description: `${description}. ${credentialAdvice(401)}`,
 			},
 		);
 	}
 	if (status === 403) {
 		return new UserError(
 			'Authentication failed: the token request was forbidden (HTTP 403 from the token endpoint)',
-			{ description: `${description}. Check the API Key and the permissions of the client.` },
+			{ description: `${description}. ${credentialAdvice(403)}` },
 		);
 	}
 	if (status === 404 || status === 405) {
@@ -171,26 +154,27 @@ function tokenStatusError(
 	if (status === 429 || status >= 500) {
 		return new UserError(
 			`The token endpoint is unavailable (HTTP ${status}): try again later`,
-			{ description: `${description}. The token request was sent ${TOKEN_REQUEST_ATTEMPTS} times.` },
+			{ description: `${description}. The token request was sent ${attempts} time${attempts === 1 ? '' : 's'}.` },
 		);
 	}
 	return new UserError(`The token request failed (HTTP ${status})`, { description });
 }
 
 function networkError(error: unknown, baseUrl: string): UserError {
-	const code =
-		error && typeof error === 'object' && typeof (error as IDataObject).code === 'string'
-			? ((error as IDataObject).code as string)
-			: undefined;
-	const reason = (code && NETWORK_ERROR_REASONS[code]) ?? 'the request failed before an answer arrived';
-	return new UserError(`Could not reach the marketplace API: ${reason}`, {
+	const code = errorCodeOf(error);
+	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
 		description: `Check the Base URL (${baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
 	});
 }
 
-function tokenRetryWaitMs(attempt: number, response?: IN8nHttpFullResponse): number {
-	const asked = response ? retryAfterMs(response.headers as Record<string, unknown>) : undefined;
-	return Math.min(asked ?? TOKEN_RETRY_BASE_MS * 2 ** (attempt - 1), TOKEN_RETRY_MAX_WAIT_MS);
+/** An answer the request engine's policy may send again for (429, 5xx): thrown to it with its status and headers. */
+class RetryableAnswer extends Error {
+	readonly response: { status: number; headers: Record<string, unknown> };
+
+	constructor(answer: IN8nHttpFullResponse) {
+		super(`The token endpoint answered HTTP ${answer.statusCode}`);
+		this.response = { status: answer.statusCode, headers: answer.headers as Record<string, unknown> };
+	}
 }
 
 /** The token endpoint's answer as JSON when it is JSON (an error page may not be); undefined when empty. */
@@ -206,39 +190,53 @@ function parsedBody(bytes: unknown): unknown {
 }
 
 /**
- * Sends the token request, again after a 429 or 5xx answer or a cut connection (a bounded number
- * of times, honouring Retry-After). Any other answer, and the last one, is returned as it is, its
- * body read as every answer of the node is (answerLimits.ts): at most 256 MiB inflated, within the
- * request's timeout, so a gzip bomb or a trickling answer from the token endpoint ends in a clear error.
+ * Sends the token request through the request engine's policy, as every request of the package
+ * is (transport/requestPolicy.ts): again after a 429, a 503, a 502/504 or a cut connection (a token
+ * asked for twice is harmless), as Retry-After asks, within three times its timeout; its body read
+ * within the answer cap (answerLimits.ts), so that a gzip bomb or a trickling answer from the token
+ * endpoint ends in a clear error. The last answer comes back whatever its status; an error only
+ * when none came.
  */
 async function sendTokenRequest(
 	helpers: IHttpRequestHelper['helpers'],
-	options: IHttpRequestOptions,
+	options: IHttpRequestOptions & { url: string },
 	shownBaseUrl: string,
-): Promise<IN8nHttpFullResponse> {
-	for (let attempt = 1; ; attempt++) {
-		const last = attempt >= TOKEN_REQUEST_ATTEMPTS;
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await helpers.httpRequest({ ...options, ...STREAMED_ANSWER })) as IN8nHttpFullResponse;
-			response.body = parsedBody(await readCappedBody(response.body, TOKEN_REQUEST_TIMEOUT_MS)) as IN8nHttpFullResponse['body'];
-		} catch (error) {
-			const tooLarge = answerTooLargeText(error);
-			if (tooLarge) {
-				throw new UserError(tooLarge.message.replace(/^The service's/, "The token endpoint's"), {
-					description: `${tooLarge.description} (token endpoint ${shownBaseUrl}${GRANT_ENDPOINT_PATH})`,
-				});
-			}
-			if (last || !isCutOff(error)) {
-				// The original error carries the request, body included: only its code is kept.
-				throw networkError(error, shownBaseUrl);
-			}
-			await sleep(tokenRetryWaitMs(attempt));
-			continue;
+): Promise<{ response: IN8nHttpFullResponse; attempts: number }> {
+	let attempts = 0;
+	let last: IN8nHttpFullResponse | undefined;
+	let failure: unknown;
+	try {
+		const response = await sendWithPolicy(
+			{ merchantKey: `token|${options.url}`, group: 'token', idempotent: true, timeoutMs: TOKEN_REQUEST_TIMEOUT_MS },
+			async (timeout) => {
+				attempts++;
+				last = undefined;
+				try {
+					const answer = (await helpers.httpRequest({ ...options, ...STREAMED_ANSWER, timeout })) as IN8nHttpFullResponse;
+					answer.body = parsedBody(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
+					last = answer;
+				} catch (error) {
+					failure = error;
+					throw error;
+				}
+				if (last.statusCode === 429 || last.statusCode >= 500) throw new RetryableAnswer(last);
+				return last;
+			},
+		);
+		return { response, attempts };
+	} catch (error) {
+		if (last) return { response: last, attempts };
+		if (error instanceof RefusedTooLong) {
+			throw new UserError('The token endpoint is unavailable (HTTP 429): try again later', { description: error.message });
 		}
-		const status = response.statusCode;
-		if (last || (status !== 429 && status < 500)) return response;
-		await sleep(tokenRetryWaitMs(attempt, response));
+		const tooLarge = answerTooLargeText(failure ?? error);
+		if (tooLarge) {
+			throw new UserError(tooLarge.message.replace(/^The service's/, "The token endpoint's"), {
+				description: `${tooLarge.description} (token endpoint ${shownBaseUrl}${PATHS.grant})`,
+			});
+		}
+		// The original error carries the request, body included: only its code is kept.
+		throw networkError(failure ?? error, shownBaseUrl);
 	}
 }
 
@@ -252,13 +250,13 @@ async function requestToken(
 	const apiKey = String(credentials.apiKey ?? '');
 	const secrets = secretList([clientSecret, apiKey]);
 	const shownBaseUrl = displayUrl(baseUrl);
-	const tokenUrl = `${shownBaseUrl}${GRANT_ENDPOINT_PATH}`;
+	const tokenUrl = `${shownBaseUrl}${PATHS.grant}`;
 
 	const headers: IDataObject = { 'Content-Type': 'application/json', Accept: 'application/json' };
 	if (apiKey) headers['X-API-Key'] = apiKey;
-	const options: IHttpRequestOptions = {
-		method: 'POST',
-		url: `${baseUrl}${GRANT_ENDPOINT_PATH}`,
+	const options = {
+		method: 'POST' as const,
+		url: `${baseUrl}${PATHS.grant}`,
 		headers,
 		body: {
 			grantType: 'CLIENT_CREDENTIALS',
@@ -272,9 +270,9 @@ async function requestToken(
 		ignoreHttpStatusErrors: true,
 	};
 
-	const response = await sendTokenRequest(helpers, options, shownBaseUrl);
+	const { response, attempts } = await sendTokenRequest(helpers, options, shownBaseUrl);
 	if (response.statusCode < 200 || response.statusCode > 299) {
-		throw tokenStatusError(response, tokenUrl, secrets);
+		throw tokenStatusError(response, tokenUrl, secrets, attempts);
 	}
 	const body = decodeJson(response.body, ANSWERS.token) as IDataObject | undefined;
 	const token = body && typeof body === 'object' ? body.access_token : undefined;

@@ -219,6 +219,21 @@ describe('Marketplace Merchant API credential, through the real engine', () => {
 		expect(sandbox.count('warehouses')).toBe(0);
 	});
 
+	it("says what to check in the same words wherever the service refuses the credential: the token endpoint's 401, an operation's 403", async () => {
+		await start();
+		const wrong = await runNode(TEST_WAREHOUSES_NODE_TYPE, LIST_WAREHOUSES, items(1), {
+			credentials: { [CREDENTIAL_TYPE]: credentialFor(sandbox, { clientSecret: 'not-the-secret' }) },
+		});
+		sandbox.injectFault({ route: 'warehouses', status: 403, count: 1 });
+		const forbidden = await runNode('marketplaceMerchant', { resource: 'warehouse', operation: 'getMany' }, items(1), {
+			credentials: { [CREDENTIAL_TYPE]: credentialFor(sandbox) },
+		});
+
+		expect(wrong.error?.description).toMatch(/Check the Client ID and Client Secret, and that they belong to the environment of the Base URL/);
+		expect(forbidden.error?.message).toMatch(/403|forbidden/i);
+		expect(forbidden.error?.description).toMatch(/check the API Key and the client's permissions in the merchant portal\.$/);
+	});
+
 	it('reports the failure per item with "continue on fail"', async () => {
 		await start();
 		const wrongSecret = `wrong-secret-${Math.random().toString(36).slice(2)}`;

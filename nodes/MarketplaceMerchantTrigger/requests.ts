@@ -28,7 +28,7 @@ import type { InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents
 import { formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
 import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
-import { serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
+import { credentialAdvice, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import type { DateWindow } from './cursor';
@@ -48,13 +48,11 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 	const details = { message: originalMessage, description: original.description ?? null } as JsonObject;
 	const httpCode = status === undefined ? undefined : String(status);
 	if (status === 401 || status === 403) {
+		// The request engine's description already ends with what to check (errors.ts, credentialAdvice).
 		return serviceError(ctx.getNode(), details, {
 			httpCode,
 			message: `The service rejected the credential while reading ${what} (HTTP ${status})`,
-			description:
-				status === 401
-					? 'Check the Client ID and Client Secret, and that they belong to the environment of the Base URL (production and staging credentials differ).'
-					: 'The client has no permission for this route: check its permissions in the merchant portal.',
+			description: original.description ?? credentialAdvice(status),
 		});
 	}
 	if (status === 429 || (status !== undefined && status >= 500)) {

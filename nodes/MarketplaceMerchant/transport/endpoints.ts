@@ -7,8 +7,10 @@
 /**
  * Endpoints share a per-merchant rate limit by group (platform facts, "Rate limits").
  * `documentDownloads` are the pre-signed document links: another host, no published limit.
+ * `token` is the credential's token request: no published limit either; one gate per host still
+ * makes a 429 from it hold back the other token requests to that host.
  */
-export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation' | 'documentDownloads';
+export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation' | 'documentDownloads' | 'token';
 
 /** At most `limit` requests in any `lengthMs` (a sliding window). */
 export interface RateWindow {
@@ -57,12 +59,15 @@ export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 	payments: { windows: [{ limit: 60, lengthMs: MINUTE_MS }], inFlight: 10 },
 	cancellation: { windows: [{ limit: 500, lengthMs: MINUTE_MS }], inFlight: 10 },
 	documentDownloads: { windows: [], inFlight: 5 },
+	token: { windows: [], inFlight: 5 },
 };
 
 /** The window a "per minute" setting (the node's Requests per Minute option) applies to. */
 export const PER_MINUTE_WINDOW_MS = MINUTE_MS;
 
 export const PATHS = {
+	/** The credential's token request (client credentials grant). */
+	grant: '/iam/api/v1/auth/token',
 	products: '/product/api/v1/merchant-integration/products',
 	basicProducts: '/product/api/v1/merchant-integration/basic-products',
 	import: '/product/api/v1/merchant-integration/import',

@@ -49,6 +49,38 @@ export function retryAfterMs(headers: Record<string, unknown> | undefined, now =
 	return undefined;
 }
 
+/**
+ * What the user can do when the service refuses the credential, in the same words wherever it
+ * shows: the token request (the credential and its test), an operation's request, a trigger poll.
+ */
+const CREDENTIAL_ADVICE: Partial<Record<number, string>> = {
+	401: 'Check the Client ID and Client Secret, and that they belong to the environment of the Base URL (production and staging credentials differ).',
+	403: "The client has no permission for this: check the API Key and the client's permissions in the merchant portal.",
+};
+
+/** The advice for an answer of this status about the credential (401, 403), if it is one. */
+export function credentialAdvice(status: number | undefined): string | undefined {
+	return status === undefined ? undefined : CREDENTIAL_ADVICE[status];
+}
+
+/** Why a request got no answer at all, in words, by the error's system code. */
+const NETWORK_FAILURE_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
+	ETIMEDOUT: 'the connection timed out',
+	ECONNABORTED: 'the connection timed out',
+	ECONNRESET: 'the connection was closed unexpectedly',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+};
+
+/** "the connection was refused", or a general wording when the code is unknown. */
+export function networkFailureReason(error: unknown): string {
+	const code = errorCodeOf(error);
+	return (code && NETWORK_FAILURE_REASONS[code]) ?? 'the request failed before an answer arrived';
+}
+
 /** Codes of a connection cut off or timed out before the whole answer arrived. */
 const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
 

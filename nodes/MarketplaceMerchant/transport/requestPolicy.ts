@@ -12,7 +12,7 @@ import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
 import type { EndpointGroup } from './endpoints';
 import { AttemptLog, DEFAULT_TIMEOUT_MS, retryBudgetMs } from './attempts';
-import { asNodeError, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, serviceError, statusOf } from './errors';
+import { asNodeError, credentialAdvice, isCutOff, MAX_WAIT_MS, responseOf, retryAfterMs, serviceError, statusOf } from './errors';
 import { RefusedTooLong, RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, refusingForMs, release } from './pacing';
 
 /**
@@ -44,8 +44,12 @@ function backoffMs(attempt: number): number {
 }
 
 interface SendPolicy {
-	/** The node sending: final errors are reported as its errors. */
-	node: INode;
+	/**
+	 * The node sending: final errors are reported as its errors. Without one (the credential's
+	 * token request, which belongs to no node) the last failure is thrown as it came, for the
+	 * caller to word.
+	 */
+	node?: INode;
 	/** Identifies the merchant account whose limits the request counts against. */
 	merchantKey: string;
 	/** The rate-limit group the request counts against, as its operation declares it. */
@@ -94,7 +98,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			});
 		} catch (error) {
 			// The gate rejects a wait only with RefusedTooLong.
-			throw refusedError(policy, error as RefusedTooLong, log);
+			throw policy.node ? refusedError(policy.node, policy, error as RefusedTooLong, log) : error;
 		}
 		if (sentAt === undefined) throw new RequestNotNeeded();
 		let waitMs: number | undefined;
@@ -117,19 +121,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(waitMs);
 			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
 			if (waitMs === undefined || nextTimeoutMs === undefined) {
-				const nodeError = asNodeError(policy.node, error, policy.secrets);
-				(nodeError as unknown as JsonObject).attempts = attempt;
-				if (attempt > 1 || overBudget || rateLimited) {
-					// Users should know the node already retried: "try again later" alone invites a retry loop.
-					const description = (nodeError.description ?? '').trim();
-					const separator = description === '' ? '' : /[.!?]$/.test(description) ? ' ' : '. ';
-					// The request's own attempts leave out its turns behind the others: say how long the service refused them all.
-					const advice = rateLimited
-						? ` The service has answered this merchant account's requests of this kind only with 429 for ${Math.round(refusingForMs(gate) / 1000)} s. ${RATE_LIMIT_ADVICE}`
-						: '';
-					nodeError.description = `${description}${separator}${log.summary(overBudget)}${advice}`;
-				}
-				throw nodeError;
+				throw finalError(policy, error, { attempt, log, overBudget, refusingForMs: rateLimited ? refusingForMs(gate) : undefined });
 			}
 			attemptTimeoutMs = nextTimeoutMs;
 		} finally {
@@ -142,12 +134,46 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 }
 
 /**
+ * The error a request ends with: the node's error (NodeApiError) with the service's message, what
+ * to check about the credential after a 401/403, and what was tried when it was sent more than
+ * once; without a node (the token request), the failure as it came, for the caller to word.
+ */
+function finalError(
+	policy: SendPolicy,
+	error: unknown,
+	{ attempt, log, overBudget, refusingForMs }: { attempt: number; log: AttemptLog; overBudget: boolean; refusingForMs?: number },
+): unknown {
+	if (!policy.node) return error;
+	const nodeError = asNodeError(policy.node, error, policy.secrets);
+	(nodeError as unknown as JsonObject).attempts = attempt;
+	const advice = credentialAdvice(statusOf(error));
+	if (advice) nodeError.description = joinSentences(nodeError.description, advice);
+	if (attempt > 1 || overBudget || refusingForMs !== undefined) {
+		// Users should know the node already retried: "try again later" alone invites a retry loop.
+		// The request's own attempts leave out its turns behind the others: say how long the service refused them all.
+		const refused =
+			refusingForMs === undefined
+				? ''
+				: ` The service has answered this merchant account's requests of this kind only with 429 for ${Math.round(refusingForMs / 1000)} s. ${RATE_LIMIT_ADVICE}`;
+		nodeError.description = joinSentences(nodeError.description, `${log.summary(overBudget)}${refused}`);
+	}
+	return nodeError;
+}
+
+/** A description with one more sentence after it. */
+function joinSentences(description: string | null | undefined, more: string): string {
+	const text = (description ?? '').trim();
+	const separator = text === '' ? '' : /[.!?]$/.test(text) ? ' ' : '. ';
+	return `${text}${separator}${more}`;
+}
+
+/**
  * The error of a request that waited its retry budget for a gate whose requests the service
  * answered only with 429 meanwhile: what the service did, for how long, and what may help.
  */
-function refusedError(policy: SendPolicy, refused: RefusedTooLong, log: AttemptLog) {
+function refusedError(node: INode, policy: SendPolicy, refused: RefusedTooLong, log: AttemptLog) {
 	const own = log.count > 0 ? ` ${log.summary(false)}` : ' This request was not sent again.';
-	const error = serviceError(policy.node, { message: refused.message } as JsonObject, {
+	const error = serviceError(node, { message: refused.message } as JsonObject, {
 		httpCode: '429',
 		message: 'The service is receiving too many requests from you (HTTP 429): the node gave up',
 		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refused.refusedForMs / 1000)} s, and would not take one more within the ${Math.round(retryBudgetMs(policy.timeoutMs) / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,
