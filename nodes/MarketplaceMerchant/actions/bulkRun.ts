@@ -72,7 +72,7 @@ class RunItemContext implements ItemContext {
 	}
 }
 
-export function itemContext(exec: IExecuteFunctions, itemIndex: number): ItemContext {
+function itemContext(exec: IExecuteFunctions, itemIndex: number): ItemContext {
 	return new RunItemContext(exec, itemIndex);
 }
 
@@ -287,7 +287,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 }
 
 /** How a bulk write sends its entries: endpoint, limits, the answer and how results pair with what was sent. */
-export interface BulkWrite<Checked> {
+interface BulkWrite<Checked> {
 	route: Route;
 	request: { method: 'PUT' | 'POST'; url: string };
 	/** Where the list goes in the body; the body is the list itself without one. */

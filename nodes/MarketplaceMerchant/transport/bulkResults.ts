@@ -20,7 +20,7 @@ import { type IDataObject, type IExecutePaginationFunctions, type INodeExecution
 import { nodeError } from './errors';
 
 /** The shape every bulk result takes in our output, whatever the endpoint's own shape. */
-export interface BulkResult extends IDataObject {
+interface BulkResult extends IDataObject {
 	/** What the entry is about: the product updated, the discount scheduled or changed; null when unknown. */
 	id: string | number | null;
 	success: boolean;

@@ -240,7 +240,7 @@ export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number, bo
 }
 
 /** What one chunk's request gave: its results, or why it failed. */
-export type ChunkOutcome<R> = Settled<R>;
+type ChunkOutcome<R> = Settled<R>;
 
 /**
  * Sends every chunk with `send`, up to `width` at once (1 when an entry's id, `idOf`, repeats

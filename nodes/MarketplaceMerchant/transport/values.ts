@@ -173,7 +173,7 @@ export function readParameter<T>(
 
 const PLAIN_NUMBER = /^(\d+)(?:\.(\d+))?$/;
 
-export interface NumberRules {
+interface NumberRules {
 	/** Whole numbers only: text may not hold a `.` at all. */
 	whole?: boolean;
 	/** Most decimal places (of the text, or of the JSON number). */
@@ -390,7 +390,7 @@ export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): st
 	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
 }
 
-export interface ListRules<T> {
+interface ListRules<T> {
 	/** The problem and hint when the list is empty. */
 	empty: { problem: string; hint: string };
 	/** Reads each entry, named in errors by its position from 1: `EANs › entry 3`. Entries of an array come as given. */

@@ -116,7 +116,7 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 	}
 }
 
-export interface DiscountBulkInput {
+interface DiscountBulkInput {
 	/** What the entries are, plural, for descriptions: 'discounts', 'discount updates'. */
 	entries: string;
 	/** What one entry is: 'Discount', 'Discount Update'. */

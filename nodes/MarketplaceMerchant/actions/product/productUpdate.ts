@@ -52,7 +52,7 @@ export interface CheckedProductUpdate {
  * rows and mapped items): a reader that knows the property's parameter (values.ts
  * `readingParameter`), so that a value an expression did not give says why.
  */
-export type PanelReaders = (property: string) => ValueContext;
+type PanelReaders = (property: string) => ValueContext;
 
 /**
  * Checks one update entry: the product (a locator, or a plain ID) and the given update fields.

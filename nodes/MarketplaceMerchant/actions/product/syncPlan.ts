@@ -15,7 +15,7 @@ import { nodeError } from '../../transport/errors';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
-export type SyncStatus = 'updated' | 'unchanged' | 'guarded' | 'not_found' | 'ambiguous' | 'failed' | 'planned' | 'invalid';
+type SyncStatus = 'updated' | 'unchanged' | 'guarded' | 'not_found' | 'ambiguous' | 'failed' | 'planned' | 'invalid';
 
 const SYNC_STATUSES: SyncStatus[] = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguous', 'failed', 'planned', 'invalid'];
 
