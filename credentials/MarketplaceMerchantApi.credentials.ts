@@ -21,8 +21,8 @@ import { RefusedTooLong } from '../nodes/MarketplaceMerchant/transport/pacing';
 import { redactText, secretList } from '../nodes/MarketplaceMerchant/transport/redact';
 import { sendWithPolicy } from '../nodes/MarketplaceMerchant/transport/requestPolicy';
 
-import { decodeJson } from '../nodes/MarketplaceMerchant/transport/decode';
-import { ANSWERS } from '../nodes/MarketplaceMerchant/transport/schema';
+import { decodeJson } from '../nodes/MarketplaceMerchant/answers/decode';
+import { ANSWERS } from '../nodes/MarketplaceMerchant/answers/schema';
 
 /** The platform issues 15-minute tokens; used when a response carries no usable `expires_in`. */
 const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;

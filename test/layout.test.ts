@@ -1,7 +1,8 @@
 /**
  * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
  * pieces shared by several resources (the files directly under actions/), never another
- * resource's folder; the trigger uses the node's families, never the other way round. Tests
+ * resource's folder; the engine (transport/, answers/, values/) never imports the operations or
+ * the node above it; the trigger uses the node's families, never the other way round. Tests
  * mirror actions/: each operation file has its test file at the same place under test/actions/.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -47,6 +48,16 @@ describe('Layout of nodes/', () => {
 			.map((file) => path.relative(ACTIONS, file).replace(/\.operation\.ts$/, '.test.ts'))
 			.filter((testFile) => !existsSync(path.join(TESTS, testFile)));
 		expect(untested).toEqual([]);
+	});
+
+	it.each(['transport', 'answers', 'values'])('%s/ imports nothing from the operations or the node above it', (folder) => {
+		const upward = tsFilesUnder(path.join(NODES, 'MarketplaceMerchant', folder)).flatMap((file) =>
+			importsOf(file)
+				.map((specifier) => path.relative(path.join(NODES, 'MarketplaceMerchant'), path.resolve(path.dirname(file), specifier)))
+				.filter((target) => !['transport', 'answers', 'values'].includes(target.split(path.sep)[0]))
+				.map((target) => `${path.relative(NODES, file)} -> ${target}`),
+		);
+		expect(upward).toEqual([]);
 	});
 
 	it('keeps the node free of the trigger', () => {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { INodeParameters, IVersionedNodeType } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../nodes/MarketplaceMerchant/transport/endpoints';
-import { splitIntoWindows } from '../../nodes/MarketplaceMerchant/transport/dates';
+import { splitIntoWindows } from '../../nodes/MarketplaceMerchant/values/dates';
 import { runWorkflow, TEST_ITEMS_NODE_TYPE, TestNodeTypes, type NodeInput, type WorkflowRunResult } from '../../test/harness';
 import { runMerchant } from '../merchant-node';
 import { TOKEN_PATH } from '../plain-fetch';

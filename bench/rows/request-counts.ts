@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { addMonths, formatDayMonthYear } from '../../nodes/MarketplaceMerchant/transport/dates';
+import { addMonths, formatDayMonthYear } from '../../nodes/MarketplaceMerchant/values/dates';
 import { credentialsFor, runMerchant } from '../merchant-node';
 import { RemoteSandbox } from '../remote-sandbox';
 import type { Row } from '../report';

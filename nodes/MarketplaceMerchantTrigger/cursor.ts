@@ -19,7 +19,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../MarketplaceMerchant/transport/endpoints';
-import { splitIntoWindows } from '../MarketplaceMerchant/transport/dates';
+import { splitIntoWindows } from '../MarketplaceMerchant/values/dates';
 
 /** Stored under the event type's key in the node's static data. Kept small: it is saved after every poll. */
 export interface EventState {

@@ -7,8 +7,8 @@ import { type IDataObject, type INodeExecutionData, type IPollFunctions } from '
 
 import { DOCUMENTS, documentIdOf, invoicedDateOf, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/actions/documents/documents';
 import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
-import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
-import { isBlank, readDate, readWholeNumber } from '../MarketplaceMerchant/transport/values';
+import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
+import { isBlank, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { commitStates, EventCursor, type DateWindow } from './cursor';
 import { attachPdfs, fetchDocuments, type DocumentItem } from './requests';

@@ -19,10 +19,10 @@
  */
 import { type IDataObject, type INodeExecutionData, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { formatYearMonthDay } from '../MarketplaceMerchant/transport/dates';
-import { decodedNumber } from '../MarketplaceMerchant/transport/decode';
+import { formatYearMonthDay } from '../MarketplaceMerchant/values/dates';
+import { decodedNumber } from '../MarketplaceMerchant/answers/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
-import { ANSWERS } from '../MarketplaceMerchant/transport/schema';
+import { ANSWERS } from '../MarketplaceMerchant/answers/schema';
 import { getFromService } from './requests';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { priceInCents } from '../MarketplaceMerchant/actions/productValues';

@@ -25,11 +25,11 @@ import {
 	type DocumentLink,
 } from '../MarketplaceMerchant/actions/documents/documents';
 import type { InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
-import { formatIsoUtc } from '../MarketplaceMerchant/transport/dates';
-import { decodeAnswer } from '../MarketplaceMerchant/transport/decode';
+import { formatIsoUtc } from '../MarketplaceMerchant/values/dates';
+import { decodeAnswer } from '../MarketplaceMerchant/answers/decode';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
 import { credentialAdvice, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
-import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/transport/schema';
+import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schema';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import type { DateWindow } from './cursor';
 

@@ -20,8 +20,8 @@
  */
 import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { unwrapList } from '../transport/decode';
-import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../transport/values';
+import { unwrapList } from '../answers/decode';
+import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
 import { simplifyField } from './common';
 
 const JSON_MODE = 'json';
@@ -112,7 +112,7 @@ function exampleItem(input: BulkInput): string {
 	return `{"${input.json.itemProperty}": ${input.json.placeholder}}`;
 }
 
-/** Simplify of the bulk writes' results (read by transport/bulkResults.ts, `finishBulkResults`). */
+/** Simplify of the bulk writes' results (read by answers/bulkResults.ts, `finishBulkResults`). */
 export function simplifyResultsField(): INodeProperties {
 	return simplifyField(
 		"Whether to return one flat item per entry: ID, success, error (null on success) and the input sent. Off: the service's own result fields with the input.",

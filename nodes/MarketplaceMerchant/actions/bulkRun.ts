@@ -33,14 +33,14 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { NO_RESULT_ERROR, shapeBulkResult } from '../transport/bulkResults';
-import { decodedList } from '../transport/decode';
+import { NO_RESULT_ERROR, shapeBulkResult } from '../answers/bulkResults';
+import { decodedList } from '../answers/decode';
 import { LIMITS, RATE_LIMITS } from '../transport/endpoints';
 import { asNodeError, nodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
-import type { AnswerSchema } from '../transport/schema';
+import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../transport/send';
-import { readingParameter, type ValueContext } from '../transport/values';
+import { readingParameter, type ValueContext } from '../values/values';
 import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 

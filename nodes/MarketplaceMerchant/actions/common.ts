@@ -15,7 +15,7 @@ import { readAnswerBody } from '../transport/answerLimits';
 import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type Route } from '../transport/send';
 import { forInputItem, type PaginationFunction } from '../transport/pagination';
-import { readBoolean, type ValueContext } from '../transport/values';
+import { readBoolean, type ValueContext } from '../values/values';
 
 /** The Operation choice of one resource. */
 export function operationProperty(resource: string, options: INodePropertyOptions[], defaultOperation: string): INodeProperties {

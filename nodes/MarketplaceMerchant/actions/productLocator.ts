@@ -16,11 +16,11 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { decodedList, decodedNumber } from '../transport/decode';
+import { decodedList, decodedNumber } from '../answers/decode';
 import { PATHS } from '../transport/endpoints';
-import { ANSWERS } from '../transport/schema';
+import { ANSWERS } from '../answers/schema';
 import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
-import { invalidInput, isBlank, readEan, readId, readLocator, readText, readWholeNumber, type ValueContext } from '../transport/values';
+import { invalidInput, isBlank, readEan, readId, readLocator, readText, readWholeNumber, type ValueContext } from '../values/values';
 import { eanKey } from './productValues';
 
 /** Name of the list search method on the node (`methods.listSearch`). */

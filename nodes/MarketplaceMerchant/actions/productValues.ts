@@ -12,7 +12,7 @@ import {
 	readList,
 	readNumber,
 	type ValueContext,
-} from '../transport/values';
+} from '../values/values';
 
 export const WEIGHT_UNITS = ['KG', 'G'] as const;
 

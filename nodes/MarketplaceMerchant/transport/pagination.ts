@@ -17,13 +17,13 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from './dates';
+import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
 import { RATE_LIMITS } from './endpoints';
 import { RequestNotNeeded } from './pacing';
 import { sendRequest, type RequestData, type Route } from './send';
 import { asNodeError, nodeError, statusOf } from './errors';
 import { mayBeSent } from './inputChecks';
-import { readLimit, toList } from './values';
+import { readLimit, toList } from '../values/values';
 
 /** How one item becomes requests: an operation's strategy, given the item's request and the operation's route. */
 export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;

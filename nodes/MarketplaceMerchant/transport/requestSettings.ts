@@ -4,7 +4,7 @@
  * Read here, in transport, so that the engine never imports from the operations above it.
  */
 import { DEFAULT_TIMEOUT_MS } from './attempts';
-import { isBlank, readWholeNumber, type ValueContext } from './values';
+import { isBlank, readWholeNumber, type ValueContext } from '../values/values';
 
 /** What the request options are read from: an item's parameters (node, pagination or single-item context). */
 export type OptionsContext = ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown };

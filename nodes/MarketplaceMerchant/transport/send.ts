@@ -21,7 +21,7 @@ import type {
 
 import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { DEFAULT_TIMEOUT_MS } from './attempts';
-import { namingRequest, rememberRequest, requestLabel } from './decode';
+import { namingRequest, rememberRequest, requestLabel } from '../answers/decode';
 import { CREDENTIAL_TYPE, normalizeBaseUrl } from './credential';
 import type { EndpointGroup } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';

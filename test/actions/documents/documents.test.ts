@@ -12,7 +12,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { decodeText } from '../../../nodes/MarketplaceMerchant/transport/decode';
+import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/decode';
 import {
 	DOCUMENTS,
 	documentIdOf,

@@ -10,10 +10,10 @@ import {
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
-import { decodeAnswer } from '../../transport/decode';
+import { decodeAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { serviceError, statusOf } from '../../transport/errors';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
 import { discountLocatorField, readDiscountId } from './discountLocator';

@@ -11,12 +11,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { formatDayMonthYear, parseServiceTimestamp } from '../../transport/dates';
-import { decodedList } from '../../transport/decode';
+import { formatDayMonthYear, parseServiceTimestamp } from '../../values/dates';
+import { decodedList } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
-import { isBlank, readLocator, readText, type ValueContext } from '../../transport/values';
+import { isBlank, readLocator, readText, type ValueContext } from '../../values/values';
 
 /** Name of the list search method on the node (`methods.listSearch`). */
 const SEARCH_DISCOUNTS_METHOD = 'searchDiscounts';

@@ -7,13 +7,13 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../transport/dates';
-import { readAnswer } from '../../transport/decode';
+import { formatDayMonthYear } from '../../values/dates';
+import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { resultLimit } from '../../transport/pagination';
-import { DATE_FORMS, readDay, readParameter } from '../../transport/values';
+import { DATE_FORMS, readDay, readParameter } from '../../values/values';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { RESOURCE, checkDiscountPeriod } from './shared';
 

@@ -8,9 +8,9 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../transport/dates';
-import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
+import { formatDayMonthYear } from '../../values/dates';
+import { ANSWERS } from '../../answers/schema';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { lookUpProductIds, productLocatorField, productNamedBy, readProductRef, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, requiredPriceField } from '../productValues';
 import { bulkInputFields, exampleDay, simplifyResultsField } from '../bulkInput';

@@ -5,11 +5,11 @@
  */
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { pairDiscountResults } from '../../transport/bulkResults';
-import { formatDayMonthYear } from '../../transport/dates';
+import { pairDiscountResults } from '../../answers/bulkResults';
+import { formatDayMonthYear } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import type { AnswerSchema } from '../../transport/schema';
-import { invalidInput, isBlank, readChoice, type ValueContext } from '../../transport/values';
+import type { AnswerSchema } from '../../answers/schema';
+import { invalidInput, isBlank, readChoice, type ValueContext } from '../../values/values';
 import type { BulkInput, ItemContext } from '../bulkInput';
 import { bulkWrite, type BulkOperation } from '../bulkRun';
 

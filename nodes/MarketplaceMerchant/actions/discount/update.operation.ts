@@ -7,9 +7,9 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../transport/dates';
-import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../transport/values';
+import { formatDayMonthYear } from '../../values/dates';
+import { ANSWERS } from '../../answers/schema';
+import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { PRICE_FORMS } from '../productValues';
 import { bulkInputFields, panelLabels, simplifyResultsField } from '../bulkInput';
 import { runBulkOperation, type BulkEntry } from '../bulkRun';

@@ -26,11 +26,11 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from '../../transport/dates';
+import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from '../../values/dates';
 import { PATHS } from '../../transport/endpoints';
 import { nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/pagination';
-import { ANSWERS, type AnswerSchema } from '../../transport/schema';
+import { ANSWERS, type AnswerSchema } from '../../answers/schema';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
 
 export type DocumentKind = 'invoice' | 'correction';

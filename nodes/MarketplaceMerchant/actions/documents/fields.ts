@@ -5,9 +5,9 @@
  */
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay } from '../../transport/dates';
+import { formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
-import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../transport/values';
+import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
 import { simplifyField } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 

@@ -14,11 +14,11 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { decodeAnswer } from '../../transport/decode';
+import { decodeAnswer } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import type { RequestData } from '../../transport/send';
-import { readList, toList } from '../../transport/values';
+import { readList, toList } from '../../values/values';
 import { optionsCollection, pacedRouting } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
 import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';

@@ -14,10 +14,10 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../transport/decode';
+import { readAnswer } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
-import { looksLikeXml } from '../../transport/xml';
+import { looksLikeXml } from '../../answers/xml';
 import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit } from '../common';
 import { DOCUMENTS, documentIdOf, rawXmlFileName, simplifyDocument, type DocumentKind } from './documents';
 import {

@@ -6,12 +6,12 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../transport/dates';
-import { readAnswer } from '../../transport/decode';
+import { formatDayMonthYear } from '../../values/dates';
+import { readAnswer } from '../../answers/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/pagination';
-import { ANSWERS } from '../../transport/schema';
-import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../transport/values';
+import { ANSWERS } from '../../answers/schema';
+import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../values/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { pacedRouting } from '../common';
 

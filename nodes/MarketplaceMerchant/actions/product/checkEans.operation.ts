@@ -8,9 +8,9 @@ import {
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../transport/decode';
+import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
 import { eanKey, readEanList } from '../productValues';

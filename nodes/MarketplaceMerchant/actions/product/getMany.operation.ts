@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { readAnswer } from '../../transport/decode';
+import { readAnswer } from '../../answers/decode';
 import { pageThrough } from '../../transport/pagination';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { addProductFilters, productFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
 

@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
 
-import { readAnswer } from '../../transport/decode';
+import { readAnswer } from '../../answers/decode';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { pageThrough } from '../../transport/pagination';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { addProductFilters, productFilters, modifiedAfterFilter } from './productList';
 

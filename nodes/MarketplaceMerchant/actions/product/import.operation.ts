@@ -9,9 +9,9 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../transport/decode';
+import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import {
 	fieldPath,
@@ -29,7 +29,7 @@ import {
 	readParameter,
 	toList,
 	type ValueContext,
-} from '../../transport/values';
+} from '../../values/values';
 import { panelLabels } from '../bulkInput';
 import { pacedRouting } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './productTypes';

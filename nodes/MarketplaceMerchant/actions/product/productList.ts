@@ -10,8 +10,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { formatYearMonthDay } from '../../transport/dates';
-import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../transport/values';
+import { formatYearMonthDay } from '../../values/dates';
+import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../values/values';
 import { readSimplify } from '../common';
 
 /** The Filters collection of a product list, with the filters the endpoint supports. */

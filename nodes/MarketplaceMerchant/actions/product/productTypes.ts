@@ -4,11 +4,11 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { decodedList } from '../../transport/decode';
+import { decodedList } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
-import { isBlank } from '../../transport/values';
+import { isBlank } from '../../values/values';
 
 /** Name of the option list method on the node (`methods.loadOptions`). */
 export const PRODUCT_TYPES_METHOD = 'getProductTypes';

@@ -4,9 +4,9 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { finishBulkResults, pairProductResults } from '../../transport/bulkResults';
+import { finishBulkResults, pairProductResults } from '../../answers/bulkResults';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../transport/values';
+import { invalidInput, isBlank, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
 import { readSimplify } from '../common';
 import { readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';

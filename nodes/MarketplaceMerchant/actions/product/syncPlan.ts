@@ -7,8 +7,8 @@
  */
 import { type IDataObject } from 'n8n-workflow';
 
-import { decodedNumber } from '../../transport/decode';
-import { fieldPath, isBlank, type ValueContext } from '../../transport/values';
+import { decodedNumber } from '../../answers/decode';
+import { fieldPath, isBlank, type ValueContext } from '../../values/values';
 import { entriesAt, type BulkSource } from '../bulkInput';
 import { priceInCents } from '../productValues';
 import { nodeError } from '../../transport/errors';

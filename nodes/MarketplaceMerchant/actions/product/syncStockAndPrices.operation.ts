@@ -12,12 +12,12 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { pairProductResults } from '../../transport/bulkResults';
-import { decodedList } from '../../transport/decode';
+import { pairProductResults } from '../../answers/bulkResults';
+import { decodedList } from '../../answers/decode';
 import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
 import { asNodeError } from '../../transport/errors';
 import { chunkBySize, readAllPages, sendEachChunk } from '../../transport/pagination';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
 import {
 	MISSING,
@@ -31,7 +31,7 @@ import {
 	readStockLevel,
 	readText,
 	type ValueContext,
-} from '../../transport/values';
+} from '../../values/values';
 import { bulkInputFields, panelLabels, readsOneEntryPerItem, simplifyResultsField, type BulkInput, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
 import { optionsCollection, readSimplify } from '../common';

@@ -6,10 +6,10 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../transport/decode';
+import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
-import { readingParameter } from '../../transport/values';
+import { ANSWERS } from '../../answers/schema';
+import { readingParameter } from '../../values/values';
 import { panelLabels, simplifyResultsField } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
 import { productLocatorField } from '../productLocator';

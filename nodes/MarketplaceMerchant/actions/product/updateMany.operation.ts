@@ -7,9 +7,9 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { pairProductResults } from '../../transport/bulkResults';
+import { pairProductResults } from '../../answers/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { bulkInputFields, simplifyResultsField, type BulkInput } from '../bulkInput';
 import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
 import { failOnItemErrorsOptions } from '../common';

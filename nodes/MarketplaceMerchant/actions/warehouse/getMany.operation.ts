@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { readAnswer } from '../../transport/decode';
+import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../transport/schema';
+import { ANSWERS } from '../../answers/schema';
 import { pacedRouting } from '../common';
 
 export const getManyWarehouses: INodePropertyOptions = {

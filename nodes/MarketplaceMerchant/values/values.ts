@@ -24,7 +24,7 @@
  */
 import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
-import { nodeError } from './errors';
+import { nodeError } from '../transport/errors';
 
 /**
  * What a reader needs from n8n: the node, and the item when there is one (operations; the

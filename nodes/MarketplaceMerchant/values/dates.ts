@@ -4,7 +4,7 @@
  * products' modified-after `yyyy-MM-dd`. n8n's date picker gives local timestamps without a zone;
  * a value without a zone is read as UTC so that the same workflow asks for the same days anywhere.
  */
-import { LIMITS } from './endpoints';
+import { LIMITS } from '../transport/endpoints';
 
 const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 

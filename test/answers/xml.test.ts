@@ -5,8 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
-import { ANSWERS, INVOICE, listOf, objectOf, PRODUCT, STRING } from '../../nodes/MarketplaceMerchant/transport/schema';
+import { decodeText } from '../../nodes/MarketplaceMerchant/answers/decode';
+import { ANSWERS, INVOICE, listOf, objectOf, PRODUCT, STRING } from '../../nodes/MarketplaceMerchant/answers/schema';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
 import { XML_BOMB } from '../../sandbox/xml';
 import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';

@@ -6,8 +6,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
-import { ANSWERS } from '../../nodes/MarketplaceMerchant/transport/schema';
+import { decodeText } from '../../nodes/MarketplaceMerchant/answers/decode';
+import { ANSWERS } from '../../nodes/MarketplaceMerchant/answers/schema';
 import { startSandbox, type RouteKey, type Sandbox } from '../../sandbox';
 import { runNode, sandboxCredential } from '../harness';
 import { TriggerUnderTest, useTriggerSandbox } from '../trigger/helpers';

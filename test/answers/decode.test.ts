@@ -7,8 +7,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/transport/decode';
-import { BOOLEAN, NUMBER, STRING, listOf, objectOf } from '../../nodes/MarketplaceMerchant/transport/schema';
+import { decodeText } from '../../nodes/MarketplaceMerchant/answers/decode';
+import { BOOLEAN, NUMBER, STRING, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/schema';
 import { startSandbox, type Sandbox, type SandboxVariants } from '../../sandbox';
 import { runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, TriggerUnderTest, emittedItems, useSharedClock } from '../trigger/helpers';

@@ -26,7 +26,7 @@ import {
 
 import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
 import { IncompleteXml, looksLikeXml, parseXml, type XmlChildren, type XmlContent } from './xml';
-import { serviceError } from './errors';
+import { serviceError } from '../transport/errors';
 
 // --- Keys -------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 /**
- * Every reader of transport/values.ts fed the values of issue 10 (as they come out of sheets and
+ * Every reader of values/values.ts fed the values of issue 10 (as they come out of sheets and
  * ERPs) and more: what is accepted is read exactly, what is not unambiguous is rejected with a
  * message naming the field and the item and showing the value as given. The readers need only
  * the node and the item index, so a minimal context stands in for n8n's here; the engine tests
@@ -31,7 +31,7 @@ import {
 	readingParameter,
 	type ParameterContext,
 	type ValueContext,
-} from '../../nodes/MarketplaceMerchant/transport/values';
+} from '../../nodes/MarketplaceMerchant/values/values';
 
 const ctx: ValueContext = { getNode: () => ({ name: 'Node' }) as INode, getItemIndex: () => 3 };
 const FIELD = 'Some Field';

@@ -17,7 +17,7 @@
  * n8n's table a column of nulls reads as a column of failures.
  */
 import { type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
-import { nodeError } from './errors';
+import { nodeError } from '../transport/errors';
 
 /** The shape every bulk result takes in our output, whatever the endpoint's own shape. */
 interface BulkResult extends IDataObject {
