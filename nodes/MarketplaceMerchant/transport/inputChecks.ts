@@ -1,17 +1,18 @@
 /**
  * With On Error = Stop, an invalid input item stops the node before any item is sent.
  *
- * n8n's RoutingNode starts every item's request chain in one synchronous loop: each item awaits
- * its preSend (where values.ts checks the input) and then calls our pagination function. Left
- * alone, items 0 and 2 would be sent while item 1 fails. So every preSend failure is recorded for
- * the node run, and each item, before its first request, yields once to the event loop (by then
- * every item's preSend has started), waits for the preSends of the run still running (those that
- * look something up, as a product given by EAN) and sends nothing if any item of the run was
- * rejected. The node then fails with the rejected item's own error: a held
+ * n8n's RoutingNode starts every item's request chain in one synchronous loop (routing-node.ts,
+ * `runNode`: no await between items, n8n 1.123 to 2.41, as long as the node offers no Batching
+ * option, which it does not): each item awaits its preSend (where values.ts checks the input) and
+ * then calls our pagination function. Left alone, items 0 and 2 would be sent while item 1 fails.
+ * So every preSend failure is recorded for the node run, and each item, before its first request,
+ * awaits once (a microtask: it runs after that loop, when every item's preSend has started; no
+ * timer), waits for the preSends of the run still running (those that look something up, as a
+ * product given by EAN) and sends nothing if any item of the run was rejected. The node then fails with the rejected item's own error: a held
  * back item resolves with no results rather than rejecting, so the first rejection RoutingNode
  * finds, in item order, is the invalid item's. With On Error = Continue only the invalid items fail.
  */
-import { NodeApiError, NodeOperationError, sleep, type IExecuteSingleFunctions, type IHttpRequestOptions, type PreSendAction } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IExecuteSingleFunctions, type IHttpRequestOptions, type PreSendAction } from 'n8n-workflow';
 import { nodeError } from './errors';
 
 /**
@@ -52,7 +53,7 @@ export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
  * of this node run failed its input checks and the node stops on errors.
  */
 export async function mayBeSent(ctx: IExecuteSingleFunctions): Promise<boolean> {
-	await sleep(0);
+	await Promise.resolve();
 	const run = runOf(ctx);
 	const running = run ? runningChecks.get(run) : undefined;
 	while (running && running.size > 0) await Promise.allSettled([...running]);
