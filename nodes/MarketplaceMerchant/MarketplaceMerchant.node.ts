@@ -1,21 +1,20 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-
-import { discountFields, discountOperations } from './actions/discount/Discount.resource';
+import { customOperationsOf, resourceProperties, resourceProperty } from './actions/contract';
+import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/discountLocator';
-import { scheduleDiscountsRun } from './actions/discount/schedule.operation';
-import { updateDiscountsRun } from './actions/discount/update.operation';
-import { invoiceFields, invoiceOperations } from './actions/documents/Invoice.resource';
-import { invoiceCorrectionFields, invoiceCorrectionOperations } from './actions/documents/InvoiceCorrection.resource';
-import { priceFields, priceOperations } from './actions/price/Price.resource';
-import { productFields, productOperations } from './actions/product/Product.resource';
-import { searchProducts } from './actions/productLocator';
+import { resource as invoice } from './actions/documents/Invoice.resource';
+import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
+import { resource as price } from './actions/price/Price.resource';
+import { resource as product } from './actions/product/Product.resource';
 import { getProductTypes } from './actions/product/productTypes';
-import { syncStockAndPricesRun } from './actions/product/syncStockAndPrices.operation';
-import { updateManyProductsRun } from './actions/product/updateMany.operation';
+import { searchProducts } from './actions/productLocator';
 import { requestOptionsProperty } from './actions/requestOptions';
-import { warehouseFields, warehouseOperations } from './actions/warehouse/Warehouse.resource';
+import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
+
+/** Every resource of the node (actions/contract.ts): each lists its operations, each operation file its fields. */
+const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];
 
 /**
  * Marketplace Merchant: a declarative node. Every operation is described by its `routing`
@@ -53,36 +52,7 @@ export class MarketplaceMerchant implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Discount', value: 'discount' },
-					{ name: 'Invoice', value: 'invoice' },
-					{ name: 'Invoice Correction', value: 'invoiceCorrection' },
-					{ name: 'Price', value: 'price' },
-					{ name: 'Product', value: 'product' },
-					{ name: 'Warehouse', value: 'warehouse' },
-				],
-				default: 'product',
-			},
-			productOperations,
-			...productFields,
-			warehouseOperations,
-			...warehouseFields,
-			invoiceOperations,
-			...invoiceFields,
-			invoiceCorrectionOperations,
-			...invoiceCorrectionFields,
-			discountOperations,
-			...discountFields,
-			priceOperations,
-			...priceFields,
-			requestOptionsProperty,
-		],
+		properties: [resourceProperty(RESOURCES, 'product'), ...RESOURCES.flatMap(resourceProperties), requestOptionsProperty],
 	};
 
 	methods = {
@@ -90,8 +60,5 @@ export class MarketplaceMerchant implements INodeType {
 		loadOptions: { getProductTypes },
 	};
 
-	customOperations = {
-		product: { updateMany: updateManyProductsRun, syncStockAndPrices: syncStockAndPricesRun },
-		discount: { schedule: scheduleDiscountsRun, update: updateDiscountsRun },
-	};
+	customOperations = customOperationsOf(RESOURCES);
 }

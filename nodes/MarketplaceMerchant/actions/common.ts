@@ -5,7 +5,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	INodeProperties,
-	INodePropertyOptions,
 	INodePropertyRouting,
 	PostReceiveAction,
 	PreSendAction,
@@ -16,19 +15,6 @@ import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type Route } from '../transport/send';
 import { forInputItem, type PaginationFunction } from '../transport/pagination';
 import { readBoolean, type ValueContext } from '../values/values';
-
-/** The Operation choice of one resource. */
-export function operationProperty(resource: string, options: INodePropertyOptions[], defaultOperation: string): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options,
-		default: defaultOperation,
-	};
-}
 
 /** Return All and Limit, for every list operation. The operation's strategy reads them. */
 export function returnAllAndLimit(): INodeProperties[] {

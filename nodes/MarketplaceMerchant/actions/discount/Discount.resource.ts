@@ -1,20 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceModule } from '../contract';
+import { operation as cancel } from './cancel.operation';
+import { operation as getMany } from './getMany.operation';
+import { operation as schedule } from './schedule.operation';
+import { operation as update } from './update.operation';
 
-import { operationProperty } from '../common';
-import { cancelDiscount, cancelDiscountFields } from './cancel.operation';
-import { getManyDiscounts, getManyDiscountsFields } from './getMany.operation';
-import { scheduleDiscounts, scheduleDiscountsFields } from './schedule.operation';
-import { updateDiscounts, updateDiscountsFields } from './update.operation';
-
-export const discountOperations = operationProperty(
-	'discount',
-	[cancelDiscount, getManyDiscounts, scheduleDiscounts, updateDiscounts],
-	'schedule',
-);
-
-export const discountFields: INodeProperties[] = [
-	...scheduleDiscountsFields,
-	...updateDiscountsFields,
-	...getManyDiscountsFields,
-	...cancelDiscountFields,
-];
+export const resource: ResourceModule = {
+	name: 'Discount',
+	value: 'discount',
+	defaultOperation: 'schedule',
+	operations: [cancel, getMany, schedule, update],
+};

@@ -18,6 +18,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
 import { discountLocatorField, readDiscountId } from './discountLocator';
 import { RESOURCE } from './shared';
+import type { OperationModule } from '../contract';
 
 const OPERATION = 'cancel';
 
@@ -59,7 +60,7 @@ async function cancellationResult(
 	return [{ json: { discountId: discountIdOf(this), cancelled: true, message } }];
 }
 
-export const cancelDiscount: INodePropertyOptions = {
+const cancelDiscount: INodePropertyOptions = {
 	name: 'Cancel',
 	value: OPERATION,
 	action: 'Cancel a discount',
@@ -77,6 +78,8 @@ export const cancelDiscount: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
-export const cancelDiscountFields = updateDisplayOptions(displayOptions, [
+const cancelDiscountFields = updateDisplayOptions(displayOptions, [
 	discountLocatorField('The discount to cancel: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
 ]);
+
+export const operation: OperationModule = { option: cancelDiscount, fields: cancelDiscountFields };

@@ -16,6 +16,7 @@ import { resultLimit } from '../../transport/pagination';
 import { DATE_FORMS, readDay, readParameter } from '../../values/values';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { RESOURCE, checkDiscountPeriod } from './shared';
+import type { OperationModule } from '../contract';
 
 const OPERATION = 'getMany';
 
@@ -35,7 +36,7 @@ async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: 
 	return discounts.length > limit ? discounts.slice(0, limit) : discounts;
 }
 
-export const getManyDiscounts: INodePropertyOptions = {
+const getManyDiscounts: INodePropertyOptions = {
 	name: 'Get Many',
 	value: OPERATION,
 	action: 'Get many discounts',
@@ -53,7 +54,7 @@ export const getManyDiscounts: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
-export const getManyDiscountsFields = updateDisplayOptions(displayOptions, [
+const getManyDiscountsFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Date From',
 		name: 'dateFrom',
@@ -72,3 +73,5 @@ export const getManyDiscountsFields = updateDisplayOptions(displayOptions, [
 	},
 	...returnAllAndLimit(),
 ]);
+
+export const operation: OperationModule = { option: getManyDiscounts, fields: getManyDiscountsFields };

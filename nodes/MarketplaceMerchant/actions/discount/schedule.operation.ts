@@ -27,6 +27,7 @@ import {
 	discountTypeOf,
 	discountTypeOptions,
 } from './shared';
+import type { OperationModule } from '../contract';
 
 const OPERATION = 'schedule';
 
@@ -127,7 +128,7 @@ const BULK_INPUT = discountBulkInput({
 	jsonPlaceholder: `[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "${exampleDay(7)}", "dateTo": "${exampleDay(21)}", "discountType": "SALE"}]`,
 });
 
-export const scheduleDiscounts: INodePropertyOptions = {
+const scheduleDiscounts: INodePropertyOptions = {
 	name: 'Schedule',
 	value: OPERATION,
 	action: 'Schedule discounts',
@@ -144,14 +145,16 @@ const SCHEDULE = bulkDiscountOperation<CheckedSchedule>('POST', ANSWERS.discount
 });
 
 /** Runs Discount Schedule over every input item of the run (the node's customOperations). */
-export async function scheduleDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function scheduleDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBulkOperation(this, SCHEDULE);
 }
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
-export const scheduleDiscountsFields = updateDisplayOptions(displayOptions, [
+const scheduleDiscountsFields = updateDisplayOptions(displayOptions, [
 	...bulkInputFields(BULK_INPUT),
 	simplifyResultsField(),
 	failOnItemErrorsOptions(),
 ]);
+
+export const operation: OperationModule = { option: scheduleDiscounts, fields: scheduleDiscountsFields, run: scheduleDiscountsRun };

@@ -26,6 +26,7 @@ import {
 	discountTypeOptions,
 } from './shared';
 import { discountLocatorField, readDiscountId } from './discountLocator';
+import type { OperationModule } from '../contract';
 
 const OPERATION = 'update';
 
@@ -110,7 +111,7 @@ const BULK_INPUT = discountBulkInput({
 	jsonPlaceholder: '[{"discountId": "3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47", "newDiscountPrice": "849.99"}]',
 });
 
-export const updateDiscounts: INodePropertyOptions = {
+const updateDiscounts: INodePropertyOptions = {
 	name: 'Update',
 	value: OPERATION,
 	action: 'Update discounts',
@@ -128,14 +129,16 @@ const UPDATE = bulkDiscountOperation<IDataObject>('PUT', ANSWERS.discountUpdate,
 });
 
 /** Runs Discount Update over every input item of the run (the node's customOperations). */
-export async function updateDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function updateDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBulkOperation(this, UPDATE);
 }
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
-export const updateDiscountsFields = updateDisplayOptions(displayOptions, [
+const updateDiscountsFields = updateDisplayOptions(displayOptions, [
 	...bulkInputFields(BULK_INPUT),
 	simplifyResultsField(),
 	failOnItemErrorsOptions(),
 ]);
+
+export const operation: OperationModule = { option: updateDiscounts, fields: updateDiscountsFields, run: updateDiscountsRun };

@@ -1,12 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceModule } from '../contract';
+import { operationOf as getDocumentLinks } from './getDocumentLinks.operation';
+import { GET_MANY, operationOf as getMany } from './getMany.operation';
 
-import { operationProperty } from '../common';
-import { getDocumentLinks } from './getDocumentLinks.operation';
-import { GET_MANY, getManyDocuments } from './getMany.operation';
-
-const links = getDocumentLinks('invoice');
-const getMany = getManyDocuments('invoice');
-
-export const invoiceOperations = operationProperty('invoice', [links.operation, getMany.operation], GET_MANY);
-
-export const invoiceFields: INodeProperties[] = [...links.fields, ...getMany.fields];
+export const resource: ResourceModule = {
+	name: 'Invoice',
+	value: 'invoice',
+	defaultOperation: GET_MANY,
+	operations: [getDocumentLinks('invoice'), getMany('invoice')],
+};

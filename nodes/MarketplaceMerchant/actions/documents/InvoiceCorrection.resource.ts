@@ -1,12 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceModule } from '../contract';
+import { operationOf as getDocumentLinks } from './getDocumentLinks.operation';
+import { GET_MANY, operationOf as getMany } from './getMany.operation';
 
-import { operationProperty } from '../common';
-import { getDocumentLinks } from './getDocumentLinks.operation';
-import { GET_MANY, getManyDocuments } from './getMany.operation';
-
-const links = getDocumentLinks('correction');
-const getMany = getManyDocuments('correction');
-
-export const invoiceCorrectionOperations = operationProperty('invoiceCorrection', [links.operation, getMany.operation], GET_MANY);
-
-export const invoiceCorrectionFields: INodeProperties[] = [...links.fields, ...getMany.fields];
+export const resource: ResourceModule = {
+	name: 'Invoice Correction',
+	value: 'invoiceCorrection',
+	defaultOperation: GET_MANY,
+	operations: [getDocumentLinks('correction'), getMany('correction')],
+};

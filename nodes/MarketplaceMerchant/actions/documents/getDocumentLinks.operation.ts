@@ -10,7 +10,6 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
-	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
@@ -23,6 +22,7 @@ import { optionsCollection, pacedRouting } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
 import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
 import { nodeError } from '../../transport/errors';
+import type { OperationModule } from '../contract';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 
@@ -85,10 +85,10 @@ function fetchDocumentLinks(kind: DocumentKind) {
 	};
 }
 
-/** Get Document Links of one kind: the operation and its fields, shown for the kind's resource. */
-export function getDocumentLinks(kind: DocumentKind): { operation: INodePropertyOptions; fields: INodeProperties[] } {
+/** Get Document Links of one kind (the documents family's form of the module contract): shown for the kind's resource. */
+export function operationOf(kind: DocumentKind): OperationModule {
 	const { resource, label, linksPath } = DOCUMENTS[kind];
-	const operation: INodePropertyOptions = {
+	const option: INodePropertyOptions = {
 		name: 'Get Document Links',
 		value: GET_DOCUMENT_LINKS,
 		action: `Get ${label} document links`,
@@ -125,5 +125,5 @@ export function getDocumentLinks(kind: DocumentKind): { operation: INodeProperty
 			outputFileField('Binary field for the downloaded PDF', { show: { downloadPdfs: [true] } }),
 		]),
 	]);
-	return { operation, fields };
+	return { option, fields };
 }

@@ -10,7 +10,6 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
-	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
@@ -28,6 +27,7 @@ import {
 	outputFileField,
 	simplifyDocumentsField,
 } from './fields';
+import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
 
@@ -87,10 +87,10 @@ function fetchDocuments(kind: DocumentKind) {
 	};
 }
 
-/** Get Many of one kind: the operation and its fields, shown for the kind's resource. */
-export function getManyDocuments(kind: DocumentKind): { operation: INodePropertyOptions; fields: INodeProperties[] } {
+/** Get Many of one kind (the documents family's form of the module contract): shown for the kind's resource. */
+export function operationOf(kind: DocumentKind): OperationModule {
 	const { resource, label, listPath, idField } = DOCUMENTS[kind];
-	const operation: INodePropertyOptions = {
+	const option: INodePropertyOptions = {
 		name: 'Get Many',
 		value: GET_MANY,
 		action: `Get many ${label}s`,
@@ -131,5 +131,5 @@ export function getManyDocuments(kind: DocumentKind): { operation: INodeProperty
 			},
 		]),
 	]);
-	return { operation, fields };
+	return { option, fields };
 }

@@ -1,8 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceModule } from '../contract';
+import { operation as getMany } from './getMany.operation';
 
-import { operationProperty } from '../common';
-import { getManyPrices, getManyPricesFields } from './getMany.operation';
-
-export const priceOperations = operationProperty('price', [getManyPrices], 'getMany');
-
-export const priceFields: INodeProperties[] = [...getManyPricesFields];
+export const resource: ResourceModule = { name: 'Price', value: 'price', defaultOperation: 'getMany', operations: [getMany] };

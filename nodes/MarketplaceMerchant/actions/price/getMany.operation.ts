@@ -14,6 +14,7 @@ import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../values/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { pacedRouting } from '../common';
+import type { OperationModule } from '../contract';
 
 const RESOURCE = 'price';
 const OPERATION = 'getMany';
@@ -60,7 +61,7 @@ async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHtt
 	return requestOptions;
 }
 
-export const getManyPrices: INodePropertyOptions = {
+const getManyPrices: INodePropertyOptions = {
 	name: 'Get Many',
 	value: OPERATION,
 	action: 'Get many prices',
@@ -79,7 +80,7 @@ export const getManyPrices: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
 
-export const getManyPricesFields = updateDisplayOptions(displayOptions, [
+const getManyPricesFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Product IDs',
 		name: 'merchantInventoryIds',
@@ -107,3 +108,5 @@ export const getManyPricesFields = updateDisplayOptions(displayOptions, [
 		description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
 	},
 ]);
+
+export const operation: OperationModule = { option: getManyPrices, fields: getManyPricesFields };

@@ -1,28 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceModule } from '../contract';
+import { operation as checkEans } from './checkEans.operation';
+import { operation as getMany } from './getMany.operation';
+import { operation as getManyBasic } from './getManyBasic.operation';
+import { operation as getTypes } from './getTypes.operation';
+import { operation as importProduct } from './import.operation';
+import { operation as syncStockAndPrices } from './syncStockAndPrices.operation';
+import { operation as update } from './update.operation';
+import { operation as updateMany } from './updateMany.operation';
 
-import { operationProperty } from '../common';
-import { checkEans, checkEansFields } from './checkEans.operation';
-import { getManyProducts, getManyProductsFields } from './getMany.operation';
-import { getManyBasicProducts, getManyBasicProductsFields } from './getManyBasic.operation';
-import { getProductTypes, getProductTypesFields } from './getTypes.operation';
-import { importProduct, importProductFields } from './import.operation';
-import { syncStockAndPricesFields, syncStockAndPricesOperation } from './syncStockAndPrices.operation';
-import { updateProduct, updateProductFields } from './update.operation';
-import { updateManyProducts, updateManyProductsFields } from './updateMany.operation';
-
-export const productOperations = operationProperty(
-	'product',
-	[checkEans, getManyProducts, getManyBasicProducts, getProductTypes, importProduct, syncStockAndPricesOperation, updateProduct, updateManyProducts],
-	'getMany',
-);
-
-export const productFields: INodeProperties[] = [
-	...checkEansFields,
-	...getManyProductsFields,
-	...getManyBasicProductsFields,
-	...getProductTypesFields,
-	...importProductFields,
-	...syncStockAndPricesFields,
-	...updateProductFields,
-	...updateManyProductsFields,
-];
+export const resource: ResourceModule = {
+	name: 'Product',
+	value: 'product',
+	defaultOperation: 'getMany',
+	operations: [checkEans, getMany, getManyBasic, getTypes, importProduct, syncStockAndPrices, update, updateMany],
+};

@@ -15,6 +15,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
 import { eanKey, readEanList } from '../productValues';
 import { serviceError } from '../../transport/errors';
+import type { OperationModule } from '../contract';
 
 async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const eans = readEanList(this, 'EANs', this.getNodeParameter('eans', ''));
@@ -45,7 +46,7 @@ async function sendEanCheck(this: IExecutePaginationFunctions, requestData: Requ
 	return eans.map((ean) => ({ json: { ean, exists: existsByDigits.get(eanKey(ean)) as boolean } }));
 }
 
-export const checkEans: INodePropertyOptions = {
+const checkEans: INodePropertyOptions = {
 	name: 'Check EANs',
 	value: 'checkEans',
 	action: 'Check whether EANs exist',
@@ -63,7 +64,7 @@ export const checkEans: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['checkEans'] } };
 
-export const checkEansFields = updateDisplayOptions(displayOptions, [
+const checkEansFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'EANs',
 		name: 'eans',
@@ -74,3 +75,5 @@ export const checkEansFields = updateDisplayOptions(displayOptions, [
 		description: 'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
 	},
 ]);
+
+export const operation: OperationModule = { option: checkEans, fields: checkEansFields };

@@ -6,8 +6,9 @@ import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { addProductFilters, productFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
+import type { OperationModule } from '../contract';
 
-export const getManyProducts: INodePropertyOptions = {
+const getManyProducts: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getMany',
 	action: 'Get many products',
@@ -25,7 +26,7 @@ export const getManyProducts: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['getMany'] } };
 
-export const getManyProductsFields = updateDisplayOptions(displayOptions, [
+const getManyProductsFields = updateDisplayOptions(displayOptions, [
 	...returnAllAndLimit(),
 	productFilters([
 		{
@@ -49,3 +50,5 @@ export const getManyProductsFields = updateDisplayOptions(displayOptions, [
 		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
 	),
 ]);
+
+export const operation: OperationModule = { option: getManyProducts, fields: getManyProductsFields };

@@ -6,8 +6,9 @@ import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { addProductFilters, productFilters, modifiedAfterFilter } from './productList';
+import type { OperationModule } from '../contract';
 
-export const getManyBasicProducts: INodePropertyOptions = {
+const getManyBasicProducts: INodePropertyOptions = {
 	name: 'Get Many Basic',
 	value: 'getManyBasic',
 	action: 'Get many basic products',
@@ -25,7 +26,9 @@ export const getManyBasicProducts: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['getManyBasic'] } };
 
-export const getManyBasicProductsFields = updateDisplayOptions(displayOptions, [
+const getManyBasicProductsFields = updateDisplayOptions(displayOptions, [
 	...returnAllAndLimit(),
 	productFilters([modifiedAfterFilter]),
 ]);
+
+export const operation: OperationModule = { option: getManyBasicProducts, fields: getManyBasicProductsFields };

@@ -11,6 +11,7 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting } from '../common';
 import { languageHeaders, productTypeLanguageField } from './productTypes';
+import type { OperationModule } from '../contract';
 
 async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	requestOptions.headers = { ...requestOptions.headers, ...languageHeaders(this.getNodeParameter('language', '')) };
@@ -28,7 +29,7 @@ async function typeNamesAsItems(
 	});
 }
 
-export const getProductTypes: INodePropertyOptions = {
+const getProductTypes: INodePropertyOptions = {
 	name: 'Get Types',
 	value: 'getTypes',
 	action: 'Get product types',
@@ -44,4 +45,6 @@ export const getProductTypes: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['getTypes'] } };
 
-export const getProductTypesFields = updateDisplayOptions(displayOptions, [productTypeLanguageField]);
+const getProductTypesFields = updateDisplayOptions(displayOptions, [productTypeLanguageField]);
+
+export const operation: OperationModule = { option: getProductTypes, fields: getProductTypesFields };

@@ -34,6 +34,7 @@ import { panelLabels } from '../bulkInput';
 import { pacedRouting } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './productTypes';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from '../productValues';
+import type { OperationModule } from '../contract';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
 
@@ -126,7 +127,7 @@ async function sendImport(this: IExecutePaginationFunctions, requestData: Reques
 	return answers.map(({ json }) => ({ json: { ...json, ...identity, notice: IMPORT_NOTICE } }));
 }
 
-export const importProduct: INodePropertyOptions = {
+const importProduct: INodePropertyOptions = {
 	name: 'Import',
 	value: 'import',
 	action: 'Import a product',
@@ -220,7 +221,7 @@ const additionalFieldOptions: INodeProperties[] = [
 
 const displayOptions = { show: { resource: ['product'], operation: ['import'] } };
 
-export const importProductFields = updateDisplayOptions(displayOptions, [
+const importProductFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName:
 			'The service applies an import asynchronously: the node outputs the import progress ID, not the product, and the service may still reject the import later. Name, Description, Cover Image URL, EAN, Base Price and VAT are required for every import.',
@@ -310,3 +311,5 @@ export const importProductFields = updateDisplayOptions(displayOptions, [
 
 /** Labels as the panel shows them: `Base Price`, `Additional Fields › Brand`. */
 const FIELD_LABELS = panelLabels(importProductFields);
+
+export const operation: OperationModule = { option: importProduct, fields: importProductFields };

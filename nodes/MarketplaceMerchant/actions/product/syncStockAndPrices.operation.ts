@@ -36,6 +36,7 @@ import { bulkInputFields, panelLabels, readsOneEntryPerItem, simplifyResultsFiel
 import { problemText, runBulkOperation, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
 import { optionsCollection, readSimplify } from '../common';
 import { invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
+import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
 
@@ -250,14 +251,14 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 const SYNC: BulkOperation<SyncEntry> = { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch };
 
 /** Runs Sync Stock and Prices over every input item of the run (the node's customOperations). */
-export async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBulkOperation(this, SYNC);
 }
 
 /** The catalogue group: reads, then writes that set absolute values (sending one twice changes nothing). */
 const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
-export const syncStockAndPricesOperation: INodePropertyOptions = {
+const syncStockAndPricesOperation: INodePropertyOptions = {
 	name: 'Sync Stock and Prices',
 	value: OPERATION,
 	action: 'Sync stock and prices',
@@ -267,7 +268,7 @@ export const syncStockAndPricesOperation: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: [OPERATION] } };
 
-export const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
+const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Match By',
 		name: 'matchBy',
@@ -380,3 +381,5 @@ export const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 ]);
 
 const FIELD_LABELS = panelLabels(syncStockAndPricesFields);
+
+export const operation: OperationModule = { option: syncStockAndPricesOperation, fields: syncStockAndPricesFields, run: syncStockAndPricesRun };

@@ -14,6 +14,7 @@ import { panelLabels, simplifyResultsField } from '../bulkInput';
 import { pacedRouting, failOnItemErrorsOptions } from '../common';
 import { productLocatorField } from '../productLocator';
 import { buildProductUpdate, productUpdateBodies, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
+import type { OperationModule } from '../contract';
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const source: IDataObject = {
@@ -33,7 +34,7 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 	return requestOptions;
 }
 
-export const updateProduct: INodePropertyOptions = {
+const updateProduct: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a product',
@@ -52,7 +53,7 @@ export const updateProduct: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['update'] } };
 
-export const updateProductFields = updateDisplayOptions(displayOptions, [
+const updateProductFields = updateDisplayOptions(displayOptions, [
 	productLocatorField({ name: 'productId' }),
 	{
 		displayName: 'Update Fields',
@@ -68,3 +69,5 @@ export const updateProductFields = updateDisplayOptions(displayOptions, [
 ]);
 
 const FIELD_LABELS = panelLabels(updateProductFields);
+
+export const operation: OperationModule = { option: updateProduct, fields: updateProductFields };

@@ -15,6 +15,7 @@ import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
 import { failOnItemErrorsOptions } from '../common';
 import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './productUpdate';
+import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
@@ -81,11 +82,11 @@ const UPDATE_MANY: BulkOperation<CheckedProductUpdate & { productId?: number }> 
 };
 
 /** Runs Update Many over every input item of the run (the node's customOperations). */
-export async function updateManyProductsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function updateManyProductsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBulkOperation(this, UPDATE_MANY);
 }
 
-export const updateManyProducts: INodePropertyOptions = {
+const updateManyProducts: INodePropertyOptions = {
 	name: 'Update Many',
 	value: 'updateMany',
 	action: 'Update many products',
@@ -95,8 +96,10 @@ export const updateManyProducts: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['updateMany'] } };
 
-export const updateManyProductsFields = updateDisplayOptions(displayOptions, [
+const updateManyProductsFields = updateDisplayOptions(displayOptions, [
 	...bulkInputFields(BULK_INPUT),
 	simplifyResultsField(),
 	failOnItemErrorsOptions(),
 ]);
+
+export const operation: OperationModule = { option: updateManyProducts, fields: updateManyProductsFields, run: updateManyProductsRun };

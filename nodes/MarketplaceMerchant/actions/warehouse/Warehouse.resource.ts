@@ -1,8 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceModule } from '../contract';
+import { operation as getMany } from './getMany.operation';
 
-import { operationProperty } from '../common';
-import { getManyWarehouses, getManyWarehousesFields } from './getMany.operation';
-
-export const warehouseOperations = operationProperty('warehouse', [getManyWarehouses], 'getMany');
-
-export const warehouseFields: INodeProperties[] = [...getManyWarehousesFields];
+export const resource: ResourceModule = { name: 'Warehouse', value: 'warehouse', defaultOperation: 'getMany', operations: [getMany] };

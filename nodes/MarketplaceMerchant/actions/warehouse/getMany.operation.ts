@@ -4,8 +4,9 @@ import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting } from '../common';
+import type { OperationModule } from '../contract';
 
-export const getManyWarehouses: INodePropertyOptions = {
+const getManyWarehouses: INodePropertyOptions = {
 	name: 'Get Many',
 	value: 'getMany',
 	action: 'Get many warehouses',
@@ -13,4 +14,6 @@ export const getManyWarehouses: INodePropertyOptions = {
 	routing: pacedRouting({ group: 'orders', idempotent: true, request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
 };
 
-export const getManyWarehousesFields: INodeProperties[] = [];
+const getManyWarehousesFields: INodeProperties[] = [];
+
+export const operation: OperationModule = { option: getManyWarehouses, fields: getManyWarehousesFields };

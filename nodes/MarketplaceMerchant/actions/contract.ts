@@ -1,0 +1,69 @@
+/**
+ * The one module contract of the node's actions. Every operation file exports `operation`, an
+ * `OperationModule`; every resource file exports `resource`, a `ResourceModule` listing its
+ * operations. The node builds its Resource and Operation choices, every field and its custom
+ * operations from the resources alone, so adding an operation is one file plus one line in its
+ * resource file.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/** A bulk operation's run over all input items of the node run (bulkRun.ts): n8n's custom operation. */
+export type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+export interface OperationModule {
+	/** Its entry in the Operation list: name, value, action, description and, unless `run` is given, its `routing`. */
+	option: INodePropertyOptions;
+	/** Its fields, shown for it alone (one `updateDisplayOptions` in the operation file). */
+	fields: INodeProperties[];
+	/** For an operation routing cannot express (the bulk operations): the run over all items. */
+	run?: CustomOperationRun;
+}
+
+export interface ResourceModule {
+	/** Its entry in the Resource list. */
+	name: string;
+	value: string;
+	/** The operation a new node of this resource starts with. */
+	defaultOperation: string;
+	operations: OperationModule[];
+}
+
+/** The Resource choice: the resources in alphabetical order, as n8n's lint asks. */
+export function resourceProperty(resources: ResourceModule[], defaultResource: string): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: resources.map(({ name, value }) => ({ name, value })).sort((a, b) => a.name.localeCompare(b.name)),
+		default: defaultResource,
+	};
+}
+
+/** A resource's Operation choice (alphabetical, as n8n's lint asks), then all its operations' fields. */
+export function resourceProperties({ value, defaultOperation, operations }: ResourceModule): INodeProperties[] {
+	const options = operations.map(({ option }) => option).sort((a, b) => a.name.localeCompare(b.name));
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [value] } },
+			options,
+			default: defaultOperation,
+		},
+		...operations.flatMap(({ fields }) => fields),
+	];
+}
+
+/** The node's `customOperations`: by resource and operation, the operations that give a `run`. */
+export function customOperationsOf(resources: ResourceModule[]): Record<string, Record<string, CustomOperationRun>> {
+	const custom: Record<string, Record<string, CustomOperationRun>> = {};
+	for (const resource of resources) {
+		for (const { option, run } of resource.operations) {
+			if (run) (custom[resource.value] ??= {})[String(option.value)] = run;
+		}
+	}
+	return custom;
+}
