@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { customOperationsOf, resourceProperties, resourceProperty } from './actions/contract';
+import { customOperationsOf, resourceProperties, resourceProperty, subtitleOf } from './actions/contract';
 import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/discountLocator';
 import { resource as invoice } from './actions/documents/Invoice.resource';
@@ -38,9 +38,7 @@ export class MarketplaceMerchant implements INodeType {
 		group: ['transform'],
 		version: [1, 2],
 		defaultVersion: 2,
-		// The panel's names in a literal, as n8n's lint wants; test/actions/editor.test.ts checks it knows every operation.
-		// With n8n's Custom API Call as the resource there is no operation: the subtitle is the resource alone.
-		subtitle: '={{ [{"__CUSTOM_API_CALL__": "Custom API Call", "cancel": "Cancel", "checkEans": "Check EANs", "getDocumentLinks": "Get Document Links", "getMany": "Get Many", "getManyBasic": "Get Many Basic", "getTypes": "Get Types", "import": "Import", "schedule": "Schedule", "syncStockAndPrices": "Sync Stock and Prices", "update": "Update", "updateMany": "Update Many"}[$parameter["operation"]] || $parameter["operation"], {"__CUSTOM_API_CALL__": "Custom API Call", "discount": "Discount", "invoice": "Invoice", "invoiceCorrection": "Invoice Correction", "price": "Price", "product": "Product", "warehouse": "Warehouse"}[$parameter["resource"]] || $parameter["resource"]].filter(Boolean).join(": ") }}',
+		subtitle: subtitleOf(RESOURCES),
 		description: 'Manage products, stock, prices, discounts and invoices of a marketplace merchant account',
 		defaults: { name: 'Marketplace Merchant' },
 		usableAsTool: true,

@@ -67,3 +67,25 @@ export function customOperationsOf(resources: ResourceModule[]): Record<string, 
 	}
 	return custom;
 }
+
+/** The value n8n gives `resource` (then there is no operation) or `operation` when Custom API Call is picked. */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+/**
+ * The node's subtitle, "Update Many: Product": the names of the Operation and Resource lists,
+ * made from the resources so that a new operation is named without touching it. An operation or
+ * resource it does not know shows its value; Custom API Call shows alone.
+ */
+export function subtitleOf(resources: ResourceModule[]): string {
+	// One flat map keyed "resource/operation": a nested object would put "}}" inside the expression, which ends it.
+	const operationNames = Object.fromEntries(
+		resources.flatMap(({ value, operations }) => [
+			...operations.map(({ option }) => [`${value}/${String(option.value)}`, option.name]),
+			[`${value}/${CUSTOM_API_CALL}`, 'Custom API Call'],
+		]),
+	);
+	const resourceNames = Object.fromEntries([[CUSTOM_API_CALL, 'Custom API Call'], ...resources.map(({ name, value }) => [value, name])]);
+	const operation = `${JSON.stringify(operationNames)}[$parameter["resource"] + "/" + $parameter["operation"]] || $parameter["operation"]`;
+	const resource = `${JSON.stringify(resourceNames)}[$parameter["resource"]] || $parameter["resource"]`;
+	return `={{ [${operation}, ${resource}].filter(Boolean).join(": ") }}`;
+}
