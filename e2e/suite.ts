@@ -18,7 +18,7 @@ import path from 'node:path';
 import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
 import { checkExamples } from './example-checks';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
-import { checkAiAgent, checkAiAgentStreaming } from './ai-agent-checks';
+import { STREAMING_WORKFLOW_ID, checkAiAgent, checkAiAgentStreaming } from './ai-agent-checks';
 import { checkEditorDescriptions, checkStoredExecutionHint } from './editor-checks';
 import { checkRowsAtScale, ROWS_HINT, ROWS_WORKFLOWS } from './rows-checks';
 import { installCommunityPackage, packPackage } from './community-package';
@@ -779,8 +779,8 @@ async function main(): Promise<void> {
 		if (!started || !session || !api || !n8n) return;
 		if (installation.line[0] === 2 && installation.line[1] === 0) {
 			const publicApi = api;
-			await check('n8n 2.0: the trigger workflows saved as a new version over the public API (its import records none to activate)', async () => {
-				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger]) await publicApi.saveAsNewVersion(workflowId);
+			await check('n8n 2.0: the workflows to activate saved as a new version over the public API (its import records none to activate)', async () => {
+				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger, STREAMING_WORKFLOW_ID]) await publicApi.saveAsNewVersion(workflowId);
 			});
 		}
 		await checkListedTypes(session);
