@@ -74,23 +74,28 @@ describe('Request policy through the node', () => {
 	});
 
 	it('shares the limits with traffic it cannot see (another worker) without failing an item', async () => {
-		// At 30× the products group allows 60 per 2 s. Another client of the same account sends
-		// 2 product-type reads every 100 ms (about 40 per 2 s) for as long as the node runs.
-		await start({ rateLimits: { scale: 30 } });
+		// At 10× the products group allows 60 per 6 s. Another client of the same account sends
+		// 2 product-type reads every 300 ms (about 40 per 6 s) for as long as the node runs. (At 30×
+		// a window is 2 s, as short as a busy CI machine's stalls: CI once counted 119 of 120 updates
+		// accepted, most likely one request answered 429 four times, the most a request is retried
+		// (up to 2 seen on a calm machine), failing the run, which the test did not check then.)
+		await start({ rateLimits: { scale: 10 } });
 		const inputItems = Array.from({ length: 120 }, (_, index) => ({ id: FIRST_PRODUCT_ID + index, stock: index }));
 		const token = await getToken(sandbox);
 		let running = true;
 		const otherWorker = (async () => {
 			for (let round = 0; running && round < 2_000; round++) {
 				await Promise.all([1, 2].map(async () => await call(sandbox, 'GET', `${PRODUCT_API}/product-type`, { token })));
-				await sleep(100);
+				await sleep(300);
 			}
 		})();
 
 		const result = await updateProducts(inputItems).finally(() => (running = false));
 		await otherWorker;
 
+		expect(result.error?.message).toBeUndefined();
 		const output = result.output('Node');
+		expect(output).toHaveLength(120);
 		expect(output.filter((item) => item.error !== undefined || item.json.success !== true)).toEqual([]);
 		expect(updateStatuses().filter((status) => status === 200)).toHaveLength(120);
 		expect(sandbox.state.product(FIRST_PRODUCT_ID + 119)?.stockLevel).toBe(119);
