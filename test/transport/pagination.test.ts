@@ -214,7 +214,8 @@ describe('chunkBySize', () => {
 			body: { id: 100_000 + index, stockLevel: 2 },
 		}));
 
-		const chunks = chunkBySize(updates, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes, (update) => update.body);
+		// What Sync sends (sendInBulk): the bodies alone.
+		const chunks = chunkBySize(updates.map((update) => update.body), LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes);
 
 		expect(chunks.map((chunk) => chunk.length)).toEqual([30_000, 1]);
 		// Measured on the whole objects, the same list would be cut earlier: the bug this guards against.

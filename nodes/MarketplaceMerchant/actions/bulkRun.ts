@@ -39,7 +39,7 @@ import { LIMITS, RATE_LIMITS } from '../transport/endpoints';
 import { asNodeError, nodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
-import { sendAuthenticated, sendSettingsOf, type Route } from '../transport/send';
+import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
 import { readingParameter, type ValueContext } from '../values/values';
 import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
@@ -286,19 +286,59 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	return [outputsOfItem.flat()];
 }
 
-/** How a bulk write sends its entries: endpoint, limits, the answer and how results pair with what was sent. */
-interface BulkWrite<Checked> {
+/** How entries go out in bulk requests: endpoint, limits, the answer and how results pair with what was sent. */
+export interface BulkRequests {
 	route: Route;
 	request: { method: 'PUT' | 'POST'; url: string };
 	/** Where the list goes in the body; the body is the list itself without one. */
 	listKey?: string;
 	maxItems: number;
 	answer: AnswerSchema;
-	/** What the service receives for a checked entry. */
-	body: (value: Checked) => IDataObject;
 	pairResults: (results: INodeExecutionData[], sent: IDataObject[]) => INodeExecutionData[];
 	/** An entry's id, when entries with the same id must reach the service in the user's order. */
-	idOf: (body: IDataObject) => string | undefined;
+	idOf?: (body: IDataObject) => string | undefined;
+}
+
+/** What the bulk requests gave one body sent: its result, or the failure of its request (the same for the request's bodies). */
+export type BulkOutcome = { ok: true; result: IDataObject } | { ok: false; error: unknown; message: string };
+
+/**
+ * Sends `bodies` in requests within the service's item and size limits (`chunkBySize` measures the
+ * bodies sent; `sendEachChunk` overlaps them within the group's in-flight allowance), each answer
+ * read by schema and paired with what was sent. One outcome per body, in order: a request that
+ * fails after its retries fails its own bodies while the others stand.
+ */
+export async function sendInBulk(
+	exec: IExecuteFunctions,
+	requests: BulkRequests,
+	bodies: IDataObject[],
+	settings: SendSettings,
+): Promise<BulkOutcome[]> {
+	const chunks = chunkBySize(bodies, requests.maxItems, LIMITS.bulkRequestBytes);
+	const sent = await sendEachChunk(
+		chunks,
+		RATE_LIMITS[requests.route.group].inFlight,
+		async (chunk) => {
+			const body = requests.listKey ? { [requests.listKey]: chunk } : chunk;
+			const response = await sendAuthenticated(exec, requests.route, { ...requests.request, body, json: true }, settings);
+			return requests.pairResults(
+				decodedList(exec, response, requests.answer).map((json) => ({ json })),
+				chunk,
+			);
+		},
+		requests.idOf,
+	);
+	return sent.flatMap((outcome, index): BulkOutcome[] => {
+		if (outcome.ok) return outcome.value.map(({ json }) => ({ ok: true, result: json }));
+		const failure: BulkOutcome = { ok: false, error: outcome.error, message: asNodeError(exec.getNode(), outcome.error).message };
+		return chunks[index].map(() => failure);
+	});
+}
+
+/** How a bulk write sends its entries: its requests, and what the service receives for an entry. */
+interface BulkWrite<Checked> extends BulkRequests {
+	/** What the service receives for a checked entry. */
+	body: (value: Checked) => IDataObject;
 	/** The id an invalid entry comes out with (it was never sent). */
 	idOfInvalid: (raw: IDataObject) => unknown;
 }
@@ -308,49 +348,26 @@ function idOrNull(value: unknown): string | number | null {
 }
 
 /**
- * The `send` of Update Many, Discount Schedule and Discount Update: the valid entries in requests
- * within the service's item and size limits (`sendEachChunk`), each result paired with the entry
- * sent, and invalid entries reported in their place. A request that fails after its retries marks
- * its own entries failed while the others stand; when every request failed, the batch fails with
- * that error (nothing was written, and the node says so as an error, not as rows).
+ * The `send` of Update Many, Discount Schedule and Discount Update: the valid entries sent with
+ * `sendInBulk`, each result paired with the entry sent, and invalid entries reported in their
+ * place. A request that fails after its retries marks its own entries failed while the others
+ * stand; when every request failed, the batch fails with that error (nothing was written, and the
+ * node says so as an error, not as rows).
  */
 export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Checked>['send'] {
 	return async (exec, batch) => {
 		const first = batch.entries[0].ctx;
-		const settings = sendSettingsOf(first);
 		const simplify = readSimplify(first);
 		const valid = batch.entries.filter((entry) => entry.problem === undefined);
-		const chunks = chunkBySize(
-			valid.map((entry) => write.body(entry.value as Checked)),
-			write.maxItems,
-			LIMITS.bulkRequestBytes,
+		const bodies = valid.map((entry) => write.body(entry.value as Checked));
+		const outcomes = await sendInBulk(exec, write, bodies, sendSettingsOf(first));
+		const firstOutcome = outcomes[0];
+		if (firstOutcome && !firstOutcome.ok && outcomes.every((outcome) => !outcome.ok)) throw asNodeError(exec.getNode(), firstOutcome.error);
+		const results = outcomes.map((outcome, index): IDataObject =>
+			outcome.ok
+				? outcome.result
+				: { id: idOrNull(write.idOfInvalid(bodies[index])), success: false, error: `The bulk request failed: ${outcome.message}`, input: bodies[index] },
 		);
-		const outcomes = await sendEachChunk(
-			chunks,
-			RATE_LIMITS[write.route.group].inFlight,
-			async (chunk) => {
-				const body = write.listKey ? { [write.listKey]: chunk } : chunk;
-				const response = await sendAuthenticated(exec, write.route, { ...write.request, body, json: true }, settings);
-				return write.pairResults(
-					decodedList(exec, response, write.answer).map((json) => ({ json })),
-					chunk,
-				);
-			},
-			write.idOf,
-		);
-		const firstFailure = outcomes.find((outcome) => !outcome.ok);
-		if (firstFailure && !firstFailure.ok && outcomes.every((outcome) => !outcome.ok)) throw asNodeError(exec.getNode(), firstFailure.error);
-		const results: IDataObject[] = [];
-		outcomes.forEach((outcome, index) => {
-			if (outcome.ok) {
-				for (const { json } of outcome.value) results.push(json);
-				return;
-			}
-			const message = asNodeError(exec.getNode(), outcome.error).message;
-			for (const input of chunks[index]) {
-				results.push({ id: idOrNull(write.idOfInvalid(input)), success: false, error: `The bulk request failed: ${message}`, input });
-			}
-		});
 		let next = 0;
 		return batch.entries.map((entry, position): BatchOutput => {
 			if (entry.problem) {

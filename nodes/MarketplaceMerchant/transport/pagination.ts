@@ -217,16 +217,15 @@ export function splitQueryList(parameter: string, maxIds: number, options: { not
 }
 
 /**
- * Splits a list into consecutive chunks of at most `maxItems` entries and `maxBytes` of JSON, the
- * size of what is sent: `bodyOf` gives the part of an entry that goes into the body when the
- * entries carry more (Sync's planned updates carry their outcome).
+ * Splits a list into consecutive chunks of at most `maxItems` entries and `maxBytes` of JSON: give
+ * it what is sent (the bodies), not objects that carry more, or the chunks are cut too early.
  */
-export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number, bodyOf: (entry: T) => unknown = (entry) => entry): T[][] {
+export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number): T[][] {
 	const chunks: T[][] = [];
 	let current: T[] = [];
 	let currentBytes = 2;
 	for (const entry of list) {
-		const bytes = Buffer.byteLength(JSON.stringify(bodyOf(entry))) + 1;
+		const bytes = Buffer.byteLength(JSON.stringify(entry)) + 1;
 		if (current.length > 0 && (current.length >= maxItems || currentBytes + bytes > maxBytes)) {
 			chunks.push(current);
 			current = [];

@@ -15,8 +15,7 @@ import {
 import { pairProductResults } from '../../answers/bulkResults';
 import { decodedList } from '../../answers/decode';
 import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { asNodeError } from '../../transport/errors';
-import { chunkBySize, readAllPages, sendEachChunk } from '../../transport/pagination';
+import { readAllPages } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
 import {
@@ -33,7 +32,7 @@ import {
 	type ValueContext,
 } from '../../values/values';
 import { bulkInputFields, panelLabels, simplifyResultsField, type BulkInput, type ItemContext } from '../bulkInput';
-import { problemText, runBulkOperation, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
+import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation, type BulkRequests } from '../bulkRun';
 import { optionsCollection, readSimplify } from '../common';
 import { invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import type { OperationModule } from '../contract';
@@ -180,6 +179,9 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	return checked;
 }
 
+/** The catalogue group: reads, then writes that set absolute values (sending one twice changes nothing). */
+const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
+
 /** Reads the whole catalogue (Get Many Basic, 2,500 a page), pages ahead within the group's allowance. */
 async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;
@@ -189,40 +191,35 @@ async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): P
 	});
 }
 
+/** Sync's writes: the changed entries in PUT product/bulk, paired as for Update Many. */
+const BULK_UPDATE: BulkRequests = {
+	route: CATALOGUE,
+	request: { method: 'PUT', url: PATHS.productBulk },
+	maxItems: LIMITS.productsPerBulkRequest,
+	answer: ANSWERS.productBulkUpdate,
+	pairResults: pairProductResults,
+};
+
 /**
- * Sends the planned updates in bulk requests within the service's limits (30,000 entries and the
- * size of the bodies actually sent) and marks each outcome updated or failed by its result, paired
- * as for Update Many (an entry the answer has no result for is failed, never assumed written). A
- * request that fails marks its own entries failed and the others still go out, so the output says
- * exactly what was written. A guarded entry whose stock went out stays guarded.
+ * Sends the planned updates in bulk requests within the service's limits (`sendInBulk`: 30,000
+ * entries and the size of the bodies actually sent) and marks each outcome updated or failed by
+ * its result (an entry the answer has no result for is failed, never assumed written). A request
+ * that fails marks its own entries failed and the others still go out, so the output says exactly
+ * what was written. A guarded entry whose stock went out stays guarded.
  */
 async function sendUpdates(exec: IExecuteFunctions, settings: SendSettings, updates: Array<{ outcome: SyncOutcome; body: IDataObject }>): Promise<void> {
-	const chunks = chunkBySize(updates, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes, (update) => update.body);
-	const outcomes = await sendEachChunk(chunks, RATE_LIMITS[CATALOGUE.group].inFlight, async (chunk) => {
-		const sent = chunk.map(({ body }) => body);
-		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'PUT', url: PATHS.productBulk, body: sent, json: true }, settings);
-		return pairProductResults(decodedList(exec, response, ANSWERS.productBulkUpdate).map((json) => ({ json })), sent);
-	});
-	outcomes.forEach((sent, index) => {
-		const chunk = chunks[index];
+	const results = await sendInBulk(exec, BULK_UPDATE, updates.map(({ body }) => body), settings);
+	updates.forEach(({ outcome }, index) => {
+		const sent = results[index];
 		if (!sent.ok) {
-			const message = asNodeError(exec.getNode(), sent.error).message;
-			for (const { outcome } of chunk) {
-				outcome.status = 'failed';
-				outcome.errors.push(`The bulk update request failed: ${message}`);
-			}
-			return;
+			outcome.status = 'failed';
+			outcome.errors.push(`The bulk update request failed: ${sent.message}`);
+		} else if (sent.result.success === true) {
+			if (outcome.status !== 'guarded') outcome.status = 'updated';
+		} else {
+			outcome.status = 'failed';
+			outcome.errors.push(String(sent.result.error));
 		}
-		// pairProductResults gives one result per entry sent, in the order sent.
-		chunk.forEach(({ outcome }, position) => {
-			const { success, error } = sent.value[position].json;
-			if (success === true) {
-				if (outcome.status !== 'guarded') outcome.status = 'updated';
-			} else {
-				outcome.status = 'failed';
-				outcome.errors.push(String(error));
-			}
-		});
 	});
 }
 
@@ -265,9 +262,6 @@ const SYNC: BulkOperation<SyncEntry> = { input: BULK_INPUT, check: checkSyncEntr
 async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBulkOperation(this, SYNC);
 }
-
-/** The catalogue group: reads, then writes that set absolute values (sending one twice changes nothing). */
-const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
 const syncStockAndPricesOperation: INodePropertyOptions = {
 	name: 'Sync Stock and Prices',
