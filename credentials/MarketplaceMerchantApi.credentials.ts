@@ -15,7 +15,7 @@ import { UserError } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE, normalizeBaseUrl } from '../nodes/MarketplaceMerchant/transport/credential';
 import { PATHS } from '../nodes/MarketplaceMerchant/transport/endpoints';
-import { answerTooLargeText, readCappedBody, STREAMED_ANSWER } from '../nodes/MarketplaceMerchant/transport/answerLimits';
+import { answerTooLargeText, jsonOrText, readCappedBody, STREAMED_ANSWER } from '../nodes/MarketplaceMerchant/transport/answerLimits';
 import { credentialAdvice, errorCodeOf, networkFailureReason } from '../nodes/MarketplaceMerchant/transport/errors';
 import { RefusedTooLong } from '../nodes/MarketplaceMerchant/transport/pacing';
 import { redactText, secretList } from '../nodes/MarketplaceMerchant/transport/redact';
@@ -180,13 +180,7 @@ class RetryableAnswer extends Error {
 /** The token endpoint's answer as JSON when it is JSON (an error page may not be); undefined when empty. */
 function parsedBody(bytes: unknown): unknown {
 	const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : typeof bytes === 'string' ? bytes : undefined;
-	if (text === undefined) return bytes;
-	if (text.trim() === '') return undefined;
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
+	return text === undefined ? bytes : jsonOrText(text);
 }
 
 /**

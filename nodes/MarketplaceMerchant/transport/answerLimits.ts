@@ -175,11 +175,16 @@ export async function withErrorBodyRead(node: INode, error: unknown): Promise<un
 	} catch {
 		text = '';
 	}
-	try {
-		response.data = text.trim() === '' ? undefined : JSON.parse(text);
-	} catch {
-		// As axios leaves a body that is not JSON.
-		response.data = text;
-	}
+	response.data = jsonOrText(text);
 	return serviceError(node, axiosError as JsonObject);
+}
+
+/** An answer's text as axios gives it when JSON is expected: parsed, or the text itself when it is not JSON; undefined when empty. */
+export function jsonOrText(text: string): unknown {
+	if (text.trim() === '') return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
 }
