@@ -350,7 +350,7 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries
 	});
 	const entries = list as IDataObject[];
 	if (fromJson) return { entries, source, label };
-	const paths = fieldPaths(input.rows.row.values);
+	const paths = rowFieldPaths(input);
 	const rows = `${input.rows.name}.${input.rows.row.name}`;
 	const parameterOf = (index: number, key: string) => `${rows}[${index}].${paths.get(key) ?? key}`;
 	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, label, parameterOf };
@@ -364,34 +364,35 @@ export function readsOneEntryPerItem(ctx: ItemContext): boolean {
 /** The input items as a source of entries: rows of a sheet, counted from 1. */
 export const INPUT_ITEMS: BulkSource = { list: '', unit: 'row' };
 
-/** Each row field's label (`Update Fields › Base Price`), worked out once per operation, not for each of a run's items. */
-const ROW_FIELD_LABELS = new WeakMap<BulkInput, Map<string, string>>();
-
-function rowFieldLabels(input: BulkInput): Map<string, string> {
-	let labels = ROW_FIELD_LABELS.get(input);
-	if (!labels) {
-		labels = new Map([...labelChains(input.rows.row.values)].map(([name, chain]) => [name, fieldPath(...chain)]));
-		ROW_FIELD_LABELS.set(input, labels);
-	}
-	return labels;
+/** `compute` of an operation's input, worked out once per operation rather than for each item of a run. */
+function oncePerInput<T>(compute: (input: BulkInput) => T): (input: BulkInput) => T {
+	const results = new WeakMap<BulkInput, T>();
+	return (input) => {
+		let result = results.get(input);
+		if (result === undefined) {
+			result = compute(input);
+			results.set(input, result);
+		}
+		return result;
+	};
 }
 
-/** Where each row field of the per-item mode is entered (`itemUpdateFields.basePrice`), worked out once per operation. */
-const ITEM_PARAMETER_PATHS = new WeakMap<BulkInput, Map<string, string>>();
+/** Each row field's label (`Update Fields › Base Price`). */
+const rowFieldLabels = oncePerInput((input) => new Map(Object.entries(panelLabels(input.rows.row.values))));
 
-function itemParameterPaths(input: BulkInput): Map<string, string> {
-	let paths = ITEM_PARAMETER_PATHS.get(input);
-	if (!paths) {
-		paths = new Map(
-			[...fieldPaths(input.rows.row.values)].map(([name, path]) => {
+/** Where each row field is below its row (`updateFields.basePrice`). */
+const rowFieldPaths = oncePerInput((input) => fieldPaths(input.rows.row.values));
+
+/** Where each row field of the per-item mode is entered (`itemUpdateFields.basePrice`). */
+const itemParameterPaths = oncePerInput(
+	(input) =>
+		new Map(
+			[...rowFieldPaths(input)].map(([name, path]) => {
 				const [top, ...below] = path.split('.');
 				return [name, [itemParameterName(top), ...below].join('.')];
 			}),
-		);
-		ITEM_PARAMETER_PATHS.set(input, paths);
-	}
-	return paths;
-}
+		),
+);
 
 /**
  * A mapped field's value for one item. A field mapped by dragging a column holds exactly
