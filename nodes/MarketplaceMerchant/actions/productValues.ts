@@ -16,7 +16,6 @@ import {
 
 export const WEIGHT_UNITS = ['KG', 'G'] as const;
 
-/** How price fields say what they accept (values.ts, readPrice). */
 /**
  * A price as whole cents: how every price comparison is made (Sync's plan and price guard, the
  * trigger's Product Changed), so that 1299 and 1299.00, or a float's 1299.9999999, are one price.
@@ -25,6 +24,7 @@ export function priceInCents(price: number): number {
 	return Math.round(price * 100);
 }
 
+/** How price fields say what they accept (values.ts, readPrice). */
 export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1299.50; thousands separators and decimal commas are rejected';
 
 const VAT_OPTIONS: INodePropertyOptions[] = VAT_RATES.map((rate) => ({ name: `${rate}%`, value: rate }));

@@ -94,7 +94,6 @@ export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined
 	return start === 0 ? text : text.slice(start);
 }
 
-
 /** The price the catalogue will apply: newBasePrice (a change takes effect the next day), else basePrice. */
 function currentPriceOf(product: IDataObject): number | null {
 	return decodedNumber(product.newBasePrice) ?? decodedNumber(product.basePrice);
@@ -333,8 +332,9 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 
 /** The outcome of an entry that failed its checks (Skip and Report): not sent, with the reason. */
 export function invalidOutcome(position: number, match: unknown, reason: string): SyncOutcome {
-	const given = typeof match === 'string' || typeof match === 'number' ? match : null;
-	return { entry: position + 1, match: given, productId: null, sku: null, status: 'invalid', changes: {}, errors: [reason] };
+	const result = outcome(position + 1, typeof match === 'string' || typeof match === 'number' ? match : null, undefined, 'invalid');
+	result.errors.push(reason);
+	return result;
 }
 
 /** Output "Summary Only": counts and ids per status (the match value where no product id is known). */
