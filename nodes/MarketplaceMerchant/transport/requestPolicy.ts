@@ -196,8 +196,8 @@ function retryDelayMs(
 		return Math.round(Math.random() * TOKEN_RENEWAL_JITTER_MS * attempts.unauthorized);
 	}
 	if (status === 429) {
-		if (++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS) return undefined;
-		return retryAfterMs(headers) ?? backoffMs(attempts.rateLimited);
+		// How long is the gate's to say (closeAfterRateLimit, in sendWithPolicy): the whole group waits.
+		return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
 	}
 	const retryable =
 		status === 503 || (policy.idempotent && (status === 502 || status === 504 || isCutOff(error)));
