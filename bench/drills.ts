@@ -5,7 +5,9 @@
  * failed, requests, time, memory, and the error texts, which must name the cause and must not
  * contain the client secret or any token issued during the drill.
  */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { testCredential, type TestCredentialsHelper } from '../test/harness';
 
 import type { FaultSpec, RateLimitConfig, RequestLogEntry, SandboxVariants } from '../sandbox';
 import { credentialsFor, runMerchant } from './merchant-node';
@@ -42,6 +44,8 @@ interface Drill {
 	timeLimitMs: number;
 	/** Largest acceptable peak RSS growth of this process during the run. */
 	memoryLimitBytes?: number;
+	/** The credential's Test button instead of a node run (one input item: the test). */
+	credentialTest?: true;
 }
 
 const UPDATE_STOCK: INodeParameters = {
@@ -217,6 +221,19 @@ function drills(): Drill[] {
 			memoryLimitBytes: 512 * MIB,
 		},
 		{
+			key: 'credential-test-gzip-bomb',
+			name: "Gzip bomb at the credential's Test button",
+			setup: "the credential's Test button; its request to the API (after the token) answered with a 200 with Content-Encoding gzip, about 10 MB on the wire and 10 GiB inflated; limits off",
+			expectation: 'bounded memory',
+			parameters: {},
+			inputItems: [{}],
+			credentialTest: true,
+			faults: [{ route: 'warehouses', body: 'gzip-bomb', sizeBytes: 10 * 1024 * MIB, count: FOREVER }],
+			cause: /merchant API's answer is larger than 256 MiB/,
+			timeLimitMs: 120_000,
+			memoryLimitBytes: 512 * MIB,
+		},
+		{
 			key: 'gzip-bomb',
 			name: 'Gzip bomb',
 			setup: 'Warehouse Get Many × 20; every answer a 200 with Content-Encoding gzip, about 10 MB on the wire and 10 GiB inflated; limits off',
@@ -318,6 +335,27 @@ async function endOutage(sandbox: RemoteSandbox, route: FaultSpec['route'], outa
 	await sandbox.clearFaults();
 }
 
+/** What a drill's run gave: the output items, the run's own error, and how long it took. */
+interface DrillRun {
+	output: INodeExecutionData[];
+	runError?: ItemError;
+	ms: number;
+}
+
+async function nodeRun(credentialsHelper: TestCredentialsHelper, drill: Drill): Promise<DrillRun> {
+	const { result, ms } = await runMerchant(credentialsHelper, drill.parameters, drill.inputItems, { continueOnFail: true });
+	return { output: result.output('Node'), runError: result.error, ms };
+}
+
+/** The Test button as n8n runs it (test/harness testCredential): its verdict as one output item, an error when it failed. */
+async function credentialTestRun(credentialsHelper: TestCredentialsHelper, values: ICredentialDataDecryptedObject): Promise<DrillRun> {
+	const startedAt = performance.now();
+	const verdict = await testCredential(values, { credentialsHelper });
+	const item: INodeExecutionData = { json: { ...verdict } };
+	if (verdict.status !== 'OK') item.error = { message: verdict.message } as unknown as INodeExecutionData['error'];
+	return { output: [item], ms: performance.now() - startedAt };
+}
+
 async function runDrill(sandbox: RemoteSandbox, client: BenchClient, drill: Drill): Promise<DrillResult> {
 	await sandbox.clearFaults();
 	await sandbox.setRateLimits(drill.rateLimits ?? false);
@@ -329,17 +367,18 @@ async function runDrill(sandbox: RemoteSandbox, client: BenchClient, drill: Dril
 
 	const credentialsHelper = credentialsFor(sandbox, client);
 	const stopSampling = sampleRss();
-	const running = runMerchant(credentialsHelper, drill.parameters, drill.inputItems, { continueOnFail: true });
+	const running = drill.credentialTest
+		? credentialTestRun(credentialsHelper, sandbox.credentials(client))
+		: nodeRun(credentialsHelper, drill);
 	if (drill.outageMs !== undefined) await endOutage(sandbox, drill.faults[0].route, drill.outageMs);
-	const { result, ms } = await running;
+	const { output, runError, ms } = await running;
 	const peakRssGrowth = stopSampling();
 	await sandbox.clearFaults();
 	await sandbox.resetVariants();
 
-	const output = result.output('Node');
 	const failedItems = output.filter(isFailed);
-	const errors = failedItems.map((item) => item.error ?? { message: String(item.json.error ?? 'rejected by the service') });
-	if (result.error) errors.push(result.error);
+	const errors: ItemError[] = failedItems.map((item) => item.error ?? { message: String(item.json.error ?? 'rejected by the service') });
+	if (runError) errors.push(runError);
 	// The API's requests only: the drill's own calls to the sandbox's controls are logged too.
 	const log = (await sandbox.log()).filter((entry) => entry.route !== 'control');
 	const tokenRequests = log.filter((entry) => entry.route === 'token').length;
@@ -351,7 +390,7 @@ async function runDrill(sandbox: RemoteSandbox, client: BenchClient, drill: Dril
 	// Not shown or stored by n8n, but held in memory: n8n-core's request error (the `cause`).
 	const tokenInMemory = errors.filter((error) => containsAny(stringsIn(error), secrets)).length;
 	const errorTexts = [...new Set(errors.map(userText))].slice(0, 2);
-	const failed = result.error ? drill.inputItems.length : failedItems.length;
+	const failed = runError ? drill.inputItems.length : failedItems.length;
 	const succeeded = drill.inputItems.length - failed;
 	const inTime = ms <= drill.timeLimitMs;
 

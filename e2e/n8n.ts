@@ -374,6 +374,8 @@ export interface RunningN8n {
 	port: number;
 	userFolder: string;
 	owner: N8nOwner | undefined;
+	/** n8n's own process id */
+	pid: number | undefined;
 	/** everything n8n printed so far */
 	output(): string;
 	/** SIGTERM, then SIGKILL after 15 s; resolves when n8n and its task runner are gone */
@@ -409,6 +411,7 @@ export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
 		port: ports.port,
 		userFolder,
 		owner,
+		pid: server.child.pid,
 		output: () => server.output(),
 		stop: async () => await server.stop(),
 	};

@@ -35,6 +35,7 @@ import {
 	type RunningN8n,
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
+import { checkCredentialTest } from './credential-checks';
 import { checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
@@ -788,6 +789,7 @@ async function main(): Promise<void> {
 		await checkNodeCreatorSearch(session, n8n!.baseUrl, n8n!.owner!, 'Marketplace Merchant');
 		await checkStoredExecutionHint(session, ROWS_WORKFLOWS.skip.id, 'Sync', ROWS_HINT);
 		await checkLocatorLists(session, { nodeType: NODE_TYPE, credential: { type: CREDENTIAL_TYPE, ...CREDENTIAL } }, sandbox);
+		await checkCredentialTest(session, { type: CREDENTIAL_TYPE, ...CREDENTIAL }, { baseUrl: sandbox.url, ...sandbox.client, apiKey: '' }, sandbox, n8n.pid);
 		if (agentModel) await checkAiAgentStreaming(api, n8n.baseUrl, sandbox, agentModel);
 		const inProcess = sandbox;
 		await checkTrigger(api, WORKFLOW_IDS.trigger, {

@@ -295,6 +295,42 @@ describe('Marketplace Merchant API credential, through the real engine', () => {
 			});
 		});
 
+		it('waits out a 429 from the API as every request does, then passes', async () => {
+			await start();
+			sandbox.injectFault({ route: 'warehouses', status: 429, retryAfterSeconds: 0.2, count: 1 });
+
+			await expect(testCredential(credentialFor(sandbox))).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(sandbox.log.filter((entry) => entry.route === 'warehouses').map((entry) => entry.status)).toEqual([429, 200]);
+		});
+
+		it('reports a client the API refuses, and a Base URL that answers with a web page', async () => {
+			await start();
+			sandbox.injectFault({ route: 'warehouses', status: 403, count: 1 });
+			await expect(testCredential(credentialFor(sandbox))).resolves.toEqual({
+				status: 'Error',
+				message: 'The client has no permission for the merchant API (HTTP 403)',
+			});
+
+			sandbox.injectFault({ route: 'warehouses', status: 200, body: 'html', count: 1 });
+			await expect(testCredential(credentialFor(sandbox))).resolves.toEqual({
+				status: 'Error',
+				message: 'The Base URL answered HTTP 200, but not as the merchant API (no JSON): check the Base URL',
+			});
+		});
+
+		it('keeps the secrets and the token out of what it reports, whatever the API echoes', async () => {
+			await start({ client: { apiKey: 'the-api-key-1234' } });
+			sandbox.injectFault({ route: 'warehouses', body: 'echo-credentials', count: 1 });
+
+			const result = await testCredential(credentialFor(sandbox, { apiKey: 'the-api-key-1234' }));
+
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/^The merchant API answered HTTP 400: Request rejected. Authorization: Bearer \*\*\*;/);
+			expect(result.message).not.toContain(sandbox.client.clientSecret);
+			expect(result.message).not.toContain('the-api-key-1234');
+			expect(result.message).not.toMatch(/Bearer (?!\*\*\*)/);
+		});
+
 		it('reports a host that cannot be reached', async () => {
 			await start();
 			const port = await closedPort();

@@ -12,6 +12,7 @@ import { searchProducts } from './actions/productLocator';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
+import { testMerchantCredential } from './transport/credentialTest';
 
 /** Every resource of the node (actions/contract.ts): each lists its operations, each operation file its fields. */
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];
@@ -20,7 +21,8 @@ const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, pri
  * Marketplace Merchant: a declarative node. Every operation is described by its `routing`
  * (see actions/<resource>/<operation>.operation.ts); the shared request engine in transport/
  * paces, retries, splits and reads the requests. There is no `execute` method. The editor's
- * pickers (`methods`) send through the same engine (transport/send.ts, sendAuthenticated).
+ * pickers (`methods`) send through the same engine (transport/send.ts, sendAuthenticated), and so
+ * does the credential's Test button (`testedBy`, transport/credentialTest.ts says why).
  *
  * The four bulk operations are `customOperations`, n8n's extension point for an operation of a
  * declarative node that routing cannot express: they run once over all input items, so that a
@@ -44,7 +46,7 @@ export class MarketplaceMerchant implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'testMerchantCredential' }],
 		requestDefaults: {
 			baseURL: BASE_URL_EXPRESSION,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
@@ -56,6 +58,7 @@ export class MarketplaceMerchant implements INodeType {
 	methods = {
 		listSearch: { searchProducts, searchDiscounts },
 		loadOptions: { getProductTypes },
+		credentialTest: { testMerchantCredential },
 	};
 
 	customOperations = customOperationsOf(RESOURCES);

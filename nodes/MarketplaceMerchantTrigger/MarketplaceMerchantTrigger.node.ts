@@ -9,6 +9,7 @@ import {
 import { simplifyField } from '../MarketplaceMerchant/actions/common';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
+import { testMerchantCredential } from '../MarketplaceMerchant/transport/credentialTest';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 
@@ -33,7 +34,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'testMerchantCredential' }],
 		properties: [
 			{
 				displayName: 'Trigger On',
@@ -115,6 +116,9 @@ export class MarketplaceMerchantTrigger implements INodeType {
 			},
 		],
 	};
+
+	// The credential's Test button, as the action node has it: n8n uses the first node it finds with `testedBy`.
+	methods = { credentialTest: { testMerchantCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		if (this.getNodeParameter('event', 'invoice') === PRODUCT_CHANGED) {

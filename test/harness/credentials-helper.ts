@@ -215,10 +215,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			return undefined;
 		}
 
-		// n8n's credential test runs a temporary noOp node with the single parameter `temp`; there
-		// the hook always runs, so a test never passes on a token saved earlier.
-		const isCredentialTest = node.parameters?.temp === '' && node.type === 'n8n-nodes-base.noOp';
-		if (credentials[expirableProperty.name] !== '' && !credentialsExpired && !isCredentialTest) {
+		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) {
 			return undefined;
 		}
 

@@ -104,6 +104,7 @@ export class TestNodeTypes implements INodeTypes {
 	}
 }
 
-function loadPackageNodeTypes(): Array<INodeType | IVersionedNodeType> {
+/** The package's node types, loaded from their sources. */
+export function loadPackageNodeTypes(): Array<INodeType | IVersionedNodeType> {
 	return instantiateExportedClasses('nodes', '.node.ts', isNodeType);
 }

@@ -189,4 +189,14 @@ describe('answers larger than the cap', () => {
 		expect(result).toEqual({ status: 'Error', message: "The token endpoint's answer is larger than 256 MiB: the request was stopped" });
 		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
 	});
+
+	it("the credential test's own request to the API stops a gzip bomb too", async () => {
+		sandbox.injectFault({ route: 'warehouses', body: 'gzip-bomb', sizeBytes: 1024 * MIB, count: 1 });
+
+		const { result, growthBytes } = await measuringGrowth(async () => await testCredential(sandboxCredential(sandbox)));
+
+		expect(result).toEqual({ status: 'Error', message: "The merchant API's answer is larger than 256 MiB: the request was stopped" });
+		expect(growthBytes).toBeLessThan(MAX_GROWTH_BYTES);
+		expect(sandbox.count('warehouses')).toBe(1);
+	});
 });

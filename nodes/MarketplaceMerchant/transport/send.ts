@@ -22,7 +22,7 @@ import type {
 import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { DEFAULT_TIMEOUT_MS } from './attempts';
 import { namingRequest, rememberRequest, requestLabel } from '../answers/decode';
-import { CREDENTIAL_TYPE, normalizeBaseUrl } from './credential';
+import { CREDENTIAL_TYPE, merchantKeyOf, normalizeBaseUrl } from './credential';
 import type { EndpointGroup } from './endpoints';
 import { sendWithPolicy } from './requestPolicy';
 import { requestTimeoutMs, requestsPerMinuteOf, type OptionsContext } from './requestSettings';
@@ -62,7 +62,7 @@ interface CredentialContext {
 async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<CredentialContext> {
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
 	const base = normalizeBaseUrl(baseUrl);
-	return { baseUrl: base, merchantKey: `${base}|${String(clientId ?? '')}`, secrets: [clientSecret, apiKey, accessToken] };
+	return { baseUrl: base, merchantKey: merchantKeyOf(base, clientId), secrets: [clientSecret, apiKey, accessToken] };
 }
 
 /**

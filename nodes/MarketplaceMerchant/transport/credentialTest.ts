@@ -1,0 +1,88 @@
+/**
+ * The credential's Test button: a new token, then one request with it (the warehouses list, the
+ * smallest answer of the API), both through the request engine's policy, answer cap and wording.
+ *
+ * Why a node's `credentialTest` method (named by `testedBy` in both nodes' credentials) and not a
+ * `test` request in the credential: n8n sends a credential's `test` request with its own request
+ * helper, which inflates and keeps any answer whole (a gzip bomb grows the process without limit)
+ * and retries nothing. n8n gives a `credentialTest` method only its legacy `request` helper
+ * (CredentialTestContext, n8n-core 1.123 to 2.41); `asHttpRequest` asks it for what the engine
+ * asks `httpRequest` for: the answer as a stream (`useStream`), whatever its status (`simple:
+ * false`), with its status and headers (`resolveWithFullResponse`).
+ */
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IN8nHttpFullResponse,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS } from './attempts';
+import { merchantKeyOf, normalizeBaseUrl } from './credential';
+import { PATHS } from './endpoints';
+import { redactText, secretList } from './redact';
+import { displayUrl, requestToken, sendForAnswer, serverMessage, type HttpRequest } from './token';
+
+/** What n8n answers for a test that passed (as for a credential's `test` request). */
+const PASSED: INodeCredentialTestResult = { status: 'OK', message: 'Connection successful!' };
+
+/** The credential test's request helper as the engine's `HttpRequest`, for the options the engine sets. */
+function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
+	return async (options) => {
+		const answer = (await ctx.helpers.request({
+			method: options.method,
+			uri: options.url,
+			headers: options.headers,
+			qs: options.qs,
+			body: options.body,
+			json: options.json,
+			timeout: options.timeout,
+			useStream: options.encoding === 'stream',
+			simple: options.ignoreHttpStatusErrors !== true,
+			resolveWithFullResponse: options.returnFullResponse === true,
+		})) as IN8nHttpFullResponse;
+		return { body: answer.body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage };
+	};
+}
+
+/** The verdict on the test request's answer: what its status says about the credential. */
+function verdictOf(response: IN8nHttpFullResponse, secrets: string[]): INodeCredentialTestResult {
+	const status = response.statusCode;
+	if (status === 401) return { status: 'Error', message: 'The access token was rejected (HTTP 401): check the Client ID and Client Secret' };
+	if (status === 403) return { status: 'Error', message: 'The client has no permission for the merchant API (HTTP 403)' };
+	if (status === 404) return { status: 'Error', message: 'The merchant API was not found (HTTP 404): check the Base URL' };
+	if (status < 200 || status > 299) {
+		const detail = serverMessage(response.body);
+		return { status: 'Error', message: `The merchant API answered HTTP ${status}${detail ? `: ${redactText(detail, secrets)}` : ''}` };
+	}
+	// A Base URL that points at a web site can answer 200 with a page: the API answers JSON.
+	if (!response.body || typeof response.body !== 'object' || Buffer.isBuffer(response.body)) {
+		return { status: 'Error', message: `The Base URL answered HTTP ${status}, but not as the merchant API (no JSON): check the Base URL` };
+	}
+	return PASSED;
+}
+
+/** `methods.credentialTest` of both nodes. */
+export async function testMerchantCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const values = credential.data ?? {};
+	const httpRequest = asHttpRequest(this);
+	const baseUrl = normalizeBaseUrl(values.baseUrl);
+	try {
+		const { token } = await requestToken(httpRequest, values);
+		const url = `${baseUrl}${PATHS.warehouses}`;
+		const { response } = await sendForAnswer(
+			httpRequest,
+			{ method: 'GET', url, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+			// The group Warehouse › Get Many declares for the same request.
+			{ merchantKey: merchantKeyOf(baseUrl, values.clientId), group: 'orders', timeoutMs: DEFAULT_TIMEOUT_MS },
+			{ name: 'merchant API', url: displayUrl(url), baseUrl: displayUrl(baseUrl) },
+		);
+		return verdictOf(response, secretList([values.clientSecret, values.apiKey, token]));
+	} catch (error) {
+		// requestToken and sendForAnswer fail only with UserErrors worded for users, secrets left out.
+		return { status: 'Error', message: (error as Error).message };
+	}
+}

@@ -1,0 +1,337 @@
+/**
+ * The credential's token: the client-credentials request, the process-wide cache that lets every
+ * item share one token, and the memory of tokens seen rejected. The credential's
+ * preAuthentication (`tokenFor`) and its test button (credentialTest.ts, `requestToken`) use it.
+ * Requests that belong to no node (the token request, the credential test's) are sent by
+ * `sendForAnswer`, through the same policy, answer cap and wording as every other request.
+ */
+import { createHash } from 'crypto';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+import { answerTooLargeText, jsonOrText, readCappedBody, STREAMED_ANSWER } from './answerLimits';
+import { normalizeBaseUrl } from './credential';
+import { PATHS, type EndpointGroup } from './endpoints';
+import { credentialAdvice, errorCodeOf, networkFailureReason } from './errors';
+import { RefusedTooLong } from './pacing';
+import { redactText, secretList } from './redact';
+import { sendWithPolicy } from './requestPolicy';
+import { decodeJson } from '../answers/decode';
+import { ANSWERS } from '../answers/schema';
+
+/** The platform issues 15-minute tokens; used when a response carries no usable `expires_in`. */
+const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
+
+/** A token is handed out again only while this much of its life is left, so it cannot expire in flight. */
+const MAX_EXPIRY_MARGIN_MS = 30_000;
+
+/** How long the token request may take to begin answering, and its answer to arrive once begun. */
+const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * A token the service rejected stays rejected: it is never handed out again. Kept (as hashes,
+ * never the token itself) for at least this long, and at most this many.
+ */
+const REJECTED_TOKEN_MEMORY_MS = 60 * 60 * 1000;
+const MAX_REJECTED_TOKENS = 10_000;
+
+interface TokenCacheEntry {
+	pending?: Promise<string>;
+	token?: string;
+	expiresAt?: number;
+}
+
+/**
+ * Shared by every execution in this process. n8n starts the requests of all items at once and
+ * each one calls `preAuthentication` when its token is empty or was rejected; this map lets them
+ * share one token request. Keys hold a hash of the secret, never the secret itself.
+ */
+const tokenCache = new Map<string, TokenCacheEntry>();
+
+/**
+ * Hashes of tokens callers reported rejected, with the time they may be forgotten. Another worker
+ * (n8n queue mode) or the service itself may have replaced a token this process still caches: the
+ * cache must not hand out a token once anybody here saw it rejected.
+ */
+const rejectedTokens = new Map<string, number>();
+
+function tokenHash(token: string): string {
+	return createHash('sha256').update(token).digest('hex');
+}
+
+function rememberRejected(token: string, now: number): void {
+	for (const [hash, forgetAt] of rejectedTokens) {
+		if (forgetAt > now && rejectedTokens.size < MAX_REJECTED_TOKENS) break;
+		rejectedTokens.delete(hash);
+	}
+	rejectedTokens.set(tokenHash(token), now + REJECTED_TOKEN_MEMORY_MS);
+}
+
+function isRejected(token: string): boolean {
+	return rejectedTokens.has(tokenHash(token));
+}
+
+/** A URL as shown in messages: without any user name or password it may carry. */
+export function displayUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		parsed.username = '';
+		parsed.password = '';
+		return parsed.toString().replace(/\/+$/, '');
+	} catch {
+		return url;
+	}
+}
+
+function cacheKey(baseUrl: string, clientId: string, clientSecret: string, apiKey: string): string {
+	const secretHash = createHash('sha256').update(`${clientSecret}\u0000${apiKey}`).digest('hex');
+	return `${baseUrl}\u0000${clientId}\u0000${secretHash}`;
+}
+
+function expiryMarginMs(lifetimeMs: number): number {
+	return Math.min(MAX_EXPIRY_MARGIN_MS, lifetimeMs / 10);
+}
+
+/** `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default. */
+function lifetimeSecondsOf(expiresIn: unknown): number {
+	return typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
+		? expiresIn
+		: DEFAULT_TOKEN_LIFETIME_SECONDS;
+}
+
+function pruneExpiredEntries(now: number): void {
+	for (const [key, entry] of tokenCache) {
+		if (!entry.pending && (entry.expiresAt === undefined || entry.expiresAt <= now)) {
+			tokenCache.delete(key);
+		}
+	}
+}
+
+/** The service's own message in an answer's body, when it gives one. */
+export function serverMessage(body: unknown): string | undefined {
+	if (body && typeof body === 'object' && typeof (body as IDataObject).message === 'string') {
+		return (body as IDataObject).message as string;
+	}
+	return undefined;
+}
+
+// Messages name no host: n8n rewrites an error message that contains a system error code
+// (ENOENT, EPERM, ...) anywhere in it, and a host name could contain one. Hosts go in descriptions.
+function tokenStatusError(
+	response: IN8nHttpFullResponse,
+	tokenUrl: string,
+	secrets: string[],
+	attempts: number,
+): UserError {
+	const status = response.statusCode;
+	const detail = serverMessage(response.body);
+	const description = detail
+		? `The token endpoint answered HTTP ${status}: ${redactText(detail, secrets)}`
+		: `The token endpoint ${tokenUrl} answered HTTP ${status}`;
+	if (status === 401) {
+		return new UserError(
+			'Authentication failed: the client ID or client secret was rejected (HTTP 401 from the token endpoint)',
+			{
+				description: `${description}. ${credentialAdvice(401)}`,
+			},
+		);
+	}
+	if (status === 403) {
+		return new UserError(
+			'Authentication failed: the token request was forbidden (HTTP 403 from the token endpoint)',
+			{ description: `${description}. ${credentialAdvice(403)}` },
+		);
+	}
+	if (status === 404 || status === 405) {
+		return new UserError(`Token endpoint not found (HTTP ${status}): check the Base URL`, {
+			description: `${tokenUrl} does not exist. The Base URL should be the root of the merchant API, for example https://api.example-marketplace.com, without any path.`,
+		});
+	}
+	if (status === 429 || status >= 500) {
+		return new UserError(
+			`The token endpoint is unavailable (HTTP ${status}): try again later`,
+			{ description: `${description}. The token request was sent ${attempts} time${attempts === 1 ? '' : 's'}.` },
+		);
+	}
+	return new UserError(`The token request failed (HTTP ${status})`, { description });
+}
+
+function networkError(error: unknown, baseUrl: string): UserError {
+	const code = errorCodeOf(error);
+	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
+		description: `Check the Base URL (${baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+	});
+}
+
+/** An answer the request engine's policy may send again for (429, 5xx): thrown to it with its status and headers. */
+class RetryableAnswer extends Error {
+	readonly response: { status: number; headers: Record<string, unknown> };
+
+	constructor(answer: IN8nHttpFullResponse) {
+		super(`The service answered HTTP ${answer.statusCode}`);
+		this.response = { status: answer.statusCode, headers: answer.headers as Record<string, unknown> };
+	}
+}
+
+/** An answer as JSON when it is JSON (an error page may not be); undefined when empty. */
+function parsedBody(bytes: unknown): unknown {
+	const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : typeof bytes === 'string' ? bytes : undefined;
+	return text === undefined ? bytes : jsonOrText(text);
+}
+
+/** n8n's `httpRequest` helper, or what stands in for it where n8n gives none (the credential test). */
+export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+
+/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and where. */
+export interface Answerer {
+	name: string;
+	/** The request's URL, as shown. */
+	url: string;
+	/** The credential's Base URL, as shown. */
+	baseUrl: string;
+}
+
+/**
+ * Sends a request that belongs to no node (the token request, the credential test's request)
+ * through the request engine's policy, as every request of the package is (requestPolicy.ts):
+ * again after a 429, a 503, a 502/504 or a cut connection (both may be sent twice), as
+ * Retry-After asks, within three times its timeout; its body read within the answer cap
+ * (answerLimits.ts), so that a gzip bomb or a trickling answer ends in a clear error. The last
+ * answer comes back whatever its status, its body parsed when JSON; an error only when none came.
+ */
+export async function sendForAnswer(
+	httpRequest: HttpRequest,
+	options: IHttpRequestOptions & { url: string },
+	policy: { merchantKey: string; group: EndpointGroup; timeoutMs: number },
+	answerer: Answerer,
+): Promise<{ response: IN8nHttpFullResponse; attempts: number }> {
+	let attempts = 0;
+	let last: IN8nHttpFullResponse | undefined;
+	let failure: unknown;
+	try {
+		const response = await sendWithPolicy({ ...policy, idempotent: true }, async (timeout) => {
+			attempts++;
+			last = undefined;
+			const answer = (await httpRequest({
+				...options,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				...STREAMED_ANSWER,
+				timeout,
+			})) as IN8nHttpFullResponse;
+			answer.body = parsedBody(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
+			last = answer;
+			if (answer.statusCode === 429 || answer.statusCode >= 500) throw new RetryableAnswer(answer);
+			return answer;
+		});
+		return { response, attempts };
+	} catch (error) {
+		// Without a node, the policy throws the last failure as it came (or RefusedTooLong).
+		if (last) return { response: last, attempts };
+		failure = error;
+	}
+	throw noAnswerError(failure, answerer);
+}
+
+/**
+ * The error of a request of no node that got no answer, worded for users. A UserError, as n8n's
+ * own credentials throw: there is no node to build a NodeApiError for. The original error carries
+ * the request, body included: only its code is kept.
+ */
+function noAnswerError(error: unknown, answerer: Answerer): UserError {
+	if (error instanceof RefusedTooLong) {
+		return new UserError(`The ${answerer.name} is unavailable (HTTP 429): try again later`, { description: error.message });
+	}
+	const tooLarge = answerTooLargeText(error);
+	if (tooLarge) {
+		return new UserError(tooLarge.message.replace(/^The service's/, `The ${answerer.name}'s`), {
+			description: `${tooLarge.description} (${answerer.name} ${answerer.url})`,
+		});
+	}
+	return networkError(error, answerer.baseUrl);
+}
+
+/**
+ * Asks the token endpoint for a new token (never from the cache): the credential test checks the
+ * values as they are now. Fails with a UserError that says what to check.
+ */
+export async function requestToken(
+	httpRequest: HttpRequest,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<{ token: string; lifetimeSeconds: number }> {
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	const clientId = String(credentials.clientId ?? '');
+	const clientSecret = String(credentials.clientSecret ?? '');
+	const apiKey = String(credentials.apiKey ?? '');
+	const secrets = secretList([clientSecret, apiKey]);
+	const shownBaseUrl = displayUrl(baseUrl);
+	const tokenUrl = `${shownBaseUrl}${PATHS.grant}`;
+
+	const headers: IDataObject = { 'Content-Type': 'application/json', Accept: 'application/json' };
+	if (apiKey) headers['X-API-Key'] = apiKey;
+	const { response, attempts } = await sendForAnswer(
+		httpRequest,
+		{
+			method: 'POST',
+			url: `${baseUrl}${PATHS.grant}`,
+			headers,
+			body: { grantType: 'CLIENT_CREDENTIALS', clientId, clientSecret, scope: 'public_api/full_access' },
+			json: true,
+		},
+		{ merchantKey: `token|${baseUrl}${PATHS.grant}`, group: 'token', timeoutMs: TOKEN_REQUEST_TIMEOUT_MS },
+		{ name: 'token endpoint', url: tokenUrl, baseUrl: shownBaseUrl },
+	);
+	if (response.statusCode < 200 || response.statusCode > 299) {
+		throw tokenStatusError(response, tokenUrl, secrets, attempts);
+	}
+	const body = decodeJson(response.body, ANSWERS.token) as IDataObject | undefined;
+	const token = body && typeof body === 'object' ? body.access_token : undefined;
+	if (typeof token !== 'string' || token === '') {
+		throw new UserError('The token endpoint answered without an access token', {
+			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
+		});
+	}
+	return { token, lifetimeSeconds: lifetimeSecondsOf(body?.expires_in) };
+}
+
+/**
+ * A token for the credential's values: the one this process already holds while it is valid and
+ * nobody saw it rejected, else one new token request shared by every caller asking meanwhile.
+ * `credentials.accessToken` is the caller's token: n8n asks when it is empty or was just rejected.
+ */
+export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentialDataDecryptedObject): Promise<string> {
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	const key = cacheKey(
+		baseUrl,
+		String(credentials.clientId ?? ''),
+		String(credentials.clientSecret ?? ''),
+		String(credentials.apiKey ?? ''),
+	);
+	const now = Date.now();
+	pruneExpiredEntries(now);
+	const entry: TokenCacheEntry = tokenCache.get(key) ?? {};
+	tokenCache.set(key, entry);
+
+	// A token given here is never the one known to be rejected.
+	const callerToken = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+	if (callerToken !== '') rememberRejected(callerToken, now);
+	if (entry.pending) {
+		// The token being requested now is newer than the caller's, which was already in use.
+		return await entry.pending;
+	}
+	if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !isRejected(entry.token)) {
+		return entry.token;
+	}
+
+	entry.pending = requestToken(httpRequest, credentials)
+		.then(({ token, lifetimeSeconds }) => {
+			const lifetimeMs = lifetimeSeconds * 1000;
+			entry.token = token;
+			entry.expiresAt = Date.now() + lifetimeMs - expiryMarginMs(lifetimeMs);
+			return token;
+		})
+		.finally(() => {
+			entry.pending = undefined;
+		});
+	return await entry.pending;
+}
