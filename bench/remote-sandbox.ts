@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { paceAsSandbox } from '../nodes/MarketplaceMerchant/transport/pacing';
+import { paceNodeAs } from '../sandbox/nodePacing';
 import { scaleOf, type FaultSpec, type RateLimitConfig, type RequestLogEntry, type RouteKey, type SandboxOptions, type SandboxVariants } from '../sandbox';
 import { resultOf, startScript, stopChild } from './processes';
 
@@ -34,8 +34,10 @@ export class RemoteSandbox {
 		/** The limits the sandbox applies: the node in this process paces to them (as startSandbox arranges in process). */
 		private rateLimits: RateLimitConfig,
 	) {
-		paceAsSandbox(url, () => scaleOf(this.rateLimits));
+		this.stopPacing = paceNodeAs(() => scaleOf(this.rateLimits));
 	}
+
+	private readonly stopPacing: () => void;
 
 	static async start(options: RemoteSandboxOptions = {}): Promise<RemoteSandbox> {
 		const { clients: clientCount = 40, ...sandboxOptions } = options;
@@ -110,6 +112,7 @@ export class RemoteSandbox {
 	}
 
 	async close(): Promise<void> {
+		this.stopPacing();
 		await stopChild(this.child);
 	}
 

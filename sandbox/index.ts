@@ -2,8 +2,8 @@
  * Local implementation of the marketplace's Merchant Integration API for tests, benchmarks and
  * newcomers. See README.md beside this file and docs/architecture.md ("Sandbox").
  */
-import { paceAsSandbox } from '../nodes/MarketplaceMerchant/transport/pacing';
 import { SandboxCore } from './core';
+import { paceNodeAs } from './nodePacing';
 import { SandboxServer } from './server';
 import type { SandboxVariants } from './variants';
 import type {
@@ -62,8 +62,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const url = `http://127.0.0.1:${port}`;
 	core.baseUrl = url;
 	// The node in this process paces to the limits this sandbox applies (scaled or off), as it
-	// paces to the live ones against the service.
-	paceAsSandbox(url, () => scaleOf(core.rateLimiter.config));
+	// paces to the live ones against the service (nodePacing.ts).
+	const stopPacing = paceNodeAs(() => scaleOf(core.rateLimiter.config));
 	return {
 		url,
 		port,
@@ -84,6 +84,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		addInvoice: (overrides, addOptions) => core.addInvoice(overrides, addOptions),
 		addInvoiceCorrection: (overrides, addOptions) => core.addInvoiceCorrection(overrides, addOptions),
 		state: core.state,
-		close: () => server.close(),
+		close: async () => {
+			stopPacing();
+			await server.close();
+		},
 	};
 }

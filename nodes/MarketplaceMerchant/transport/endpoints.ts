@@ -39,7 +39,10 @@ interface GroupLimits {
 const MINUTE_MS = 60_000;
 const SECOND_MS = 1_000;
 
-/** The one table of the known limits: pacing (pacing.ts) sends at these rates without needing 429s. */
+/**
+ * The one table of the known limits: pacing (pacing.ts) sends at these rates without needing 429s.
+ * Every group with windows has the minute as its longest: the node's Requests per Minute option caps it.
+ */
 export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 	catalogue: {
 		windows: [
@@ -61,9 +64,6 @@ export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 	documentDownloads: { windows: [], inFlight: 5 },
 	token: { windows: [], inFlight: 5 },
 };
-
-/** The window a "per minute" setting (the node's Requests per Minute option) applies to. */
-export const PER_MINUTE_WINDOW_MS = MINUTE_MS;
 
 export const PATHS = {
 	/** The credential's token request (client credentials grant). */

@@ -22,7 +22,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { PER_MINUTE_WINDOW_MS, RATE_LIMITS, type EndpointGroup, type RateWindow } from './endpoints';
+import { RATE_LIMITS, type EndpointGroup, type RateWindow } from './endpoints';
 
 /**
  * Extra length of every window, a share of it plus a fixed part: the service counts a request
@@ -67,7 +67,7 @@ export class RefusedTooLong extends Error {
 
 interface Gate {
 	readonly group: EndpointGroup;
-	/** Whose limits: the sandbox's base URL when it is registered with scaled limits (see `paceAsSandbox`). */
+	/** The merchant account whose limits the gate keeps (credential.ts, merchantKeyOf). */
 	readonly merchantKey: string;
 	inFlight: number;
 	/**
@@ -104,24 +104,8 @@ interface Gate {
 
 const gates = new Map<string, Gate>();
 
-/**
- * Limits other than the live ones, by base URL: only the local sandbox registers here (its
- * windows can be N times shorter, or off), so that tests and the bench pace to the limits it
- * actually applies. The live service never appears here.
- */
-const sandboxScales = new Map<string, () => number | false>();
-
-/** For the sandbox in tests and the bench: the limits at `baseUrl` are the live ones scaled by `scaleOf()` (false: none). */
-export function paceAsSandbox(baseUrl: string, scaleOf: () => number | false): void {
-	sandboxScales.set(baseUrl.replace(/\/+$/, ''), scaleOf);
-}
-
 function windowsOf(gate: Gate): RateWindow[] {
-	const known = RATE_LIMITS[gate.group].windows;
-	const scaleOf = sandboxScales.get(gate.merchantKey.split('|')[0]);
-	const scale = scaleOf ? scaleOf() : 1;
-	if (scale === false) return [];
-	return known.map((window) => ({ ...window, lengthMs: (window.lengthMs / scale) * (1 + WINDOW_MARGIN) + gate.marginMs }));
+	return RATE_LIMITS[gate.group].windows.map((window) => ({ ...window, lengthMs: window.lengthMs * (1 + WINDOW_MARGIN) + gate.marginMs }));
 }
 
 export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
@@ -152,11 +136,10 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 /** How many the window lets through for one request: the gate's share of the limit, and the user's per-minute cap. */
 function capOf(gate: Gate, window: RateWindow, windows: RateWindow[], perMinute: number): number {
 	let cap = Math.max(1, Math.floor(window.limit * gate.share));
-	// The per-minute option applies to the group's longest window (the minute, scaled in the sandbox).
+	// The per-minute option applies to the group's longest window: the minute of every group that
+	// has windows (endpoints.ts), shorter where a test's sandbox scales the limits.
 	const longest = Math.max(...windows.map(({ lengthMs }) => lengthMs));
-	if (window.lengthMs === longest && RATE_LIMITS[gate.group].windows.some(({ lengthMs }) => lengthMs === PER_MINUTE_WINDOW_MS)) {
-		cap = Math.min(cap, perMinute);
-	}
+	if (window.lengthMs === longest) cap = Math.min(cap, perMinute);
 	return cap;
 }
 
