@@ -6,9 +6,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { RETRY_BUDGET_TIMEOUTS } from '../transport/attempts';
+import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
 
-/** Its default is DEFAULT_TIMEOUT_MS (transport/attempts.ts) in seconds, written out as n8n's linter asks. */
+/** Its default is DEFAULT_TIMEOUT_MS (transport/requestPolicy.ts) in seconds, written out as n8n's linter asks. */
 const timeoutSecondsOption: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
 	name: 'timeoutSeconds',

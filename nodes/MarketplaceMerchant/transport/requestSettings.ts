@@ -3,7 +3,7 @@
  * reads them from an item's parameters: the timeout of one answer and the Requests per Minute cap.
  * Read here, in transport, so that the engine never imports from the operations above it.
  */
-import { DEFAULT_TIMEOUT_MS } from './attempts';
+import { DEFAULT_TIMEOUT_MS } from './requestPolicy';
 import { isBlank, readWholeNumber, type ValueContext } from '../values/values';
 
 /** What the request options are read from: an item's parameters (node, pagination or single-item context). */

@@ -20,11 +20,10 @@ import type {
 } from 'n8n-workflow';
 
 import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
-import { DEFAULT_TIMEOUT_MS } from './attempts';
 import { namingRequest, rememberRequest, requestLabel } from '../answers/decode';
 import { CREDENTIAL_TYPE, merchantKeyOf, normalizeBaseUrl } from './credential';
 import type { EndpointGroup } from './endpoints';
-import { sendWithPolicy } from './requestPolicy';
+import { DEFAULT_TIMEOUT_MS, sendWithPolicy } from './requestPolicy';
 import { requestTimeoutMs, requestsPerMinuteOf, type OptionsContext } from './requestSettings';
 
 /**
