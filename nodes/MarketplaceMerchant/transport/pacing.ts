@@ -137,7 +137,7 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 function capOf(gate: Gate, window: RateWindow, windows: RateWindow[], perMinute: number): number {
 	let cap = Math.max(1, Math.floor(window.limit * gate.share));
 	// The per-minute option applies to the group's longest window: the minute of every group that
-	// has windows (endpoints.ts), shorter where a test's sandbox scales the limits.
+	// has windows (endpoints.ts).
 	const longest = Math.max(...windows.map(({ lengthMs }) => lengthMs));
 	if (window.lengthMs === longest) cap = Math.min(cap, perMinute);
 	return cap;

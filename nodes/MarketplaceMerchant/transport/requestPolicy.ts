@@ -1,7 +1,8 @@
 /**
  * How every request to the service is sent: paced per endpoint group and retried on the answers
- * the live service gives under load. The node (through RoutingNode's makeRoutingRequest) and the
- * trigger (through httpRequestWithAuthentication) both send through `sendWithPolicy`.
+ * the live service gives under load. The node (through RoutingNode's makeRoutingRequest), the
+ * trigger (through httpRequestWithAuthentication) and the credential (its token request and Test
+ * button, token.ts) all send through `sendWithPolicy`.
  *
  * RoutingNode starts every item's request at once, so without pacing 1,000 items would be 1,000
  * simultaneous requests against a limit of 60 a minute. Requests of one merchant and endpoint

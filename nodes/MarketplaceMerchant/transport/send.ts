@@ -1,11 +1,13 @@
 /**
- * Everything that sends goes through here, under the shared pacing and retry policy
- * (requestPolicy.ts):
+ * Every request of the node and the trigger goes through here, under the shared pacing and retry
+ * policy (requestPolicy.ts):
  * - `sendRequest`: a request of an operation, through RoutingNode's own machinery
  *   (authentication, token refresh on 401, the operation's postReceive actions);
  * - `sendAuthenticated`: a request outside an operation's routing (the trigger, list searches and
  *   option lists of the editor, a lookup in a preSend), with the credential's token;
  * - `downloadPresigned`: a pre-signed document link, without credentials.
+ * Requests that belong to no node (the token request, the credential test's) are sent by
+ * token.ts's `sendForAnswer`, under the same policy.
  */
 import type {
 	DeclarativeRestApiSettings,
