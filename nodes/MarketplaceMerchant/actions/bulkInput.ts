@@ -364,18 +364,24 @@ export function readsOneEntryPerItem(ctx: ItemContext): boolean {
 /** The input items as a source of entries: rows of a sheet, counted from 1. */
 export const INPUT_ITEMS: BulkSource = { list: '', unit: 'row' };
 
-/** `compute` of an operation's input, worked out once per operation rather than for each item of a run. */
-function oncePerInput<T>(compute: (input: BulkInput) => T): (input: BulkInput) => T {
-	const results = new WeakMap<BulkInput, T>();
-	return (input) => {
-		let result = results.get(input);
+/**
+ * `compute` worked out once per key (an operation's input, an item's context) rather than for each
+ * entry or item that asks: kept as long as the key lives.
+ */
+export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) => T {
+	const results = new WeakMap<K, T>();
+	return (key) => {
+		let result = results.get(key);
 		if (result === undefined) {
-			result = compute(input);
-			results.set(input, result);
+			result = compute(key);
+			results.set(key, result);
 		}
 		return result;
 	};
 }
+
+/** `compute` of an operation's input, worked out once per operation rather than for each item of a run. */
+const oncePerInput = <T>(compute: (input: BulkInput) => T) => oncePer(compute);
 
 /** Each row field's label (`Update Fields › Base Price`). */
 const rowFieldLabels = oncePerInput((input) => new Map(Object.entries(panelLabels(input.rows.row.values))));

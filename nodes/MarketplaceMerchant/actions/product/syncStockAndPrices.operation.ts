@@ -31,7 +31,7 @@ import {
 	readText,
 	type ValueContext,
 } from '../../values/values';
-import { bulkInputFields, panelLabels, simplifyResultsField, type BulkInput, type ItemContext } from '../bulkInput';
+import { bulkInputFields, oncePer, panelLabels, simplifyResultsField, type BulkInput, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation, type BulkRequests } from '../bulkRun';
 import { optionsCollection, readSimplify } from '../common';
 import { invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
@@ -112,16 +112,7 @@ const MATCH_LABELS: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sk
  * Match By of each item, read once: every entry of an item's list is checked with it, and reading
  * a parameter from n8n costs about a microsecond and a half, a third of a 50,000-entry sync's checks.
  */
-const matchByOfItem = new WeakMap<ItemContext, MatchBy>();
-
-function matchByOf(ctx: ItemContext): MatchBy {
-	let matchBy = matchByOfItem.get(ctx);
-	if (matchBy === undefined) {
-		matchBy = ctx.getNodeParameter('matchBy', 'ean') as MatchBy;
-		matchByOfItem.set(ctx, matchBy);
-	}
-	return matchBy;
-}
+const matchByOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('matchBy', 'ean') as MatchBy);
 
 /**
  * The key an entry names its product under: rows and mapped items give Match Value (`match`); JSON
