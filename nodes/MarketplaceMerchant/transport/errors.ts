@@ -11,7 +11,6 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 type NodeApiErrorOptions = ConstructorParameters<typeof NodeApiError>[2];
 type NodeOperationErrorOptions = ConstructorParameters<typeof NodeOperationError>[2];
 
-
 /** Longest single wait, whatever Retry-After says. */
 export const MAX_WAIT_MS = 120_000;
 
