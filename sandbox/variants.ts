@@ -37,6 +37,11 @@ export interface SandboxVariants {
 	 * then answers 200 with an empty body. The entries are applied all the same.
 	 */
 	bulkResultsDropped: number;
+	/**
+	 * Bulk answers (product/bulk, discounts schedule/update) repeat their last result this many
+	 * times at their end: more results than entries, as a service that reports an entry twice.
+	 */
+	bulkResultsRepeated: number;
 	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
 	urlsKeyedBySchemaName: boolean;
 	/** Import accepts every row (200 with a progress id) but rows without description or cover image never become products. */
@@ -73,6 +78,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	numbersAsStrings: false,
 	pricesNotFoundWhenNoMatch: false,
 	bulkResultsDropped: 0,
+	bulkResultsRepeated: 0,
 	urlsKeyedBySchemaName: false,
 	importFailsAsynchronously: false,
 	cutAnswers: [],

@@ -108,3 +108,23 @@ describe('importFailsAsynchronously', () => {
 		expect(sandbox.state.productByEan(noCover)).toBeUndefined();
 	});
 });
+
+describe('bulkResultsRepeated', () => {
+	it('repeats the last result of product/bulk at its end', async () => {
+		const [first, second] = sandbox.state.products;
+		await setVariants({ bulkResultsDropped: 0, bulkResultsRepeated: 2 });
+
+		const answer = await call(sandbox, 'PUT', `${PRODUCT_API}/product/bulk`, {
+			token,
+			body: [
+				{ id: first.id, stockLevel: 43 },
+				{ id: second.id, stockLevel: 44 },
+			],
+		});
+
+		const secondResult = { status: 'SUCCESS', errors: [], myProductId: second.id };
+		expect(answer.status).toBe(200);
+		expect(answer.json).toEqual([{ status: 'SUCCESS', errors: [], myProductId: first.id }, secondResult, secondResult, secondResult]);
+		expect(sandbox.state.product(second.id)?.stockLevel).toBe(44);
+	});
+});

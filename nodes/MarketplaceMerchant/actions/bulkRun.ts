@@ -294,6 +294,7 @@ export interface BulkRequests {
 	listKey?: string;
 	maxItems: number;
 	answer: AnswerSchema;
+	/** The results paired with the bodies sent: one per body, in the order sent, then any results beyond them. */
 	pairResults: (results: INodeExecutionData[], sent: IDataObject[]) => INodeExecutionData[];
 	/** An entry's id, when entries with the same id must reach the service in the user's order. */
 	idOf?: (body: IDataObject) => string | undefined;
@@ -329,7 +330,9 @@ export async function sendInBulk(
 		requests.idOf,
 	);
 	return sent.flatMap((outcome, index): BulkOutcome[] => {
-		if (outcome.ok) return outcome.value.map(({ json }) => ({ ok: true, result: json }));
+		// A request's results beyond its bodies (an answer that repeats one) name no body sent: dropped
+		// here, so that they cannot take the place of the next request's results.
+		if (outcome.ok) return outcome.value.slice(0, chunks[index].length).map(({ json }) => ({ ok: true, result: json }));
 		const failure: BulkOutcome = { ok: false, error: outcome.error, message: asNodeError(exec.getNode(), outcome.error).message };
 		return chunks[index].map(() => failure);
 	});

@@ -254,3 +254,23 @@ describe('Discount › validation before sending', () => {
 		expect(discountRequests().map((entry) => entry.itemCount)).toEqual([1]);
 	});
 });
+
+describe('Discount › Schedule, results of several requests', () => {
+	it('pairs each request\'s results with its own discounts when an answer repeats a result (sandbox bulkResultsRepeated)', async () => {
+		// Paired by input, not by success: these products may already have discounts in this window.
+		const products = sandbox.state.products.slice(0, 501);
+		const discounts = products.map((product) => sale(product, `21/08/${YEAR}`, `25/08/${YEAR}`));
+		sandbox.setVariants({ bulkResultsRepeated: 1 });
+		try {
+			const result = await schedule(discounts);
+
+			expect(result.error).toBeUndefined();
+			expect(discountRequests().map((entry) => entry.itemCount)).toEqual([500, 1]);
+			const results = result.json(NODE_UNDER_TEST_NAME);
+			expect(results).toHaveLength(501);
+			results.forEach((item, index) => expect((item.input as IDataObject).merchantInventoryId).toBe(products[index].id));
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+});
