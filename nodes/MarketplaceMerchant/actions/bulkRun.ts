@@ -1,25 +1,15 @@
 /**
  * How a bulk operation (Product Update Many, Sync Stock and Prices, Discount Schedule and Update)
- * runs: once over all input items of the node run, as n8n's own row-writing nodes do.
- *
- * These four are the node's `customOperations` (MarketplaceMerchant.node.ts), n8n's extension point
- * for an operation of a declarative node that routing cannot express. Routing runs each input item
- * on its own and keeps no execution hints; a merchant's sheet arrives as one item per row, and it
- * must become one plan (Sync reads the catalogue once), as few paced requests as the API allows,
- * one output item per row paired with it, and a hint such as "1 of 3 entries rejected". Requests
- * still go through the one pipeline (transport/send.ts `sendAuthenticated`: pacing, retries, the
- * shared token, answer limits, redaction) and answers are read by schema (decode.ts).
- *
- * A run:
- *  1. collects the entries: every input item is one entry (Input Mode "One Item per …", one batch
- *     for the run), or each item's list is a batch of its own (JSON, Define Below);
- *  2. checks every entry of every batch before anything is sent (the operation's `check`, then its
- *     look-ups such as products given by EAN);
- *  3. with Invalid Entries = Stop the Run, any invalid entry stops the run, nothing sent, naming
- *     the entry (with On Error = Continue only that entry's item fails); with Skip and Report the
- *     invalid entries come out as `success: false` with the reason and the others are sent;
- *  4. sends each batch (the operation's `send`) and gives every entry its output item, paired with
- *     the input item it came from, in input order;
+ * runs: once over all input items, as n8n's `customOperations` (routing runs each item on its own
+ * and keeps no execution hints). A merchant's sheet arrives as one item per row and must become one
+ * plan, as few paced requests as the API allows, one output item per row paired with it, and a hint
+ * such as "1 of 3 entries rejected". A run:
+ *  1. collects the entries: all input items as one batch (Input Mode "One Item per …"), or each
+ *     item's list as its own batch (JSON, Define Below);
+ *  2. checks every entry of every batch before anything is sent (`check`, then `resolve`);
+ *  3. with Invalid Entries = Stop the Run, any invalid entry stops the run, nothing sent (with On
+ *     Error = Continue only its item fails); with Skip and Report it comes out as `success: false`;
+ *  4. sends each batch (`send`) and gives every entry its output item, in input order;
  *  5. says in the output pane how many entries were rejected (n8n's execution hints).
  */
 import {
@@ -44,11 +34,7 @@ import { readingParameter, type ValueContext } from '../values/values';
 import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 
-/**
- * The per-item view of a run over all items: what the value readers see of item `itemIndex`. A
- * class, not an object of closures: a run of 50,000 rows holds one per row until it ends, and
- * methods on the prototype make each one small object.
- */
+/** What the value readers see of one item. A class, not closures: a run of 50,000 rows holds one per row. */
 class RunItemContext implements ItemContext {
 	constructor(
 		private readonly exec: IExecuteFunctions,
@@ -72,32 +58,23 @@ class RunItemContext implements ItemContext {
 	}
 }
 
-function itemContext(exec: IExecuteFunctions, itemIndex: number): ItemContext {
-	return new RunItemContext(exec, itemIndex);
-}
-
-/** One entry on its way through a run: where it came from, as given, and what checking made of it. */
+/** One entry on its way through a run. */
 export interface BulkEntry<Checked> {
-	/** The input item it came from (its output item is paired with it). */
+	/** The input item its output item is paired with. */
 	itemIndex: number;
-	/** Its item, for reading values and naming errors. */
 	ctx: ItemContext;
-	/** Its position in its batch's list, from 0 (in the per-item mode, the item's position). */
+	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
 	position: number;
 	/** As given: a row, a JSON entry, or the mapped fields of an input item. */
 	raw: IDataObject;
-	/** How errors name the entry, or one of its fields by key: `row 3 (EAN …) › Base Price`. */
+	/** `row 3 (EAN …) › Base Price` */
 	label: (key?: string) => string;
-	/**
-	 * What reads one of its fields by key: the item, and, where the field was entered in the panel,
-	 * its parameter, so that a value an expression did not give says which field of the item it read.
-	 */
+	/** Reads a field by key; where the panel holds it, with its parameter, so that a value an expression did not give says why. */
 	reader: (key: string) => ValueContext;
-	/** Whether it was entered in the panel (rows, mapped items) rather than given as JSON. */
+	/** Entered in the panel (rows, mapped items), not given as JSON. */
 	fromPanel: boolean;
-	/** The checked value; undefined when the entry is invalid. */
+	/** Undefined when the entry is invalid. */
 	value?: Checked;
-	/** Why the entry is invalid. */
 	problem?: NodeOperationError;
 }
 
@@ -108,23 +85,22 @@ export interface Batch<Checked> {
 	entries: Array<BulkEntry<Checked>>;
 }
 
-/** One output of a batch: the entry it belongs to (its position in the batch), or none (a batch-wide item). */
+/** One output of a batch: of the entry at a position in the batch, or batch-wide (paired with the batch's last item by default). */
 export interface BatchOutput {
 	json: IDataObject;
 	entry?: number;
-	/** Whether it reports an entry the service rejected or did not write (counted in the hint). */
+	/** An entry the service rejected or did not write (counted in the hint). */
 	rejected?: boolean;
-	/** For a batch-wide item: the items it is paired with (default: the batch's last). */
 	pairedItem?: IPairedItemData[];
 }
 
 export interface BulkOperation<Checked> {
 	input: BulkInput;
-	/** Checks one entry: a user value the service would refuse or misread throws `invalidInput`. */
+	/** A user value the service would refuse or misread throws `invalidInput`. */
 	check: (entry: BulkEntry<Checked>) => Checked;
 	/** Look-ups once every entry of the run is checked (products given by EAN): may mark entries invalid. */
 	resolve?: (exec: IExecuteFunctions, entries: Array<BulkEntry<Checked>>) => Promise<void>;
-	/** Sends a batch (its invalid entries reported, not sent) and gives its outputs in entry order. */
+	/** Sends a batch (its invalid entries reported, not sent); outputs in entry order. */
 	send: (exec: IExecuteFunctions, batch: Batch<Checked>) => Promise<BatchOutput[]>;
 }
 
@@ -133,46 +109,34 @@ export function problemText(problem: NodeOperationError): string {
 	return problem.message.replace(/ \(item \d+\)$/, '');
 }
 
-function isInputError(error: unknown): error is NodeOperationError {
-	return error instanceof NodeOperationError;
-}
-
-/** An entry's field readers: with the field's parameter where the panel holds it (`readingParameter`), else the item. */
-function readerOf(ctx: ItemContext, position: number, parameterOf: BulkEntries['parameterOf']): (key: string) => ValueContext {
-	return (key) => (parameterOf ? readingParameter(ctx, parameterOf(position, key)) : ctx);
+/** The entry at `index` of what was read from an item, at `position` in its batch. */
+function bulkEntry<Checked>(ctx: ItemContext, read: BulkEntries, index: number, position: number): BulkEntry<Checked> {
+	const { parameterOf } = read;
+	return {
+		itemIndex: ctx.getItemIndex(),
+		ctx,
+		position,
+		raw: read.entries[index],
+		label: (key) => read.label(index, key),
+		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(index, key)) : ctx),
+		fromPanel: parameterOf !== undefined,
+	};
 }
 
 function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, failed: Map<number, Error>): Array<Batch<Checked>> {
-	const itemCount = exec.getInputData().length;
-	const contexts = Array.from({ length: itemCount }, (_, index) => itemContext(exec, index));
-	if (itemCount > 0 && readsOneEntryPerItem(contexts[0])) {
-		const entries = contexts.map((ctx, itemIndex): BulkEntry<Checked> => {
-			const { entries: [raw], label, parameterOf } = readItemEntry(ctx, input);
-			return { itemIndex, ctx, position: itemIndex, raw, label: (key) => label(0, key), reader: readerOf(ctx, 0, parameterOf), fromPanel: true };
-		});
+	const contexts = Array.from({ length: exec.getInputData().length }, (_, index) => new RunItemContext(exec, index));
+	if (contexts.length > 0 && readsOneEntryPerItem(contexts[0])) {
+		const entries = contexts.map((ctx, itemIndex) => bulkEntry<Checked>(ctx, readItemEntry(ctx, input), 0, itemIndex));
 		return [{ items: contexts.map((_, index) => index), source: INPUT_ITEMS, entries }];
 	}
 	const batches: Array<Batch<Checked>> = [];
 	for (const ctx of contexts) {
-		const itemIndex = ctx.getItemIndex();
 		try {
-			const { entries, source, label, parameterOf } = readBulkEntries(ctx, input);
-			batches.push({
-				items: [itemIndex],
-				source,
-				entries: entries.map((raw, position) => ({
-					itemIndex,
-					ctx,
-					position,
-					raw,
-					label: (key?: string) => label(position, key),
-					reader: readerOf(ctx, position, parameterOf),
-					fromPanel: parameterOf !== undefined,
-				})),
-			});
+			const read = readBulkEntries(ctx, input);
+			batches.push({ items: [ctx.getItemIndex()], source: read.source, entries: read.entries.map((_, position) => bulkEntry(ctx, read, position, position)) });
 		} catch (error) {
-			if (!isInputError(error)) throw asNodeError(exec.getNode(), error);
-			failed.set(itemIndex, error);
+			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
+			failed.set(ctx.getItemIndex(), error);
 		}
 	}
 	return batches;
@@ -203,14 +167,11 @@ function failOnRejected(exec: IExecuteFunctions, outputs: BatchOutput[], batch: 
 	return nodeError(exec.getNode(), message, { itemIndex: batch.items[0], description: examples });
 }
 
-/**
- * Runs a bulk operation over all input items (steps 1 to 5 above) and returns n8n's output: one
- * list of items, each paired with the input item it belongs to.
- */
+/** Runs a bulk operation over all input items (steps 1 to 5 above). */
 export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operation: BulkOperation<Checked>): Promise<INodeExecutionData[][]> {
 	const itemCount = exec.getInputData().length;
 	const continueOnFail = exec.continueOnFail();
-	/** Items that fail as a whole (their list unreadable, an invalid entry under On Error = Continue, a request that failed). */
+	/** Items that fail as a whole: their list unreadable, an invalid entry under On Error = Continue, a failed request. */
 	const failed = new Map<number, Error>();
 	const fail = (itemIndex: number, error: unknown) => {
 		const nodeFailure = itemError(exec, error, itemIndex);
@@ -222,24 +183,24 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	if (!continueOnFail && failed.size > 0) throw [...failed.values()][0];
 	const skipInvalid = itemCount > 0 && exec.getNodeParameter('invalidEntries', 0, 'stop') === 'skip';
 
-	// 2. Check every entry of the run before anything is sent.
+	// 2.
 	const allEntries = batches.flatMap((batch) => batch.entries);
 	for (const entry of allEntries) {
 		try {
 			entry.value = operation.check(entry);
 		} catch (error) {
-			if (!isInputError(error)) throw asNodeError(exec.getNode(), error);
+			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
 			entry.problem = error;
 		}
 	}
 	if (operation.resolve) await operation.resolve(exec, allEntries.filter((entry) => entry.problem === undefined));
 
-	// 3. Stop the Run: the first invalid entry stops everything; under On Error = Continue, its item fails alone.
+	// 3.
 	if (!skipInvalid) {
 		for (const entry of allEntries) if (entry.problem && !failed.has(entry.itemIndex)) fail(entry.itemIndex, entry.problem);
 	}
 
-	// 4. Send each batch; outputs go to the items they belong to.
+	// 4.
 	const outputsOfItem: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
 	let entryCount = 0;
 	let rejectedCount = 0;
@@ -275,7 +236,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	for (const [itemIndex, error] of failed) {
 		outputsOfItem[itemIndex] = [{ json: {}, error: error as NodeApiError | NodeOperationError, pairedItem: { item: itemIndex } }];
 	}
-	// 5. Rejections where a merchant looks after a run.
+	// 5.
 	if (rejectedCount > 0) {
 		exec.addExecutionHints({
 			message: `${rejectedCount} of ${entryCount} entries rejected: see the items with success false (the reason is in error)`,
@@ -286,7 +247,6 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	return [outputsOfItem.flat()];
 }
 
-/** How entries go out in bulk requests: endpoint, limits, the answer and how results pair with what was sent. */
 export interface BulkRequests {
 	route: Route;
 	request: { method: 'PUT' | 'POST'; url: string };
@@ -300,14 +260,13 @@ export interface BulkRequests {
 	idOf?: (body: IDataObject) => string | undefined;
 }
 
-/** What the bulk requests gave one body sent: its result, or the failure of its request (the same for the request's bodies). */
-export type BulkOutcome = { ok: true; result: IDataObject } | { ok: false; error: unknown; message: string };
+/** One body's result, or the failure of its request (the same for all the request's bodies). */
+type BulkOutcome = { ok: true; result: IDataObject } | { ok: false; error: unknown; message: string };
 
 /**
- * Sends `bodies` in requests within the service's item and size limits (`chunkBySize` measures the
- * bodies sent; `sendEachChunk` overlaps them within the group's in-flight allowance), each answer
- * read by schema and paired with what was sent. One outcome per body, in order: a request that
- * fails after its retries fails its own bodies while the others stand.
+ * Sends `bodies` in requests within the service's item and size limits, overlapped within the
+ * group's in-flight allowance. One outcome per body, in order: a request that fails after its
+ * retries fails its own bodies while the others stand.
  */
 export async function sendInBulk(
 	exec: IExecuteFunctions,
@@ -338,9 +297,7 @@ export async function sendInBulk(
 	});
 }
 
-/** How a bulk write sends its entries: its requests, and what the service receives for an entry. */
 interface BulkWrite<Checked> extends BulkRequests {
-	/** What the service receives for a checked entry. */
 	body: (value: Checked) => IDataObject;
 	/** The id an invalid entry comes out with (it was never sent). */
 	idOfInvalid: (raw: IDataObject) => unknown;
@@ -352,10 +309,8 @@ function idOrNull(value: unknown): string | number | null {
 
 /**
  * The `send` of Update Many, Discount Schedule and Discount Update: the valid entries sent with
- * `sendInBulk`, each result paired with the entry sent, and invalid entries reported in their
- * place. A request that fails after its retries marks its own entries failed while the others
- * stand; when every request failed, the batch fails with that error (nothing was written, and the
- * node says so as an error, not as rows).
+ * `sendInBulk`, invalid entries reported in their place. When every request failed, the batch fails
+ * with that error (nothing was written: an error, not rows).
  */
 export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Checked>['send'] {
 	return async (exec, batch) => {
