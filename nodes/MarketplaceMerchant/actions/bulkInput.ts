@@ -1,38 +1,23 @@
 /**
- * The input of the bulk operations (Product Update Many, Sync Stock and Prices, Discount Schedule
- * and Update), chosen by "Input Mode":
- *   items  (the default from node version 2) every input item is one entry, its fields mapped in
- *          the panel: a sheet, a CSV or an ERP export arrives as one item per row, and all items of
- *          the run form one batch (bulkRun.ts);
- *   json   one input item holds a list of entries in a JSON field; each item is its own batch;
- *   rows   one input item's entries are rows entered in the panel; each item is its own batch.
- * Reading a list checks that it is a non-empty list of objects; the operation then checks each
- * entry's fields.
- *
- * Errors name an entry and its fields in the panel's words (the one place these labels are built):
- *   rows  `Products › row 3 › Update Fields › Base Price`: the rows' list, the row's position from
- *         1, and the field's label as the row shows it (under its collection's label);
- *   JSON  `Products (JSON) › entry 3 › Base Price (basePrice)`: the JSON field, the entry's
- *         position from 1, and the label of the same field with the key the entry uses for it,
- *         since that key is what the user wrote;
- *   items `row 3 (EAN 8600892210086) › Base Price`: the input item as the sheet row it came from
- *         (its position from 1), what it names, and the field's label.
+ * The input of the bulk operations, chosen by "Input Mode": `items` (every input item is one entry,
+ * its fields mapped in the panel; all items of the run form one batch), `json` (one item's list in
+ * a JSON field) or `rows` (one item's rows entered in the panel); each item of the last two is its
+ * own batch. Errors name an entry and its field in the panel's words:
+ *   rows  `Products › row 3 › Update Fields › Base Price`
+ *   JSON  `Products (JSON) › entry 3 › Base Price (basePrice)` (the key is what the user wrote)
+ *   items `row 3 (EAN 8600892210086) › Base Price` (the input item as the sheet row it came from)
  */
 import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../answers/decode';
 import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
-import { simplifyField } from './common';
+import { fieldChains, panelLabels } from './common';
 
 const JSON_MODE = 'json';
 const ROWS_MODE = 'rows';
 const ITEMS_MODE = 'items';
 
-/**
- * One input item as the readers of user values see it: its parameters and its data. n8n gives an
- * operation's routing one such context per item; a bulk operation, which runs once over all items
- * (bulkRun.ts), makes one per item with `itemContext`.
- */
+/** One input item as the readers of user values see it (bulkRun.ts makes one per item). */
 export interface ItemContext extends ValueContext {
 	getItemIndex(): number;
 	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown;
@@ -40,9 +25,8 @@ export interface ItemContext extends ValueContext {
 }
 
 export interface BulkInput {
-	/** What the entries are, plural, for descriptions: 'products to update', 'discounts'. */
+	/** For descriptions: 'products to update' ('Product' for one). */
 	entries: string;
-	/** What one entry is, for the per-item mode's name: 'Product', 'Discount'. */
 	entry: string;
 	json: {
 		name: string;
@@ -51,7 +35,7 @@ export interface BulkInput {
 		itemProperty: string;
 		description: string;
 		placeholder: string;
-		/** What a valid list looks like: shown with every error about the JSON list. */
+		/** Shown with every error about the JSON list. */
 		hint: string;
 		/** Labels of keys only JSON entries use (the rows name them otherwise), e.g. discountPriceCurrency: 'Currency'. */
 		labels?: Record<string, string>;
@@ -59,52 +43,13 @@ export interface BulkInput {
 	rows: {
 		name: string;
 		displayName: string;
-		/** One row: its parameter name, its label and its fields. */
 		row: { name: string; displayName: string; values: INodeProperties[] };
 		/** Turns a row into an entry, where a row nests the entry's fields (e.g. under Update Fields). */
 		toEntry?: (row: IDataObject) => IDataObject;
 	};
-	/**
-	 * What an entry names, for labels in the per-item mode: `EAN 8600892210086`, `Product ID 100001`;
-	 * undefined when it names nothing yet (its key field is empty).
-	 */
+	/** What an entry names, for the per-item mode's labels: `EAN 8600892210086`; undefined when its key is empty. */
 	nameEntry: (ctx: ItemContext, entry: IDataObject) => string | undefined;
-	/** The problem reported for an empty list, e.g. 'the list is empty'. */
 	emptyProblem: string;
-}
-
-/**
- * The labels of fields as the panel shows them, by parameter name, a collection's options under
- * the collection's label: `{ basePrice: ['Update Fields', 'Base Price'] }`.
- */
-function labelChains(fields: INodeProperties[], parents: string[] = []): Map<string, string[]> {
-	const chains = new Map<string, string[]>();
-	for (const field of fields) {
-		const chain = [...parents, field.displayName];
-		chains.set(field.name, chain);
-		if (field.type === 'collection') {
-			for (const [name, nested] of labelChains((field.options ?? []) as INodeProperties[], chain)) chains.set(name, nested);
-		}
-	}
-	return chains;
-}
-
-/** Where each field of a row is below the row, by parameter name: `{ stockLevel: 'updateFields.stockLevel' }`. */
-function fieldPaths(fields: INodeProperties[], parent = ''): Map<string, string> {
-	const paths = new Map<string, string>();
-	for (const field of fields) {
-		const path = `${parent}${field.name}`;
-		paths.set(field.name, path);
-		if (field.type === 'collection') {
-			for (const [name, nested] of fieldPaths((field.options ?? []) as INodeProperties[], `${path}.`)) paths.set(name, nested);
-		}
-	}
-	return paths;
-}
-
-/** Each field's label as the panel shows it, by parameter name: `{ basePrice: 'Update Fields › Base Price' }`. */
-export function panelLabels(fields: INodeProperties[]): Record<string, string> {
-	return Object.fromEntries([...labelChains(fields)].map(([name, chain]) => [name, fieldPath(...chain)]));
 }
 
 /** The example list of the JSON placeholder as one input item holds it, for the notice and errors. */
@@ -112,22 +57,12 @@ function exampleItem(input: BulkInput): string {
 	return `{"${input.json.itemProperty}": ${input.json.placeholder}}`;
 }
 
-/** Simplify of the bulk writes' results (read by answers/bulkResults.ts, `finishBulkResults`). */
-export function simplifyResultsField(): INodeProperties {
-	return simplifyField(
-		"Whether to return one flat item per entry: ID, success, error (null on success) and the input sent. Off: the service's own result fields with the input.",
-	);
-}
-
 /** The per-item mode's parameter for a row field: `stockLevel` is read from `itemStockLevel`. */
 function itemParameterName(rowField: string): string {
 	return `item${rowField.charAt(0).toUpperCase()}${rowField.slice(1)}`;
 }
 
-/**
- * A date some days from today, for examples: a discount example dated in the past would be refused
- * by the very node that shows it. Worked out when n8n loads the node.
- */
+/** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
 export function exampleDay(daysFromToday: number): string {
 	const day = new Date(Date.now() + daysFromToday * 86_400_000);
 	const pad = (value: number) => String(value).padStart(2, '0');
@@ -135,9 +70,8 @@ export function exampleDay(daysFromToday: number): string {
 }
 
 /**
- * Input Mode and the three inputs it chooses between. Node version 1 keeps JSON as its default, so
- * that workflows saved with it (n8n saves no parameter left at its default) run as they did; from
- * version 2 a new node reads one entry per input item.
+ * Input Mode and its three inputs. Node version 1 keeps JSON as its default, so that workflows saved
+ * with it (n8n saves no parameter left at its default) run as they did.
  */
 export function bulkInputFields(input: BulkInput): INodeProperties[] {
 	const { row } = input.rows;
@@ -237,17 +171,17 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 	];
 }
 
-/** An expression that only reads a property of the input item: `{{ $json.products }}`. */
 const ITEM_PROPERTY_EXPRESSION = /^=\s*\{\{\s*\$json\.([A-Za-z_$][\w$]*)\s*\}\}\s*$/;
 
-/**
- * When the JSON field gave nothing because it reads a property the input item does not have (the
- * default `{{ $json.products }}` on a node added from the node creator, fed by a trigger or a
- * sheet), the error says exactly that and what to do.
- */
+/** The property of the input item a parameter reads when it is only `{{ $json.products }}`. */
+function itemPropertyRead(ctx: ItemContext, parameter: string): string | undefined {
+	const raw = ctx.getNodeParameter(parameter, undefined, { rawExpressions: true });
+	return typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
+}
+
+/** The JSON field gave nothing because it reads a property the input item lacks (the default, fed by a sheet): say so and what to do. */
 function missingItemProperty(ctx: ItemContext, input: BulkInput): Error | undefined {
-	const raw = ctx.getNodeParameter(input.json.name, undefined, { rawExpressions: true });
-	const property = typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
+	const property = itemPropertyRead(ctx, input.json.name);
 	const item = ctx.getInputData()?.json;
 	if (property === undefined || !item || Object.prototype.hasOwnProperty.call(item, property)) return undefined;
 	return invalidInput(
@@ -277,7 +211,7 @@ function jsonList(ctx: ItemContext, input: BulkInput): unknown[] {
 	throw invalidInput(ctx, displayName, `must be a list of objects, got ${describeValue(list)}`, hint);
 }
 
-/** Where the entries came from, for labels: the rows' or the JSON field's label (none for input items) and what one entry is called. */
+/** Where the entries came from, for labels: the rows' or the JSON field's label ('' for input items). */
 export interface BulkSource {
 	list: string;
 	unit: 'row' | 'entry';
@@ -296,21 +230,15 @@ export function entriesAt(source: BulkSource, positions: number[]): string {
 export interface BulkEntries {
 	entries: IDataObject[];
 	source: BulkSource;
-	/** How errors name the entry at a position, or, given the key, its field: `Products › row 3 › Product ID`. */
 	label: (index: number, key?: string) => string;
-	/**
-	 * The parameter a field of the entry at a position was entered in (`productRows.product[2].updateFields.basePrice`,
-	 * `itemBasePrice`), so that a value an expression did not give says why; none for JSON entries.
-	 */
+	/** The parameter a field was entered in (`productRows.product[2].updateFields.basePrice`); none for JSON entries. */
 	parameterOf?: (index: number, key: string) => string;
 }
 
-/** The label function of a list read from `source`: row fields by their chain of labels, JSON keys by their field's label and the key. */
 function entryLabels(input: BulkInput, source: BulkSource): BulkEntries['label'] {
-	const chains = labelChains(input.rows.row.values);
+	const chains = fieldChains(input.rows.row.values, 'displayName');
 	for (const [key, label] of Object.entries(input.json.labels ?? {})) if (!chains.has(key)) chains.set(key, [label]);
-	// Labels are built for every value read (a sync of 50,000 entries reads 150,000): each key's
-	// part after the entry is worked out once, and a label is then one string.
+	// Built for every value read (150,000 in a sync of 50,000 entries): each key's part once.
 	const fieldParts = new Map<string, string>();
 	const fieldPart = (key: string) => {
 		let part = fieldParts.get(key);
@@ -327,11 +255,7 @@ function entryLabels(input: BulkInput, source: BulkSource): BulkEntries['label']
 	};
 }
 
-/**
- * The entries of the current item, from the JSON field or the rows. An empty list is an error (a
- * bulk call for nothing is almost always a mistake in the expression that feeds it), and so is
- * an entry that is not an object.
- */
+/** The entries of the current item. An empty list is an error: a bulk call for nothing is a mistake in what feeds it. */
 export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const fromJson = ctx.getNodeParameter('inputMode', JSON_MODE) === JSON_MODE;
 	const source: BulkSource = fromJson ? { list: input.json.displayName, unit: 'entry' } : { list: input.rows.displayName, unit: 'row' };
@@ -350,24 +274,19 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries
 	});
 	const entries = list as IDataObject[];
 	if (fromJson) return { entries, source, label };
-	const paths = rowFieldPaths(input);
+	const paths = rowFieldPaths(input).inRow;
 	const rows = `${input.rows.name}.${input.rows.row.name}`;
 	const parameterOf = (index: number, key: string) => `${rows}[${index}].${paths.get(key) ?? key}`;
 	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, label, parameterOf };
 }
 
-/** Whether the operation reads one entry per input item (Input Mode "One Item per …"). */
 export function readsOneEntryPerItem(ctx: ItemContext): boolean {
 	return ctx.getNodeParameter('inputMode', JSON_MODE) === ITEMS_MODE;
 }
 
-/** The input items as a source of entries: rows of a sheet, counted from 1. */
 export const INPUT_ITEMS: BulkSource = { list: '', unit: 'row' };
 
-/**
- * `compute` worked out once per key (an operation's input, an item's context) rather than for each
- * entry or item that asks: kept as long as the key lives.
- */
+/** `compute` worked out once per key (an operation's input, an item's context), kept as long as the key lives. */
 export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) => T {
 	const results = new WeakMap<K, T>();
 	return (key) => {
@@ -380,45 +299,30 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
 	};
 }
 
-/** `compute` of an operation's input, worked out once per operation rather than for each item of a run. */
-const oncePerInput = <T>(compute: (input: BulkInput) => T) => oncePer(compute);
+const rowFieldLabels = oncePer((input: BulkInput) => new Map(Object.entries(panelLabels(input.rows.row.values))));
 
-/** Each row field's label (`Update Fields › Base Price`). */
-const rowFieldLabels = oncePerInput((input) => new Map(Object.entries(panelLabels(input.rows.row.values))));
-
-/** Where each row field is below its row (`updateFields.basePrice`). */
-const rowFieldPaths = oncePerInput((input) => fieldPaths(input.rows.row.values));
-
-/** Where each row field of the per-item mode is entered (`itemUpdateFields.basePrice`). */
-const itemParameterPaths = oncePerInput(
-	(input) =>
-		new Map(
-			[...rowFieldPaths(input)].map(([name, path]) => {
-				const [top, ...below] = path.split('.');
-				return [name, [itemParameterName(top), ...below].join('.')];
-			}),
-		),
-);
+/** Where each row field is below its row (`updateFields.basePrice`) and, in the per-item mode, entered (`itemUpdateFields.basePrice`). */
+const rowFieldPaths = oncePer((input: BulkInput) => {
+	const chains = [...fieldChains(input.rows.row.values, 'name')];
+	return {
+		inRow: new Map(chains.map(([name, chain]) => [name, chain.join('.')])),
+		ofItem: new Map(chains.map(([name, [top, ...below]]) => [name, [itemParameterName(top), ...below].join('.')])),
+	};
+});
 
 /**
- * A mapped field's value for one item. A field mapped by dragging a column holds exactly
- * `{{ $json.Column }}`, whose value is the item's own field: it is read from the item, as n8n's
- * evaluation gives it (test/actions/bulkRun.test.ts compares the two for every kind of value),
- * without building n8n's expression context, which for 1,000 rows took most of a sync's time
- * (bench row `rows`). Any other value is n8n's to evaluate.
+ * A mapped field's value for one item. A dragged column, exactly `{{ $json.Column }}`, is read from
+ * the item as n8n's evaluation gives it (test/actions/bulkRun.test.ts compares the two) without
+ * building n8n's expression context, which for 1,000 rows took most of a sync's time (bench `rows`).
  */
 function mappedValue(ctx: ItemContext, parameter: string): IDataObject[string] | undefined {
-	const raw = ctx.getNodeParameter(parameter, undefined, { rawExpressions: true });
-	const column = typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
+	const column = itemPropertyRead(ctx, parameter);
 	if (column === undefined) return ctx.getNodeParameter(parameter, undefined) as IDataObject[string] | undefined;
 	const json = ctx.getInputData()?.json;
 	return json && Object.prototype.hasOwnProperty.call(json, column) ? json[column] : undefined;
 }
 
-/**
- * The entry of one input item in the per-item mode: the mapped fields, as a row of the rows mode
- * holds them, labelled by the item's position and what it names: `row 3 (EAN 8600892210086) › Base Price`.
- */
+/** The entry of one input item in the per-item mode: the mapped fields, as a row holds them. */
 export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const row: IDataObject = {};
 	for (const field of input.rows.row.values) {
@@ -430,6 +334,6 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
 	const fields = rowFieldLabels(input);
 	const label: BulkEntries['label'] = (_index, key) => (key === undefined ? rowLabel : `${rowLabel}${FIELD_SEPARATOR}${fields.get(key) ?? key}`);
-	const parameters = itemParameterPaths(input);
+	const parameters = rowFieldPaths(input).ofItem;
 	return { entries: [entry], source: INPUT_ITEMS, label, parameterOf: (_index, key) => parameters.get(key) ?? itemParameterName(key) };
 }

@@ -14,9 +14,8 @@ import { readAnswerBody } from '../transport/answerLimits';
 import { recordingInputFailures } from '../transport/inputChecks';
 import { sendSingle, type Route } from '../transport/send';
 import { forInputItem, type PaginationFunction } from '../transport/pagination';
-import { readBoolean, type ValueContext } from '../values/values';
+import { fieldPath, readBoolean, type ValueContext } from '../values/values';
 
-/** Return All and Limit, for every list operation. The operation's strategy reads them. */
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
@@ -38,25 +37,25 @@ export function returnAllAndLimit(): INodeProperties[] {
 	];
 }
 
-/** The default of Simplify (simplifyField's): the flat summary is what a no-code user wants; the full answer is one click away. */
-const SIMPLIFY_DEFAULT = true;
-
-/**
- * The Simplify toggle of every list that has one: top level, on by default. `description` says
- * what stays.
- */
+/** On by default: the flat summary is what a no-code user wants; the full answer is one click away. */
 export function simplifyField(description: string): INodeProperties {
 	// n8n's lint reads the default from a literal.
 	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
 }
 
+/** Simplify of the bulk writes' results (read by answers/bulkResults.ts, `finishBulkResults`). */
+export function simplifyResultsField(): INodeProperties {
+	return simplifyField(
+		"Whether to return one flat item per entry: ID, success, error (null on success) and the input sent. Off: the service's own result fields with the input.",
+	);
+}
+
 /**
- * The one reader of Simplify (node operations and trigger alike): the field's own default when a
- * workflow does not set it (one made through n8n's API or by a tool), and true or false only, also
- * as the text an expression may give; anything else is an error naming the field.
+ * The one reader of Simplify (node and trigger): the field's default when a workflow made through
+ * n8n's API does not set it, and true or false only, also as text; anything else names the field.
  */
 export function readSimplify(ctx: ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown }): boolean {
-	return readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', SIMPLIFY_DEFAULT));
+	return readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true));
 }
 
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */
@@ -85,17 +84,34 @@ export function failOnItemErrorsOptions(): INodeProperties {
 	]);
 }
 
+/**
+ * Each field's chain of `key` (displayName: its label; name: its path), by parameter name, a
+ * collection's options under the collection: `{ basePrice: ['Update Fields', 'Base Price'] }`.
+ */
+export function fieldChains(fields: INodeProperties[], key: 'displayName' | 'name', parents: string[] = []): Map<string, string[]> {
+	const chains = new Map<string, string[]>();
+	for (const field of fields) {
+		const chain = [...parents, field[key]];
+		chains.set(field.name, chain);
+		if (field.type === 'collection') {
+			for (const [name, nested] of fieldChains((field.options ?? []) as INodeProperties[], key, chain)) chains.set(name, nested);
+		}
+	}
+	return chains;
+}
+
+/** Each field's label as the panel shows it, for error messages: `{ basePrice: 'Update Fields › Base Price' }`. */
+export function panelLabels(fields: INodeProperties[]): Record<string, string> {
+	return Object.fromEntries([...fieldChains(fields, 'displayName')].map(([name, chain]) => [name, fieldPath(...chain)]));
+}
+
 interface PacedRouting extends Route {
-	/** Method and URL; a preSend may set the URL. */
 	request: DeclarativeRestApiSettings.HttpRequestOptions;
 	/** Checks the item's input and builds the request; an error here fails the item before anything is sent. */
 	preSend?: PreSendAction[];
 	/** How one item becomes requests (pages, chunks, windows): one request by default. */
 	strategy?: PaginationFunction;
-	/**
-	 * Turns each answer into items; starts with `readAnswer(ANSWERS.x)` (decode.ts), which names
-	 * the schema of the operation's answer.
-	 */
+	/** Starts with `readAnswer(ANSWERS.x)` (decode.ts), which names the schema of the answer. */
 	postReceive: PostReceiveAction[];
 }
 

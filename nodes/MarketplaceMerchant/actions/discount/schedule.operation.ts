@@ -13,9 +13,9 @@ import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { lookUpProductIds, productLocatorField, productNamedBy, readProductRef, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, requiredPriceField } from '../productValues';
-import { bulkInputFields, exampleDay, simplifyResultsField } from '../bulkInput';
+import { bulkInputFields, exampleDay } from '../bulkInput';
 import { runBulkOperation, type BulkEntry } from '../bulkRun';
-import { failOnItemErrorsOptions } from '../common';
+import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import {
 	RESOURCE,
 	bulkDiscountOperation,

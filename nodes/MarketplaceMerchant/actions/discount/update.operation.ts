@@ -11,9 +11,9 @@ import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { PRICE_FORMS } from '../productValues';
-import { bulkInputFields, panelLabels, simplifyResultsField } from '../bulkInput';
+import { bulkInputFields } from '../bulkInput';
 import { runBulkOperation, type BulkEntry } from '../bulkRun';
-import { failOnItemErrorsOptions } from '../common';
+import { failOnItemErrorsOptions, panelLabels, simplifyResultsField } from '../common';
 import {
 	RESOURCE,
 	bulkDiscountOperation,

@@ -30,8 +30,7 @@ import {
 	toList,
 	type ValueContext,
 } from '../../values/values';
-import { panelLabels } from '../bulkInput';
-import { pacedRouting } from '../common';
+import { pacedRouting, panelLabels } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './productTypes';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from '../productValues';
 import type { OperationModule } from '../contract';

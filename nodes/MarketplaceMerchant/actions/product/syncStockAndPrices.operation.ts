@@ -31,9 +31,9 @@ import {
 	readText,
 	type ValueContext,
 } from '../../values/values';
-import { bulkInputFields, oncePer, panelLabels, simplifyResultsField, type BulkInput, type ItemContext } from '../bulkInput';
+import { bulkInputFields, oncePer, type BulkInput, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation, type BulkRequests } from '../bulkRun';
-import { optionsCollection, readSimplify } from '../common';
+import { optionsCollection, panelLabels, readSimplify, simplifyResultsField } from '../common';
 import { invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import type { OperationModule } from '../contract';
 

@@ -1,20 +1,94 @@
+/**
+ * Product › Update, and what Update Many shares with it: the fields a product update may change and
+ * how an update entry is checked and built.
+ */
 import {
 	updateDisplayOptions,
 	type IDataObject,
+	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
+	type INodeExecutionData,
+	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { finishBulkResults, pairProductResults } from '../../answers/bulkResults';
 import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
-import { readingParameter } from '../../values/values';
-import { panelLabels, simplifyResultsField } from '../bulkInput';
-import { pacedRouting, failOnItemErrorsOptions } from '../common';
-import { productLocatorField } from '../productLocator';
-import { buildProductUpdate, productUpdateBodies, productUpdateFieldOptions, sendProductUpdate } from './productUpdate';
+import { sendRequest, type RequestData } from '../../transport/send';
+import { invalidInput, isBlank, readingParameter, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
+import { pacedRouting, failOnItemErrorsOptions, panelLabels, readSimplify, simplifyResultsField } from '../common';
+import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
+import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 import type { OperationModule } from '../contract';
+
+/** The optional fields of a product update (Update Fields, Update Many's rows). */
+export const productUpdateFieldOptions: INodeProperties[] = [
+	{
+		...PRODUCT_FIELDS.basePrice,
+		description: `New price with VAT included; above 0. The service applies it from the next day. ${PRICE_FORMS}.`,
+	},
+	PRODUCT_FIELDS.packageWeightUnit,
+	PRODUCT_FIELDS.packageWeightValue,
+	PRODUCT_FIELDS.sku,
+	PRODUCT_FIELDS.stockLevel,
+	PRODUCT_FIELDS.vat,
+];
+
+const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
+	basePrice: readPrice,
+	vat: readVat,
+	stockLevel: readStockLevel,
+	sku: readText,
+	packageWeightValue: readWeight,
+	packageWeightUnit: readWeightUnit,
+};
+
+export const UPDATE_FIELD_NAMES = Object.keys(UPDATE_FIELD_READERS);
+
+/** For hints that serve the panel's fields and JSON keys alike: `Base Price (basePrice)`. */
+const UPDATE_FIELDS_NAMED = productUpdateFieldOptions.map(({ name, displayName }) => `${displayName} (${name})`).join(', ');
+
+/** An update entry checked, its product still as the user named it (an EAN is looked up before sending). */
+export interface CheckedProductUpdate {
+	product: NamedProductRef;
+	fields: IDataObject;
+	/** Update Many's, once the product is resolved. */
+	productId?: number;
+}
+
+/**
+ * Checks one update entry: the product and the given update fields; other properties are not sent,
+ * so items from Get Many can be passed in as they are. From the panel (`fromPanel`, a reader that
+ * knows each property's parameter), a field added but left empty fails as missing rather than being
+ * dropped unseen, and an expression that gave nothing says why; in a JSON entry a blank value means
+ * "not given" (a sheet's empty cell).
+ */
+export function buildProductUpdate(
+	ctx: ValueContext,
+	source: IDataObject,
+	fieldName: (property?: string) => string,
+	fromPanel?: (property: string) => ValueContext,
+): CheckedProductUpdate {
+	const readerOf = fromPanel ?? ((): ValueContext => ctx);
+	const product = { field: fieldName('id'), ref: readProductRef(readerOf('id'), fieldName('id'), source.id) };
+	const fields: IDataObject = {};
+	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
+		const given = fromPanel ? Object.prototype.hasOwnProperty.call(source, property) : !isBlank(source[property]);
+		if (given) fields[property] = read(readerOf(property), fieldName(property), source[property]);
+	}
+	if (Object.keys(fields).length === 0) {
+		throw invalidInput(
+			ctx,
+			fieldName(),
+			'nothing to update',
+			`Give at least one of: ${UPDATE_FIELDS_NAMED}`,
+		);
+	}
+	return { product, fields };
+}
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const source: IDataObject = {
@@ -22,16 +96,23 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		id: this.getNodeParameter('productId', ''),
 	};
 	// Labels as the panel shows them: Product ID, Update Fields › Base Price.
-	const update = buildProductUpdate(
+	const { product, fields } = buildProductUpdate(
 		this,
 		source,
 		(property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')],
 		(property) => readingParameter(this, property === 'id' ? 'productId' : `updateFields.${property}`),
 	);
-	const [body] = await productUpdateBodies(this, [update]);
-	requestOptions.url = `${PATHS.product}/${String(body.id)}`;
-	requestOptions.body = body;
+	const [id] = await resolveProductIds(this, [product]);
+	requestOptions.url = `${PATHS.product}/${String(id)}`;
+	requestOptions.body = { id, ...fields };
 	return requestOptions;
+}
+
+/** Sends the one update and shapes its result like a bulk result (`id`, `success`, `error`, `input`). */
+async function sendProductUpdate(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	const sent = requestData.options.body as IDataObject;
+	const results = await sendRequest(this, requestData);
+	return finishBulkResults.call(this, pairProductResults(results, [sent]), readSimplify(this));
 }
 
 const updateProduct: INodePropertyOptions = {

@@ -10,11 +10,11 @@ import {
 import { pairProductResults } from '../../answers/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
-import { bulkInputFields, simplifyResultsField, type BulkInput } from '../bulkInput';
+import { bulkInputFields, type BulkInput } from '../bulkInput';
 import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
-import { failOnItemErrorsOptions } from '../common';
+import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
-import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './productUpdate';
+import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './update.operation';
 import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
@@ -55,8 +55,7 @@ const BULK_INPUT: BulkInput = {
 	emptyProblem: 'the list is empty',
 };
 
-/** Product Update Many as a bulk operation over all input items (actions/bulkRun.ts). */
-const UPDATE_MANY: BulkOperation<CheckedProductUpdate & { productId?: number }> = {
+const UPDATE_MANY: BulkOperation<CheckedProductUpdate> = {
 	input: BULK_INPUT,
 	// Rows and mapped items come from the panel (an added field left empty is missing); JSON entries do not.
 	check: ({ ctx, raw, label, reader, fromPanel }) => buildProductUpdate(ctx, raw, label, fromPanel ? reader : undefined),
@@ -65,7 +64,7 @@ const UPDATE_MANY: BulkOperation<CheckedProductUpdate & { productId?: number }> 
 		entries.forEach((entry, index) => {
 			const id = ids[index];
 			if (id instanceof NodeOperationError) entry.problem = id;
-			else (entry.value as CheckedProductUpdate & { productId?: number }).productId = id;
+			else (entry.value as CheckedProductUpdate).productId = id;
 		});
 	},
 	send: bulkWrite({
@@ -81,7 +80,6 @@ const UPDATE_MANY: BulkOperation<CheckedProductUpdate & { productId?: number }> 
 	}),
 };
 
-/** Runs Update Many over every input item of the run (the node's customOperations). */
 async function updateManyProductsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBulkOperation(this, UPDATE_MANY);
 }
