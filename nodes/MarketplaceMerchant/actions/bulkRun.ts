@@ -133,7 +133,8 @@ function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, fail
 	for (const ctx of contexts) {
 		try {
 			const read = readBulkEntries(ctx, input);
-			batches.push({ items: [ctx.getItemIndex()], source: read.source, entries: read.entries.map((_, position) => bulkEntry(ctx, read, position, position)) });
+			const entries = read.entries.map((_, position) => bulkEntry<Checked>(ctx, read, position, position));
+			batches.push({ items: [ctx.getItemIndex()], source: read.source, entries });
 		} catch (error) {
 			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
 			failed.set(ctx.getItemIndex(), error);

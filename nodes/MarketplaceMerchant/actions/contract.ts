@@ -1,34 +1,30 @@
 /**
- * The one module contract of the node's actions. Every operation file exports `operation`, an
- * `OperationModule`; every resource file exports `resource`, a `ResourceModule` listing its
- * operations. The node builds its Resource and Operation choices, every field and its custom
- * operations from the resources alone, so adding an operation is one file plus one line in its
- * resource file.
+ * The one module contract of the node's actions: every operation file exports `operation`, every
+ * resource file `resource`, and the node builds everything from the resources, so adding an
+ * operation is one file plus one line in its resource file.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-/** A bulk operation's run over all input items of the node run (bulkRun.ts): n8n's custom operation. */
+/** A bulk operation's run over all input items (bulkRun.ts): n8n's custom operation. */
 export type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
 export interface OperationModule {
-	/** Its entry in the Operation list: name, value, action, description and, unless `run` is given, its `routing`. */
+	/** Its entry in the Operation list, with its `routing` unless `run` is given. */
 	option: INodePropertyOptions;
-	/** Its fields, shown for it alone (one `updateDisplayOptions` in the operation file). */
+	/** Shown for it alone (one `updateDisplayOptions` in the operation file). */
 	fields: INodeProperties[];
-	/** For an operation routing cannot express (the bulk operations): the run over all items. */
+	/** For an operation routing cannot express (the bulk operations). */
 	run?: CustomOperationRun;
 }
 
 export interface ResourceModule {
-	/** Its entry in the Resource list. */
 	name: string;
 	value: string;
-	/** The operation a new node of this resource starts with. */
 	defaultOperation: string;
 	operations: OperationModule[];
 }
 
-/** The Resource choice: the resources in alphabetical order, as n8n's lint asks. */
+/** In alphabetical order, as n8n's lint asks. */
 export function resourceProperty(resources: ResourceModule[], defaultResource: string): INodeProperties {
 	return {
 		displayName: 'Resource',
@@ -57,7 +53,7 @@ export function resourceProperties({ value, defaultOperation, operations }: Reso
 	];
 }
 
-/** The node's `customOperations`: by resource and operation, the operations that give a `run`. */
+/** The node's `customOperations`: the operations that give a `run`. */
 export function customOperationsOf(resources: ResourceModule[]): Record<string, Record<string, CustomOperationRun>> {
 	const custom: Record<string, Record<string, CustomOperationRun>> = {};
 	for (const resource of resources) {
@@ -71,11 +67,7 @@ export function customOperationsOf(resources: ResourceModule[]): Record<string, 
 /** The value n8n gives `resource` (then there is no operation) or `operation` when Custom API Call is picked. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
-/**
- * The node's subtitle, "Update Many: Product": the names of the Operation and Resource lists,
- * made from the resources so that a new operation is named without touching it. An operation or
- * resource it does not know shows its value; Custom API Call shows alone.
- */
+/** The node's subtitle, "Update Many: Product"; an unknown value shows as itself, Custom API Call alone. */
 export function subtitleOf(resources: ResourceModule[]): string {
 	// One flat map keyed "resource/operation": a nested object would put "}}" inside the expression, which ends it.
 	const operationNames = Object.fromEntries(

@@ -1,56 +1,27 @@
-/**
- * The values a product request carries: the fields Import and Update both offer, and the product
- * readers built on values.ts, so Import, Update and Update Many read the same way before anything
- * is sent.
- */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+/** The product fields Import and Update both offer, and the product readers built on values.ts. */
+import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	VAT_RATES,
-	readChoice,
-	readEan,
-	readList,
-	readNumber,
-	type ValueContext,
-} from '../values/values';
+import { VAT_RATES, readChoice, readEan, readList, readNumber, type ValueContext } from '../values/values';
 
 export const WEIGHT_UNITS = ['KG', 'G'] as const;
 
-/**
- * A price as whole cents: how every price comparison is made (Sync's plan and price guard, the
- * trigger's Product Changed), so that 1299 and 1299.00, or a float's 1299.9999999, are one price.
- */
+/** How every price comparison is made (Sync, the trigger's Product Changed): 1299.00 and a float's 1299.9999999 are one price. */
 export function priceInCents(price: number): number {
 	return Math.round(price * 100);
 }
 
-/** How price fields say what they accept (values.ts, readPrice). */
+/** What price fields accept (values.ts, readPrice). */
 export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1299.50; thousands separators and decimal commas are rejected';
 
-const VAT_OPTIONS: INodePropertyOptions[] = VAT_RATES.map((rate) => ({ name: `${rate}%`, value: rate }));
-
-const WEIGHT_UNIT_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Grams (G)', value: 'G' },
-	{ name: 'Kilograms (KG)', value: 'KG' },
-];
-
-/**
- * A price the user must give. A text field with no default, not a number defaulting to 0: n8n
- * (2.41) flags an empty required field before a run only for text-like types, never for numbers.
- */
+/** A text field, not a number defaulting to 0: n8n (2.41) flags an empty required field before a run only for text types. */
 export function requiredPriceField(name: string, displayName: string, description: string): INodeProperties {
 	return { displayName, name, type: 'string', default: '', required: true, placeholder: 'e.g. 1299.99', description };
 }
 
 /**
- * The product fields Import and Update both offer, with the bounds the service applies. An
- * operation that has more to say about a field overrides its description.
- *
- * Base Price, Package Weight Value and Stock Level are text fields that start empty, not numbers:
- * an n8n number field cannot be empty, so once added to a collection it held 0, a value the
- * merchant never typed (a price of 0 then failed the run, a stock of 0 would empty the shelf).
- * The readers (values.ts) take the text as they take numbers, and numbers saved by older
- * workflows still read as before.
+ * Base Price, Package Weight Value and Stock Level are text fields that start empty: an n8n number
+ * field added to a collection holds 0, a value the merchant never typed (a stock of 0 would empty
+ * the shelf). The readers take text as they take numbers, so older workflows' numbers still read.
  */
 export const PRODUCT_FIELDS = {
 	basePrice: {
@@ -65,7 +36,10 @@ export const PRODUCT_FIELDS = {
 		displayName: 'Package Weight Unit',
 		name: 'packageWeightUnit',
 		type: 'options',
-		options: WEIGHT_UNIT_OPTIONS,
+		options: [
+			{ name: 'Grams (G)', value: 'G' },
+			{ name: 'Kilograms (KG)', value: 'KG' },
+		],
 		default: 'KG',
 		description: 'Unit of the package weight',
 	},
@@ -96,13 +70,13 @@ export const PRODUCT_FIELDS = {
 		displayName: 'VAT',
 		name: 'vat',
 		type: 'options',
-		options: VAT_OPTIONS,
+		options: VAT_RATES.map((rate) => ({ name: `${rate}%`, value: rate })),
 		default: 20,
 		description: 'VAT rate in percent; the service accepts 0, 10 and 20',
 	},
 } satisfies Record<string, INodeProperties>;
 
-/** A package weight: above 0, at most 3 decimal places (grams of a kilogram). */
+/** Above 0, at most 3 decimal places (grams of a kilogram). */
 export function readWeight(ctx: ValueContext, field: string, value: unknown): number {
 	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 3, kind: 'a weight' });
 }
@@ -111,15 +85,12 @@ export function readWeightUnit(ctx: ValueContext, field: string, value: unknown)
 	return readChoice(ctx, field, value, WEIGHT_UNITS);
 }
 
-/**
- * An EAN as the service may write it back, for comparing: its digits without leading zeros
- * (0740617304350 and 740617304350 are the same GTIN, and the service may answer either).
- */
+/** An EAN for comparing: 0740617304350 and 740617304350 are the same GTIN, and the service may answer either. */
 export function eanKey(ean: unknown): string {
 	return String(ean ?? '').trim().replace(/^0+(?=\d)/, '');
 }
 
-/** A list of EANs from an array or text separated by commas, semicolons or new lines; each 8 to 14 digits. */
+/** From an array or text separated by commas, semicolons or new lines. */
 export function readEanList(ctx: ValueContext, field: string, value: unknown): string[] {
 	return readList(ctx, field, value, {
 		empty: { problem: 'the list is empty', hint: 'Give at least one EAN' },

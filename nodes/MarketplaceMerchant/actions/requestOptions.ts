@@ -1,14 +1,13 @@
 /**
- * "Request Options": settings of how the node talks to the service, shown for every operation.
- * RoutingNode itself reads a parameter named `requestOptions` for `timeout` (ms), `batching`,
- * `proxy` and `allowUnauthorizedCerts`: the options here use other names, so it ignores them and
- * the request engine reads them (transport/requestSettings.ts).
+ * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
+ * `timeout`, `batching`, `proxy` and `allowUnauthorizedCerts`: the options here use other names,
+ * so only the request engine reads them (transport/requestSettings.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
 
-/** Its default is DEFAULT_TIMEOUT_MS (transport/requestPolicy.ts) in seconds, written out as n8n's linter asks. */
+/** The default is DEFAULT_TIMEOUT_MS (requestPolicy.ts) in seconds, written out as n8n's lint asks. */
 const timeoutSecondsOption: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
 	name: 'timeoutSeconds',

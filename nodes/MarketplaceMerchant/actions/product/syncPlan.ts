@@ -1,9 +1,7 @@
 /**
  * What Sync Stock and Prices decides, without sending anything: which product each entry names,
- * what differs from the catalogue, what the price guard holds back, and which products not in the
- * list get stock 0. The operation (syncStockAndPrices.operation.ts) reads the catalogue (decoded
- * against the basic-products schema, so its numbers are numbers), calls `planSync` and sends the
- * updates the plan lists.
+ * what differs from the catalogue (decoded against the basic-products schema, so its numbers are
+ * numbers), what the price guard holds back, and which products not in the list get stock 0.
  */
 import { type IDataObject } from 'n8n-workflow';
 
@@ -15,17 +13,17 @@ import { nodeError } from '../../transport/errors';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
-type SyncStatus = 'updated' | 'unchanged' | 'guarded' | 'not_found' | 'ambiguous' | 'failed' | 'planned' | 'invalid';
+const SYNC_STATUSES = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguous', 'failed', 'planned', 'invalid'] as const;
 
-const SYNC_STATUSES: SyncStatus[] = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguous', 'failed', 'planned', 'invalid'];
+type SyncStatus = (typeof SYNC_STATUSES)[number];
 
-/** One entry of the list, checked (syncStockAndPrices.operation.ts reads it). */
+/** One entry of the list, checked. */
 export interface SyncEntry {
-	/** Its position in its list (or the input item's), from 0. */
+	/** In its list (or the input item's), from 0. */
 	position: number;
-	/** The match value as the user gave it, for the output. */
+	/** As the user gave it, for the output. */
 	match: string | number;
-	/** The match value normalised for lookup (`matchKeyOf`). */
+	/** `matchKeyOf` the match value. */
 	key: string;
 	stockLevel?: number;
 	basePrice?: number;
@@ -35,7 +33,6 @@ export interface SyncEntry {
 export interface SyncSettings {
 	matchBy: MatchBy;
 	zeroProductsNotInList: boolean;
-	/** Largest share of the catalogue (percent) that may be set to 0 without `confirmZeroing`. */
 	maxZeroSharePercent: number;
 	confirmZeroing: boolean;
 	priceGuard: { maxDecreasePercent: number; maxIncreasePercent: number; holdWholeEntry: boolean } | false;
@@ -48,14 +45,14 @@ export interface Change {
 
 /** One output item of a sync: an entry of the list, or a product not in the list that is set to 0. */
 export interface SyncOutcome extends IDataObject {
-	/** Position of the entry in the list, from 1 (row 1, entry 1); null for a product not in the list. */
+	/** From 1 (row 1, entry 1); null for a product not in the list. */
 	entry: number | null;
 	match: string | number | null;
 	productId: number | null;
-	/** The product's SKU as the catalogue has it, so that a merchant finds the row in the ERP. */
+	/** As the catalogue has it, so that a merchant finds the row in the ERP. */
 	sku: string | null;
 	status: SyncStatus;
-	/** What was (or, with Dry Run, would be) sent. */
+	/** What was (with Dry Run: would be) sent. */
 	changes: { stockLevel?: Change; basePrice?: Change };
 	/** A price the guard held back while the entry's stock change went out. */
 	heldBack?: { basePrice: Change };
@@ -64,19 +61,11 @@ export interface SyncOutcome extends IDataObject {
 
 interface SyncPlan {
 	outcomes: SyncOutcome[];
-	/** What to send: the outcome it belongs to and the bulk update entry (id and changed fields only). */
+	/** Bulk update entries (id and changed fields only), each with its outcome. */
 	updates: Array<{ outcome: SyncOutcome; body: IDataObject }>;
 }
 
-const MATCH_LABEL: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
-
-function isDigits(text: string): boolean {
-	for (let index = 0; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		if (code < 48 || code > 57) return false;
-	}
-	return text.length > 0;
-}
+export const MATCH_LABEL: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
 
 /**
  * The lookup key of a match value: SKUs trimmed (letter case counts), ids and EANs without
@@ -87,11 +76,7 @@ export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined
 	if (value === undefined || value === null) return undefined;
 	const text = typeof value === 'string' ? value.trim() : String(value);
 	if (text === '') return undefined;
-	if (matchBy === 'sku' || !isDigits(text)) return text;
-	// Leading zeros dropped, keeping one digit at least.
-	let start = 0;
-	while (start < text.length - 1 && text.charCodeAt(start) === 48) start++;
-	return start === 0 ? text : text.slice(start);
+	return matchBy === 'sku' || !/^\d+$/.test(text) ? text : text.replace(/^0+(?=\d)/, '');
 }
 
 /** The price the catalogue will apply: newBasePrice (a change takes effect the next day), else basePrice. */
@@ -103,10 +88,7 @@ function formatPercent(value: number): string {
 	return `${Math.round(value * 10) / 10}%`;
 }
 
-/**
- * Why the guard holds a price back, or undefined when the price may be sent. `withheld` says what
- * of the entry is held back with it: the price only, or the whole entry.
- */
+/** Why the guard holds a price back, if it does; `withheld` says what of the entry is held back with it. */
 function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'], false>, withheld: string): string | undefined {
 	const override = 'set "allowLargePriceChange": true on the entry to send it';
 	if (change.from === null || change.from <= 0) {
@@ -114,33 +96,19 @@ function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'],
 	}
 	const from = priceInCents(change.from);
 	const to = priceInCents(change.to);
-	if (to * 100 < from * (100 - guard.maxDecreasePercent)) {
-		const decrease = ((from - to) / from) * 100;
-		return `New price ${change.to} is ${formatPercent(decrease)} below the current ${change.from} (Max Price Decrease ${guard.maxDecreasePercent}%); ${withheld}; ${override}`;
-	}
-	if (to * 100 > from * (100 + guard.maxIncreasePercent)) {
-		const increase = ((to - from) / from) * 100;
-		return `New price ${change.to} is ${formatPercent(increase)} above the current ${change.from} (Max Price Increase ${guard.maxIncreasePercent}%); ${withheld}; ${override}`;
-	}
-	return undefined;
-}
-
-function skuOf(product: IDataObject | undefined): string | null {
-	return product === undefined || isBlank(product.sku) ? null : String(product.sku);
-}
-
-function idOf(product: IDataObject): number | null {
-	return decodedNumber(product.id);
+	const falling = to < from;
+	const limit = falling ? guard.maxDecreasePercent : guard.maxIncreasePercent;
+	if (falling ? to * 100 >= from * (100 - limit) : to * 100 <= from * (100 + limit)) return undefined;
+	const percent = formatPercent((Math.abs(to - from) / from) * 100);
+	return `New price ${change.to} is ${percent} ${falling ? 'below' : 'above'} the current ${change.from} (Max Price ${falling ? 'Decrease' : 'Increase'} ${limit}%); ${withheld}; ${override}`;
 }
 
 function outcome(entry: number | null, match: string | number | null, product: IDataObject | undefined, status: SyncStatus): SyncOutcome {
-	return { entry, match, productId: product ? idOf(product) : null, sku: skuOf(product), status, changes: {}, errors: [] };
+	const sku = product === undefined || isBlank(product.sku) ? null : String(product.sku);
+	return { entry, match, productId: product ? decodedNumber(product.id) : null, sku, status, changes: {}, errors: [] };
 }
 
-/**
- * Catalogue products by match key; a key may belong to several products (reported, never
- * guessed). A key of one product holds the product itself, which spares 50,000 small lists.
- */
+/** Catalogue products by match key (several are reported, never guessed); one product is held as itself, sparing 50,000 small lists. */
 function indexCatalogue(catalogue: IDataObject[], matchBy: MatchBy): Map<string, IDataObject | IDataObject[]> {
 	const index = new Map<string, IDataObject | IDataObject[]>();
 	for (const product of catalogue) {
@@ -190,9 +158,8 @@ function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
 }
 
 /**
- * Compares the entries with the catalogue. Updates are marked `planned`; the caller sends them
- * (and marks them updated or failed) unless it is a dry run. Throws, before anything is sent,
- * when the run would set more of the catalogue to 0 than allowed.
+ * Compares the entries with the catalogue; updates are `planned` for the caller to send. Throws,
+ * before anything is sent, when the run would set more of the catalogue to 0 than allowed.
  */
 export function planSync(
 	ctx: ValueContext & { getItemIndex(): number },
@@ -208,35 +175,36 @@ export function planSync(
 
 	const outcomes: SyncOutcome[] = [];
 	const updates: SyncPlan['updates'] = [];
+	const mark = (result: SyncOutcome, status: SyncStatus, error: string) => {
+		result.status = status;
+		result.errors.push(error);
+	};
+	const send = (result: SyncOutcome, product: IDataObject) => {
+		if (result.productId === null) mark(result, 'failed', `The catalogue lists this product without a usable id (${JSON.stringify(product.id)})`);
+		else updates.push({ outcome: result, body: updateBody(result.productId, result.changes) });
+	};
 	// Products some entry names: with Set Stock to 0, all the others are set to 0.
 	const named = new Set<IDataObject>();
 	for (const entry of entries) {
-		const found = index.get(entry.key);
+		const found = index.get(entry.key) ?? NO_PRODUCTS;
 		const only = Array.isArray(found) ? undefined : found;
-		const products = only ? undefined : (found as IDataObject[] | undefined) ?? NO_PRODUCTS;
-		if (settings.zeroProductsNotInList) for (const product of products ?? [only as IDataObject]) named.add(product);
+		if (settings.zeroProductsNotInList) for (const product of only ? [only] : (found as IDataObject[])) named.add(product);
 		const result = outcome(entry.position + 1, entry.match, only, 'planned');
 		outcomes.push(result);
 
 		const positions = repeated.get(entry.key);
 		if (positions) {
-			result.status = 'ambiguous';
-			result.errors.push(
-				`${label} ${String(entry.match)} is named by ${entriesAt(source, positions)}: repeated entries are not sent, since it is not clear which values apply`,
-			);
-			continue;
-		}
-		if (products?.length === 0) {
-			result.status = 'not_found';
-			result.errors.push(`No product in the catalogue has ${label} ${String(entry.match)}`);
+			const where = entriesAt(source, positions);
+			mark(result, 'ambiguous', `${label} ${String(entry.match)} is named by ${where}: repeated entries are not sent, since it is not clear which values apply`);
 			continue;
 		}
 		if (!only) {
-			const candidates = products ?? NO_PRODUCTS;
-			result.status = 'ambiguous';
-			result.errors.push(
-				`${label} ${String(entry.match)} matches ${candidates.length} products (IDs ${candidates.map((product) => String(product.id)).join(', ')}): nothing was sent`,
-			);
+			const candidates = found as IDataObject[];
+			if (candidates.length === 0) mark(result, 'not_found', `No product in the catalogue has ${label} ${String(entry.match)}`);
+			else {
+				const ids = candidates.map((product) => String(product.id)).join(', ');
+				mark(result, 'ambiguous', `${label} ${String(entry.match)} matches ${candidates.length} products (IDs ${ids}): nothing was sent`);
+			}
 			continue;
 		}
 
@@ -253,19 +221,12 @@ export function planSync(
 		const withheld = sendsStockAlone ? 'the price was held back and the stock change sent' : 'nothing of this entry was sent';
 		const problem = priceChange && guard && !entry.allowLargePriceChange ? guardProblem(priceChange, guard, withheld) : undefined;
 		if (problem && priceChange) {
-			result.status = 'guarded';
-			result.errors.push(problem);
+			mark(result, 'guarded', problem);
 			if (!sendsStockAlone) continue;
 			result.heldBack = { basePrice: priceChange };
 			delete result.changes.basePrice;
 		}
-		const productId = result.productId;
-		if (productId === null) {
-			result.status = 'failed';
-			result.errors.push(`The catalogue lists this product without a usable id (${JSON.stringify(only.id)})`);
-			continue;
-		}
-		updates.push({ outcome: result, body: updateBody(productId, result.changes) });
+		send(result, only);
 	}
 
 	if (settings.zeroProductsNotInList) {
@@ -284,34 +245,25 @@ export function planSync(
 		}
 		for (const product of toZero) {
 			const result = outcome(null, (product[matchBy] as string | number | undefined) ?? null, product, 'planned');
-			const productId = result.productId;
 			result.notInList = true;
 			result.changes = { stockLevel: { from: decodedNumber(product.stockLevel), to: 0 } };
 			outcomes.push(result);
-			if (productId === null) {
-				result.status = 'failed';
-				result.errors.push(`The catalogue lists this product without a usable id (${JSON.stringify(product.id)})`);
-			} else {
-				updates.push({ outcome: result, body: { id: productId, stockLevel: 0 } });
-			}
+			send(result, product);
 		}
 	}
 	return { outcomes, updates };
 }
 
-/** Statuses of entries that were written, are as asked, or would be written (Dry Run): the others failed. */
 const SUCCEEDED: ReadonlySet<SyncStatus> = new Set<SyncStatus>(['updated', 'unchanged', 'planned']);
 
-/** Whether an outcome counts as done: written, as asked, or planned in a dry run. */
+/** Written, as asked, or planned in a dry run. */
 export function succeeded(result: SyncOutcome): boolean {
 	return SUCCEEDED.has(result.status);
 }
 
 /**
- * One outcome as Simplify gives it, the shape of every bulk result: `{ id, sku, success, status,
- * error, input, changes }`, `input` being the entry as checked (its match value under the Match
- * By key, and the values asked for) or as given when it was invalid, null for a product not in the
- * list (`notInList: true`); `error` only when something of the entry was not done.
+ * One outcome as Simplify gives it, the shape of every bulk result; `input` is the entry as checked
+ * (its match value under the Match By key), as given when invalid, null for a product not in the list.
  */
 export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: SyncEntry | undefined, raw?: IDataObject): IDataObject {
 	let input: IDataObject | null = raw ?? null;

@@ -1,8 +1,7 @@
 /**
- * Product › Sync Stock and Prices: make the marketplace match a list (an ERP export, a sheet).
- * One input item is one run: read the catalogue once (Get Many Basic, 2,500 per request), compare
- * every entry with it (syncPlan.ts), hold back suspicious prices, and send only what changed with
- * the bulk update, through the same pacing, retries and chunking as Update Many.
+ * Product › Sync Stock and Prices: make the marketplace match a list (an ERP export, a sheet). A
+ * batch reads the catalogue once, compares every entry with it (syncPlan.ts), and sends only what
+ * changed with the bulk update.
  */
 import {
 	updateDisplayOptions,
@@ -34,7 +33,7 @@ import {
 import { bulkInputFields, oncePer, type BulkInput, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation, type BulkRequests } from '../bulkRun';
 import { optionsCollection, panelLabels, readSimplify, simplifyResultsField } from '../common';
-import { invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
+import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -53,7 +52,7 @@ const BULK_INPUT: BulkInput = {
 		placeholder: '[{"ean": "8600000000017", "stockLevel": 5, "basePrice": 1299}]',
 		hint: JSON_HINT,
 		// Entries name their product by the Match By key; rows give it as Match Value.
-		labels: { id: 'Product ID', ean: 'EAN', sku: 'SKU' },
+		labels: MATCH_LABEL,
 	},
 	rows: {
 		name: 'productRows',
@@ -95,29 +94,22 @@ const BULK_INPUT: BulkInput = {
 			],
 		},
 	},
-	nameEntry: (ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABELS[matchByOf(ctx)]} ${String(entry.match)}`),
+	nameEntry: (ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABEL[matchByOf(ctx)]} ${String(entry.match)}`),
 	emptyProblem: 'the list is empty',
 };
 
-/** Where an entry names its product, for each Match By. */
 const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
 	id: readId,
 	ean: readEan,
 	sku: readText,
 };
 
-const MATCH_LABELS: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
-
-/**
- * Match By of each item, read once: every entry of an item's list is checked with it, and reading
- * a parameter from n8n costs about a microsecond and a half, a third of a 50,000-entry sync's checks.
- */
+/** Read once per item: a parameter read costs about 1.5 µs, a third of a 50,000-entry sync's checks. */
 const matchByOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('matchBy', 'ean') as MatchBy);
 
 /**
- * The key an entry names its product under: rows and mapped items give Match Value (`match`); JSON
- * entries the Match By key, or `match`. With Match By = Product ID, a JSON entry may also give the
- * ID as the node's own outputs and the API name it (`id`, `productId`, `merchantInventoryId`).
+ * The key an entry names its product under: Match Value (`match`) from the panel; in JSON the Match
+ * By key or `match`, and for Product ID also the names the node's outputs and the API give it.
  */
 function matchKeyIn(entry: IDataObject, matchBy: MatchBy, fromRows: boolean): string {
 	if (fromRows) return 'match';
@@ -146,10 +138,8 @@ function readSettings(ctx: ItemContext): SyncSettings {
 	};
 }
 
-/** Checks one entry before anything is sent; an invalid one names entry and field. */
 function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }: BulkEntry<SyncEntry>): SyncEntry {
 	const matchBy = matchByOf(ctx);
-	// Rows and mapped items give Match Value; JSON entries their own keys.
 	const matchKey = matchKeyIn(entry, matchBy, fromPanel);
 	const given = entry[matchKey];
 	if (isBlank(given)) throw invalidInput(reader(matchKey), label(matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
@@ -170,10 +160,10 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	return checked;
 }
 
-/** The catalogue group: reads, then writes that set absolute values (sending one twice changes nothing). */
+/** Reads, then writes that set absolute values (sending one twice changes nothing). */
 const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
-/** Reads the whole catalogue (Get Many Basic, 2,500 a page), pages ahead within the group's allowance. */
+/** The whole catalogue (Get Many Basic), pages read ahead within the group's allowance. */
 async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;
 	return await readAllPages(pageSize, RATE_LIMITS[CATALOGUE.group].inFlight, async (page, wanted) => {
@@ -182,7 +172,6 @@ async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): P
 	});
 }
 
-/** Sync's writes: the changed entries in PUT product/bulk, paired as for Update Many. */
 const BULK_UPDATE: BulkRequests = {
 	route: CATALOGUE,
 	request: { method: 'PUT', url: PATHS.productBulk },
@@ -192,11 +181,8 @@ const BULK_UPDATE: BulkRequests = {
 };
 
 /**
- * Sends the planned updates in bulk requests within the service's limits (`sendInBulk`: 30,000
- * entries and the size of the bodies actually sent) and marks each outcome updated or failed by
- * its result (an entry the answer has no result for is failed, never assumed written). A request
- * that fails marks its own entries failed and the others still go out, so the output says exactly
- * what was written. A guarded entry whose stock went out stays guarded.
+ * Sends the planned updates and marks each outcome by its result: an entry without one is failed,
+ * never assumed written. A guarded entry whose stock went out stays guarded.
  */
 async function sendUpdates(exec: IExecuteFunctions, settings: SendSettings, updates: Array<{ outcome: SyncOutcome; body: IDataObject }>): Promise<void> {
 	const results = await sendInBulk(exec, BULK_UPDATE, updates.map(({ body }) => body), settings);
@@ -214,7 +200,6 @@ async function sendUpdates(exec: IExecuteFunctions, settings: SendSettings, upda
 	});
 }
 
-/** One batch of a sync: read the catalogue once, plan, send what changed, and report per entry. */
 async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Promise<BatchOutput[]> {
 	const ctx = batch.entries[0].ctx;
 	const settings = readSettings(ctx);
@@ -249,7 +234,6 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 
 const SYNC: BulkOperation<SyncEntry> = { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch };
 
-/** Runs Sync Stock and Prices over every input item of the run (the node's customOperations). */
 async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runBulkOperation(this, SYNC);
 }
