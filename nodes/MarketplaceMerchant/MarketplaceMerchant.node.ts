@@ -7,7 +7,7 @@ import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
-import { getProductTypes } from './actions/product/productTypes';
+import { getProductTypes } from './actions/product/getTypes.operation';
 import { searchProducts } from './actions/productLocator';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';

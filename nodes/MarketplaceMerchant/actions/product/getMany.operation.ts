@@ -1,12 +1,100 @@
-import { updateDisplayOptions, type INodePropertyOptions } from 'n8n-workflow';
+/** Product › Get Many, and the Filters collection Get Many Basic shares with it. */
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { readAnswer } from '../../answers/decode';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
-import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
-import { addProductFilters, productFilters, modifiedAfterFilter, simplifyProductsIfAsked } from './productList';
+import { formatYearMonthDay } from '../../values/dates';
+import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../values/values';
+import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import type { OperationModule } from '../contract';
+
+/** The Filters collection of a product list, with the filters the endpoint supports. */
+export function productFilters(filters: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters };
+}
+
+export const modifiedAfterFilter: INodeProperties = {
+	displayName: 'Modified After',
+	name: 'modifiedAfter',
+	type: 'dateTime',
+	default: '',
+	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
+};
+
+/** Query parameter and reader of each filter of the Filters collection. */
+const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IExecuteSingleFunctions, field: string, value: unknown) => string }> = {
+	search: { parameter: 'search', label: fieldPath('Filters', 'Search'), read: readText },
+	ean: { parameter: 'ean', label: fieldPath('Filters', 'EAN'), read: readEan },
+	modifiedAfter: {
+		parameter: 'date-modified-after',
+		label: fieldPath('Filters', 'Modified After'),
+		read: (ctx, field, value) => formatYearMonthDay(readDay(ctx, field, value)),
+	},
+};
+
+/** preSend of the product lists: puts the Filters collection into the query. */
+export async function addProductFilters(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const filters = this.getNodeParameter('filters', {}) as IDataObject;
+	const qs: IDataObject = { ...requestOptions.qs };
+	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
+		const value = filters[filter];
+		if (!isBlank(value)) qs[parameter] = read(this, label, value);
+	}
+	requestOptions.qs = qs;
+	return requestOptions;
+}
+
+/** The service sends `brand` serialized (`{"id":29785,"name":"Nike"}`); a plain name or a parsed object is read too. */
+function brandNameOf(brand: unknown): string | undefined {
+	if (isBlank(brand)) return undefined;
+	if (typeof brand === 'object') {
+		const name = (brand as IDataObject).name;
+		return isBlank(name) ? undefined : String(name);
+	}
+	const text = String(brand).trim();
+	if (!text.startsWith('{')) return text;
+	try {
+		return brandNameOf(JSON.parse(text));
+	} catch {
+		return text;
+	}
+}
+
+const SIMPLIFIED_FIELDS = [
+	'id',
+	'externalId',
+	'ean',
+	'sku',
+	'name',
+	'brand',
+	'basePrice',
+	'newBasePrice',
+	'vat',
+	'stockLevel',
+	'productType',
+] as const;
+
+async function simplifyProductsIfAsked(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	if (!readSimplify(this)) return items;
+	return items.map(({ json }) => {
+		const simplified: IDataObject = {};
+		for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
+		return { json: simplified };
+	});
+}
 
 const getManyProducts: INodePropertyOptions = {
 	name: 'Get Many',

@@ -5,7 +5,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting, returnAllAndLimit } from '../common';
-import { addProductFilters, productFilters, modifiedAfterFilter } from './productList';
+import { addProductFilters, productFilters, modifiedAfterFilter } from './getMany.operation';
 import type { OperationModule } from '../contract';
 
 const getManyBasicProducts: INodePropertyOptions = {

@@ -1,17 +1,57 @@
+/** Product › Get Types, and the same names in a language as Import's Product Type list. */
 import {
 	updateDisplayOptions,
+	type IDataObject,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../answers/decode';
+import { decodedList, readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
+import { sendAuthenticated } from '../../transport/send';
+import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
-import { languageHeaders, productTypeLanguageField } from './productTypes';
 import type { OperationModule } from '../contract';
+
+/** Name of the option list method on the node (`methods.loadOptions`). */
+export const PRODUCT_TYPES_METHOD = 'getProductTypes';
+
+/** The service's own language: no Accept-Language header. */
+const SERVICE_DEFAULT = 'default';
+
+export const productTypeLanguageField: INodeProperties = {
+	displayName: 'Language',
+	name: 'language',
+	type: 'options',
+	options: [
+		{ name: 'English', value: 'en', description: 'Type names translated to English' },
+		{ name: 'Service Default', value: SERVICE_DEFAULT, description: "Type names in the marketplace's own language, as products carry them" },
+	],
+	default: SERVICE_DEFAULT,
+	description: 'Language of the type names',
+};
+
+function languageHeaders(language: unknown): IDataObject {
+	return isBlank(language) || language === SERVICE_DEFAULT ? {} : { 'Accept-Language': String(language) };
+}
+
+/** Import's Product Type list: the names Get Types answers in the chosen language, in alphabetical order. */
+export async function getProductTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const response = await sendAuthenticated(
+		this,
+		{ group: 'catalogue', idempotent: true },
+		{ method: 'GET', url: PATHS.productTypes, headers: { Accept: 'application/json', ...languageHeaders(this.getCurrentNodeParameter('language')) } },
+	);
+	return decodedList<unknown>(this, response, ANSWERS.productTypes)
+		.filter((name) => !isBlank(name))
+		.map((name) => ({ name: String(name), value: String(name) }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}
 
 async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	requestOptions.headers = { ...requestOptions.headers, ...languageHeaders(this.getNodeParameter('language', '')) };
@@ -29,7 +69,7 @@ async function typeNamesAsItems(
 	});
 }
 
-const getProductTypes: INodePropertyOptions = {
+const getTypes: INodePropertyOptions = {
 	name: 'Get Types',
 	value: 'getTypes',
 	action: 'Get product types',
@@ -47,4 +87,4 @@ const displayOptions = { show: { resource: ['product'], operation: ['getTypes'] 
 
 const getProductTypesFields = updateDisplayOptions(displayOptions, [productTypeLanguageField]);
 
-export const operation: OperationModule = { option: getProductTypes, fields: getProductTypesFields };
+export const operation: OperationModule = { option: getTypes, fields: getProductTypesFields };

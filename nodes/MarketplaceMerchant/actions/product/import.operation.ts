@@ -31,7 +31,7 @@ import {
 	type ValueContext,
 } from '../../values/values';
 import { pacedRouting, panelLabels } from '../common';
-import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './productTypes';
+import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from '../productValues';
 import type { OperationModule } from '../contract';
 
