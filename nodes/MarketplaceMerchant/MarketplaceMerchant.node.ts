@@ -9,7 +9,7 @@ import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { getProductTypes } from './actions/product/getTypes.operation';
 import { searchProducts } from './actions/productLocator';
-import { requestOptionsProperty } from './actions/requestOptions';
+import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
 import { testMerchantCredential } from './transport/credentialTest';

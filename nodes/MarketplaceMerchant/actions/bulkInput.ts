@@ -11,7 +11,7 @@ import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodePr
 
 import { unwrapList } from '../answers/decode';
 import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
-import { fieldChains, panelLabels } from './common';
+import { fieldChains } from './common';
 
 const JSON_MODE = 'json';
 const ROWS_MODE = 'rows';
@@ -217,13 +217,11 @@ export interface BulkSource {
 	unit: 'row' | 'entry';
 }
 
-const PLURAL: Record<BulkSource['unit'], string> = { row: 'rows', entry: 'entries' };
-
 /** Several entries of one list, by their positions (from 0): `Products › rows 1 and 3`. */
 export function entriesAt(source: BulkSource, positions: number[]): string {
 	const numbers = positions.map((position) => String(position + 1));
 	const listed = numbers.length > 1 ? `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}` : numbers.join('');
-	const unit = numbers.length === 1 ? source.unit : PLURAL[source.unit];
+	const unit = numbers.length === 1 ? source.unit : source.unit === 'row' ? 'rows' : 'entries';
 	return source.list === '' ? `${unit} ${listed}` : fieldPath(source.list, `${unit} ${listed}`);
 }
 
@@ -235,23 +233,20 @@ export interface BulkEntries {
 	parameterOf?: (index: number, key: string) => string;
 }
 
-function entryLabels(input: BulkInput, source: BulkSource): BulkEntries['label'] {
+/** A field's part of a label: `Update Fields › Base Price` in a row, `Base Price (basePrice)` in JSON. */
+function fieldLabels(input: BulkInput, unit: BulkSource['unit']): (key: string) => string {
 	const chains = fieldChains(input.rows.row.values, 'displayName');
 	for (const [key, label] of Object.entries(input.json.labels ?? {})) if (!chains.has(key)) chains.set(key, [label]);
 	// Built for every value read (150,000 in a sync of 50,000 entries): each key's part once.
-	const fieldParts = new Map<string, string>();
-	const fieldPart = (key: string) => {
-		let part = fieldParts.get(key);
+	const parts = new Map<string, string>();
+	return (key) => {
+		let part = parts.get(key);
 		if (part === undefined) {
 			const chain = chains.get(key);
-			part = !chain ? key : source.unit === 'row' ? fieldPath(...chain) : `${chain[chain.length - 1]} (${key})`;
-			fieldParts.set(key, part);
+			part = !chain ? key : unit === 'row' ? fieldPath(...chain) : `${chain[chain.length - 1]} (${key})`;
+			parts.set(key, part);
 		}
 		return part;
-	};
-	return (index, key) => {
-		const entry = listEntry(source.list, index, source.unit);
-		return key === undefined ? entry : `${entry}${FIELD_SEPARATOR}${fieldPart(key)}`;
 	};
 }
 
@@ -266,7 +261,11 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries
 		const hint = fromJson ? input.json.hint : `Add at least one ${input.rows.row.displayName.toLowerCase()} row`;
 		throw invalidInput(ctx, source.list, input.emptyProblem, hint);
 	}
-	const label = entryLabels(input, source);
+	const fieldPart = fieldLabels(input, source.unit);
+	const label: BulkEntries['label'] = (index, key) => {
+		const entry = listEntry(source.list, index, source.unit);
+		return key === undefined ? entry : `${entry}${FIELD_SEPARATOR}${fieldPart(key)}`;
+	};
 	list.forEach((entry, index) => {
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
 			throw invalidInput(ctx, label(index), `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
@@ -299,7 +298,7 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
 	};
 }
 
-const rowFieldLabels = oncePer((input: BulkInput) => new Map(Object.entries(panelLabels(input.rows.row.values))));
+const rowFieldLabels = oncePer((input: BulkInput) => fieldLabels(input, 'row'));
 
 /** Where each row field is below its row (`updateFields.basePrice`) and, in the per-item mode, entered (`itemUpdateFields.basePrice`). */
 const rowFieldPaths = oncePer((input: BulkInput) => {
@@ -332,8 +331,8 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const entry = input.rows.toEntry ? input.rows.toEntry(row) : row;
 	const named = input.nameEntry(ctx, entry);
 	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
-	const fields = rowFieldLabels(input);
-	const label: BulkEntries['label'] = (_index, key) => (key === undefined ? rowLabel : `${rowLabel}${FIELD_SEPARATOR}${fields.get(key) ?? key}`);
+	const fieldPart = rowFieldLabels(input);
+	const label: BulkEntries['label'] = (_index, key) => (key === undefined ? rowLabel : `${rowLabel}${FIELD_SEPARATOR}${fieldPart(key)}`);
 	const parameters = rowFieldPaths(input).ofItem;
 	return { entries: [entry], source: INPUT_ITEMS, label, parameterOf: (_index, key) => parameters.get(key) ?? itemParameterName(key) };
 }

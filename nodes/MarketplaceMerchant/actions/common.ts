@@ -1,6 +1,6 @@
 /**
- * Pieces of operation descriptions that several operations share. They carry no displayOptions of
- * their own: each operation file shows its fields with one `updateDisplayOptions` call.
+ * Pieces of operation descriptions that several operations share, and the routing of every
+ * operation. Fields carry no displayOptions: each operation file sets them with `updateDisplayOptions`.
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -12,9 +12,43 @@ import type {
 
 import { readAnswerBody } from '../transport/answerLimits';
 import { recordingInputFailures } from '../transport/inputChecks';
+import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
 import { sendSingle, type Route } from '../transport/send';
 import { forInputItem, type PaginationFunction } from '../transport/pagination';
 import { fieldPath, readBoolean, type ValueContext } from '../values/values';
+
+/**
+ * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
+ * `timeout`, `batching`, `proxy` and `allowUnauthorizedCerts`: the options here use other names,
+ * so only the request engine reads them (transport/requestSettings.ts).
+ */
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 60,
+			description:
+				"Most requests per minute this node sends to the operation's group of endpoints for this account. Without it the node paces itself to the service's limits (60 a minute for products, prices and discounts, 300 for warehouses and invoices, 500 for discount cancellations); set a lower value when other tools use the same account or your contract allows less. A higher value than the service's limit has no effect.",
+		},
+		{
+			// The default is DEFAULT_TIMEOUT_MS (requestPolicy.ts) in seconds, written out as n8n's lint asks.
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 600 },
+			default: 60,
+			description: `How long one answer may take before the request counts as failed. Retries of one request together stop after ${RETRY_BUDGET_TIMEOUTS} times this.`,
+		},
+	],
+};
 
 export function returnAllAndLimit(): INodeProperties[] {
 	return [

@@ -10,7 +10,6 @@ export function priceInCents(price: number): number {
 	return Math.round(price * 100);
 }
 
-/** What price fields accept (values.ts, readPrice). */
 export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1299.50; thousands separators and decimal commas are rejected';
 
 /** A text field, not a number defaulting to 0: n8n (2.41) flags an empty required field before a run only for text types. */
@@ -90,7 +89,6 @@ export function eanKey(ean: unknown): string {
 	return String(ean ?? '').trim().replace(/^0+(?=\d)/, '');
 }
 
-/** From an array or text separated by commas, semicolons or new lines. */
 export function readEanList(ctx: ValueContext, field: string, value: unknown): string[] {
 	return readList(ctx, field, value, {
 		empty: { problem: 'the list is empty', hint: 'Give at least one EAN' },

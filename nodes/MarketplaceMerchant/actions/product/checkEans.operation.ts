@@ -24,10 +24,8 @@ async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: I
 }
 
 /**
- * Sends the check and answers one item per requested EAN, in the order given. The answer (an
- * object, or that object in a one-element list: one item each) is matched to the requested EANs
- * by their digits, with and without leading zeros. An EAN the answer says nothing about fails
- * the item rather than reading as "does not exist".
+ * One item per requested EAN, in the order given, matched to the answer by `eanKey`. An EAN the
+ * answer says nothing about fails the item rather than reading as "does not exist".
  */
 async function sendEanCheck(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const eans = requestData.options.body as string[];

@@ -18,7 +18,6 @@ import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../.
 import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import type { OperationModule } from '../contract';
 
-/** The Filters collection of a product list, with the filters the endpoint supports. */
 export function productFilters(filters: INodeProperties[]): INodeProperties {
 	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters };
 }
@@ -31,7 +30,6 @@ export const modifiedAfterFilter: INodeProperties = {
 	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
 };
 
-/** Query parameter and reader of each filter of the Filters collection. */
 const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IExecuteSingleFunctions, field: string, value: unknown) => string }> = {
 	search: { parameter: 'search', label: fieldPath('Filters', 'Search'), read: readText },
 	ean: { parameter: 'ean', label: fieldPath('Filters', 'EAN'), read: readEan },
@@ -42,7 +40,6 @@ const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IE
 	},
 };
 
-/** preSend of the product lists: puts the Filters collection into the query. */
 export async function addProductFilters(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,

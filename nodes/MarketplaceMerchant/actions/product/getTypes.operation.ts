@@ -18,7 +18,7 @@ import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 
-/** Name of the option list method on the node (`methods.loadOptions`). */
+/** On the node's `methods.loadOptions`. */
 export const PRODUCT_TYPES_METHOD = 'getProductTypes';
 
 /** The service's own language: no Accept-Language header. */
@@ -40,7 +40,7 @@ function languageHeaders(language: unknown): IDataObject {
 	return isBlank(language) || language === SERVICE_DEFAULT ? {} : { 'Accept-Language': String(language) };
 }
 
-/** Import's Product Type list: the names Get Types answers in the chosen language, in alphabetical order. */
+/** Import's Product Type list, in alphabetical order. */
 export async function getProductTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const response = await sendAuthenticated(
 		this,

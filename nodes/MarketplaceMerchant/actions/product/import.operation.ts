@@ -32,7 +32,7 @@ import {
 } from '../../values/values';
 import { pacedRouting, panelLabels } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
-import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from '../productValues';
+import { PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
@@ -40,7 +40,7 @@ const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.
 /** Attribute values are split at commas and new lines only: spaces belong to values ("dark blue"). */
 const ATTRIBUTE_VALUE_SEPARATORS = /[,\n]/;
 
-/** Attributes from the JSON field and the rows, merged by name (values of both kept, once each). */
+/** Attributes from the JSON field and the rows, merged by name. */
 function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObject): Record<string, string[]> | undefined {
 	const pairs: Array<[string, unknown]> = [];
 	const json = isBlank(additionalFields.attributesJson)
@@ -67,9 +67,8 @@ function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObj
 type FieldReader = (ctx: ValueContext, field: string, value: unknown) => string | number | string[];
 
 /**
- * The fields every import must have, checked before sending: the live service needs all of them
- * for a new product and fails a row without them later, asynchronously, where nobody sees it. They
- * are required always (also when the EAN exists already) so that the rule is simple to state.
+ * Checked before sending: the live service fails a new product without them later, asynchronously,
+ * where nobody sees it. Required also when the EAN exists, so that the rule is simple to state.
  */
 const REQUIRED_FIELD_READERS: Record<string, FieldReader> = {
 	name: readText,
@@ -113,11 +112,10 @@ async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IH
 	return requestOptions;
 }
 
-/** What every import output says: the answer is a receipt, not the product. */
 const IMPORT_NOTICE =
 	'The service applies an import asynchronously: it answered with the import progress ID (id), not a product. The product appears only once the service has applied the import, and the service may still reject it then.';
 
-/** Sends the import and tells which product each progress ID belongs to, and that it is only a receipt. */
+/** Tells which product each progress ID belongs to, and that it is only a receipt. */
 async function sendImport(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const sent = requestData.options.body as IDataObject;
 	const answers = await sendRequest(this, requestData);
@@ -263,9 +261,7 @@ const importProductFields = updateDisplayOptions(displayOptions, [
 		placeholder: 'e.g. https://example.com/images/cover.jpg',
 		description: 'URL (http or https) of the main product image',
 	},
-	{
-		...requiredPriceField('basePrice', PRODUCT_FIELDS.basePrice.displayName, `Price with VAT included; above 0. ${PRICE_FORMS}.`),
-	},
+	requiredPriceField('basePrice', PRODUCT_FIELDS.basePrice.displayName, PRODUCT_FIELDS.basePrice.description),
 	PRODUCT_FIELDS.vat,
 	{
 		// Required and read for every import: a top-level number keeps its default of 0 (a new
@@ -308,7 +304,6 @@ const importProductFields = updateDisplayOptions(displayOptions, [
 	},
 ]);
 
-/** Labels as the panel shows them: `Base Price`, `Additional Fields › Brand`. */
 const FIELD_LABELS = panelLabels(importProductFields);
 
 export const operation: OperationModule = { option: importProduct, fields: importProductFields };

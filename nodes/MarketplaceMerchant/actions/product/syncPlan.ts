@@ -17,13 +17,12 @@ const SYNC_STATUSES = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguou
 
 type SyncStatus = (typeof SYNC_STATUSES)[number];
 
-/** One entry of the list, checked. */
 export interface SyncEntry {
 	/** In its list (or the input item's), from 0. */
 	position: number;
 	/** As the user gave it, for the output. */
 	match: string | number;
-	/** `matchKeyOf` the match value. */
+	/** For lookup (`matchKeyOf`). */
 	key: string;
 	stockLevel?: number;
 	basePrice?: number;
@@ -43,7 +42,7 @@ export interface Change {
 	to: number;
 }
 
-/** One output item of a sync: an entry of the list, or a product not in the list that is set to 0. */
+/** An entry of the list, or a product not in the list that is set to 0. */
 export interface SyncOutcome extends IDataObject {
 	/** From 1 (row 1, entry 1); null for a product not in the list. */
 	entry: number | null;
@@ -67,21 +66,12 @@ interface SyncPlan {
 
 export const MATCH_LABEL: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
 
-/**
- * The lookup key of a match value: SKUs trimmed (letter case counts), ids and EANs without
- * leading zeros, since the same EAN is written with and without them (EAN-13 vs GTIN-14,
- * sheets that drop them).
- */
+/** SKUs trimmed (letter case counts), ids and EANs without leading zeros (EAN-13 vs GTIN-14, sheets that drop them). */
 export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const text = typeof value === 'string' ? value.trim() : String(value);
 	if (text === '') return undefined;
 	return matchBy === 'sku' || !/^\d+$/.test(text) ? text : text.replace(/^0+(?=\d)/, '');
-}
-
-/** The price the catalogue will apply: newBasePrice (a change takes effect the next day), else basePrice. */
-function currentPriceOf(product: IDataObject): number | null {
-	return decodedNumber(product.newBasePrice) ?? decodedNumber(product.basePrice);
 }
 
 function formatPercent(value: number): string {
@@ -122,7 +112,6 @@ function indexCatalogue(catalogue: IDataObject[], matchBy: MatchBy): Map<string,
 	return index;
 }
 
-/** The changes an entry asks for that differ from the product (prices to the cent). */
 function changesFor(entry: SyncEntry, product: IDataObject): SyncOutcome['changes'] {
 	const changes: SyncOutcome['changes'] = {};
 	if (entry.stockLevel !== undefined) {
@@ -130,7 +119,8 @@ function changesFor(entry: SyncEntry, product: IDataObject): SyncOutcome['change
 		if (stockLevel !== entry.stockLevel) changes.stockLevel = { from: stockLevel, to: entry.stockLevel };
 	}
 	if (entry.basePrice !== undefined) {
-		const price = currentPriceOf(product);
+		// The price the catalogue will apply: a change takes effect the next day.
+		const price = decodedNumber(product.newBasePrice) ?? decodedNumber(product.basePrice);
 		if (price === null || priceInCents(price) !== priceInCents(entry.basePrice)) changes.basePrice = { from: price, to: entry.basePrice };
 	}
 	return changes;
@@ -145,7 +135,6 @@ function updateBody(productId: number, changes: SyncOutcome['changes']): IDataOb
 
 const NO_PRODUCTS: IDataObject[] = [];
 
-/** The keys named by more than one entry, with the positions of those entries. */
 function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
 	const firstPosition = new Map<string, number>();
 	const repeated = new Map<string, number[]>();
@@ -282,21 +271,17 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 	return simplified;
 }
 
-/** The outcome of an entry that failed its checks (Skip and Report): not sent, with the reason. */
+/** An entry that failed its checks (Skip and Report). */
 export function invalidOutcome(position: number, match: unknown, reason: string): SyncOutcome {
 	const result = outcome(position + 1, typeof match === 'string' || typeof match === 'number' ? match : null, undefined, 'invalid');
 	result.errors.push(reason);
 	return result;
 }
 
-/** Output "Summary Only": counts and ids per status (the match value where no product id is known). */
+/** Output "Summary Only": counts and ids (else match values) per status. */
 export function summarize(outcomes: SyncOutcome[], dryRun: boolean): IDataObject {
-	const counts: IDataObject = {};
-	const ids: IDataObject = {};
-	for (const status of SYNC_STATUSES) {
-		counts[status] = 0;
-		ids[status] = [];
-	}
+	const counts: IDataObject = Object.fromEntries(SYNC_STATUSES.map((status) => [status, 0]));
+	const ids: IDataObject = Object.fromEntries(SYNC_STATUSES.map((status) => [status, []]));
 	for (const result of outcomes) {
 		counts[result.status] = (counts[result.status] as number) + 1;
 		(ids[result.status] as Array<string | number | null>).push(result.productId ?? result.match);

@@ -163,7 +163,6 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 /** Reads, then writes that set absolute values (sending one twice changes nothing). */
 const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
-/** The whole catalogue (Get Many Basic), pages read ahead within the group's allowance. */
 async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;
 	return await readAllPages(pageSize, RATE_LIMITS[CATALOGUE.group].inFlight, async (page, wanted) => {
@@ -212,7 +211,7 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 	const plan = planSync(ctx, valid.map((entry) => entry.value as SyncEntry), batch.source, catalogue, settings);
 	if (!dryRun) await sendUpdates(exec, sendSettings, plan.updates);
 
-	// Outcomes in entry order: the plan's for valid entries (in the order given), invalid ones in their place.
+	// The plan's outcomes for valid entries, invalid ones in their place.
 	let next = 0;
 	const perEntry = batch.entries.map((entry) =>
 		entry.problem

@@ -24,7 +24,6 @@ import { productLocatorField, readProductRef, resolveProductIds, type NamedProdu
 import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 import type { OperationModule } from '../contract';
 
-/** The optional fields of a product update (Update Fields, Update Many's rows). */
 export const productUpdateFieldOptions: INodeProperties[] = [
 	{
 		...PRODUCT_FIELDS.basePrice,
@@ -60,11 +59,9 @@ export interface CheckedProductUpdate {
 }
 
 /**
- * Checks one update entry: the product and the given update fields; other properties are not sent,
- * so items from Get Many can be passed in as they are. From the panel (`fromPanel`, a reader that
- * knows each property's parameter), a field added but left empty fails as missing rather than being
- * dropped unseen, and an expression that gave nothing says why; in a JSON entry a blank value means
- * "not given" (a sheet's empty cell).
+ * Other properties of the entry are not sent, so items from Get Many pass as they are. From the
+ * panel (`fromPanel`), a field added but left empty fails as missing rather than being dropped
+ * unseen; in a JSON entry a blank value means "not given" (a sheet's empty cell).
  */
 export function buildProductUpdate(
 	ctx: ValueContext,
@@ -95,7 +92,6 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		...(this.getNodeParameter('updateFields', {}) as IDataObject),
 		id: this.getNodeParameter('productId', ''),
 	};
-	// Labels as the panel shows them: Product ID, Update Fields › Base Price.
 	const { product, fields } = buildProductUpdate(
 		this,
 		source,
