@@ -11,7 +11,6 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { pairProductResults } from '../../answers/bulkResults';
 import { decodedList } from '../../answers/decode';
 import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
 import { readAllPages } from '../../transport/pagination';
@@ -31,9 +30,10 @@ import {
 	type ValueContext,
 } from '../../values/values';
 import { bulkInputFields, oncePer, type BulkInput, type ItemContext } from '../bulkInput';
-import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation, type BulkRequests } from '../bulkRun';
+import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
 import { optionsCollection, panelLabels, readSimplify, simplifyResultsField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
+import { PRODUCT_BULK_UPDATE } from './updateMany.operation';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -160,7 +160,6 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	return checked;
 }
 
-/** Reads, then writes that set absolute values (sending one twice changes nothing). */
 const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
 async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
@@ -171,30 +170,20 @@ async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): P
 	});
 }
 
-const BULK_UPDATE: BulkRequests = {
-	route: CATALOGUE,
-	request: { method: 'PUT', url: PATHS.productBulk },
-	maxItems: LIMITS.productsPerBulkRequest,
-	answer: ANSWERS.productBulkUpdate,
-	pairResults: pairProductResults,
-};
-
 /**
  * Sends the planned updates and marks each outcome by its result: an entry without one is failed,
  * never assumed written. A guarded entry whose stock went out stays guarded.
  */
 async function sendUpdates(exec: IExecuteFunctions, settings: SendSettings, updates: Array<{ outcome: SyncOutcome; body: IDataObject }>): Promise<void> {
-	const results = await sendInBulk(exec, BULK_UPDATE, updates.map(({ body }) => body), settings);
+	const results = await sendInBulk(exec, PRODUCT_BULK_UPDATE, updates.map(({ body }) => body), settings);
 	updates.forEach(({ outcome }, index) => {
 		const sent = results[index];
-		if (!sent.ok) {
-			outcome.status = 'failed';
-			outcome.errors.push(`The bulk update request failed: ${sent.message}`);
-		} else if (sent.result.success === true) {
+		const error = !sent.ok ? `The bulk update request failed: ${sent.message}` : sent.result.success === true ? undefined : String(sent.result.error);
+		if (error === undefined) {
 			if (outcome.status !== 'guarded') outcome.status = 'updated';
 		} else {
 			outcome.status = 'failed';
-			outcome.errors.push(String(sent.result.error));
+			outcome.errors.push(error);
 		}
 	});
 }

@@ -11,7 +11,7 @@ import { pairProductResults } from '../../answers/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { bulkInputFields, type BulkInput } from '../bulkInput';
-import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
+import { bulkWrite, runBulkOperation, type BulkOperation, type BulkRequests } from '../bulkRun';
 import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './update.operation';
@@ -55,6 +55,16 @@ const BULK_INPUT: BulkInput = {
 	emptyProblem: 'the list is empty',
 };
 
+/** PUT product/bulk, as Sync Stock and Prices sends it too. */
+export const PRODUCT_BULK_UPDATE: BulkRequests = {
+	// Absolute values: sending one twice changes nothing.
+	route: { group: 'catalogue', idempotent: true },
+	request: { method: 'PUT', url: PATHS.productBulk },
+	maxItems: LIMITS.productsPerBulkRequest,
+	answer: ANSWERS.productBulkUpdate,
+	pairResults: pairProductResults,
+};
+
 const UPDATE_MANY: BulkOperation<CheckedProductUpdate> = {
 	input: BULK_INPUT,
 	// Rows and mapped items come from the panel (an added field left empty is missing); JSON entries do not.
@@ -68,13 +78,9 @@ const UPDATE_MANY: BulkOperation<CheckedProductUpdate> = {
 		});
 	},
 	send: bulkWrite({
-		route: { group: 'catalogue', idempotent: true },
-		request: { method: 'PUT', url: PATHS.productBulk },
-		maxItems: LIMITS.productsPerBulkRequest,
-		answer: ANSWERS.productBulkUpdate,
+		...PRODUCT_BULK_UPDATE,
 		body: ({ productId, fields }) => ({ id: productId, ...fields }),
-		pairResults: pairProductResults,
-		// Setting the same values again changes nothing, but two updates of one product must arrive in order.
+		// Two updates of one product must arrive in order.
 		idOf: (body) => String(body.id),
 		idOfInvalid: (raw) => raw.id,
 	}),
