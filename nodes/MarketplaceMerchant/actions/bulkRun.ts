@@ -1,16 +1,6 @@
 /**
- * How a bulk operation (Product Update Many, Sync Stock and Prices, Discount Schedule and Update)
- * runs: once over all input items, as n8n's `customOperations` (routing runs each item on its own
- * and keeps no execution hints). A merchant's sheet arrives as one item per row and must become one
- * plan, as few paced requests as the API allows, one output item per row paired with it, and a hint
- * such as "1 of 3 entries rejected". A run:
- *  1. collects the entries: all input items as one batch (Input Mode "One Item per …"), or each
- *     item's list as its own batch (JSON, Define Below);
- *  2. checks every entry of every batch before anything is sent (`check`, then `resolve`);
- *  3. with Invalid Entries = Stop the Run, any invalid entry stops the run, nothing sent (with On
- *     Error = Continue only its item fails); with Skip and Report it comes out as `success: false`;
- *  4. sends each batch (`send`) and gives every entry its output item, in input order;
- *  5. says in the output pane how many entries were rejected (n8n's execution hints).
+ * How a bulk operation runs: once over all input items, as n8n's `customOperations` (why, and the
+ * steps 1 to 5 of a run, in docs/architecture.md "Bulk operations").
  */
 import {
 	NodeApiError,
@@ -168,7 +158,11 @@ function failOnRejected(exec: IExecuteFunctions, outputs: BatchOutput[], batch: 
 	return nodeError(exec.getNode(), message, { itemIndex: batch.items[0], description: examples });
 }
 
-/** Runs a bulk operation over all input items (steps 1 to 5 above). */
+/**
+ * 1. collect the batches; 2. check every entry before anything is sent; 3. Stop the Run: any invalid
+ * entry stops the run (On Error = Continue: its item fails alone); 4. send each batch, outputs paired
+ * with their items in input order; 5. the execution hint.
+ */
 export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operation: BulkOperation<Checked>): Promise<INodeExecutionData[][]> {
 	const itemCount = exec.getInputData().length;
 	const continueOnFail = exec.continueOnFail();

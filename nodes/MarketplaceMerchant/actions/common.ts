@@ -150,10 +150,9 @@ interface PacedRouting extends Route {
 }
 
 /**
- * The routing of every operation. `paginate` is always on so that RoutingNode hands every request
- * to a strategy, and every strategy sends through the shared pacing and retry policy: RoutingNode
- * starts all items' requests at once, and only the engine keeps them within the rate limits.
- * A preSend's failure holds back every item of the run when the node stops on errors (inputChecks.ts).
+ * The routing of every operation (docs/architecture.md "Request engine"): `paginate` always on, so
+ * that every request goes through a strategy and the shared pacing: RoutingNode starts all items'
+ * requests at once. A preSend's failure holds back every item when the node stops on errors.
  */
 export function pacedRouting({ group, idempotent, request, preSend = [], strategy = sendSingle, postReceive }: PacedRouting): INodePropertyRouting {
 	return {
