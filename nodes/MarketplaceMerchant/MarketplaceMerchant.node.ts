@@ -2,7 +2,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 
 import { customOperationsOf, resourceProperties, resourceProperty, subtitleOf } from './actions/contract';
 import { resource as discount } from './actions/discount/Discount.resource';
-import { searchDiscounts } from './actions/discount/discountLocator';
+import { searchDiscounts } from './actions/discount/shared';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as price } from './actions/price/Price.resource';
