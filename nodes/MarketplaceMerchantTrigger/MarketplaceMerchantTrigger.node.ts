@@ -13,14 +13,9 @@ import { testMerchantCredential } from '../MarketplaceMerchant/transport/credent
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 
-/** Parameters that concern invoices and corrections only. */
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED] } };
 
-/**
- * Marketplace Merchant Trigger: polls invoices and invoice corrections and starts the workflow
- * once for each new document. poll.ts does the polling; cursor.ts explains why every document
- * fires exactly once.
- */
+/** Polls documents (poll.ts; cursor.ts says why each fires exactly once) or product changes (productChanges.ts). */
 export class MarketplaceMerchantTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Merchant Trigger',
@@ -121,11 +116,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 	methods = { credentialTest: { testMerchantCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		if (this.getNodeParameter('event', 'invoice') === PRODUCT_CHANGED) {
-			if (this.getMode() === 'manual') return await fetchTestProductChange(this);
-			return await withoutOverlap(this, async () => await pollProductChanges(this));
-		}
-		if (this.getMode() === 'manual') return await fetchTestEvent(this);
-		return await pollForNewDocuments(this);
+		const productChanged = this.getNodeParameter('event', 'invoice') === PRODUCT_CHANGED;
+		if (this.getMode() === 'manual') return productChanged ? await fetchTestProductChange(this) : await fetchTestEvent(this);
+		return await withoutOverlap(this, async () => (productChanged ? await pollProductChanges(this) : await pollForNewDocuments(this)));
 	}
 }
