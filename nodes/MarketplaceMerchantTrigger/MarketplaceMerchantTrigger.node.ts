@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { simplifyField } from '../MarketplaceMerchant/actions/common';
+import { optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
 import { testMerchantCredential } from '../MarketplaceMerchant/transport/credentialTest';
@@ -83,13 +83,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				required: true,
 			},
 			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				displayOptions: DOCUMENTS_ONLY,
-				options: [
+				...optionsCollection([
 					{
 						displayName: 'Look-Back Window (Minutes)',
 						name: 'lookBackMinutes',
@@ -107,7 +101,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 						description:
 							'Emit the documents invoiced since this date on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
 					},
-				],
+				]),
+				displayOptions: DOCUMENTS_ONLY,
 			},
 		],
 	};

@@ -57,17 +57,9 @@ const TEST_EVENT_DAYS = 30;
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
 const REQUEST_TIMEOUT_MS = 180_000;
 
-interface TriggerSettings {
-	events: TriggerEvent[];
-	type: InvoiceTypeFilter;
-	simplify: boolean;
-	downloadPdfs: boolean;
-	binaryProperty: string;
-	lookBackMs: number;
-	startFrom?: Date;
-}
+type TriggerSettings = ReturnType<typeof readSettings>;
 
-function readSettings(ctx: IPollFunctions): TriggerSettings {
+function readSettings(ctx: IPollFunctions) {
 	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const lookBackMinutes = isBlank(options.lookBackMinutes)
@@ -76,7 +68,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const startFrom = isBlank(options.startFrom) ? undefined : readDate(ctx, 'Start From', options.startFrom);
 	const downloadPdfs = ctx.getNodeParameter('downloadPdfs', false) as boolean;
 	return {
-		events: event === 'any' ? ['invoice', 'invoiceCorrection'] : [event],
+		events: event === 'any' ? (['invoice', 'invoiceCorrection'] as const) : [event],
 		type: readInvoiceType(ctx, ctx.getNodeParameter('invoiceType', 'all')),
 		simplify: readSimplify(ctx),
 		downloadPdfs,
@@ -96,27 +88,17 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 	const original = (error ?? {}) as { message?: string; description?: string | null };
 	const originalMessage = original.message ?? String(error);
 	const details = { message: originalMessage, description: original.description ?? null } as JsonObject;
-	const httpCode = status === undefined ? undefined : String(status);
+	let message = `Could not read ${what}: ${originalMessage}`;
+	let description = original.description ?? undefined;
 	if (status === 401 || status === 403) {
+		message = `The service rejected the credential while reading ${what} (HTTP ${status})`;
 		// The request engine's description already ends with what to check (errors.ts, credentialAdvice).
-		return serviceError(ctx.getNode(), details, {
-			httpCode,
-			message: `The service rejected the credential while reading ${what} (HTTP ${status})`,
-			description: original.description ?? credentialAdvice(status),
-		});
+		description = original.description ?? credentialAdvice(status);
+	} else if (status === 429 || (status !== undefined && status >= 500)) {
+		message = `The service did not answer the request for ${what} (HTTP ${status}, after retries)`;
+		description = `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`;
 	}
-	if (status === 429 || (status !== undefined && status >= 500)) {
-		return serviceError(ctx.getNode(), details, {
-			httpCode,
-			message: `The service did not answer the request for ${what} (HTTP ${status}, after retries)`,
-			description: `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`,
-		});
-	}
-	return serviceError(ctx.getNode(), details, {
-		httpCode,
-		message: `Could not read ${what}: ${originalMessage}`,
-		description: original.description ?? undefined,
-	});
+	return serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
 }
 
 /**

@@ -121,8 +121,6 @@ function storedState(value: unknown): ProductChangeState | undefined {
 	return state as ProductChangeState;
 }
 
-// --- Reading the service ----------------------------------------------------------------------
-
 const startOfUtcDay = (ms: number) => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 
 /** The basic products modified on or after `day` (without one: the whole catalogue), in pages of 2,500. */

@@ -212,7 +212,6 @@ interface BulkDiscountOperation<Checked> extends Pick<BulkOperation<Checked>, 'c
 	entry: string;
 	rowsName: string;
 	rowFields: INodeProperties[];
-	/** What a JSON entry holds, for the JSON field's description. */
 	jsonDescription: string;
 	jsonPlaceholder: string;
 	jsonLabels?: Record<string, string>;
