@@ -11,11 +11,9 @@
  *   invoiced date is not before the next query's start (cursor − look-back); after that no query
  *   reaches it. So the state holds the documents of one look-back window, whatever the number of
  *   documents ever seen.
- * - Atomic: the state changes only after every request of the poll succeeded (see commitStates);
+ * - Atomic: the state changes only after every request of the poll succeeded (poll.ts);
  *   a poll that fails changes nothing, and the next poll covers the same period again.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { LIMITS } from '../MarketplaceMerchant/transport/endpoints';
 import { splitIntoWindows } from '../MarketplaceMerchant/values/dates';
 
@@ -120,7 +118,3 @@ export class EventCursor {
 	}
 }
 
-/** Writes the states of the polled events into the node's static data in one step. */
-export function commitStates(staticData: IDataObject, cursors: Map<string, EventCursor>): void {
-	for (const [event, cursor] of cursors) staticData[event] = cursor.toJSON() as unknown as IDataObject;
-}

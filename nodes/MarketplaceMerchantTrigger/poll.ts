@@ -36,7 +36,7 @@ import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
 import { credentialAdvice, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schema';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
-import { commitStates, EventCursor, type DateWindow } from './cursor';
+import { EventCursor, type DateWindow } from './cursor';
 
 /** The events the trigger fires on; each keeps its own state under this key in static data. */
 type TriggerEvent = 'invoice' | 'invoiceCorrection';
@@ -79,9 +79,8 @@ function readSettings(ctx: IPollFunctions) {
 }
 
 /**
- * The error a failed request becomes: what was being read, the HTTP status, and what to do. n8n's
- * request helpers throw a NodeApiError already, and wrapping one hands back the same error, so a
- * new one is built from its parts.
+ * What was being read, the HTTP status, and what to do. Wrapping the NodeApiError n8n's helpers
+ * throw would hand back the same error, so a new one is built from its parts.
  */
 function describeFailure(ctx: IPollFunctions, error: unknown, what: string): NodeApiError {
 	const status = statusOf(error);
@@ -101,10 +100,7 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 	return serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
 }
 
-/**
- * One GET under the shared policy, its answer read against its schema. With `notFoundIsEmpty`, a
- * 404 (the link endpoints' "no such document") reads as no answer.
- */
+/** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer. */
 async function getFromService(
 	ctx: IPollFunctions,
 	group: EndpointGroup,
@@ -124,7 +120,7 @@ async function getFromService(
 	return decodeAnswer(ctx, response, answer);
 }
 
-/** A list answer (none is empty), or an error when it is something else; its entries are read with `isEntry`. */
+/** A list answer (none is empty), or an error when it is something else. */
 export async function listFromService(
 	ctx: IPollFunctions,
 	group: EndpointGroup,
@@ -149,7 +145,6 @@ function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
 	return { dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to), ...(type ? { type } : {}) };
 }
 
-/** The documents of one kind invoiced within the window (bounds inclusive), in the service's order. */
 async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {
 	const what = `${DOCUMENTS[kind].label}s from ${formatIsoUtc(window.from)} to ${formatIsoUtc(window.to)}`;
 	const list = await listFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
@@ -221,9 +216,8 @@ function budgetOf(ctx: IPollFunctions): () => boolean {
 }
 
 /**
- * Scheduled polls of one trigger node still running in this process. n8n starts a tick even when
- * the previous one has not finished; two polls working from the same cursor would both emit the
- * same documents, so the later one skips its turn.
+ * Scheduled polls still running in this process. n8n starts a tick even when the previous one has
+ * not finished; two polls from the same cursor would emit the same items, so the later one skips.
  */
 const runningPolls = new Set<string>();
 
@@ -244,7 +238,6 @@ export async function withoutOverlap(
 	}
 }
 
-/** A scheduled poll of an active workflow: the documents not emitted before, each once. */
 export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
@@ -269,7 +262,7 @@ export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExe
 
 	// Only now, with every request done, does the stored state change: a poll that throws above
 	// leaves every cursor where it was, and the next poll covers the same period again.
-	commitStates(staticData, cursors);
+	for (const [event, cursor] of cursors) staticData[event] = cursor.toJSON() as unknown as IDataObject;
 	return emissions.length === 0 ? null : inInvoicedOrder(emissions);
 }
 
@@ -313,10 +306,7 @@ async function newDocumentsIn(
 	return { emissions, handledUpTo: window.to };
 }
 
-/**
- * "Fetch Test Event": the newest document of each chosen event from the last 30 days, or else
- * the last 3 months. The stored state is neither read nor changed.
- */
+/** "Fetch Test Event": the newest document of each chosen event; the stored state is neither read nor changed. */
 export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
 	const settings = readSettings(ctx);
 	const now = new Date();
