@@ -101,7 +101,7 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 }
 
 /** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer. */
-async function getFromService(
+export async function getFromService(
 	ctx: IPollFunctions,
 	group: EndpointGroup,
 	path: string,
@@ -121,22 +121,14 @@ async function getFromService(
 }
 
 /** A list answer (none is empty), or an error when it is something else. */
-export async function listFromService(
-	ctx: IPollFunctions,
-	group: EndpointGroup,
-	path: string,
-	qs: IDataObject,
-	what: string,
-	answer: AnswerSchema,
-): Promise<unknown[]> {
-	const list = await getFromService(ctx, group, path, qs, what, answer);
-	if (list === undefined || list === null) return [];
-	if (!Array.isArray(list)) {
-		throw serviceError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
+export function listOf(ctx: IPollFunctions, answer: unknown, what: string): unknown[] {
+	if (answer === undefined || answer === null) return [];
+	if (!Array.isArray(answer)) {
+		throw serviceError(ctx.getNode(), { body: JSON.stringify(answer).slice(0, 200) } as JsonObject, {
 			message: `The service answered the request for ${what} with something that is not a list`,
 		});
 	}
-	return list;
+	return answer;
 }
 
 export const isEntry = (entry: unknown): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry);
@@ -147,8 +139,8 @@ function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
 
 async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {
 	const what = `${DOCUMENTS[kind].label}s from ${formatIsoUtc(window.from)} to ${formatIsoUtc(window.to)}`;
-	const list = await listFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
-	return list.filter(isEntry);
+	const answer = await getFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
+	return listOf(ctx, answer, what).filter(isEntry);
 }
 
 interface Emission {

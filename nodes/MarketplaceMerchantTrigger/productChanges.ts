@@ -16,7 +16,7 @@ import { formatYearMonthDay } from '../MarketplaceMerchant/values/dates';
 import { decodedNumber } from '../MarketplaceMerchant/answers/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/answers/schema';
-import { isEntry, listFromService } from './poll';
+import { getFromService, isEntry, listOf } from './poll';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { priceInCents } from '../MarketplaceMerchant/actions/productValues';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
@@ -131,7 +131,8 @@ async function productsModifiedSince(ctx: IPollFunctions, day: Date | undefined,
 	for (let page = 0; page < maxPages; page++) {
 		const what = `${since === undefined ? 'the products' : `the products modified since ${since}`} (page ${page})`;
 		const query = since === undefined ? { page, size } : { 'date-modified-after': since, page, size };
-		const list = await listFromService(ctx, 'catalogue', PATHS.basicProducts, query, what, ANSWERS.basicProducts);
+		const answer = await getFromService(ctx, 'catalogue', PATHS.basicProducts, query, what, ANSWERS.basicProducts);
+		const list = listOf(ctx, answer, what);
 		products.push(...list.filter(isEntry));
 		if (list.length < size) break;
 	}
