@@ -28,7 +28,6 @@ const EAN_LOOKUP_SIZE = 20;
 
 const MODES = { list: 'From List', id: 'By ID', ean: 'By EAN' };
 
-/** A product locator field (From List, By ID, By EAN), the same wherever a product is named. */
 export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
 	return {
 		displayName: 'Product ID',
@@ -75,7 +74,6 @@ export function productLocatorField({ name, description }: { name: string; descr
 	};
 }
 
-/** A product as the user named it: by its ID, or by an EAN still to be looked up. */
 type ProductRef = { id: number } | { ean: string };
 
 /** Only checks the value: an EAN is looked up later, once every other value of the item is checked. */

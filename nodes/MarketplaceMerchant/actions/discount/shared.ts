@@ -128,7 +128,6 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 	}
 }
 
-/** A discount locator field (From List, By ID), the same wherever a discount is named. */
 export function discountLocatorField(description: string): INodeProperties {
 	return {
 		displayName: 'Discount ID',
