@@ -6,21 +6,16 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { simplifyField } from '../MarketplaceMerchant/actions/common';
+import { optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/credential';
 import { testMerchantCredential } from '../MarketplaceMerchant/transport/credentialTest';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 
-/** Parameters that concern invoices and corrections only. */
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED] } };
 
-/**
- * Marketplace Merchant Trigger: polls invoices and invoice corrections and starts the workflow
- * once for each new document. poll.ts does the polling; cursor.ts explains why every document
- * fires exactly once.
- */
+/** Polls documents (poll.ts; cursor.ts says why each fires exactly once) or product changes (productChanges.ts). */
 export class MarketplaceMerchantTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Merchant Trigger',
@@ -88,13 +83,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				required: true,
 			},
 			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				displayOptions: DOCUMENTS_ONLY,
-				options: [
+				...optionsCollection([
 					{
 						displayName: 'Look-Back Window (Minutes)',
 						name: 'lookBackMinutes',
@@ -112,7 +101,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 						description:
 							'Emit the documents invoiced since this date on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
 					},
-				],
+				]),
+				displayOptions: DOCUMENTS_ONLY,
 			},
 		],
 	};
@@ -121,11 +111,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 	methods = { credentialTest: { testMerchantCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		if (this.getNodeParameter('event', 'invoice') === PRODUCT_CHANGED) {
-			if (this.getMode() === 'manual') return await fetchTestProductChange(this);
-			return await withoutOverlap(this, async () => await pollProductChanges(this));
-		}
-		if (this.getMode() === 'manual') return await fetchTestEvent(this);
-		return await pollForNewDocuments(this);
+		const productChanged = this.getNodeParameter('event', 'invoice') === PRODUCT_CHANGED;
+		if (this.getMode() === 'manual') return productChanged ? await fetchTestProductChange(this) : await fetchTestEvent(this);
+		return await withoutOverlap(this, async () => (productChanged ? await pollProductChanges(this) : await pollForNewDocuments(this)));
 	}
 }

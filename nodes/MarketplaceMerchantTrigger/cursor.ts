@@ -1,8 +1,6 @@
 /**
- * What the trigger remembers between polls, per event type, and the rules that make every
- * document fire exactly once.
- *
- * The service filters on the invoiced date (bounds inclusive), but a document can become visible
+ * What the trigger remembers between polls, per event type, so that every document fires exactly
+ * once. The service filters on the invoiced date (bounds inclusive), but a document can become visible
  * after its invoiced date has passed. Each poll therefore asks for [cursor − look-back, now],
  * drops the documents it emitted before, emits the rest, and only then moves the cursor to now.
  *
@@ -13,11 +11,9 @@
  *   invoiced date is not before the next query's start (cursor − look-back); after that no query
  *   reaches it. So the state holds the documents of one look-back window, whatever the number of
  *   documents ever seen.
- * - Atomic: the state changes only after every request of the poll succeeded (see commitStates);
+ * - Atomic: the state changes only after every request of the poll succeeded (poll.ts);
  *   a poll that fails changes nothing, and the next poll covers the same period again.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { LIMITS } from '../MarketplaceMerchant/transport/endpoints';
 import { splitIntoWindows } from '../MarketplaceMerchant/values/dates';
 
@@ -33,15 +29,11 @@ export interface EventState {
 
 interface CursorSettings {
 	lookBackMs: number;
-	/** The option Start From; undefined for "from the first poll on". */
 	startFrom?: Date;
 	now: Date;
 }
 
-export interface DateWindow {
-	from: Date;
-	to: Date;
-}
+export type DateWindow = ReturnType<typeof splitIntoWindows>[number];
 
 const ORIGIN_NOW = 'now';
 const EARLIEST_MS = Date.parse(LIMITS.earliestInvoiceDate);
@@ -58,32 +50,20 @@ function isEventState(value: unknown): value is EventState {
 	);
 }
 
-/**
- * The state of one event type during a poll. Reads the stored state, plans the ranges to query,
- * tells which documents are new, and writes the result back only when the caller commits it, so a
- * poll that fails leaves the stored state exactly as it was.
- */
+/** The state of one event type during a poll, written back only when the caller commits it. */
 export class EventCursor {
-	/** Whether documents found now are emitted; false while seeding the first poll from "now". */
-	readonly emits: boolean;
-
-	private readonly state: EventState;
-
 	private constructor(
-		state: EventState,
-		emits: boolean,
+		private readonly state: EventState,
+		/** Whether documents found now are emitted; false while seeding the first poll from "now". */
+		readonly emits: boolean,
 		private readonly settings: CursorSettings,
-	) {
-		this.state = state;
-		this.emits = emits;
-	}
+	) {}
 
 	/**
-	 * Opens the stored state of one event type. Without one (first activation, or a new Start From
-	 * date), the trigger starts from the Start From date and emits what it finds, or, by default,
-	 * seeds: it asks for the look-back window before now and remembers what is there without
-	 * emitting it, so that the next poll's look-back does not emit documents older than the
-	 * activation.
+	 * Without a stored state (first activation, or a new Start From date), the trigger starts from
+	 * Start From and emits what it finds, or, by default, seeds: it remembers the look-back window
+	 * before now without emitting it, so the next poll's look-back does not emit documents older
+	 * than the activation.
 	 */
 	static open(stored: unknown, settings: CursorSettings): EventCursor {
 		const startOrigin = settings.startFrom?.toISOString();
@@ -94,11 +74,7 @@ export class EventCursor {
 		return new EventCursor({ origin: ORIGIN_NOW, seen: {} }, false, settings);
 	}
 
-	/**
-	 * The ranges still to query up to now, oldest first, each at most as long as the service
-	 * accepts: from the cursor minus the look-back window (or from the origin), never before the
-	 * earliest date the service serves.
-	 */
+	/** The ranges still to query up to now, oldest first, never before the earliest date the service serves. */
 	pendingWindows(): DateWindow[] {
 		const { lookBackMs, now } = this.settings;
 		let fromMs: number;
@@ -137,13 +113,8 @@ export class EventCursor {
 		}
 	}
 
-	/** The state to store; written into static data by the caller once the poll succeeded. */
 	toJSON(): EventState {
 		return { origin: this.state.origin, ...(this.state.cursor ? { cursor: this.state.cursor } : {}), seen: this.state.seen };
 	}
 }
 
-/** Writes the states of the polled events into the node's static data (one key per event) in one step. */
-export function commitStates(staticData: IDataObject, cursors: Map<string, EventCursor>): void {
-	for (const [event, cursor] of cursors) staticData[event] = cursor.toJSON() as unknown as IDataObject;
-}

@@ -1,20 +1,44 @@
 /**
- * What one poll does: read the settings, ask for the documents since the cursor (or, for "Fetch
- * Test Event", the newest one), emit the new ones, and only then move the cursor.
+ * What one poll of New Invoice / New Invoice Correction does: read the settings, ask for the
+ * documents since the cursor (or, for "Fetch Test Event", the newest one), emit the new ones with
+ * their PDFs, and only then move the cursor. Every request goes through send.ts like the node's.
  */
 import { createHash } from 'crypto';
-import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IDataObject,
+	type IN8nHttpFullResponse,
+	type INodeExecutionData,
+	type IPollFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
-import { DOCUMENTS, documentIdOf, invoicedDateOf, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/actions/documents/documents';
+import {
+	DOCUMENTS,
+	documentIdOf,
+	downloadDocumentPdfs,
+	flattenDocumentLinks,
+	invoicedDateOf,
+	invoiceNumberOf,
+	linkOfDocument,
+	simplifyDocument,
+	suborderGroups,
+	suborderIdOf,
+	type DocumentKind,
+	type DocumentLink,
+} from '../MarketplaceMerchant/actions/documents/documents';
 import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { isBlank, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
-import { commitStates, EventCursor, type DateWindow } from './cursor';
-import { attachPdfs, fetchDocuments, type DocumentItem } from './requests';
-import { nodeError } from '../MarketplaceMerchant/transport/errors';
+import { decodeAnswer } from '../MarketplaceMerchant/answers/decode';
+import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
+import { credentialAdvice, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
+import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schema';
+import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
+import { EventCursor, type DateWindow } from './cursor';
 
-/** The events the trigger fires on (the node's resource names); each keeps its own state under this key in static data. */
+/** The events the trigger fires on; each keeps its own state under this key in static data. */
 type TriggerEvent = 'invoice' | 'invoiceCorrection';
 
 const KIND_OF_EVENT: Record<TriggerEvent, DocumentKind> = { invoice: 'invoice', invoiceCorrection: 'correction' };
@@ -30,18 +54,12 @@ const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 export const DEFAULT_LOOK_BACK_MINUTES = 60;
 /** "Fetch Test Event" looks this far back first, then up to 3 months. */
 const TEST_EVENT_DAYS = 30;
+/** Month-long ranges are slow on the live service; a request that hangs must still end. */
+const REQUEST_TIMEOUT_MS = 180_000;
 
-interface TriggerSettings {
-	events: TriggerEvent[];
-	type: InvoiceTypeFilter;
-	simplify: boolean;
-	downloadPdfs: boolean;
-	binaryProperty: string;
-	lookBackMs: number;
-	startFrom?: Date;
-}
+type TriggerSettings = ReturnType<typeof readSettings>;
 
-function readSettings(ctx: IPollFunctions): TriggerSettings {
+function readSettings(ctx: IPollFunctions) {
 	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const lookBackMinutes = isBlank(options.lookBackMinutes)
@@ -50,7 +68,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const startFrom = isBlank(options.startFrom) ? undefined : readDate(ctx, 'Start From', options.startFrom);
 	const downloadPdfs = ctx.getNodeParameter('downloadPdfs', false) as boolean;
 	return {
-		events: event === 'any' ? ['invoice', 'invoiceCorrection'] : [event],
+		events: event === 'any' ? (['invoice', 'invoiceCorrection'] as const) : [event],
 		type: readInvoiceType(ctx, ctx.getNodeParameter('invoiceType', 'all')),
 		simplify: readSimplify(ctx),
 		downloadPdfs,
@@ -58,6 +76,111 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 		lookBackMs: lookBackMinutes * 60_000,
 		startFrom,
 	};
+}
+
+/**
+ * What was being read, the HTTP status, and what to do. Wrapping the NodeApiError n8n's helpers
+ * throw would hand back the same error, so a new one is built from its parts.
+ */
+function describeFailure(ctx: IPollFunctions, error: unknown, what: string): NodeApiError {
+	const status = statusOf(error);
+	const original = (error ?? {}) as { message?: string; description?: string | null };
+	const originalMessage = original.message ?? String(error);
+	const details = { message: originalMessage, description: original.description ?? null } as JsonObject;
+	let message = `Could not read ${what}: ${originalMessage}`;
+	let description = original.description ?? undefined;
+	if (status === 401 || status === 403) {
+		message = `The service rejected the credential while reading ${what} (HTTP ${status})`;
+		// The request engine's description already ends with what to check (errors.ts, credentialAdvice).
+		description = original.description ?? credentialAdvice(status);
+	} else if (status === 429 || (status !== undefined && status >= 500)) {
+		message = `The service did not answer the request for ${what} (HTTP ${status}, after retries)`;
+		description = `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`;
+	}
+	return serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
+}
+
+/** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer. */
+export async function getFromService(
+	ctx: IPollFunctions,
+	group: EndpointGroup,
+	path: string,
+	qs: IDataObject,
+	what: string,
+	answer: AnswerSchema,
+	notFoundIsEmpty = false,
+): Promise<unknown> {
+	let response: IN8nHttpFullResponse;
+	try {
+		response = await sendAuthenticated(ctx, { group, idempotent: true }, { method: 'GET', url: path, qs, timeout: REQUEST_TIMEOUT_MS });
+	} catch (error) {
+		if (notFoundIsEmpty && statusOf(error) === 404) return undefined;
+		throw describeFailure(ctx, error, what);
+	}
+	return decodeAnswer(ctx, response, answer);
+}
+
+/** A list answer (none is empty), or an error when it is something else. */
+export function listOf(ctx: IPollFunctions, answer: unknown, what: string): unknown[] {
+	if (answer === undefined || answer === null) return [];
+	if (!Array.isArray(answer)) {
+		throw serviceError(ctx.getNode(), { body: JSON.stringify(answer).slice(0, 200) } as JsonObject, {
+			message: `The service answered the request for ${what} with something that is not a list`,
+		});
+	}
+	return answer;
+}
+
+export const isEntry = (entry: unknown): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry);
+
+function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
+	return { dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to), ...(type ? { type } : {}) };
+}
+
+async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {
+	const what = `${DOCUMENTS[kind].label}s from ${formatIsoUtc(window.from)} to ${formatIsoUtc(window.to)}`;
+	const answer = await getFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
+	return listOf(ctx, answer, what).filter(isEntry);
+}
+
+interface Emission {
+	document: IDataObject;
+	item: INodeExecutionData;
+	/** Sort key: invoiced date, or the end of the window that returned the document. */
+	at: number;
+}
+
+/**
+ * Attaches each document's PDF to its item. Links are asked for by suborder id (the window
+ * narrows the search) and downloaded at once, since they expire after about 10 minutes. A
+ * document the service has no link for is emitted without a PDF and says so in `pdfError`; a
+ * failing request fails the poll, which then repeats the same period.
+ */
+async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, entries: Emission[], binaryProperty: string): Promise<void> {
+	const suborderIds = [...new Set(entries.map(({ document }) => suborderIdOf(document)).filter((id): id is string => !!id))];
+	const links: DocumentLink[] = [];
+	for (const chunk of suborderGroups(suborderIds)) {
+		const what = `the PDF links of ${chunk.length} ${DOCUMENTS[kind].label}(s)`;
+		const query = { ...rangeQuery(window, undefined), suborderIds: chunk.join(',') };
+		const answer = await getFromService(ctx, 'orders', DOCUMENTS[kind].linksPath, query, what, ANSWERS.invoiceUrls, true);
+		links.push(...flattenDocumentLinks(answer, chunk));
+	}
+	const toDownload: Array<{ entry: Emission; link: DocumentLink }> = [];
+	for (const entry of entries) {
+		const link = linkOfDocument(entry.document, kind, links);
+		if (link) toDownload.push({ entry, link });
+		else entry.item.json.pdfError = `The service returned no PDF link for this ${DOCUMENTS[kind].label}`;
+	}
+	const downloaded = await downloadDocumentPdfs(
+		ctx,
+		toDownload.map(({ link }) => link),
+		binaryProperty,
+		undefined,
+		toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind)),
+	);
+	toDownload.forEach(({ entry }, index) => {
+		entry.item.binary = downloaded[index].binary;
+	});
 }
 
 /** A document without an id (never seen on the live service) is known by its content. */
@@ -70,47 +193,26 @@ function toItem(document: IDataObject, event: TriggerEvent, settings: TriggerSet
 	return { json: { event, ...json } };
 }
 
-interface Emission extends DocumentItem {
-	/** Sort key: invoiced date, or the end of the window that returned the document. */
-	at: number;
-}
-
 function inInvoicedOrder(emissions: Emission[]): INodeExecutionData[][] {
 	return [emissions.sort((a, b) => a.at - b.at).map(({ item }) => item)];
 }
 
 /**
- * n8n gives a poll a time budget and abandons it when it runs out; a poll catching up stops
- * early instead, emits what it has, and leaves the rest to the next poll.
+ * Whether the poll's time is spent. n8n gives a poll a budget and abandons it when it runs out; a
+ * poll catching up stops early instead, emits what it has, and leaves the rest to the next poll.
  */
-class PollBudget {
-	private readonly startedAt = Date.now();
-	private readonly limitMs: number;
-
-	constructor(ctx: IPollFunctions) {
-		const budgetMs = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
-		this.limitMs = budgetMs * BUDGET_SHARE;
-	}
-
-	get spent(): boolean {
-		return Date.now() - this.startedAt > this.limitMs;
-	}
+function budgetOf(ctx: IPollFunctions): () => boolean {
+	const startedAt = Date.now();
+	const budgetMs = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
+	return () => Date.now() - startedAt > budgetMs * BUDGET_SHARE;
 }
 
 /**
- * Scheduled polls of one trigger node still running in this process. n8n starts a tick even when
- * the previous one has not finished; two polls working from the same cursor would both emit the
- * same documents, so the later one skips its turn.
+ * Scheduled polls still running in this process. n8n starts a tick even when the previous one has
+ * not finished; two polls from the same cursor would emit the same items, so the later one skips.
  */
 const runningPolls = new Set<string>();
 
-/** A scheduled poll of an active workflow: the documents not emitted before, each once. */
-export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const settings = readSettings(ctx);
-	return await withoutOverlap(ctx, async () => await pollOnce(ctx, settings));
-}
-
-/** Runs a scheduled poll unless the previous poll of the same trigger node is still running. */
 export async function withoutOverlap(
 	ctx: IPollFunctions,
 	poll: () => Promise<INodeExecutionData[][] | null>,
@@ -128,9 +230,10 @@ export async function withoutOverlap(
 	}
 }
 
-async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
+export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
-	const budget = new PollBudget(ctx);
+	const spent = budgetOf(ctx);
 	const now = new Date();
 	const cursors = new Map<TriggerEvent, EventCursor>();
 	const emissions: Emission[] = [];
@@ -141,8 +244,8 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 		const windows = cursor.pendingWindows().slice(0, MAX_WINDOWS_PER_POLL);
 		for (const [index, window] of windows.entries()) {
 			// Every event moves on by at least one step per poll, so catching up always progresses.
-			if (index > 0 && budget.spent) break;
-			const step = await newDocumentsIn(ctx, event, window, cursor, settings, budget);
+			if (index > 0 && spent()) break;
+			const step = await newDocumentsIn(ctx, event, window, cursor, settings, spent);
 			cursor.completeUpTo(step.handledUpTo);
 			emissions.push(...step.emissions);
 			if (step.handledUpTo.getTime() < window.to.getTime()) break;
@@ -151,7 +254,7 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 
 	// Only now, with every request done, does the stored state change: a poll that throws above
 	// leaves every cursor where it was, and the next poll covers the same period again.
-	commitStates(staticData, cursors);
+	for (const [event, cursor] of cursors) staticData[event] = cursor.toJSON() as unknown as IDataObject;
 	return emissions.length === 0 ? null : inInvoicedOrder(emissions);
 }
 
@@ -166,7 +269,7 @@ async function newDocumentsIn(
 	window: DateWindow,
 	cursor: EventCursor,
 	settings: TriggerSettings,
-	budget: PollBudget,
+	spent: () => boolean,
 ): Promise<{ emissions: Emission[]; handledUpTo: Date }> {
 	const kind = KIND_OF_EVENT[event];
 	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({
@@ -181,7 +284,7 @@ async function newDocumentsIn(
 	const emissions: Emission[] = [];
 	for (let start = 0; start < dated.length; start += stepSize) {
 		const firstLeft = dated[start].invoicedAt;
-		if (start > 0 && firstLeft && budget.spent) {
+		if (start > 0 && firstLeft && spent()) {
 			return { emissions, handledUpTo: new Date(Math.max(firstLeft.getTime(), window.from.getTime()) - 1) };
 		}
 		const fresh: Emission[] = [];
@@ -195,10 +298,7 @@ async function newDocumentsIn(
 	return { emissions, handledUpTo: window.to };
 }
 
-/**
- * "Fetch Test Event": the newest document of each chosen event from the last 30 days, or else
- * the last 3 months. The stored state is neither read nor changed.
- */
+/** "Fetch Test Event": the newest document of each chosen event; the stored state is neither read nor changed. */
 export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
 	const settings = readSettings(ctx);
 	const now = new Date();
@@ -230,14 +330,9 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 
 /** The document with the latest invoiced date; of equal dates, the one listed last. */
 function newestOf(documents: IDataObject[]): IDataObject | undefined {
-	let newest: IDataObject | undefined;
-	let newestAt = -Infinity;
-	for (const document of documents) {
-		const at = invoicedDateOf(document)?.getTime() ?? -Infinity;
-		if (newest === undefined || at >= newestAt) {
-			newest = document;
-			newestAt = at;
-		}
-	}
-	return newest;
+	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? -Infinity;
+	return documents.reduce<IDataObject | undefined>(
+		(newest, document) => (newest === undefined || at(document) >= at(newest) ? document : newest),
+		undefined,
+	);
 }

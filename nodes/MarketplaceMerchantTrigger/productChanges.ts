@@ -1,36 +1,28 @@
 /**
- * The trigger event "Product Changed": once per product whose watched values (stock, price)
- * changed on the marketplace since the last poll (sales from the platform warehouse, edits in the
- * portal), and only then: a product modified in another way (its description; under Price Only,
- * a sale) does not fire.
+ * "Product Changed": once per product whose watched values (stock, price) changed since the last
+ * poll; a product modified in another way (its description; under Price Only, a sale) does not fire.
  *
  * The service only filters products by modification day (`date-modified-after=yyyy-MM-dd`, that
- * day included) and does not say what changed. So the trigger keeps a baseline: a fingerprint
- * (stock, prices) of every product of the catalogue, read whole on activation (one request per
- * 2,500 products). Each poll then re-reads only the products modified since the previous day (or
- * since the day of the last poll, if that is earlier) and compares each with its fingerprint:
- * - a product with a fingerprint fires when a watched field differs, with the previous values;
- * - a product without one (created after activation, or beyond the pages a poll reads) fires
- *   nothing, since nothing tells what changed; its fingerprint is stored and its next change fires;
- * - the first poll after activation (or after an upgrade from a state without a baseline) reads
- *   the whole catalogue and fires only for the products whose earlier fingerprint it holds.
- * The state therefore grows with the catalogue, about 9 bytes a product, not with the changes
- * (bench: product-trigger).
+ * day included) and does not say what changed. So the trigger keeps a baseline, a fingerprint
+ * (stock, prices) of every product, read whole on activation; each poll re-reads the products
+ * modified since the previous day (or the last poll's day, if earlier) and compares them. A
+ * product without a fingerprint (created after activation) fires nothing, since nothing tells
+ * what changed; its next change fires. The state grows with the catalogue, about 9 bytes a
+ * product, not with the changes (bench: product-trigger).
  */
-import { type IDataObject, type INodeExecutionData, type IPollFunctions, type JsonObject } from 'n8n-workflow';
+import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { formatYearMonthDay } from '../MarketplaceMerchant/values/dates';
 import { decodedNumber } from '../MarketplaceMerchant/answers/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/answers/schema';
-import { getFromService } from './requests';
+import { getFromService, isEntry, listOf } from './poll';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { priceInCents } from '../MarketplaceMerchant/actions/productValues';
-import { nodeError, serviceError } from '../MarketplaceMerchant/transport/errors';
+import { nodeError } from '../MarketplaceMerchant/transport/errors';
 
 export const PRODUCT_CHANGED = 'productChanged';
 
-/** Which fields count as a change (the trigger's "Changes to Watch"). */
 type WatchedFields = 'both' | 'stock' | 'price';
 
 const DAY_MS = 86_400_000;
@@ -38,14 +30,10 @@ const DAY_MS = 86_400_000;
 const MAX_PAGES_PER_POLL = 100;
 /** "Fetch Test Event" looks back this far when nothing was modified since yesterday. */
 const TEST_EVENT_DAYS = 30;
-/**
- * 2: the fingerprints are the whole catalogue's (the baseline). Version 1 held only the products
- * modified in the last two days; its fingerprints are still compared once while the baseline is read.
- */
+/** 2: a baseline of the whole catalogue. Version 1's fingerprints (recent products only) are compared once while it is read. */
 const STATE_VERSION = 2;
 const VERSION_WITHOUT_BASELINE = 1;
 
-/** What the trigger knows of a product: the values whose change it watches. */
 interface Fingerprint {
 	stockLevel: number | null;
 	basePrice: number | null;
@@ -57,7 +45,6 @@ interface ProductChangeState {
 	v: number;
 	/** When the last poll's query was made (ISO): the next query starts at that day at the latest. */
 	polledAt: string;
-	/** Fingerprints of every product known (`encodeFingerprints`): the baseline. */
 	products: string;
 }
 
@@ -134,14 +121,9 @@ function storedState(value: unknown): ProductChangeState | undefined {
 	return state as ProductChangeState;
 }
 
-// --- Reading the service ----------------------------------------------------------------------
-
 const startOfUtcDay = (ms: number) => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 
-/**
- * The basic products modified on or after `day` (without one: the whole catalogue), in pages of
- * 2,500: all of them, or the first `maxPages` pages.
- */
+/** The basic products modified on or after `day` (without one: the whole catalogue), in pages of 2,500. */
 async function productsModifiedSince(ctx: IPollFunctions, day: Date | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
 	const since = day === undefined ? undefined : formatYearMonthDay(day);
 	const size = LIMITS.basicProductsPageSize;
@@ -149,14 +131,9 @@ async function productsModifiedSince(ctx: IPollFunctions, day: Date | undefined,
 	for (let page = 0; page < maxPages; page++) {
 		const what = `${since === undefined ? 'the products' : `the products modified since ${since}`} (page ${page})`;
 		const query = since === undefined ? { page, size } : { 'date-modified-after': since, page, size };
-		const list = await getFromService(ctx, 'catalogue', PATHS.basicProducts, query, what, ANSWERS.basicProducts);
-		if (list === undefined || list === null) break;
-		if (!Array.isArray(list)) {
-			throw serviceError(ctx.getNode(), { body: JSON.stringify(list).slice(0, 200) } as JsonObject, {
-				message: `The service answered the request for ${what} with something that is not a list`,
-			});
-		}
-		for (const entry of list) if (entry && typeof entry === 'object' && !Array.isArray(entry)) products.push(entry as IDataObject);
+		const answer = await getFromService(ctx, 'catalogue', PATHS.basicProducts, query, what, ANSWERS.basicProducts);
+		const list = listOf(ctx, answer, what);
+		products.push(...list.filter(isEntry));
 		if (list.length < size) break;
 	}
 	return products;
@@ -196,11 +173,7 @@ function readOptions(ctx: IPollFunctions): { watched: WatchedFields; simplify: b
 	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readSimplify(ctx) };
 }
 
-/**
- * A scheduled poll: the products whose watched fields changed since the last poll, each once.
- * Without a baseline (activation, or a state from before baselines) it reads the whole catalogue
- * and keeps what it read as the baseline; otherwise the products modified since yesterday.
- */
+/** A scheduled poll: without a baseline (activation, a version 1 state) it reads the whole catalogue. */
 export async function pollProductChanges(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const { watched, simplify } = readOptions(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');

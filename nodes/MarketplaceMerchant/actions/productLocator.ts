@@ -1,12 +1,7 @@
 /**
- * The product locator: how a user names a product in Update, Update Many rows, Price Get Many and
- * Discount Schedule rows. One field definition (`productLocatorField`), one reader
- * (`readProductRef`), one resolution of EANs to product IDs (`resolveProductIds`) and the
- * editor's search (`searchProducts`), all sending through the shared engine (send.ts).
- *
- * Modes: From List (search by name, SKU or EAN), By ID (digits) and By EAN (8 to 14 digits,
- * looked up with Get Many's `ean` filter before anything else is sent). A plain value (text or a
- * number, as workflows made before the locator hold, or a JSON entry's `id`) is read as By ID.
+ * The product locator of Product Update, Update Many rows, Price Get Many and Discount Schedule
+ * rows: From List (search by name, SKU or EAN), By ID, and By EAN, looked up with Get Many's `ean`
+ * filter before anything else is sent. A plain value (older workflows, JSON entries) is By ID.
  */
 import {
 	NodeOperationError,
@@ -23,40 +18,23 @@ import { sendAuthenticated, type AuthenticatedContext, type Route } from '../tra
 import { invalidInput, isBlank, readEan, readId, readLocator, readText, readWholeNumber, type ValueContext } from '../values/values';
 import { eanKey } from './productValues';
 
-/** Name of the list search method on the node (`methods.listSearch`). */
-const SEARCH_PRODUCTS_METHOD = 'searchProducts';
-
-/** Product reads are catalogue requests and change nothing. */
 const CATALOGUE_READ: Route = { group: 'catalogue', idempotent: true };
 
 /** Products per page of the editor's list: n8n asks for the next page as the user scrolls. */
 const SEARCH_PAGE_SIZE = 50;
 
-/**
- * Products asked for when looking up one EAN: one is expected; more than one (the service's `ean`
- * filter may match more loosely than "equal") are compared here, so a few are enough to see
- * whether the EAN is ambiguous.
- */
+/** Products asked for per EAN: the `ean` filter may match loosely, so a few show whether it is ambiguous. */
 const EAN_LOOKUP_SIZE = 20;
 
-/** The locator's modes, by the labels the panel shows. */
 const MODES = { list: 'From List', id: 'By ID', ean: 'By EAN' };
 
-interface ProductLocatorOptions {
-	name: string;
-	displayName?: string;
-	description?: string;
-	required?: boolean;
-}
-
-/** A product locator field (From List, By ID, By EAN), the same wherever a product is named. */
-export function productLocatorField({ name, displayName = 'Product ID', description, required = true }: ProductLocatorOptions): INodeProperties {
+export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
 	return {
-		displayName,
+		displayName: 'Product ID',
 		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		required,
+		required: true,
 		description:
 			description ??
 			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
@@ -66,7 +44,7 @@ export function productLocatorField({ name, displayName = 'Product ID', descript
 				name: 'list',
 				type: 'list',
 				placeholder: 'Select a product...',
-				typeOptions: { searchListMethod: SEARCH_PRODUCTS_METHOD, searchable: true },
+				typeOptions: { searchListMethod: 'searchProducts', searchable: true },
 			},
 			{
 				displayName: 'By ID',
@@ -96,23 +74,15 @@ export function productLocatorField({ name, displayName = 'Product ID', descript
 	};
 }
 
-/** A product as the user named it: by its ID, or by an EAN still to be looked up. */
 type ProductRef = { id: number } | { ean: string };
 
-/**
- * Reads a product locator's value (or a plain ID, as older workflows and JSON entries give it).
- * Only checks the value: an EAN is looked up later by `resolveProductIds`, after every other value
- * of the item has been checked.
- */
+/** Only checks the value: an EAN is looked up later, once every other value of the item is checked. */
 export function readProductRef(ctx: ValueContext, field: string, value: unknown): ProductRef {
 	const locator = readLocator(ctx, field, value, MODES);
 	return locator.mode === 'ean' ? { ean: readEan(ctx, field, locator.value) } : { id: readId(ctx, field, locator.value) };
 }
 
-/**
- * What a product value names, for labels (`EAN 8600892210086`, `Product ID 100001`); undefined when
- * it is not a product reference: the value's own check reports that, with its field.
- */
+/** What a product value names, for labels (`EAN 8600892210086`); undefined when invalid: its own check says why. */
 export function productNamedBy(ctx: ValueContext, value: unknown): string | undefined {
 	try {
 		const ref = readProductRef(ctx, 'Product', value);
@@ -122,13 +92,11 @@ export function productNamedBy(ctx: ValueContext, value: unknown): string | unde
 	}
 }
 
-/** A product reference with the field it came from, for errors about its EAN. */
 export interface NamedProductRef {
 	field: string;
 	ref: ProductRef;
 }
 
-/** The IDs of the products whose EAN is exactly `ean`, through Get Many's `ean` filter. */
 async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promise<number[]> {
 	const response = await sendAuthenticated(ctx, CATALOGUE_READ, {
 		method: 'GET',
@@ -139,12 +107,7 @@ async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promis
 	return products.filter((product) => eanKey(product.ean) === eanKey(ean)).map((product) => Number(product.id));
 }
 
-/**
- * The product ID of every reference, in order, or why it has none: IDs as given, each distinct EAN
- * looked up once (the lookups wait at the catalogue gate like any request). An EAN that no product
- * or more than one product has is an error naming the field (and so the row) and the item of its
- * own `ctx`.
- */
+/** The product ID of every reference, in order, or why it has none (each distinct EAN looked up once). */
 export async function lookUpProductIds(
 	sender: AuthenticatedContext,
 	refs: Array<NamedProductRef & { ctx: ValueContext }>,
@@ -166,7 +129,7 @@ export async function lookUpProductIds(
 	});
 }
 
-/** The product ID of every reference of one item, in order (`lookUpProductIds`); the first that has none fails the item. */
+/** The product IDs of one item's references; the first that has none fails the item. */
 export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
 	const ids = await lookUpProductIds(ctx, refs.map((ref) => ({ ...ref, ctx })));
 	return ids.map((id) => {
@@ -175,7 +138,7 @@ export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext
 	});
 }
 
-/** The currency of every price the service gives (platform facts: RSD in every example). */
+/** Platform facts: every price the service gives is in RSD. */
 const CURRENCY = 'RSD';
 
 /** A price as the list shows it: thousands grouped, decimals only when there are any (31,129 or 1,299.50). */
@@ -184,11 +147,7 @@ function shownPrice(price: number): string {
 	return price.toLocaleString('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 });
 }
 
-/**
- * A product as the list shows it, with what tells similar products apart: the price that applies,
- * the stock, and the codes merchants search by ("Blender J375 · 31,129 RSD · stock 127 · SKU BL-375
- * · EAN 8600123456782").
- */
+/** With what tells similar products apart: "Blender J375 · 31,129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782". */
 function listEntryName(product: IDataObject): string {
 	const price = decodedNumber(product.basePrice);
 	const stock = decodedNumber(product.stockLevel);
@@ -203,10 +162,7 @@ function listEntryName(product: IDataObject): string {
 		.join(' · ');
 }
 
-/**
- * From List of the product locator: Get Many's `search` (name, SKU and EAN), a page at a time;
- * the token is the next page number. The service gives no product page to link to.
- */
+/** From List: Get Many's `search` (name, SKU and EAN), a page at a time; the token is the next page number. */
 export async function searchProducts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = isBlank(paginationToken) ? 0 : readWholeNumber(this, 'Page', paginationToken, 0);
 	const qs: IDataObject = { page, size: SEARCH_PAGE_SIZE };

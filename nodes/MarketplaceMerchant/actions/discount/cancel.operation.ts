@@ -5,7 +5,6 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
-	type INodePropertyOptions,
 	type JsonObject,
 	updateDisplayOptions,
 } from 'n8n-workflow';
@@ -16,8 +15,7 @@ import { serviceError, statusOf } from '../../transport/errors';
 import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting } from '../common';
-import { discountLocatorField, readDiscountId } from './discountLocator';
-import { RESOURCE } from './shared';
+import { RESOURCE, discountLocatorField, readDiscountId } from './shared';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'cancel';
@@ -27,8 +25,7 @@ function discountIdOf(ctx: IExecuteSingleFunctions): string {
 }
 
 async function setCancellationUrl(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const discountId = discountIdOf(this);
-	requestOptions.url = `${PATHS.discounts}/${encodeURIComponent(discountId)}/cancellations`;
+	requestOptions.url = `${PATHS.discounts}/${encodeURIComponent(discountIdOf(this))}/cancellations`;
 	return requestOptions;
 }
 
@@ -60,26 +57,23 @@ async function cancellationResult(
 	return [{ json: { discountId: discountIdOf(this), cancelled: true, message } }];
 }
 
-const cancelDiscount: INodePropertyOptions = {
-	name: 'Cancel',
-	value: OPERATION,
-	action: 'Cancel a discount',
-	description: "Cancel a scheduled or running discount by its discountId (Schedule and Get Many give it); the product returns to its regular price. Outputs discountId, cancelled true and the service's message.",
-	routing: pacedRouting({
-		group: 'cancellation',
-		// Cancelling a cancelled discount changes nothing.
-		idempotent: true,
-		request: { method: 'PUT' },
-		preSend: [setCancellationUrl],
-		strategy: sendCancellation,
-		postReceive: [cancellationResult],
-	}),
+export const operation: OperationModule = {
+	option: {
+		name: 'Cancel',
+		value: OPERATION,
+		action: 'Cancel a discount',
+		description: "Cancel a scheduled or running discount by its discountId (Schedule and Get Many give it); the product returns to its regular price. Outputs discountId, cancelled true and the service's message.",
+		routing: pacedRouting({
+			group: 'cancellation',
+			// Cancelling a cancelled discount changes nothing.
+			idempotent: true,
+			request: { method: 'PUT' },
+			preSend: [setCancellationUrl],
+			strategy: sendCancellation,
+			postReceive: [cancellationResult],
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
+		discountLocatorField('The discount to cancel: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
+	]),
 };
-
-const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
-
-const cancelDiscountFields = updateDisplayOptions(displayOptions, [
-	discountLocatorField('The discount to cancel: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
-]);
-
-export const operation: OperationModule = { option: cancelDiscount, fields: cancelDiscountFields };

@@ -4,7 +4,6 @@ import {
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
-	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
@@ -36,42 +35,39 @@ async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: 
 	return discounts.length > limit ? discounts.slice(0, limit) : discounts;
 }
 
-const getManyDiscounts: INodePropertyOptions = {
-	name: 'Get Many',
-	value: OPERATION,
-	action: 'Get many discounts',
-	description:
-		'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (RSD, VAT included), dateFrom and dateTo',
-	routing: pacedRouting({
-		group: 'payments',
-		idempotent: true,
-		request: { method: 'GET', url: PATHS.discounts },
-		preSend: [setDateRange],
-		strategy: sendAndKeepLimit,
-		postReceive: [readAnswer(ANSWERS.discounts)],
-	}),
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Many',
+		value: OPERATION,
+		action: 'Get many discounts',
+		description:
+			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (RSD, VAT included), dateFrom and dateTo',
+		routing: pacedRouting({
+			group: 'payments',
+			idempotent: true,
+			request: { method: 'GET', url: PATHS.discounts },
+			preSend: [setDateRange],
+			strategy: sendAndKeepLimit,
+			postReceive: [readAnswer(ANSWERS.discounts)],
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
+		{
+			displayName: 'Date From',
+			name: 'dateFrom',
+			type: 'dateTime',
+			default: '',
+			required: true,
+			description: `First day of the range: ${DATE_FORMS}`,
+		},
+		{
+			displayName: 'Date To',
+			name: 'dateTo',
+			type: 'dateTime',
+			default: '',
+			required: true,
+			description: `Last day of the range: ${DATE_FORMS}`,
+		},
+		...returnAllAndLimit(),
+	]),
 };
-
-const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
-
-const getManyDiscountsFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'Date From',
-		name: 'dateFrom',
-		type: 'dateTime',
-		default: '',
-		required: true,
-		description: `First day of the range: ${DATE_FORMS}`,
-	},
-	{
-		displayName: 'Date To',
-		name: 'dateTo',
-		type: 'dateTime',
-		default: '',
-		required: true,
-		description: `Last day of the range: ${DATE_FORMS}`,
-	},
-	...returnAllAndLimit(),
-]);
-
-export const operation: OperationModule = { option: getManyDiscounts, fields: getManyDiscountsFields };

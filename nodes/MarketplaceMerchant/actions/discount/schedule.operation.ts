@@ -1,35 +1,13 @@
-import {
-	NodeOperationError,
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { lookUpProductIds, productLocatorField, productNamedBy, readProductRef, type NamedProductRef } from '../productLocator';
 import { PRICE_FORMS, requiredPriceField } from '../productValues';
-import { bulkInputFields, exampleDay } from '../bulkInput';
-import { runBulkOperation, type BulkEntry } from '../bulkRun';
-import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
-import {
-	RESOURCE,
-	bulkDiscountOperation,
-	checkDiscountPeriod,
-	checkDiscountStart,
-	currencyField,
-	currencyOf,
-	discountBulkInput,
-	discountTypeOf,
-	discountTypeOptions,
-} from './shared';
-import type { OperationModule } from '../contract';
-
-const OPERATION = 'schedule';
+import { exampleDay } from '../bulkInput';
+import type { BulkEntry } from '../bulkRun';
+import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, discountTypeOf, discountTypeOptions } from './shared';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
 interface CheckedSchedule {
@@ -38,30 +16,25 @@ interface CheckedSchedule {
 	productId?: number;
 }
 
-/**
- * The key an entry names its product under: `merchantInventoryId` as the API calls it, or `id` /
- * `productId` as the node's own outputs (Product Get Many, results) carry it.
- */
+/** The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it. */
 function productKeyOf(entry: IDataObject): string {
 	return ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
 }
 
-/** Checks one entry and turns it into the service's terms. */
 function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
-	const field = (name: string) => label(name);
 	const productKey = productKeyOf(entry);
-	const product = { field: field(productKey), ref: readProductRef(reader(productKey), field(productKey), entry[productKey]) };
-	const discountPrice = readPrice(reader('discountPrice'), field('discountPrice'), entry.discountPrice);
-	const discountType = discountTypeOf(reader('discountType'), field('discountType'), entry.discountType);
-	const dateFrom = readDay(reader('dateFrom'), field('dateFrom'), entry.dateFrom);
-	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(reader('dateTo'), field('dateTo'), entry.dateTo);
-	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(reader('dateTo'), field('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
-	checkDiscountStart(reader('dateFrom'), discountType, dateFrom, field('dateFrom'));
-	checkDiscountPeriod(reader('dateTo'), discountType, dateFrom, dateTo, { from: field('dateFrom'), to: field('dateTo') });
+	const product = { field: label(productKey), ref: readProductRef(reader(productKey), label(productKey), entry[productKey]) };
+	const discountPrice = readPrice(reader('discountPrice'), label('discountPrice'), entry.discountPrice);
+	const discountType = discountTypeOf(reader('discountType'), label('discountType'), entry.discountType);
+	const dateFrom = readDay(reader('dateFrom'), label('dateFrom'), entry.dateFrom);
+	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(reader('dateTo'), label('dateTo'), entry.dateTo);
+	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(reader('dateTo'), label('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
+	checkDiscountStart(reader('dateFrom'), discountType, dateFrom, label('dateFrom'));
+	checkDiscountPeriod(reader('dateTo'), discountType, dateFrom, dateTo, { from: label('dateFrom'), to: label('dateTo') });
 	const currencyKey = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
 	const terms: IDataObject = {
 		discountPrice,
-		discountPriceCurrency: currencyOf(reader(currencyKey), field(currencyKey), entry[currencyKey]),
+		discountPriceCurrency: currencyOf(reader(currencyKey), label(currencyKey), entry[currencyKey]),
 		dateFrom: formatDayMonthYear(dateFrom),
 		discountType,
 	};
@@ -115,46 +88,28 @@ const rowFields: INodeProperties[] = [
 	},
 ];
 
-const BULK_INPUT = discountBulkInput({
+export const operation = bulkDiscountOperation<CheckedSchedule>({
+	option: {
+		name: 'Schedule',
+		value: 'schedule',
+		action: 'Schedule discounts',
+		description:
+			'Schedule discount prices for products in bulk: one discount per input item (a sheet row) or a list. Each discount needs the product (merchantInventoryId, or the ID key that Product Get Many outputs), discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount, in the order given, with the new discount ID, success, error and the input sent.',
+	},
+	method: 'POST',
+	answer: ANSWERS.discountSchedule,
 	entries: 'discounts',
 	entry: 'Discount',
 	nameEntry: (ctx, entry) => productNamedBy(ctx, entry.merchantInventoryId),
 	rowsName: 'discountsUi',
-	rowDisplayName: 'Discount',
 	rowFields,
 	jsonDescription:
 		'each with merchantInventoryId (or id, as Product Get Many gives it), discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
 	jsonLabels: { discountPriceCurrency: 'Currency' },
 	jsonPlaceholder: `[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "${exampleDay(7)}", "dateTo": "${exampleDay(21)}", "discountType": "SALE"}]`,
-});
-
-const scheduleDiscounts: INodePropertyOptions = {
-	name: 'Schedule',
-	value: OPERATION,
-	action: 'Schedule discounts',
-	description:
-		'Schedule discount prices for products in bulk: one discount per input item (a sheet row) or a list. Each discount needs the product (merchantInventoryId, or the ID key that Product Get Many outputs), discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount, in the order given, with the new discount ID, success, error and the input sent.',
-};
-
-const SCHEDULE = bulkDiscountOperation<CheckedSchedule>('POST', ANSWERS.discountSchedule, BULK_INPUT, {
 	check: checkSchedule,
 	resolve: resolveProducts,
 	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
 	// A discount not scheduled has no id of its own.
 	idOfInvalid: () => null,
 });
-
-/** Runs Discount Schedule over every input item of the run (the node's customOperations). */
-async function scheduleDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBulkOperation(this, SCHEDULE);
-}
-
-const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
-
-const scheduleDiscountsFields = updateDisplayOptions(displayOptions, [
-	...bulkInputFields(BULK_INPUT),
-	simplifyResultsField(),
-	failOnItemErrorsOptions(),
-]);
-
-export const operation: OperationModule = { option: scheduleDiscounts, fields: scheduleDiscountsFields, run: scheduleDiscountsRun };

@@ -1,22 +1,35 @@
 /**
- * What the discount operations share: the discount types and their rules, reading days and
- * prices, and (for the bulk operations Schedule and Update) their input and the routing that
- * sends the entries in chunks of at most 500.
+ * What the discount operations share: the discount types and their rules, the discount locator
+ * (Update rows, Cancel) with its list of current and upcoming discounts, and the bulk operations
+ * Schedule and Update, which send their entries in chunks of at most 500.
  */
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type ILoadOptionsFunctions,
+	type INodeListSearchItems,
+	type INodeListSearchResult,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { pairDiscountResults } from '../../answers/bulkResults';
-import { formatDayMonthYear } from '../../values/dates';
+import { decodedList } from '../../answers/decode';
+import { formatDayMonthYear, parseServiceTimestamp } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import type { AnswerSchema } from '../../answers/schema';
-import { invalidInput, isBlank, readChoice, type ValueContext } from '../../values/values';
-import type { BulkInput, ItemContext } from '../bulkInput';
-import { bulkWrite, type BulkOperation } from '../bulkRun';
+import { ANSWERS, type AnswerSchema } from '../../answers/schema';
+import { sendAuthenticated } from '../../transport/send';
+import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
+import { bulkInputFields, type BulkInput } from '../bulkInput';
+import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
+import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
+import type { OperationModule } from '../contract';
 
 export const RESOURCE = 'discount';
 
-export const DISCOUNT_TYPES = ['SALE', 'SEASONAL_SALE', 'CLEARANCE_SALE'] as const;
-export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+const DISCOUNT_TYPES = ['SALE', 'SEASONAL_SALE', 'CLEARANCE_SALE'] as const;
+type DiscountType = (typeof DISCOUNT_TYPES)[number];
 
 export const discountTypeOptions: INodePropertyOptions[] = [
 	{ name: 'Clearance Sale', value: 'CLEARANCE_SALE', description: 'Runs until cancelled: has no end date' },
@@ -37,7 +50,7 @@ export function currencyOf(ctx: ValueContext, field: string, value: unknown): st
 	return isBlank(value) ? DEFAULT_CURRENCY : readChoice(ctx, field, value, CURRENCIES);
 }
 
-/** A currency row field: a list of the currencies the service takes, so nothing else can be typed. */
+/** A currency row field: a list, so that nothing the service refuses can be typed. */
 export function currencyField(name: string, displayName: string, description: string): INodeProperties {
 	return {
 		displayName,
@@ -54,15 +67,18 @@ const DAY_MS = 86_400_000;
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
 
-/** A discount type in any letter case, or an error naming the field. */
+function todayUtc(): Date {
+	const now = new Date();
+	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
 export function discountTypeOf(ctx: ValueContext, field: string, value: unknown): DiscountType {
 	return readChoice(ctx, field, value, DISCOUNT_TYPES);
 }
 
 /**
- * Checks a discount period against the rules the service applies to every type: the end not
- * before the start, no end for a clearance sale, and the longest run of a sale or seasonal sale.
- * `fields` name the two date fields as the user knows them.
+ * The rules the service applies to every discount period: the end not before the start, no end
+ * for a clearance sale, and the longest run of a sale or seasonal sale.
  */
 export function checkDiscountPeriod(
 	ctx: ValueContext,
@@ -96,15 +112,11 @@ function inSeasonalStartWindow(day: Date): boolean {
 	return (month === 7 && date <= 15) || (month === 12 && date >= 25) || (month === 1 && date <= 10);
 }
 
-/**
- * Checks a new discount start: not before today (UTC; a discount dated today starts at once) and,
- * for a SEASONAL_SALE, inside one of its start windows.
- */
+/** A new discount starts today (UTC; it starts at once) or later and, if seasonal, in a start window. */
 export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undefined, from: Date, field: string): void {
-	const now = new Date();
-	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-	if (from.getTime() < today) {
-		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, `A discount starts today (${formatDayMonthYear(new Date(today))}, UTC) or later`);
+	const today = todayUtc();
+	if (from.getTime() < today.getTime()) {
+		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, `A discount starts today (${formatDayMonthYear(today)}, UTC) or later`);
 	}
 	if (type === 'SEASONAL_SALE' && !inSeasonalStartWindow(from)) {
 		throw invalidInput(
@@ -116,76 +128,147 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 	}
 }
 
-interface DiscountBulkInput {
-	/** What the entries are, plural, for descriptions: 'discounts', 'discount updates'. */
-	entries: string;
-	/** What one entry is: 'Discount', 'Discount Update'. */
-	entry: string;
-	/** Name of the UI rows parameter: its own per operation, as the rows' fields differ. */
-	rowsName: string;
-	/** What one row is, for labels: 'Discount', 'Discount Update'. */
-	rowDisplayName: string;
-	rowFields: INodeProperties[];
-	/** What a JSON entry holds, for the JSON field's description. */
-	jsonDescription: string;
-	jsonPlaceholder: string;
-	/** Labels of keys only JSON entries use (bulkInput.ts). */
-	jsonLabels?: Record<string, string>;
-	/** What an entry names, for labels of the per-item mode (bulkInput.ts). */
-	nameEntry: (ctx: ItemContext, entry: IDataObject) => string | undefined;
+export function discountLocatorField(description: string): INodeProperties {
+	return {
+		displayName: 'Discount ID',
+		name: 'discountId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a discount...',
+				typeOptions: { searchListMethod: 'searchDiscounts', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47',
+			},
+		],
+	};
 }
 
-/** The input of a bulk discount operation: a list under `discounts` in the input item, or rows. */
-export function discountBulkInput(input: DiscountBulkInput): BulkInput {
+/** Reads a discount locator's value, or a plain discount ID (older workflows, JSON entries). */
+export function readDiscountId(ctx: ValueContext, field: string, value: unknown): string {
+	return readText(ctx, field, readLocator(ctx, field, value, { list: 'From List', id: 'By ID' }).value);
+}
+
+/** A day of a discount as the list shows it (dd/MM/yyyy), or the service's text when unreadable. */
+function dayOf(value: unknown): string {
+	const date = parseServiceTimestamp(value);
+	return date ? formatDayMonthYear(date) : String(value);
+}
+
+function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
+	const start = parseServiceTimestamp(discount.dateFrom);
+	const running = start !== undefined && start.getTime() <= now.getTime();
+	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
+	const price = isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`;
 	return {
-		entries: input.entries,
-		entry: input.entry,
-		nameEntry: input.nameEntry,
-		json: {
-			name: 'discountsJson',
-			displayName: 'Discounts (JSON)',
-			itemProperty: 'discounts',
-			description: `Array of objects, ${input.jsonDescription}. Any number of entries: they are sent in requests of at most ${LIMITS.discountsPerRequest}.`,
-			placeholder: input.jsonPlaceholder,
-			hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
-			labels: input.jsonLabels,
-		},
-		rows: {
-			name: input.rowsName,
-			displayName: 'Discounts',
-			row: { name: 'discount', displayName: input.rowDisplayName, values: input.rowFields },
-		},
-		emptyProblem: 'no discounts to send',
+		name: `Product ${String(discount.merchantInventoryId)}${price}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
+		value: String(discount.discountId),
 	};
 }
 
 /**
- * A bulk discount operation (Schedule, Update) over all input items (actions/bulkRun.ts): each
- * entry checked by `check` before anything is sent; the entries go out in requests of at most
- * 500, and each result is paired with the entry it belongs to.
+ * From List of the discount locator: the discounts from today to a year ahead (ended ones cannot
+ * be changed or cancelled; seasonal sales are scheduled months ahead). The service has no search:
+ * the filter matches the shown text or the discount ID here.
  */
-export function bulkDiscountOperation<Checked>(
-	method: 'POST' | 'PUT',
-	answer: AnswerSchema,
-	input: BulkInput,
-	parts: Pick<BulkOperation<Checked>, 'check' | 'resolve'> & { body: (value: Checked) => IDataObject; idOfInvalid: (raw: IDataObject) => unknown },
-): BulkOperation<Checked> {
-	return {
+export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const now = new Date();
+	const today = todayUtc();
+	const response = await sendAuthenticated(
+		this,
+		{ group: 'payments', idempotent: true },
+		{
+			method: 'GET',
+			url: PATHS.discounts,
+			qs: { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) },
+		},
+	);
+	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
+	const results = decodedList(this, response, ANSWERS.discounts)
+		.filter((discount) => !isBlank(discount.discountId))
+		.map((discount) => discountEntry(discount, now))
+		.filter(({ name, value }) => wanted === undefined || name.toLowerCase().includes(wanted) || String(value).toLowerCase().includes(wanted));
+	return { results };
+}
+
+interface BulkDiscountOperation<Checked> extends Pick<BulkOperation<Checked>, 'check' | 'resolve'> {
+	option: INodePropertyOptions;
+	method: 'POST' | 'PUT';
+	answer: AnswerSchema;
+	/** For descriptions: 'discounts', 'discount updates'. */
+	entries: string;
+	/** One entry, and one row of the panel: 'Discount', 'Discount Update'. */
+	entry: string;
+	rowsName: string;
+	rowFields: INodeProperties[];
+	jsonDescription: string;
+	jsonPlaceholder: string;
+	jsonLabels?: Record<string, string>;
+	nameEntry: BulkInput['nameEntry'];
+	body: (value: Checked) => IDataObject;
+	idOfInvalid: (raw: IDataObject) => unknown;
+}
+
+/**
+ * A bulk discount operation (Schedule, Update) over all input items (actions/bulkRun.ts): a list
+ * under `discounts` in the input item, or rows, each entry checked before anything is sent, and
+ * each result paired with the entry it belongs to.
+ */
+export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Checked>): OperationModule {
+	const input: BulkInput = {
+		entries: spec.entries,
+		entry: spec.entry,
+		nameEntry: spec.nameEntry,
+		json: {
+			name: 'discountsJson',
+			displayName: 'Discounts (JSON)',
+			itemProperty: 'discounts',
+			description: `Array of objects, ${spec.jsonDescription}. Any number of entries: they are sent in requests of at most ${LIMITS.discountsPerRequest}.`,
+			placeholder: spec.jsonPlaceholder,
+			hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
+			labels: spec.jsonLabels,
+		},
+		rows: {
+			name: spec.rowsName,
+			displayName: 'Discounts',
+			row: { name: 'discount', displayName: spec.entry, values: spec.rowFields },
+		},
+		emptyProblem: 'no discounts to send',
+	};
+	const operation: BulkOperation<Checked> = {
 		input,
-		check: parts.check,
-		resolve: parts.resolve,
+		check: spec.check,
+		resolve: spec.resolve,
 		send: bulkWrite({
 			// A schedule sent twice would create the discounts twice; an update sets the same values again.
-			route: { group: 'payments', idempotent: method === 'PUT' },
-			request: { method, url: PATHS.discounts },
+			route: { group: 'payments', idempotent: spec.method === 'PUT' },
+			request: { method: spec.method, url: PATHS.discounts },
 			listKey: 'discounts',
 			maxItems: LIMITS.discountsPerRequest,
-			answer,
-			body: parts.body,
+			answer: spec.answer,
+			body: spec.body,
 			pairResults: pairDiscountResults,
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
-			idOfInvalid: parts.idOfInvalid,
+			idOfInvalid: spec.idOfInvalid,
 		}),
+	};
+	const displayOptions = { show: { resource: [RESOURCE], operation: [String(spec.option.value)] } };
+	return {
+		option: spec.option,
+		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(input), simplifyResultsField(), failOnItemErrorsOptions()]),
+		run: async function (this: IExecuteFunctions) {
+			return await runBulkOperation(this, operation);
+		},
 	};
 }

@@ -1,59 +1,45 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { PRICE_FORMS } from '../productValues';
-import { bulkInputFields } from '../bulkInput';
-import { runBulkOperation, type BulkEntry } from '../bulkRun';
-import { failOnItemErrorsOptions, panelLabels, simplifyResultsField } from '../common';
+import { panelLabels } from '../common';
+import type { BulkEntry } from '../bulkRun';
 import {
-	RESOURCE,
 	bulkDiscountOperation,
 	checkDiscountPeriod,
 	checkDiscountStart,
 	currencyField,
 	currencyOf,
-	discountBulkInput,
+	discountLocatorField,
 	discountTypeOf,
 	discountTypeOptions,
+	readDiscountId,
 } from './shared';
-import { discountLocatorField, readDiscountId } from './discountLocator';
-import type { OperationModule } from '../contract';
-
-const OPERATION = 'update';
 
 const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountType'] as const;
 
 /**
- * Checks one entry and turns it into the service's shape: only the changes given are sent. The new
- * price goes out as text, as the interface types it, with its currency (RSD unless given). The
- * discount is `discountId`, or `id` as Schedule's and Get Many's outputs carry it.
+ * Only the changes given are sent. The new price goes out as text, as the interface types it, with
+ * its currency. The discount is `discountId`, or `id` as Schedule's and Get Many's outputs carry it.
  */
 function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<IDataObject>): IDataObject {
-	const field = (name: string) => label(name);
 	const idKey = isBlank(entry.discountId) && !isBlank(entry.id) ? 'id' : 'discountId';
-	const discountId = readDiscountId(reader(idKey), field(idKey), entry[idKey]);
+	const discountId = readDiscountId(reader(idKey), label(idKey), entry[idKey]);
 	if (CHANGES.every((change) => isBlank(entry[change]))) {
 		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 	}
 	const update: IDataObject = { discountId };
 	if (!isBlank(entry.newDiscountPrice)) {
-		update.newDiscountPrice = String(readPrice(reader('newDiscountPrice'), field('newDiscountPrice'), entry.newDiscountPrice));
-		update.newDiscountPriceCurrency = currencyOf(reader('newDiscountPriceCurrency'), field('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
+		update.newDiscountPrice = String(readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice));
+		update.newDiscountPriceCurrency = currencyOf(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
 	}
-	const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(reader('newDiscountType'), field('newDiscountType'), entry.newDiscountType);
-	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(reader('newDateFrom'), field('newDateFrom'), entry.newDateFrom);
-	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(reader('newDateTo'), field('newDateTo'), entry.newDateTo);
-	if (newDateFrom) checkDiscountStart(reader('newDateFrom'), newType, newDateFrom, field('newDateFrom'));
-	checkDiscountPeriod(reader('newDateTo'), newType, newDateFrom, newDateTo, { from: field('newDateFrom'), to: field('newDateTo') });
+	const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(reader('newDiscountType'), label('newDiscountType'), entry.newDiscountType);
+	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
+	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
+	if (newDateFrom) checkDiscountStart(reader('newDateFrom'), newType, newDateFrom, label('newDateFrom'));
+	checkDiscountPeriod(reader('newDateTo'), newType, newDateFrom, newDateTo, { from: label('newDateFrom'), to: label('newDateTo') });
 	if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
 	if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
 	if (newType) update.newDiscountType = newType;
@@ -96,7 +82,16 @@ const rowFields: INodeProperties[] = [
 
 const ROW_LABELS = panelLabels(rowFields);
 
-const BULK_INPUT = discountBulkInput({
+export const operation = bulkDiscountOperation<IDataObject>({
+	option: {
+		name: 'Update',
+		value: 'update',
+		action: 'Update discounts',
+		description:
+			'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, success, error and the input sent.',
+	},
+	method: 'PUT',
+	answer: ANSWERS.discountUpdate,
 	entries: 'discount updates',
 	entry: 'Discount Update',
 	nameEntry: (_ctx, entry) => {
@@ -104,22 +99,10 @@ const BULK_INPUT = discountBulkInput({
 		return isBlank(id) ? undefined : `Discount ID ${String(id)}`;
 	},
 	rowsName: 'discountUpdatesUi',
-	rowDisplayName: 'Discount Update',
 	rowFields,
 	jsonDescription:
 		'each with discountId (or id, as Schedule and Get Many give it) and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
 	jsonPlaceholder: '[{"discountId": "3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47", "newDiscountPrice": "849.99"}]',
-});
-
-const updateDiscounts: INodePropertyOptions = {
-	name: 'Update',
-	value: OPERATION,
-	action: 'Update discounts',
-	description:
-		'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, success, error and the input sent.',
-};
-
-const UPDATE = bulkDiscountOperation<IDataObject>('PUT', ANSWERS.discountUpdate, BULK_INPUT, {
 	check: checkUpdate,
 	body: (update) => update,
 	idOfInvalid: (raw) => {
@@ -127,18 +110,3 @@ const UPDATE = bulkDiscountOperation<IDataObject>('PUT', ANSWERS.discountUpdate,
 		return typeof id === 'object' && id !== null ? (id as IDataObject).value : id;
 	},
 });
-
-/** Runs Discount Update over every input item of the run (the node's customOperations). */
-async function updateDiscountsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBulkOperation(this, UPDATE);
-}
-
-const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
-
-const updateDiscountsFields = updateDisplayOptions(displayOptions, [
-	...bulkInputFields(BULK_INPUT),
-	simplifyResultsField(),
-	failOnItemErrorsOptions(),
-]);
-
-export const operation: OperationModule = { option: updateDiscounts, fields: updateDiscountsFields, run: updateDiscountsRun };

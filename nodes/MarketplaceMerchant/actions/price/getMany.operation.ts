@@ -3,7 +3,6 @@ import {
 	type IDataObject,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
@@ -19,11 +18,7 @@ import type { OperationModule } from '../contract';
 const RESOURCE = 'price';
 const OPERATION = 'getMany';
 
-/**
- * The products asked for: the Product IDs list (text or an expression's array) followed by the
- * picked Products rows, at least one in all. Rows given By EAN are looked up once every value is
- * checked.
- */
+/** The Product IDs list, then the picked Products rows (EANs looked up once every value is checked). */
 async function productIdsOf(ctx: IExecuteSingleFunctions): Promise<number[]> {
 	const listValue = ctx.getNodeParameter('merchantInventoryIds', '');
 	const rows = (ctx.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
@@ -44,10 +39,6 @@ async function productIdsOf(ctx: IExecuteSingleFunctions): Promise<number[]> {
 	return await resolveProductIds(ctx, [...listed, ...picked]);
 }
 
-/**
- * Checks the ids (any number: they are sent 100 per request) and sets the day, today (UTC) unless
- * given, as the dd/MM/yyyy the service wants.
- */
 async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const dateValue = this.getNodeParameter('date', '');
 	// The service answers a past day with 400 ("present or future date"): refused before sending.
@@ -61,52 +52,49 @@ async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHtt
 	return requestOptions;
 }
 
-const getManyPrices: INodePropertyOptions = {
-	name: 'Get Many',
-	value: OPERATION,
-	action: 'Get many prices',
-	description:
-		'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (RSD, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
-	routing: pacedRouting({
-		group: 'payments',
-		idempotent: true,
-		request: { method: 'GET', url: PATHS.prices },
-		preSend: [setIdsAndDate],
-		// A chunk whose ids have no price at all is answered 404: it contributes no items.
-		strategy: splitQueryList('merchantInventoryIds', LIMITS.priceIdsPerRequest, { notFoundIsEmpty: true }),
-		postReceive: [readAnswer(ANSWERS.prices)],
-	}),
-};
-
-const displayOptions = { show: { resource: [RESOURCE], operation: [OPERATION] } };
-
-const getManyPricesFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'Product IDs',
-		name: 'merchantInventoryIds',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 100001, 100002, 100003',
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Many',
+		value: OPERATION,
+		action: 'Get many prices',
 		description:
-			'Product IDs (the API calls them merchantInventoryId) separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request. Products picked below are added to these.',
+			'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (RSD, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
+		routing: pacedRouting({
+			group: 'payments',
+			idempotent: true,
+			request: { method: 'GET', url: PATHS.prices },
+			preSend: [setIdsAndDate],
+			// A chunk whose ids have no price at all is answered 404: it contributes no items.
+			strategy: splitQueryList('merchantInventoryIds', LIMITS.priceIdsPerRequest, { notFoundIsEmpty: true }),
+			postReceive: [readAnswer(ANSWERS.prices)],
+		}),
 	},
-	{
-		displayName: 'Products',
-		name: 'products',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Product',
-		default: {},
-		description: 'Products picked one by one (from the list, by ID or by EAN), asked for after the Product IDs above',
-		options: [{ name: 'product', displayName: 'Product', values: [productLocatorField({ name: 'id' })] }],
-	},
-	{
-		displayName: 'Date',
-		name: 'date',
-		type: 'dateTime',
-		default: '',
-		description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
-	},
-]);
-
-export const operation: OperationModule = { option: getManyPrices, fields: getManyPricesFields };
+	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
+		{
+			displayName: 'Product IDs',
+			name: 'merchantInventoryIds',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 100001, 100002, 100003',
+			description:
+				'Product IDs (the API calls them merchantInventoryId) separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request. Products picked below are added to these.',
+		},
+		{
+			displayName: 'Products',
+			name: 'products',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Product',
+			default: {},
+			description: 'Products picked one by one (from the list, by ID or by EAN), asked for after the Product IDs above',
+			options: [{ name: 'product', displayName: 'Product', values: [productLocatorField({ name: 'id' })] }],
+		},
+		{
+			displayName: 'Date',
+			name: 'date',
+			type: 'dateTime',
+			default: '',
+			description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
+		},
+	]),
+};

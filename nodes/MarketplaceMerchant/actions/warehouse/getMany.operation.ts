@@ -1,19 +1,16 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-
 import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 
-const getManyWarehouses: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getMany',
-	action: 'Get many warehouses',
-	description: "List the merchant's warehouses (pickup addresses): one item per warehouse with its address; exactly one is the default outbound address (defaultAddress true)",
-	routing: pacedRouting({ group: 'orders', idempotent: true, request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many warehouses',
+		description: "List the merchant's warehouses (pickup addresses): one item per warehouse with its address; exactly one is the default outbound address (defaultAddress true)",
+		routing: pacedRouting({ group: 'orders', idempotent: true, request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
+	},
+	fields: [],
 };
-
-const getManyWarehousesFields: INodeProperties[] = [];
-
-export const operation: OperationModule = { option: getManyWarehouses, fields: getManyWarehousesFields };
