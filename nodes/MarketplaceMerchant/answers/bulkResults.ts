@@ -125,7 +125,7 @@ export function shapeBulkResult({ raw, ...result }: PairedResult, simplify: bool
 	return { ...raw, input: result.input };
 }
 
-/** The end of every bulk write: fails the item when "Fail on Item Errors" is on and an entry failed, else one output item per entry. */
+/** The end of every bulk write: the item fails when "Fail on Item Errors" is on and an entry failed. */
 export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
 	// Positions from 1, as the panel counts rows.
 	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);

@@ -180,7 +180,7 @@ export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 	return readJson(schema, schema.kind === 'list' ? unwrapList(body) : body);
 }
 
-/** Reads an XML document against an answer's schema; a list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
+/** A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
 function readXmlBody(answer: AnswerSchema, xml: string): unknown {
 	const document = parseXml(xml);
 	if (!document) return undefined;
@@ -307,7 +307,8 @@ export function readAnswer(answer: AnswerSchema) {
 		_items: INodeExecutionData[],
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
-		return elementsOf(decodeAnswer(this, response, answer), answer).map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
+		const elements = elementsOf(decodeAnswer(this, response, answer), answer);
+		return elements.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
 	};
 }
 
