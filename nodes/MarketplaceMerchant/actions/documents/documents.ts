@@ -60,15 +60,6 @@ function objectAt(value: unknown, ...path: string[]): IDataObject {
 	return current && typeof current === 'object' && !Array.isArray(current) ? (current as IDataObject) : {};
 }
 
-/** The first of several spellings of a field that has a value. */
-function firstOf(object: IDataObject, ...names: string[]): unknown {
-	for (const name of names) {
-		const value = object[name];
-		if (value !== undefined && value !== null && value !== '') return value;
-	}
-	return undefined;
-}
-
 /** decode.ts made amounts numbers already; anything else is left out. */
 function numberOf(value: unknown): number | undefined {
 	return typeof value === 'number' ? value : undefined;
@@ -189,7 +180,7 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 	const toLink = (entry: unknown, key?: string): DocumentLink | undefined => {
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
 		const fields = entry as IDataObject;
-		const own = textOf(firstOf(fields, 'suborderId', 'suborderid'));
+		const own = textOf([fields.suborderId, fields.suborderid].find((id) => id !== undefined && id !== null && id !== ''));
 		const { documentCorrelationId, link, ...otherFields } = fields;
 		delete otherFields.suborderId;
 		const suborderId = isSuborder(key) ? key : isSuborder(own) ? own : onlyRequested;
@@ -226,17 +217,8 @@ export function suborderGroups(suborderIds: string[]): string[][] {
 	return chunkBySize(suborderIds, SUBORDER_IDS_PER_REQUEST, SUBORDER_ID_BYTES_PER_REQUEST);
 }
 
-interface DocumentDownloadContext extends DownloadContext {
-	helpers: DownloadContext['helpers'] & Pick<BinaryHelperFunctions, 'prepareBinaryData'>;
-}
-
 const PDF_MAGIC = '%PDF';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
-
-function pdfFileName(link: DocumentLink, invoiceNumber: string | undefined): string {
-	const name = (invoiceNumber || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
-	return `${name}.pdf`;
-}
 
 /**
  * One item per link with its PDF. The links are pre-signed and expire after about 10 minutes, so
@@ -244,7 +226,7 @@ function pdfFileName(link: DocumentLink, invoiceNumber: string | undefined): str
  * access. A file is named `<invoice number>.pdf` where the caller knows it (`invoiceNumbers`).
  */
 export async function downloadDocumentPdfs(
-	ctx: DocumentDownloadContext,
+	ctx: DownloadContext & { helpers: Pick<BinaryHelperFunctions, 'prepareBinaryData'> },
 	links: DocumentLink[],
 	binaryProperty = 'data',
 	itemIndex?: number,
@@ -276,7 +258,8 @@ export async function downloadDocumentPdfs(
 					{ itemIndex, description: `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}` },
 				);
 			}
-			const binary = await ctx.helpers.prepareBinaryData(pdf, pdfFileName(link, invoiceNumbers[index]), 'application/pdf');
+			const name = (invoiceNumbers[index] || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
+			const binary = await ctx.helpers.prepareBinaryData(pdf, `${name}.pdf`, 'application/pdf');
 			return { json: link, binary: { [binaryProperty]: binary } };
 		}),
 	);
