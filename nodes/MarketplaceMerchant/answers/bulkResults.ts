@@ -56,24 +56,26 @@ function idOrNull(...candidates: unknown[]): string | number | null {
  * order, so this finds results dropped anywhere. Results left over come out with an empty input
  * rather than paired with an entry they may not belong to.
  */
-function pairInOrder(results: INodeExecutionData[], sent: IDataObject[], kind: ResultKind): INodeExecutionData[] {
-	if (results.length >= sent.length) return results.map(({ json }, index) => paired(kind, json, sent[index] ?? {}));
-	const items: INodeExecutionData[] = [];
-	let next = 0;
-	for (const entry of sent) {
-		const result = results[next]?.json;
-		if (result && kind.names(result, entry)) {
-			items.push(paired(kind, result, entry));
-			next++;
-		} else {
-			items.push({ json: { id: kind.idOfEntry(entry), success: false, error: NO_RESULT_ERROR, input: entry } });
+function pairInOrder(kind: ResultKind) {
+	return function (results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
+		if (results.length >= sent.length) return results.map(({ json }, index) => paired(kind, json, sent[index] ?? {}));
+		const items: INodeExecutionData[] = [];
+		let next = 0;
+		for (const entry of sent) {
+			const result = results[next]?.json;
+			if (result && kind.names(result, entry)) {
+				items.push(paired(kind, result, entry));
+				next++;
+			} else {
+				items.push({ json: { id: kind.idOfEntry(entry), success: false, error: NO_RESULT_ERROR, input: entry } });
+			}
 		}
-	}
-	for (const { json } of results.slice(next)) items.push(paired(kind, json, {}));
-	return items;
+		for (const { json } of results.slice(next)) items.push(paired(kind, json, {}));
+		return items;
+	};
 }
 
-const PRODUCT_RESULTS: ResultKind = {
+export const pairProductResults = pairInOrder({
 	read: (raw, input) => {
 		const errors = Array.isArray(raw.errors) ? raw.errors.map(String) : [];
 		const success = String(raw.status).toUpperCase() === 'SUCCESS';
@@ -82,11 +84,7 @@ const PRODUCT_RESULTS: ResultKind = {
 	},
 	names: (raw, entry) => sameId(raw.myProductId, entry.id),
 	idOfEntry: (entry) => idOrNull(entry.id),
-};
-
-export function pairProductResults(results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
-	return pairInOrder(results, sent, PRODUCT_RESULTS);
-}
+});
 
 /** What a discount result names: the failure's fields, then the success's. */
 function namedByDiscountResult(raw: IDataObject): IDataObject {
@@ -97,7 +95,7 @@ function namedByDiscountResult(raw: IDataObject): IDataObject {
  * An update entry and its result name the discount; a schedule entry and its result name the
  * product (`productId`), and the result's discountId is the new discount's: the id it comes out with.
  */
-const DISCOUNT_RESULTS: ResultKind = {
+export const pairDiscountResults = pairInOrder({
 	read: (raw, input) => {
 		const success = raw.success === true || raw.success === 'true';
 		const failure = (raw.error ?? {}) as IDataObject;
@@ -114,11 +112,7 @@ const DISCOUNT_RESULTS: ResultKind = {
 		return sameId(named.merchantInventoryId, entry.merchantInventoryId);
 	},
 	idOfEntry: (entry) => idOrNull(entry.discountId),
-};
-
-export function pairDiscountResults(results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
-	return pairInOrder(results, sent, DISCOUNT_RESULTS);
-}
+});
 
 export function shapeBulkResult({ raw, ...result }: PairedResult, simplify: boolean): IDataObject {
 	if (simplify || raw === undefined) return result;
