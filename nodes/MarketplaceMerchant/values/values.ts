@@ -1,16 +1,9 @@
 /**
- * Every value a user gives is read here, and nowhere else: one that is not unambiguous is rejected
- * before anything is sent, never guessed. Merchants' sheets write one thousand two hundred
- * ninety-nine as `1.299` (sr-RS) or `1,299` (en), so the grammar is narrow (platform facts,
- * "Merchants' data"). Every reader is `readX(ctx, field, value, …)`, `field` in the panel's words
- * (`Update Fields › Base Price`, `Products › row 3 › Product ID`); a rejection names it, the item
- * (from 0, as n8n's error view counts) and the value as given. A blank value "is missing".
- *
- *   number  a JSON number, or plain digits with at most one `.` (`1,299`, `1 299`, `1e3`, `-5`
- *           are rejected). Whole numbers take no `.` in text (`1.000` is one thousand in the
- *           merchants' locale); prices at most 2 decimals.
- *   date    an n8n date (Luxon), a JS Date, ISO 8601 with at least a full day, or `dd/MM/yyyy`;
- *           real calendar days only; a value without a zone is UTC.
+ * Every value a user gives is read here, and nowhere else, by the narrow grammar README.md's "Your
+ * values" states: merchants' sheets write 1299 as `1.299` or `1,299` (platform facts, "Merchants'
+ * data"), so an ambiguous value is rejected before anything is sent, never guessed. Every reader is
+ * `readX(ctx, field, value, …)`, `field` in the panel's words; a rejection names it, the item (from
+ * 0, as n8n's error view counts) and the value as given. A blank value "is missing".
  */
 import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
@@ -24,7 +17,6 @@ export interface ValueContext {
 	whyMissing?: () => string | undefined;
 }
 
-/** For telling why a parameter gave nothing: its raw expression and the input item. */
 export interface ParameterContext extends ValueContext {
 	getNodeParameter(parameterName: string, fallbackValue?: unknown, options?: { rawExpressions?: boolean }): unknown;
 	getInputData(): INodeExecutionData | undefined;
@@ -62,7 +54,6 @@ export function invalidInput(ctx: ValueContext, field: string, problem: string, 
 	return nodeError(ctx.getNode(), `${field}: ${why ?? problem}${item}`, { itemIndex, description: why === undefined ? hint : undefined });
 }
 
-/** A value as an error message shows it: text in quotes exactly as given, anything else as JSON. */
 export function describeValue(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid date' : value.toISOString();
@@ -90,12 +81,7 @@ function fieldsOf(holder: IDataObject, owner: string): string {
 	return `${owner} has: ${listed}${names.length > LISTED_FIELDS ? ', …' : ''}`;
 }
 
-/**
- * Why parameter `parameterPath` (`updateFields.basePrice`, `productRows.product[2].id`) gave
- * nothing, when it is an expression that only reads a field of the input item and that field is
- * absent or empty: "`{{ $json.productid }}` gave no value: the input item has no field
- * 'productid' (it has: productId, qty)". Else undefined. Never throws.
- */
+/** Why parameter `parameterPath` gave nothing, when it is an expression reading an absent or empty field of the item. */
 export function missingBecauseOfExpression(ctx: ParameterContext, parameterPath: string): string | undefined {
 	try {
 		let raw = ctx.getNodeParameter(parameterPath, undefined, { rawExpressions: true });
@@ -132,7 +118,6 @@ export function readingParameter(ctx: ParameterContext, parameterPath: string): 
 	};
 }
 
-/** Reads parameter `parameterPath` (blank when absent) with `read`, through `readingParameter`. */
 export function readParameter<T>(
 	ctx: ParameterContext,
 	parameterPath: string,
@@ -149,7 +134,6 @@ interface NumberRules {
 	whole?: boolean;
 	maxDecimals?: number;
 	min?: number;
-	/** Prices, weights: above 0. */
 	minExclusive?: boolean;
 	max?: number;
 	/** For messages: 'a number', 'a price', 'a product ID'. */
@@ -200,7 +184,6 @@ export function readWholeNumber(ctx: ValueContext, field: string, value: unknown
 	return readNumber(ctx, field, value, { whole: true, min });
 }
 
-/** A product id (`merchantInventoryId`). */
 export function readId(ctx: ValueContext, field: string, value: unknown): number {
 	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a product ID (a whole number)' });
 }
@@ -315,7 +298,6 @@ export function readBoolean(ctx: ValueContext, field: string, value: unknown): b
 	throw invalidInput(ctx, field, `${describeValue(value)} is not true or false`, hint);
 }
 
-/** One of `choices`, in any letter case. */
 export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, `Use ${choices.join(', ')}`);
 	const choice = typeof value === 'string' ? value.trim().toUpperCase() : undefined;
@@ -339,7 +321,6 @@ interface ListRules<T> {
 	readEntry?: (entry: unknown, entryField: string) => T;
 }
 
-/** A list (`toList`) that must not be empty. */
 export function readList<T = string>(ctx: ValueContext, field: string, value: unknown, rules: ListRules<T>): T[] {
 	const entries: unknown[] = Array.isArray(value) ? value.filter((entry) => !isBlank(entry)) : toList(value);
 	if (entries.length === 0) throw invalidInput(ctx, field, rules.empty.problem, rules.empty.hint);
@@ -373,7 +354,6 @@ export function readUrl(ctx: ValueContext, field: string, value: unknown): strin
 	return text;
 }
 
-/** JSON text parsed; any other value (an expression's object or array) as it is. */
 export function readJson(ctx: ValueContext, field: string, value: unknown, hint: string): unknown {
 	if (typeof value !== 'string') return value;
 	try {
