@@ -273,22 +273,15 @@ function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullR
 
 /** An answer's body read against its schema; one that cannot be read is an error naming the request, never fewer items. */
 export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, answer: AnswerSchema): unknown {
-	const { body, headers } = response;
-	if (Buffer.isBuffer(body)) {
-		const asText = { ...response, body: body.toString('utf8') };
-		const request = requestOfAnswer.get(response);
-		if (request !== undefined) rememberRequest(asText, request);
-		return decodeAnswer(ctx, asText, answer);
-	}
+	const body: unknown = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 	if (typeof body !== 'string') return body === undefined || body === null ? undefined : decodeJson(body, answer);
 	try {
-		return decodeText(body, headers?.['content-type'], answer);
+		return decodeText(body, response.headers?.['content-type'], answer);
 	} catch (error) {
 		throw unreadable(ctx, response, body, error);
 	}
 }
 
-/** The elements of a decoded answer: its list (at `itemsAt` for object answers), or the one object. */
 function elementsOf(body: unknown, answer: AnswerSchema): unknown[] {
 	const data = answer.itemsAt !== undefined && isPlainObject(body) ? body[answer.itemsAt] : body;
 	if (data === undefined || data === null) return [];
