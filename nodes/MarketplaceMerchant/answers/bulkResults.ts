@@ -25,7 +25,6 @@ interface PairedResult extends BulkResult {
 export const NO_RESULT_ERROR =
 	'The service returned no result for this entry: it may or may not have been applied. Check it before sending it again.';
 
-/** How one kind of bulk result is read, whether it may be an entry's, and the id of an entry without one. */
 interface ResultKind {
 	read: (raw: IDataObject, input: IDataObject) => BulkResult;
 	names: (raw: IDataObject, entry: IDataObject) => boolean;
@@ -42,7 +41,6 @@ function sameId(fromResult: unknown, fromEntry: unknown): boolean {
 	return String(fromResult).trim() === String(fromEntry ?? '').trim();
 }
 
-/** A given id as it came (number or text), or null. */
 function idOrNull(...candidates: unknown[]): string | number | null {
 	for (const candidate of candidates) {
 		if (typeof candidate === 'number' || (typeof candidate === 'string' && candidate.trim() !== '')) return candidate;
@@ -86,7 +84,6 @@ export const pairProductResults = pairInOrder({
 	idOfEntry: (entry) => idOrNull(entry.id),
 });
 
-/** What a discount result names: the failure's fields, then the success's. */
 function namedByDiscountResult(raw: IDataObject): IDataObject {
 	return { ...((raw.error ?? {}) as IDataObject), ...((raw.data ?? {}) as IDataObject) };
 }

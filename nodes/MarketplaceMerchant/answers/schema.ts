@@ -189,7 +189,6 @@ const TOKEN_RESPONSE = objectOf({
 	token_type: STRING,
 });
 
-/** What one endpoint answers, and where in it the output items are. */
 export interface AnswerSchema {
 	readonly body: Schema;
 	/** The property of an object body whose list elements are the output items. */

@@ -12,32 +12,22 @@ import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from '../../v
 import { PATHS } from '../../transport/endpoints';
 import { nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/pagination';
-import { ANSWERS, type AnswerSchema } from '../../answers/schema';
+import { ANSWERS } from '../../answers/schema';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
 
 export type DocumentKind = 'invoice' | 'correction';
 
-interface DocumentEndpoints {
-	/** The node's resource and the trigger's event for this kind. */
-	resource: 'invoice' | 'invoiceCorrection';
-	listPath: string;
-	linksPath: string;
-	/** Start of file names of archived answers. */
-	fileStem: string;
-	/** How messages name one document of this kind. */
-	label: string;
-	/** The id (a dedupe key) in `invoiceHeader.orderDetails` and in simplified output. */
-	idField: 'invoiceId' | 'invoiceNumber';
-	answer: AnswerSchema;
-}
-
-export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
+export const DOCUMENTS = {
 	invoice: {
+		/** The node's resource and the trigger's event. */
 		resource: 'invoice',
 		listPath: PATHS.invoices,
 		linksPath: PATHS.invoiceUrls,
+		/** Start of file names of archived answers. */
 		fileStem: 'invoices',
+		/** How messages name one document. */
 		label: 'invoice',
+		/** The id (a dedupe key) in `invoiceHeader.orderDetails` and in simplified output. */
 		idField: 'invoiceId',
 		answer: ANSWERS.invoices,
 	},
