@@ -15,10 +15,7 @@ interface BulkResult extends IDataObject {
 	success: boolean;
 	error?: string;
 	input: IDataObject;
-}
-
-/** On its way to the output: with the service's own result, when it sent one. */
-interface PairedResult extends BulkResult {
+	/** The service's own result, when it sent one (the output with Simplify off). */
 	raw?: IDataObject;
 }
 
@@ -111,7 +108,7 @@ export const pairDiscountResults = pairInOrder({
 	idOfEntry: (entry) => idOrNull(entry.discountId),
 });
 
-export function shapeBulkResult({ raw, ...result }: PairedResult, simplify: boolean): IDataObject {
+export function shapeBulkResult({ raw, ...result }: BulkResult, simplify: boolean): IDataObject {
 	if (simplify || raw === undefined) return result;
 	return { ...raw, input: result.input };
 }
@@ -132,5 +129,5 @@ export function finishBulkResults(this: IExecutePaginationFunctions, items: INod
 				: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
 		throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description: examples });
 	}
-	return items.map(({ json }) => ({ json: shapeBulkResult(json as PairedResult, simplify) }));
+	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));
 }

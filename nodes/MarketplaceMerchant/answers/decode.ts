@@ -167,7 +167,6 @@ function readXml(schema: Schema, occurrences: XmlContent[], name: string): unkno
 	return xmlAsIs(occurrences);
 }
 
-/** Reads a JSON answer already parsed (n8n's request helpers with `json: true`) against its schema. */
 export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 	const { body: schema, itemsAt, asList } = answer;
 	if (Array.isArray(body)) {
@@ -224,7 +223,6 @@ export function rememberRequest(response: IN8nHttpFullResponse, label: string): 
 	requestOfAnswer.set(response, label);
 }
 
-/** An error about an unreadable answer with its request named; other errors as they are. */
 export function namingRequest(error: unknown, label: string): unknown {
 	if (!unreadableAnswerErrors.has(error as object)) return error;
 	const named = error as { description?: string | null };
@@ -293,7 +291,6 @@ export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>
 	return elementsOf(decodeAnswer(ctx, response, answer), answer) as T[];
 }
 
-/** The postReceive that reads an operation's answer, one item per element (`readAnswer(ANSWERS.products)`). */
 export function readAnswer(answer: AnswerSchema) {
 	return async function (
 		this: IExecuteSingleFunctions,

@@ -8,7 +8,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from '../../values/dates';
+import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { PATHS } from '../../transport/endpoints';
 import { nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/pagination';
@@ -140,10 +140,6 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): IDa
 	// n8n shows undefined fields as empty columns; leave them out instead.
 	for (const key of Object.keys(simplified)) if (simplified[key] === undefined) delete simplified[key];
 	return simplified;
-}
-
-export function rawXmlFileName(kind: DocumentKind, from: Date, to: Date): string {
-	return `${DOCUMENTS[kind].fileStem}-${formatYearMonthDay(from)}-${formatYearMonthDay(to)}.xml`;
 }
 
 export interface DocumentLink extends IDataObject {

@@ -100,7 +100,6 @@ export function outputFileField(description: string, displayOptions: INodeProper
 	};
 }
 
-/** `data` when empty. */
 export function binaryPropertyOf(ctx: Pick<IExecuteSingleFunctions, 'getNodeParameter'>): string {
 	const name = String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim();
 	return name || DEFAULT_BINARY_PROPERTY;

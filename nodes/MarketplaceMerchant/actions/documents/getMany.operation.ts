@@ -17,7 +17,8 @@ import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
 import { looksLikeXml } from '../../answers/xml';
 import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit } from '../common';
-import { DOCUMENTS, documentIdOf, rawXmlFileName, simplifyDocument, type DocumentKind } from './documents';
+import { formatYearMonthDay } from '../../values/dates';
+import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
 import {
 	addRangeAndType,
 	binaryPropertyOf,
@@ -66,7 +67,7 @@ function fetchDocuments(kind: DocumentKind) {
 		const inWindows = splitDateRange({
 			idOf: ({ json }) => documentIdOf(json, kind),
 			onWindow: (items, window) => {
-				const fileName = rawXmlFileName(kind, window.from, window.to);
+				const fileName = `${DOCUMENTS[kind].fileStem}-${formatYearMonthDay(window.from)}-${formatYearMonthDay(window.to)}.xml`;
 				for (const item of items) {
 					const file = item.binary?.[property];
 					if (file) file.fileName = fileName;
