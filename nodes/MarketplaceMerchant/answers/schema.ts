@@ -64,23 +64,6 @@ const BASIC_PRODUCT = objectOf({
 	warehouse: STRING,
 });
 
-const MERCHANT_DETAILS = objectOf({
-	name: STRING,
-	businessSpaceCode: STRING,
-	taxIdentificationNumber: STRING,
-	identificationNumber: STRING,
-	taxAdministrationId: STRING,
-	cashier: STRING,
-	contactDetails: objectOf({ phone: STRING, email: STRING }),
-	address: objectOf({ street: STRING, city: STRING }),
-});
-
-const CUSTOMER_DETAILS = objectOf({
-	firstName: STRING,
-	lastName: STRING,
-	address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
-});
-
 const FISCAL_DETAILS_COMMON = { invoiceCounter: STRING, verificationUrl: STRING, fiscalInvoiceDate: STRING };
 
 const ORDER_DETAILS_COMMON = {
@@ -103,10 +86,30 @@ const PRICE_DETAILS = objectOf({
 	vatAmount: NUMBER,
 });
 
-/** An invoice or a correction, whose header differs: its own fields (in the spec's order) go in `header`. */
-function documentOf(header: Record<string, Schema>): ObjectSchema {
+/** An invoice or a correction: they differ in a correction's reason, fiscalDetails and orderDetails. */
+function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, orderDetails: Schema): ObjectSchema {
 	return objectOf({
-		invoiceHeader: objectOf(header),
+		invoiceHeader: objectOf({
+			invoiceType: STRING,
+			...reason,
+			merchantDetails: objectOf({
+				name: STRING,
+				businessSpaceCode: STRING,
+				taxIdentificationNumber: STRING,
+				identificationNumber: STRING,
+				taxAdministrationId: STRING,
+				cashier: STRING,
+				contactDetails: objectOf({ phone: STRING, email: STRING }),
+				address: objectOf({ street: STRING, city: STRING }),
+			}),
+			customerDetails: objectOf({
+				firstName: STRING,
+				lastName: STRING,
+				address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
+			}),
+			fiscalDetails,
+			orderDetails,
+		}),
 		productSpecification: objectOf({
 			items: listOf(
 				objectOf({
@@ -127,23 +130,18 @@ function documentOf(header: Record<string, Schema>): ObjectSchema {
 	});
 }
 
-export const INVOICE = documentOf({
-	invoiceType: STRING,
-	merchantDetails: MERCHANT_DETAILS,
-	customerDetails: CUSTOMER_DETAILS,
-	fiscalDetails: objectOf({ ...FISCAL_DETAILS_COMMON, invoiceNumber: STRING }),
-	orderDetails: objectOf({ invoiceId: STRING, ...ORDER_DETAILS_COMMON, fba: BOOLEAN }),
-});
+export const INVOICE = documentOf(
+	{},
+	objectOf({ ...FISCAL_DETAILS_COMMON, invoiceNumber: STRING }),
+	objectOf({ invoiceId: STRING, ...ORDER_DETAILS_COMMON, fba: BOOLEAN }),
+);
 
 /** `fba` is a string here, a boolean in an invoice. */
-const INVOICE_CORRECTION = documentOf({
-	invoiceType: STRING,
-	invoiceCorrectionReason: STRING,
-	merchantDetails: MERCHANT_DETAILS,
-	customerDetails: CUSTOMER_DETAILS,
-	fiscalDetails: objectOf({ ...FISCAL_DETAILS_COMMON, referentDocumentNumber: STRING }),
-	orderDetails: objectOf({ invoiceNumber: STRING, ...ORDER_DETAILS_COMMON, fba: STRING }),
-});
+const INVOICE_CORRECTION = documentOf(
+	{ invoiceCorrectionReason: STRING },
+	objectOf({ ...FISCAL_DETAILS_COMMON, referentDocumentNumber: STRING }),
+	objectOf({ invoiceNumber: STRING, ...ORDER_DETAILS_COMMON, fba: STRING }),
+);
 
 const DISCOUNT_SCHEDULE_RESPONSE = objectOf({
 	scheduleResult: listOf(
