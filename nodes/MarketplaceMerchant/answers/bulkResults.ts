@@ -1,10 +1,7 @@
 /**
- * One output item per bulk entry sent (Product Update / Update Many, Discount Schedule / Update),
- * in the entries' order, each `{ id, success, error, input }` (or, Simplify off, the service's own
- * result with the input). Results are paired per request (bulkWrite, actions/bulkRun.ts), by
- * position; an answer may hold fewer results than entries, down to none (platform facts), and an
- * entry without one comes out `success: false`. A success has no `error` key at all: in n8n's
- * table a column of nulls reads as a column of failures.
+ * One output item per bulk entry sent, paired per request (bulkWrite, actions/bulkRun.ts) as
+ * README.md's "Results are paired with entries" tells. A success has no `error` key at all: in
+ * n8n's table a column of nulls reads as a column of failures.
  */
 import { type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from '../transport/errors';
@@ -28,10 +25,6 @@ interface ResultKind {
 	idOfEntry: (entry: IDataObject) => string | number | null;
 }
 
-function paired(kind: ResultKind, raw: IDataObject, input: IDataObject): INodeExecutionData {
-	return { json: { ...kind.read(raw, input), raw } };
-}
-
 /** Ids as the service and the user may write them (number or numeric text) are compared as text. */
 function sameId(fromResult: unknown, fromEntry: unknown): boolean {
 	if (fromResult === undefined || fromResult === null || fromResult === '') return true;
@@ -52,20 +45,21 @@ function idOrNull(...candidates: unknown[]): string | number | null {
  * rather than paired with an entry they may not belong to.
  */
 function pairInOrder(kind: ResultKind) {
+	const paired = (raw: IDataObject, input: IDataObject): INodeExecutionData => ({ json: { ...kind.read(raw, input), raw } });
 	return function (results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
-		if (results.length >= sent.length) return results.map(({ json }, index) => paired(kind, json, sent[index] ?? {}));
+		if (results.length >= sent.length) return results.map(({ json }, index) => paired(json, sent[index] ?? {}));
 		const items: INodeExecutionData[] = [];
 		let next = 0;
 		for (const entry of sent) {
 			const result = results[next]?.json;
 			if (result && kind.names(result, entry)) {
-				items.push(paired(kind, result, entry));
+				items.push(paired(result, entry));
 				next++;
 			} else {
 				items.push({ json: { id: kind.idOfEntry(entry), success: false, error: NO_RESULT_ERROR, input: entry } });
 			}
 		}
-		for (const { json } of results.slice(next)) items.push(paired(kind, json, {}));
+		for (const { json } of results.slice(next)) items.push(paired(json, {}));
 		return items;
 	};
 }
