@@ -143,25 +143,11 @@ const INVOICE_CORRECTION = documentOf(
 	objectOf({ invoiceNumber: STRING, ...ORDER_DETAILS_COMMON, fba: STRING }),
 );
 
-const DISCOUNT_SCHEDULE_RESPONSE = objectOf({
-	scheduleResult: listOf(
-		objectOf({
-			success: BOOLEAN,
-			data: objectOf({ merchantInventoryId: INTEGER, discountId: STRING }),
-			error: objectOf({ merchantInventoryId: INTEGER, errorMessage: STRING }),
-		}),
-	),
-});
-
-const DISCOUNT_UPDATE_RESPONSE = objectOf({
-	updateResult: listOf(
-		objectOf({
-			success: BOOLEAN,
-			data: objectOf({ discountId: STRING }),
-			error: objectOf({ discountId: STRING, errorMessage: STRING }),
-		}),
-	),
-});
+/** A discount schedule's or update's answer: under `list`, per entry, `data` on success or `error` with its message. */
+function discountResults(list: string, data: Record<string, Schema>, error: Record<string, Schema>): AnswerSchema {
+	const entry = objectOf({ success: BOOLEAN, data: objectOf(data), error: objectOf({ ...error, errorMessage: STRING }) });
+	return { body: objectOf({ [list]: listOf(entry) }), itemsAt: list };
+}
 
 const DISCOUNT = objectOf({
 	discountId: STRING,
@@ -221,8 +207,8 @@ export const ANSWERS = {
 		body: mapOf(listOf(objectOf({ documentCorrelationId: STRING, link: STRING }))),
 		asList: objectOf({ suborderId: STRING, documentCorrelationId: STRING, link: STRING }),
 	},
-	discountSchedule: { body: DISCOUNT_SCHEDULE_RESPONSE, itemsAt: 'scheduleResult' },
-	discountUpdate: { body: DISCOUNT_UPDATE_RESPONSE, itemsAt: 'updateResult' },
+	discountSchedule: discountResults('scheduleResult', { merchantInventoryId: INTEGER, discountId: STRING }, { merchantInventoryId: INTEGER }),
+	discountUpdate: discountResults('updateResult', { discountId: STRING }, { discountId: STRING }),
 	discounts: { body: listOf(DISCOUNT) },
 	discountCancel: { body: objectOf({ message: STRING }) },
 	prices: { body: listOf(PRICE_DATA) },
