@@ -60,17 +60,10 @@ const BOOLEAN_TEXT = /^\s*(true|false)\s*$/i;
 
 function readScalar(kind: ScalarKind, value: unknown): unknown {
 	if (value === undefined || value === null) return null;
-	switch (kind) {
-		case 'string':
-			return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
-		case 'number':
-		case 'integer':
-			return typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
-		case 'boolean':
-			return typeof value === 'string' && BOOLEAN_TEXT.test(value) ? value.trim().toLowerCase() === 'true' : value;
-		default:
-			return value;
-	}
+	if (kind === 'string') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+	if (kind === 'number' || kind === 'integer') return typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
+	if (kind === 'boolean') return typeof value === 'string' && BOOLEAN_TEXT.test(value) ? value.trim().toLowerCase() === 'true' : value;
+	return value;
 }
 
 const LIST_WRAPPERS = new Set(['content', 'data', 'items', 'results', 'list', 'elements']);
@@ -107,18 +100,11 @@ function jsonElements(value: unknown): unknown[] {
 }
 
 function readJson(schema: Schema, value: unknown): unknown {
-	switch (schema.kind) {
-		case 'list':
-			return jsonElements(value).map((element) => readJson(schema.of, element));
-		case 'object':
-			if (!isPlainObject(value)) return value ?? null;
-			return readObject(schema, value, readJson, (unknown) => unknown);
-		case 'map':
-			if (!isPlainObject(value)) return value ?? null;
-			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.trim(), readJson(schema.values, entry)]));
-		default:
-			return readScalar(schema.kind, value);
-	}
+	if (schema.kind === 'list') return jsonElements(value).map((element) => readJson(schema.of, element));
+	if (schema.kind !== 'object' && schema.kind !== 'map') return readScalar(schema.kind, value);
+	if (!isPlainObject(value)) return value ?? null;
+	if (schema.kind === 'object') return readObject(schema, value, readJson, (unknown) => unknown);
+	return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.trim(), readJson(schema.values, entry)]));
 }
 
 const XML_ITEM = 'item';
