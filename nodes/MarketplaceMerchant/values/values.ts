@@ -342,13 +342,7 @@ export function readEan(ctx: ValueContext, field: string, value: unknown): strin
 
 export function readUrl(ctx: ValueContext, field: string, value: unknown): string {
 	const text = readText(ctx, field, value);
-	let protocol = '';
-	try {
-		protocol = new URL(text).protocol;
-	} catch {
-		// not a URL
-	}
-	if (!['http:', 'https:'].includes(protocol)) {
+	if (!URL.canParse(text) || !['http:', 'https:'].includes(new URL(text).protocol)) {
 		throw invalidInput(ctx, field, `${describeValue(value)} is not an http(s) URL`, 'Use a full address such as https://example.com/images/cover.jpg');
 	}
 	return text;
