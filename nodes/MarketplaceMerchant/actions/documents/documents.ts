@@ -25,7 +25,6 @@ export const DOCUMENTS = {
 		linksPath: PATHS.invoiceUrls,
 		/** Start of file names of archived answers. */
 		fileStem: 'invoices',
-		/** How messages name one document. */
 		label: 'invoice',
 		/** The id (a dedupe key) in `invoiceHeader.orderDetails` and in simplified output. */
 		idField: 'invoiceId',

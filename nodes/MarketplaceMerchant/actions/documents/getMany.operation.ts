@@ -60,7 +60,6 @@ function attachRawXmlIfAsked(kind: DocumentKind) {
 	};
 }
 
-/** The range in windows (as many as the Limit needs), deduplicated by document id. */
 function fetchDocuments(kind: DocumentKind) {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 		const property = binaryPropertyOf(this);
