@@ -1,19 +1,8 @@
 /**
- * The one reader of the service's answers. Every answer, JSON or XML, of every operation and of
- * the trigger, is read here against its schema (schema.ts) into exactly the spec's shape:
- *
- * - keys are matched to the spec's spelling whatever their letter case or surrounding whitespace
- *   (`defaultAddress `, `orderId`, `invoiceid`, `aCode`), and the output uses the spec's names;
- *   when an answer holds two spellings of one field, the spec's own spelling wins;
- * - a list field is a list, whether it came as a JSON array, a JSON string holding a bracketed
- *   list (`"[COD, VOUCHER]"`), a single value, or any XML rendering (Jackson's wrapped elements,
- *   `<item>` children, repeated unwrapped elements); an absent or empty list field is `[]`;
- * - numbers are numbers, also from numeric strings; booleans from `"true"`/`"false"`; fields the
- *   spec types as strings (EANs, SKUs, ids) stay strings with their leading zeros (a number there
- *   becomes its text); a value that is none of these is left as it came, never guessed;
- * - an empty XML element is `null`, and so is a field the answer leaves out (Jackson's XML omits
- *   nulls), so JSON and XML answers of the same documents give identical items;
- * - fields the schema does not know pass through untouched.
+ * The one reader of the service's answers (docs/architecture.md, "Reading answers"). Two spellings
+ * of one field: the spec's own wins. A list is a list from any JSON or XML rendering, also a Java
+ * list's toString (`"[COD, VOUCHER]"`). An absent field is `null`, as Jackson's XML omits nulls,
+ * so JSON and XML answers give identical items. A value of an unexpected type is left as it came.
  */
 import {
 	type FunctionsBase,
@@ -25,10 +14,8 @@ import {
 } from 'n8n-workflow';
 
 import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
-import { IncompleteXml, looksLikeXml, parseXml, type XmlChildren, type XmlContent } from './xml';
+import { IncompleteXml, looksLikeXml, parseXml, type XmlContent } from './xml';
 import { serviceError } from '../transport/errors';
-
-// --- Keys -------------------------------------------------------------------------------------
 
 function keyOf(name: string): string {
 	return name.trim().toLowerCase();
@@ -36,7 +23,6 @@ function keyOf(name: string): string {
 
 const specNamesCache = new WeakMap<ObjectSchema, Map<string, string>>();
 
-/** The spec's name of an answer's key, or undefined for a field the schema does not know. */
 function specNameOf(schema: ObjectSchema, key: string): string | undefined {
 	let names = specNamesCache.get(schema);
 	if (!names) {
@@ -50,20 +36,17 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
-/**
- * An object read field by field: each of the answer's keys under the spec's name, unknown keys as
- * they came, and every field of the schema the answer left out as `[]` (lists) or `null`.
- */
-function readObject<T>(schema: ObjectSchema, entries: Array<[string, T]>, read: (field: Schema, value: T) => unknown, passThrough: (value: T) => unknown): IDataObject {
+/** An object read field by field; every field of the schema the answer left out is `[]` (lists) or `null`. */
+function readObject<T>(schema: ObjectSchema, source: Record<string, T>, read: (field: Schema, value: T, key: string) => unknown, passThrough: (value: T) => unknown): IDataObject {
 	const result: IDataObject = {};
-	for (const [key, value] of entries) {
+	for (const [key, value] of Object.entries(source)) {
 		const name = specNameOf(schema, key);
 		if (name === undefined) {
 			result[key] = passThrough(value) as IDataObject[string];
 			continue;
 		}
 		const seen = result[name];
-		if (seen === undefined || seen === null || key === name) result[name] = read(schema.fields[name], value) as IDataObject[string];
+		if (seen === undefined || seen === null || key === name) result[name] = read(schema.fields[name], value, key) as IDataObject[string];
 	}
 	for (const [name, field] of Object.entries(schema.fields)) {
 		if (!(name in result)) result[name] = field.kind === 'list' ? [] : null;
@@ -71,37 +54,24 @@ function readObject<T>(schema: ObjectSchema, entries: Array<[string, T]>, read: 
 	return result;
 }
 
-// --- Scalars ----------------------------------------------------------------------------------
-
 /** A number as Java services print one, also in exponent form (`1.0E7`). */
 const NUMERIC = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/;
 const BOOLEAN_TEXT = /^\s*(true|false)\s*$/i;
 
 function readScalar(kind: ScalarKind, value: unknown): unknown {
 	if (value === undefined || value === null) return null;
-	switch (kind) {
-		case 'string':
-			return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
-		case 'number':
-		case 'integer':
-			return typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
-		case 'boolean':
-			return typeof value === 'string' && BOOLEAN_TEXT.test(value) ? value.trim().toLowerCase() === 'true' : value;
-		default:
-			return value;
-	}
+	if (kind === 'string') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+	if (kind === 'number' || kind === 'integer') return typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
+	if (kind === 'boolean') return typeof value === 'string' && BOOLEAN_TEXT.test(value) ? value.trim().toLowerCase() === 'true' : value;
+	return value;
 }
 
-// --- Lists ------------------------------------------------------------------------------------
-
-/** Property names under which services commonly wrap a list answer. */
 const LIST_WRAPPERS = new Set(['content', 'data', 'items', 'results', 'list', 'elements']);
 
 /**
- * A list may arrive wrapped in an object (`{content: [...]}`, `{data: [...], total: 3}`): take the
- * list out. An object is a wrapper when its only property is a list, or when it has exactly one
- * list and that list sits under a usual wrapper name. Anything else (e.g. an update result
- * `{status, errors: [], myProductId}`) is an answer in its own right.
+ * The list out of a wrapper (`{content: [...]}`, `{data: [...], total: 3}`): an object whose only
+ * property is a list, or whose one list sits under a usual wrapper name. Anything else (an update
+ * result `{status, errors: [], myProductId}`) is an answer in its own right.
  */
 export function unwrapList(body: unknown): unknown {
 	if (Array.isArray(body) || !isPlainObject(body)) return body;
@@ -112,7 +82,6 @@ export function unwrapList(body: unknown): unknown {
 	return entries.length === 1 || LIST_WRAPPERS.has(name) ? list : body;
 }
 
-/** The elements of a list field in JSON: an array, a bracketed list in a string, or one value. */
 function jsonElements(value: unknown): unknown[] {
 	if (Array.isArray(value)) return value;
 	if (value === undefined || value === null) return [];
@@ -130,44 +99,28 @@ function jsonElements(value: unknown): unknown[] {
 	return inner === '' ? [] : inner.split(',').map((entry) => entry.trim());
 }
 
-// --- JSON -------------------------------------------------------------------------------------
-
 function readJson(schema: Schema, value: unknown): unknown {
-	switch (schema.kind) {
-		case 'list':
-			return jsonElements(value).map((element) => readJson(schema.of, element));
-		case 'object':
-			if (!isPlainObject(value)) return value ?? null;
-			return readObject(schema, Object.entries(value), readJson, (unknown) => unknown);
-		case 'map':
-			if (!isPlainObject(value)) return value ?? null;
-			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.trim(), readJson(schema.values, entry)]));
-		default:
-			return readScalar(schema.kind, value);
-	}
+	if (schema.kind === 'list') return jsonElements(value).map((element) => readJson(schema.of, element));
+	if (schema.kind !== 'object' && schema.kind !== 'map') return readScalar(schema.kind, value);
+	if (!isPlainObject(value)) return value ?? null;
+	if (schema.kind === 'object') return readObject(schema, value, readJson, (unknown) => unknown);
+	return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.trim(), readJson(schema.values, entry)]));
 }
-
-// --- XML --------------------------------------------------------------------------------------
 
 const XML_ITEM = 'item';
 
-/** An XML element the schema does not know, read as its structure says: an empty element is null. */
-function xmlAsIs(content: XmlContent): unknown {
+/** The occurrences of an XML element the schema does not know, read as their structure says: an empty element is null. */
+function xmlAsIs(occurrences: XmlContent[]): unknown {
+	if (occurrences.length !== 1) return occurrences.map((occurrence) => xmlAsIs([occurrence]));
+	const [content] = occurrences;
 	if (typeof content === 'string') return content === '' ? null : content;
-	return Object.fromEntries(
-		Object.entries(content).map(([name, occurrences]) => [
-			name,
-			occurrences.length === 1 ? xmlAsIs(occurrences[0]) : occurrences.map(xmlAsIs),
-		]),
-	);
+	return Object.fromEntries(Object.entries(content).map(([name, children]) => [name, xmlAsIs(children)]));
 }
 
 /**
- * The elements of a list field named `name` from its occurrences in the parent element:
- * repeated unwrapped elements (`<f>a</f><f>b</f>`), or one wrapper whose children all have one
- * name, the field's own (Jackson: `<f><f>a</f></f>`) or `item` (`<f><item>a</item></f>`). A
- * single occurrence that is not a wrapper is a one-element list. A child named like a field of
- * the element is that element's field, not a wrapper.
+ * The elements of list field `name`: repeated unwrapped elements (`<f>a</f><f>b</f>`), or one
+ * wrapper whose children all have one name, the field's own (Jackson: `<f><f>a</f></f>`) or
+ * `item`. A child named like a field of the element is that element's field, not a wrapper.
  */
 function xmlElements(occurrences: XmlContent[], name: string, of: Schema): XmlContent[] {
 	if (occurrences.length !== 1) return occurrences;
@@ -181,19 +134,9 @@ function xmlElements(occurrences: XmlContent[], name: string, of: Schema): XmlCo
 	return isOwnName && !isElementField ? only[child] : [only];
 }
 
-function readXmlObject(schema: ObjectSchema, content: XmlChildren): IDataObject {
-	return readObject(
-		schema,
-		Object.entries(content).map(([key, children]): [string, [string, XmlContent[]]] => [key, [key, children]]),
-		(field, [key, children]) => readXml(field, children, key),
-		([, children]) => (children.length === 1 ? xmlAsIs(children[0]) : children.map(xmlAsIs)),
-	);
-}
-
 /** Reads the occurrences of the element `name` (one, or several for an unwrapped list) against its schema. */
 function readXml(schema: Schema, occurrences: XmlContent[], name: string): unknown {
 	if (schema.kind === 'list') {
-		// Text in a list field: empty (an empty list), one value, or a bracketed list.
 		if (occurrences.length === 1 && typeof occurrences[0] === 'string') {
 			return jsonElements(occurrences[0]).map((element) => readJson(schema.of, element));
 		}
@@ -203,16 +146,13 @@ function readXml(schema: Schema, occurrences: XmlContent[], name: string): unkno
 	const [content] = occurrences;
 	if (content === '') return null;
 	if (typeof content === 'string') return schema.kind === 'object' || schema.kind === 'map' ? content : readScalar(schema.kind, content);
-	if (schema.kind === 'object') return readXmlObject(schema, content);
+	if (schema.kind === 'object') return readObject<XmlContent[]>(schema, content, readXml, xmlAsIs);
 	if (schema.kind === 'map') {
 		return Object.fromEntries(Object.entries(content).map(([key, children]) => [key.trim(), readXml(schema.values, children, key)]));
 	}
-	return xmlAsIs(content);
+	return xmlAsIs(occurrences);
 }
 
-// --- Bodies -----------------------------------------------------------------------------------
-
-/** Reads a JSON answer already parsed (as n8n's request helpers hand it with `json: true`) against its schema. */
 export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 	const { body: schema, itemsAt, asList } = answer;
 	if (Array.isArray(body)) {
@@ -225,37 +165,27 @@ export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 	return readJson(schema, schema.kind === 'list' ? unwrapList(body) : body);
 }
 
-/** Reads an XML document against an answer's schema; a list answer is Jackson's `<List><item>…</item></List>`. */
+/** A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
 function readXmlBody(answer: AnswerSchema, xml: string): unknown {
 	const document = parseXml(xml);
 	if (!document) return undefined;
 	const { body: schema } = answer;
 	const { rootName, root } = document;
-	if (schema.kind === 'list') {
-		// The root only wraps: its children, whatever their name, are the elements.
-		const elements = typeof root === 'string' ? (root === '' ? [] : [root]) : Object.values(root).flat();
-		return elements.map((element) => readXml(schema.of, [element], XML_ITEM));
-	}
-	if (schema.kind === 'object' && typeof root !== 'string') return readXmlObject(schema, root);
-	return readXml(schema, [root], rootName);
+	if (schema.kind !== 'list') return readXml(schema, [root], rootName);
+	const elements = typeof root === 'string' ? (root === '' ? [] : [root]) : Object.values(root).flat();
+	return elements.map((element) => readXml(schema.of, [element], XML_ITEM));
 }
 
-/**
- * Reads an answer's text (JSON or XML, told apart by the content type or the first character)
- * against its schema. Throws on a body that is neither; undefined for an empty body.
- */
+/** Reads an answer's text, JSON or XML, against its schema. Throws on a body that is neither; undefined for an empty body. */
 export function decodeText(text: string, contentType: unknown, answer: AnswerSchema): unknown {
 	if (text.trim() === '') return undefined;
 	if (looksLikeXml(contentType, text)) return readXmlBody(answer, text);
 	return decodeJson(JSON.parse(text), answer);
 }
 
-// --- Answers that cannot be read -------------------------------------------------------------
-
 /** The request each answer of `sendAuthenticated` came from, to name in an error about the answer. */
 const requestOfAnswer = new WeakMap<object, string>();
-
-/** Errors about an answer that could not be read: the sender names its request in them (`namingRequest`). */
+/** Errors about an unreadable answer whose request the sender names (`namingRequest`). */
 const unreadableAnswerErrors = new WeakSet<object>();
 
 /** How a request is named in errors: its method, path and query, never the host (a Base URL may carry a password). */
@@ -275,12 +205,10 @@ export function requestLabel(method: unknown, url: string | undefined, qs?: unkn
 	return label.length > 300 ? `${label.slice(0, 300)}…` : label;
 }
 
-/** Remembers which request an answer came from (for answers read later with `decodeAnswer`). */
 export function rememberRequest(response: IN8nHttpFullResponse, label: string): void {
 	requestOfAnswer.set(response, label);
 }
 
-/** An error about an unreadable answer with its request named in the description; other errors as they are. */
 export function namingRequest(error: unknown, label: string): unknown {
 	if (!unreadableAnswerErrors.has(error as object)) return error;
 	const named = error as { description?: string | null };
@@ -289,10 +217,7 @@ export function namingRequest(error: unknown, label: string): unknown {
 	return error;
 }
 
-/**
- * Whether a JSON text that failed to parse ends before its document does: the parser ran out of
- * input ("Unexpected end of JSON input", or a position at its end). A cut answer, not a garbled one.
- */
+/** Whether JSON that failed to parse was cut (the parser ran out of input), not garbled. */
 function endsEarly(text: string, error: unknown): boolean {
 	const message = String((error as Error)?.message ?? '');
 	if (/end of (JSON )?input/i.test(message)) return true;
@@ -330,65 +255,40 @@ function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullR
 	return built;
 }
 
-/**
- * An answer's body read against its schema. A body that cannot be read (not JSON, not a complete
- * XML document) is a clear error that says why and names the request, never fewer items.
- */
+/** An answer's body read against its schema; one that cannot be read is an error naming the request, never fewer items. */
 export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, answer: AnswerSchema): unknown {
-	const { body, headers } = response;
-	if (Buffer.isBuffer(body)) {
-		const asText = { ...response, body: body.toString('utf8') };
-		const request = requestOfAnswer.get(response);
-		if (request !== undefined) rememberRequest(asText, request);
-		return decodeAnswer(ctx, asText, answer);
-	}
+	const body: unknown = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 	if (typeof body !== 'string') return body === undefined || body === null ? undefined : decodeJson(body, answer);
 	try {
-		return decodeText(body, headers?.['content-type'], answer);
+		return decodeText(body, response.headers?.['content-type'], answer);
 	} catch (error) {
 		throw unreadable(ctx, response, body, error);
 	}
 }
 
-/** The elements of a decoded answer: its list (at `itemsAt` for object answers), or the one object. */
 function elementsOf(body: unknown, answer: AnswerSchema): unknown[] {
 	const data = answer.itemsAt !== undefined && isPlainObject(body) ? body[answer.itemsAt] : body;
 	if (data === undefined || data === null) return [];
 	return Array.isArray(data) ? data : [data];
 }
 
-/**
- * A list answer decoded, as its elements (for code that reads a list outside an operation's
- * postReceive: the editor's list searches and option lists, lookups in a preSend). Nothing
- * (an empty body) is an empty list.
- */
+/** A list answer's elements, for code outside an operation's postReceive (editor lists, lookups); an empty body is `[]`. */
 export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, answer: AnswerSchema): T[] {
 	return elementsOf(decodeAnswer(ctx, response, answer), answer) as T[];
 }
 
-/** The output items of a decoded answer: one per element of its list, or one for an object. */
-function itemsOf(body: unknown, answer: AnswerSchema): INodeExecutionData[] {
-	return elementsOf(body, answer).map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
-}
-
-/**
- * The postReceive action that reads an operation's answer: `readAnswer(ANSWERS.products)`. Each
- * operation names the schema of its answer.
- */
 export function readAnswer(answer: AnswerSchema) {
 	return async function (
 		this: IExecuteSingleFunctions,
 		_items: INodeExecutionData[],
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
-		return itemsOf(decodeAnswer(this, response, answer), answer);
+		const elements = elementsOf(decodeAnswer(this, response, answer), answer);
+		return elements.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
 	};
 }
 
-/**
- * A number field of a decoded answer: the number, or null when the answer left it out or gave
- * something that is not a number (the reader leaves such a value as it came, never guessing).
- */
+/** A number field of a decoded answer, or null when left out or not a number (the reader never guesses). */
 export function decodedNumber(value: unknown): number | null {
 	return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

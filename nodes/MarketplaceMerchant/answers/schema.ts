@@ -1,21 +1,17 @@
 /**
- * The shape of every answer of the merchant integration interface, written down once from the
- * spec (../../../shared/spec/merchant-integration-api.md). `decode.ts` reads every answer, JSON or
- * XML, through these schemas; nothing else knows a response field's type.
- *
- * Ids the spec types as strings (EAN, SKU, suborderId, invoiceId, apId, acode, discountId…) are
- * STRING: they keep their leading zeros. Field names are the spec's spelling; the reader matches
- * an answer's keys to them whatever their letter case or surrounding whitespace.
+ * The shape of every answer, written down once from the spec
+ * (../../../shared/spec/merchant-integration-api.md); decode.ts reads every answer through it.
+ * Ids the spec types as strings (EAN, SKU, suborderId, apId…) are STRING: they keep leading zeros.
  */
 
 export type ScalarKind = 'string' | 'number' | 'integer' | 'boolean' | 'any';
 
 export type Schema =
-	| { readonly kind: ScalarKind; readonly nullable?: boolean }
-	| { readonly kind: 'list'; readonly of: Schema; readonly nullable?: boolean }
-	| { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>>; readonly nullable?: boolean }
+	| { readonly kind: ScalarKind }
+	| { readonly kind: 'list'; readonly of: Schema }
+	| { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>> }
 	/** An object whose keys are data (EANs, suborder ids), each value of one schema. */
-	| { readonly kind: 'map'; readonly values: Schema; readonly nullable?: boolean };
+	| { readonly kind: 'map'; readonly values: Schema };
 
 export type ObjectSchema = Extract<Schema, { kind: 'object' }>;
 
@@ -37,13 +33,6 @@ export function objectOf(fields: Record<string, Schema>): ObjectSchema {
 function mapOf(values: Schema): Schema {
 	return { kind: 'map', values };
 }
-
-/** The spec marks the field nullable (the token's id_token and refresh_token). */
-function nullable(schema: Schema): Schema {
-	return { ...schema, nullable: true };
-}
-
-// --- Products -------------------------------------------------------------------------------
 
 export const PRODUCT = objectOf({
 	id: INTEGER,
@@ -75,45 +64,6 @@ const BASIC_PRODUCT = objectOf({
 	warehouse: STRING,
 });
 
-/** The progress id of an import. */
-const IMPORT_RESPONSE = objectOf({ id: STRING });
-
-/** Single update: the item type of `errors` is not shown in the spec. */
-const PRODUCT_UPDATE_RESULT = objectOf({ status: STRING, errors: listOf(ANY), myProductId: NUMBER });
-
-/** Bulk update: `errors` are strings. */
-const BULK_PRODUCT_UPDATE_RESULT = objectOf({ status: STRING, errors: listOf(STRING), myProductId: NUMBER });
-
-const WAREHOUSE = objectOf({ id: NUMBER, warehouseName: STRING, defaultAddress: BOOLEAN });
-
-const WAREHOUSES_RESPONSE = objectOf({ content: listOf(WAREHOUSE) });
-
-/** Requested EAN (a key) → whether it exists. */
-const EAN_EXISTENCE = mapOf(BOOLEAN);
-
-export const PRODUCT_TYPES = listOf(STRING);
-
-// --- Invoices and invoice corrections --------------------------------------------------------
-
-const STREET_CITY = objectOf({ street: STRING, city: STRING });
-
-const MERCHANT_DETAILS = objectOf({
-	name: STRING,
-	businessSpaceCode: STRING,
-	taxIdentificationNumber: STRING,
-	identificationNumber: STRING,
-	taxAdministrationId: STRING,
-	cashier: STRING,
-	contactDetails: objectOf({ phone: STRING, email: STRING }),
-	address: STREET_CITY,
-});
-
-const CUSTOMER_DETAILS = objectOf({
-	firstName: STRING,
-	lastName: STRING,
-	address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
-});
-
 const FISCAL_DETAILS_COMMON = { invoiceCounter: STRING, verificationUrl: STRING, fiscalInvoiceDate: STRING };
 
 const ORDER_DETAILS_COMMON = {
@@ -136,81 +86,68 @@ const PRICE_DETAILS = objectOf({
 	vatAmount: NUMBER,
 });
 
-const PRODUCT_SPECIFICATION = objectOf({
-	items: listOf(
-		objectOf({
-			productDetails: objectOf({ name: STRING, apId: STRING, sku: STRING, ean: STRING, acode: STRING }),
-			quantity: INTEGER,
-			itemPrice: PRICE_DETAILS,
-			grandTotalPrice: PRICE_DETAILS,
+/** An invoice or a correction: they differ in a correction's reason, fiscalDetails and orderDetails. */
+function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, orderDetails: Schema): ObjectSchema {
+	return objectOf({
+		invoiceHeader: objectOf({
+			invoiceType: STRING,
+			...reason,
+			merchantDetails: objectOf({
+				name: STRING,
+				businessSpaceCode: STRING,
+				taxIdentificationNumber: STRING,
+				identificationNumber: STRING,
+				taxAdministrationId: STRING,
+				cashier: STRING,
+				contactDetails: objectOf({ phone: STRING, email: STRING }),
+				address: objectOf({ street: STRING, city: STRING }),
+			}),
+			customerDetails: objectOf({
+				firstName: STRING,
+				lastName: STRING,
+				address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
+			}),
+			fiscalDetails,
+			orderDetails,
 		}),
-	),
-	totalDetails: objectOf({ basePrice: NUMBER, basePriceWithoutVat: NUMBER, vatAmount: NUMBER, chargedPrice: NUMBER }),
-});
-
-/** An object holding a list of the same name, and the grand total. */
-const TAX_RATE_SPECIFICATION = objectOf({
-	taxRateSpecification: listOf(
-		objectOf({ label: STRING, name: STRING, basePriceWithoutVat: NUMBER, vat: NUMBER, vatAmount: NUMBER }),
-	),
-	grandTotal: NUMBER,
-});
-
-export const INVOICE = objectOf({
-	invoiceHeader: objectOf({
-		invoiceType: STRING,
-		merchantDetails: MERCHANT_DETAILS,
-		customerDetails: CUSTOMER_DETAILS,
-		fiscalDetails: objectOf({ ...FISCAL_DETAILS_COMMON, invoiceNumber: STRING }),
-		orderDetails: objectOf({ invoiceId: STRING, ...ORDER_DETAILS_COMMON, fba: BOOLEAN }),
-	}),
-	productSpecification: PRODUCT_SPECIFICATION,
-	taxRateSpecification: TAX_RATE_SPECIFICATION,
-});
-
-/** As an invoice, with a correction reason, the corrected document's number, and `fba` a string. */
-const INVOICE_CORRECTION = objectOf({
-	invoiceHeader: objectOf({
-		invoiceType: STRING,
-		invoiceCorrectionReason: STRING,
-		merchantDetails: MERCHANT_DETAILS,
-		customerDetails: CUSTOMER_DETAILS,
-		fiscalDetails: objectOf({ ...FISCAL_DETAILS_COMMON, referentDocumentNumber: STRING }),
-		orderDetails: objectOf({ invoiceNumber: STRING, ...ORDER_DETAILS_COMMON, fba: STRING }),
-	}),
-	productSpecification: PRODUCT_SPECIFICATION,
-	taxRateSpecification: TAX_RATE_SPECIFICATION,
-});
-
-const DOCUMENT_LINK = objectOf({ documentCorrelationId: STRING, link: STRING });
-
-/** Keyed by suborder id (the spec's `suborderIdNumberValue` names the key), each a list of links. */
-const INVOICE_URLS = mapOf(listOf(DOCUMENT_LINK));
-
-/** A link in a plain list of links, which names its suborder itself. */
-const LISTED_DOCUMENT_LINK = objectOf({ suborderId: STRING, documentCorrelationId: STRING, link: STRING });
-
-// --- Discounts and prices --------------------------------------------------------------------
-
-const DISCOUNT_SCHEDULE_RESPONSE = objectOf({
-	scheduleResult: listOf(
-		objectOf({
-			success: BOOLEAN,
-			data: objectOf({ merchantInventoryId: INTEGER, discountId: STRING }),
-			error: objectOf({ merchantInventoryId: INTEGER, errorMessage: STRING }),
+		productSpecification: objectOf({
+			items: listOf(
+				objectOf({
+					productDetails: objectOf({ name: STRING, apId: STRING, sku: STRING, ean: STRING, acode: STRING }),
+					quantity: INTEGER,
+					itemPrice: PRICE_DETAILS,
+					grandTotalPrice: PRICE_DETAILS,
+				}),
+			),
+			totalDetails: objectOf({ basePrice: NUMBER, basePriceWithoutVat: NUMBER, vatAmount: NUMBER, chargedPrice: NUMBER }),
 		}),
-	),
-});
-
-const DISCOUNT_UPDATE_RESPONSE = objectOf({
-	updateResult: listOf(
-		objectOf({
-			success: BOOLEAN,
-			data: objectOf({ discountId: STRING }),
-			error: objectOf({ discountId: STRING, errorMessage: STRING }),
+		taxRateSpecification: objectOf({
+			taxRateSpecification: listOf(
+				objectOf({ label: STRING, name: STRING, basePriceWithoutVat: NUMBER, vat: NUMBER, vatAmount: NUMBER }),
+			),
+			grandTotal: NUMBER,
 		}),
-	),
-});
+	});
+}
+
+export const INVOICE = documentOf(
+	{},
+	objectOf({ ...FISCAL_DETAILS_COMMON, invoiceNumber: STRING }),
+	objectOf({ invoiceId: STRING, ...ORDER_DETAILS_COMMON, fba: BOOLEAN }),
+);
+
+/** `fba` is a string here, a boolean in an invoice. */
+const INVOICE_CORRECTION = documentOf(
+	{ invoiceCorrectionReason: STRING },
+	objectOf({ ...FISCAL_DETAILS_COMMON, referentDocumentNumber: STRING }),
+	objectOf({ invoiceNumber: STRING, ...ORDER_DETAILS_COMMON, fba: STRING }),
+);
+
+/** A discount schedule's or update's answer: under `list`, per entry, `data` on success or `error` with its message. */
+function discountResults(list: string, data: Record<string, Schema>, error: Record<string, Schema>): AnswerSchema {
+	const entry = objectOf({ success: BOOLEAN, data: objectOf(data), error: objectOf({ ...error, errorMessage: STRING }) });
+	return { body: objectOf({ [list]: listOf(entry) }), itemsAt: list };
+}
 
 const DISCOUNT = objectOf({
 	discountId: STRING,
@@ -227,34 +164,23 @@ const PRICE_DATA = objectOf({
 	discountId: STRING,
 });
 
-// --- Token and messages ----------------------------------------------------------------------
-
+/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
 const TOKEN_RESPONSE = objectOf({
-	id_token: nullable(STRING),
+	id_token: STRING,
 	access_token: STRING,
-	refresh_token: nullable(STRING),
+	refresh_token: STRING,
 	expires_in: INTEGER,
 	token_type: STRING,
 });
 
-const MESSAGE_BODY = objectOf({ message: STRING });
-
-// --- Answers of the operations ---------------------------------------------------------------
-
-/** What one endpoint answers, and where in it the output items are. */
 export interface AnswerSchema {
-	/** The body's schema. */
 	readonly body: Schema;
-	/**
-	 * The property of an object body whose list elements are the output items (`content` of the
-	 * warehouses answer, `scheduleResult` of a discount schedule). Without it, a list body gives
-	 * one item per element and any other body one item.
-	 */
+	/** The property of an object body whose list elements are the output items. */
 	readonly itemsAt?: string;
 	/**
-	 * What each element is when the service answers a plain list where the spec has an object
-	 * (links not keyed by suborder). Without it, a list where an object is expected is read as a
-	 * list of such objects (ean/exists wraps its object in a one-element list).
+	 * Each element's schema when the service answers a plain list where the spec has an object
+	 * (links not keyed by suborder). Without it, such a list is read as a list of that object
+	 * (ean/exists wraps its object in a one-element list).
 	 */
 	readonly asList?: Schema;
 }
@@ -262,19 +188,29 @@ export interface AnswerSchema {
 export const ANSWERS = {
 	products: { body: listOf(PRODUCT) },
 	basicProducts: { body: listOf(BASIC_PRODUCT) },
-	import: { body: IMPORT_RESPONSE },
-	productUpdate: { body: PRODUCT_UPDATE_RESULT },
-	productBulkUpdate: { body: listOf(BULK_PRODUCT_UPDATE_RESULT) },
-	productTypes: { body: PRODUCT_TYPES },
-	eanExists: { body: EAN_EXISTENCE },
-	warehouses: { body: WAREHOUSES_RESPONSE, itemsAt: 'content' },
+	/** The progress id of an import. */
+	import: { body: objectOf({ id: STRING }) },
+	/** The item type of `errors` is not shown in the spec; a bulk update's are strings. */
+	productUpdate: { body: objectOf({ status: STRING, errors: listOf(ANY), myProductId: NUMBER }) },
+	productBulkUpdate: { body: listOf(objectOf({ status: STRING, errors: listOf(STRING), myProductId: NUMBER })) },
+	productTypes: { body: listOf(STRING) },
+	/** Requested EAN (a key) → whether it exists. */
+	eanExists: { body: mapOf(BOOLEAN) },
+	warehouses: {
+		body: objectOf({ content: listOf(objectOf({ id: NUMBER, warehouseName: STRING, defaultAddress: BOOLEAN })) }),
+		itemsAt: 'content',
+	},
 	invoices: { body: listOf(INVOICE) },
 	invoiceCorrections: { body: listOf(INVOICE_CORRECTION) },
-	invoiceUrls: { body: INVOICE_URLS, asList: LISTED_DOCUMENT_LINK },
-	discountSchedule: { body: DISCOUNT_SCHEDULE_RESPONSE, itemsAt: 'scheduleResult' },
-	discountUpdate: { body: DISCOUNT_UPDATE_RESPONSE, itemsAt: 'updateResult' },
+	/** Keyed by suborder id (the spec's `suborderIdNumberValue` names the key); a plain list's links name their suborder. */
+	invoiceUrls: {
+		body: mapOf(listOf(objectOf({ documentCorrelationId: STRING, link: STRING }))),
+		asList: objectOf({ suborderId: STRING, documentCorrelationId: STRING, link: STRING }),
+	},
+	discountSchedule: discountResults('scheduleResult', { merchantInventoryId: INTEGER, discountId: STRING }, { merchantInventoryId: INTEGER }),
+	discountUpdate: discountResults('updateResult', { discountId: STRING }, { discountId: STRING }),
 	discounts: { body: listOf(DISCOUNT) },
-	discountCancel: { body: MESSAGE_BODY },
+	discountCancel: { body: objectOf({ message: STRING }) },
 	prices: { body: listOf(PRICE_DATA) },
 	token: { body: TOKEN_RESPONSE },
 } as const satisfies Record<string, AnswerSchema>;

@@ -1,29 +1,16 @@
 /**
- * Parses XML answers safely into a neutral tree; what the elements mean (lists, numbers, nulls)
- * is decided by the answer's schema in decode.ts, since XML carries no types and the Java
- * services behind the API render lists in several ways.
- *
- * Only the predefined entities (`&amp;`, `&lt;`, …) and character references are decoded; DTD
- * entities are never expanded, and a document that declares a DOCTYPE is refused, so a hostile
- * answer with nested entity definitions stays small.
+ * Parses XML answers safely into a neutral tree; decode.ts gives it meaning by schema. Only the
+ * predefined entities and character references are decoded, and a document that declares a DOCTYPE
+ * is refused, so a hostile answer with nested entity definitions stays small.
  */
 import { XMLParser } from 'fast-xml-parser';
 
-/**
- * An element's content: its text (entities decoded, trimmed; `''` for an empty element), or its
- * child elements by name, each with all its occurrences in document order.
- */
+/** An element's text (trimmed; `''` when empty), or its children by name, each with all its occurrences in order. */
 export type XmlContent = string | XmlChildren;
 export interface XmlChildren {
 	[name: string]: XmlContent[];
 }
 
-interface XmlDocument {
-	rootName: string;
-	root: XmlContent;
-}
-
-/** The five predefined XML entities and character references; DTD entities stay as written. */
 const PREDEFINED_ENTITY = /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi;
 const PREDEFINED_TEXT: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -36,11 +23,7 @@ function decodeEntities(text: string): string {
 	});
 }
 
-/**
- * Every element is read as a list of its occurrences, so that a one-element list and a single
- * value can be told apart by structure afterwards. Entities are not processed by the parser at
- * all: a DOCTYPE's definitions are never expanded.
- */
+/** Every element as a list of its occurrences, so a one-element list and a single value differ by structure. */
 const parser = new XMLParser({
 	ignoreAttributes: true,
 	ignoreDeclaration: true,
@@ -62,17 +45,12 @@ function contentOf(parsed: unknown): XmlContent {
 	return children;
 }
 
-/**
- * The service's answers never declare a DOCTYPE. One that does is refused outright: its entity
- * definitions are never expanded (processEntities is off), but reading on would hand the
- * workflow unexpanded references such as `&lol9;` as if they were data.
- */
+/** The service's answers never declare one; reading on would hand the workflow unexpanded references (`&lol9;`) as data. */
 const DOCTYPE = /<!DOCTYPE/i;
 
-/** Thrown for an XML answer that is not one complete, well-formed document. */
 export class IncompleteXml extends Error {}
 
-/** Where the markup construct starting at `<!…` or `<?…` ends, and what it is called in a message. */
+/** Markup starting with `<!` or `<?`: where it ends, and its name in a message. */
 const SKIPPED_MARKUP: Array<{ opening: string; closing: string; name: string }> = [
 	{ opening: '<!--', closing: '-->', name: 'a comment' },
 	{ opening: '<![CDATA[', closing: ']]>', name: 'a CDATA section' },
@@ -97,10 +75,8 @@ function tagEnd(xml: string, start: number): number {
 }
 
 /**
- * Checks that the answer is one complete document: every element closed, in order, and nothing
- * left open at its end. The parser is lenient: an answer cut right after a complete tag (as a
- * proxy or a dropped connection can leave it) parses into fewer elements without any error, and
- * so does `<a><b></a>`. A scan of the tags alone costs a fraction of the parse.
+ * Checks that every element is closed, in order: the parser reads an answer cut after a complete
+ * tag (a proxy, a dropped connection), or `<a><b></a>`, as fewer elements without any error.
  */
 function checkComplete(xml: string): void {
 	const open: string[] = [];
@@ -139,11 +115,8 @@ function checkComplete(xml: string): void {
 	}
 }
 
-/**
- * Parses an XML answer; undefined for a document without a root element. Throws IncompleteXml
- * for one that is not a complete, well-formed document.
- */
-export function parseXml(xml: string): XmlDocument | undefined {
+/** Undefined for a document without a root element; IncompleteXml for one not complete and well-formed. */
+export function parseXml(xml: string): { rootName: string; root: XmlContent } | undefined {
 	if (DOCTYPE.test(xml)) {
 		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
 	}

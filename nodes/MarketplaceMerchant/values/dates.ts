@@ -1,17 +1,12 @@
 /**
- * Dates as the endpoints want them, always in UTC (platform facts, "Dates"):
- * invoices and document links take zoned ISO timestamps, discounts and prices `dd/MM/yyyy`,
- * products' modified-after `yyyy-MM-dd`. n8n's date picker gives local timestamps without a zone;
- * a value without a zone is read as UTC so that the same workflow asks for the same days anywhere.
+ * Dates as the endpoints want them, always in UTC (platform facts, "Dates"). n8n's date picker
+ * gives no zone: such a value is UTC, so the same workflow asks for the same days anywhere.
  */
 import { LIMITS } from '../transport/endpoints';
 
 const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * Reads a timestamp the service answered (`2022-01-26T00:00:00` without a zone is UTC), leniently:
- * answers are not the user's to fix. User values are read by values.ts, never here.
- */
+/** A timestamp the service answered, read leniently: answers are not the user's to fix (user values: values.ts). */
 export function parseServiceTimestamp(value: unknown): Date | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
@@ -38,15 +33,12 @@ export function addMonths(date: Date, months: number): Date {
 	return result;
 }
 
-/**
- * Splits an inclusive range into consecutive inclusive windows no longer than the service accepts
- * (3 months), oldest first. Windows do not overlap: each starts 1 ms after the previous ends.
- */
-export function splitIntoWindows(from: Date, to: Date, months = LIMITS.invoiceWindowMonths): Array<{ from: Date; to: Date }> {
+/** Inclusive windows no longer than the service accepts, oldest first; each starts 1 ms after the previous ends. */
+export function splitIntoWindows(from: Date, to: Date): Array<{ from: Date; to: Date }> {
 	const windows: Array<{ from: Date; to: Date }> = [];
 	let start = from;
 	while (start.getTime() <= to.getTime()) {
-		const limit = new Date(addMonths(start, months).getTime() - 1);
+		const limit = new Date(addMonths(start, LIMITS.invoiceWindowMonths).getTime() - 1);
 		const end = limit.getTime() < to.getTime() ? limit : to;
 		windows.push({ from: start, to: end });
 		start = new Date(end.getTime() + 1);

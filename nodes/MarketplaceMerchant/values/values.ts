@@ -1,52 +1,27 @@
 /**
- * Every value a user gives (fields, expressions, bulk entries, the trigger's options) is read
- * here, and nowhere else: a value that is not unambiguous is rejected before anything is sent,
- * never guessed. Merchants' sheets write one thousand two hundred ninety-nine as `1.299` (sr-RS)
- * or `1,299` (en), so the grammar is deliberately narrow (platform facts, "Merchants' data").
- *
- * Every reader is `readX(ctx, field, value, …)`: `field` is how the user knows the value, in the
- * panel's words: its label, under the labels of what holds it, joined by ` › ` (`fieldPath`), and
- * list entries by their 1-based position (`Update Fields › Base Price`, `Products › row 3 ›
- * Product ID`, `Products (JSON) › entry 3 › Stock Level (stockLevel)`, `EANs › entry 2`; see
- * actions/bulkInput.ts). A rejection names that field, the input item as n8n numbers it (from 0,
- * as its error view's "Item Index" shows it) and the value exactly as given. A blank value "is
- * missing"; readers of optional values are called only when one is given (`isBlank`).
- *
- *   number   a JSON number, or text of plain digits with at most one `.` and digits after it
- *            (spaces around trimmed). `1,299`, `1.299,00`, `1 299`, `1e3`, `0x10`, `Infinity`,
- *            `-5` and `""` are rejected. Whole numbers (ids, stock, limits) take no `.` in text
- *            (`1.000` is one thousand in the merchants' locale); prices at most 2 decimals
- *            (a JSON number's float noise, as 899.9 * 1.1 = 989.8900000000001, is rounded away).
- *   date     an n8n date (date picker or expression: a Luxon DateTime), a JS Date, ISO 8601 text
- *            with at least a full day (`2027-02-28`, `2027-02-28T10:00:00Z`) or `dd/MM/yyyy`.
- *            Only real calendar days: `31/02/2027`, `2027-02-30` and `12` are rejected. A value
- *            without a zone is UTC.
+ * Every value a user gives is read here, and nowhere else, by the narrow grammar README.md's "Your
+ * values" states: merchants' sheets write 1299 as `1.299` or `1,299` (platform facts, "Merchants'
+ * data"), so an ambiguous value is rejected before anything is sent, never guessed. Every reader is
+ * `readX(ctx, field, value, …)`, `field` in the panel's words; a rejection names it, the item (from
+ * 0, as n8n's error view counts) and the value as given. A blank value "is missing".
  */
 import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from '../transport/errors';
 
-/**
- * What a reader needs from n8n: the node, and the item when there is one (operations; the
- * trigger's options belong to no item).
- */
+/** The node, and the item when there is one (the trigger's options belong to no item). */
 export interface ValueContext {
 	getNode(): INode;
 	getItemIndex?: () => number;
-	/**
-	 * Why the value read is missing, when more is known than "is missing": an expression that
-	 * read a field the input item does not have (see `readingParameter`).
-	 */
+	/** Why the value is missing, when more is known (see `readingParameter`). */
 	whyMissing?: () => string | undefined;
 }
 
-/** What telling why a parameter gave nothing needs from n8n: its raw expression and the input item. */
 export interface ParameterContext extends ValueContext {
 	getNodeParameter(parameterName: string, fallbackValue?: unknown, options?: { rawExpressions?: boolean }): unknown;
 	getInputData(): INodeExecutionData | undefined;
 }
 
-/** The wording of every value left out that is needed. */
 export const MISSING = 'is missing';
 
 const NUMBER_HINT = 'Use plain digits with an optional decimal point, e.g. 1299 or 1299.50; thousands separators and decimal commas are not accepted';
@@ -60,19 +35,17 @@ export function fieldPath(...labels: string[]): string {
 	return labels.join(FIELD_SEPARATOR);
 }
 
-/** What joins the labels of a field path; hot paths that label every entry of a long list concatenate with it directly. */
+/** Hot paths that label every entry of a long list concatenate with it directly. */
 export const FIELD_SEPARATOR = ' › ';
 
-/** An entry of a list by its 1-based position, as a merchant counts: `EANs › entry 3` for the third. */
+/** An entry by its position from 1, as a merchant counts: `EANs › entry 3`. Hot: it labels every value of a bulk list. */
 export function listEntry(list: string, index: number, unit = 'entry'): string {
-	// Called for every value of every entry of a bulk list (150,000 times in a sync of 50,000): one concatenation.
 	return `${list}${FIELD_SEPARATOR}${unit} ${index + 1}`;
 }
 
 /**
- * The one place an error about a user value is built: the field, the problem and the item. A
- * missing value says why when its context knows (an expression that read a field the item does
- * not have), without the hint: the format was never the problem.
+ * The one place an error about a user value is built. A missing value that its context can
+ * explain goes without the hint: the format was never the problem.
  */
 export function invalidInput(ctx: ValueContext, field: string, problem: string, hint?: string): NodeOperationError {
 	const why = problem === MISSING ? ctx.whyMissing?.() : undefined;
@@ -81,7 +54,6 @@ export function invalidInput(ctx: ValueContext, field: string, problem: string, 
 	return nodeError(ctx.getNode(), `${field}: ${why ?? problem}${item}`, { itemIndex, description: why === undefined ? hint : undefined });
 }
 
-/** A value as an error message shows it: text in quotes exactly as given, anything else as JSON. */
 export function describeValue(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid date' : value.toISOString();
@@ -89,18 +61,13 @@ export function describeValue(value: unknown): string {
 	return JSON.stringify(value) ?? String(value);
 }
 
-/** Whether an optional input was left out (absent, null or blank text). */
 export function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-// ---------------------------------------------------------------------------------------------
-// Why a value is missing
-
 /** An expression that is nothing but a field of the input item: `{{ $json.price }}`, `{{ $json["unit price"] }}`, `{{ $json.product.id }}`. */
 const ITEM_FIELD_EXPRESSION = /^=\s*(\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[\s*(?:'[^']*'|"[^"]*")\s*\])+)\s*\}\})\s*$/;
 const ITEM_FIELD_KEY = /\.([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
-/** Fields of the item a message lists before "…". */
 const LISTED_FIELDS = 10;
 
 function isRecord(value: unknown): value is IDataObject {
@@ -114,14 +81,7 @@ function fieldsOf(holder: IDataObject, owner: string): string {
 	return `${owner} has: ${listed}${names.length > LISTED_FIELDS ? ', …' : ''}`;
 }
 
-/**
- * Why parameter `parameterPath` (`productId`, `updateFields.basePrice`,
- * `productRows.product[2].id`; a resource locator's value is looked into) gave nothing, when its
- * raw value is an expression that only reads a field of the input item and that field is absent
- * or empty: "`{{ $json.productid }}` gave no value: the input item has no field 'productid' (it
- * has: productId, qty)". Undefined when the parameter is not such an expression or the field has a
- * value; the caller then reports the value as it is. Never throws.
- */
+/** Why parameter `parameterPath` gave nothing, when it is an expression reading an absent or empty field of the item. */
 export function missingBecauseOfExpression(ctx: ParameterContext, parameterPath: string): string | undefined {
 	try {
 		let raw = ctx.getNodeParameter(parameterPath, undefined, { rawExpressions: true });
@@ -143,12 +103,12 @@ export function missingBecauseOfExpression(ctx: ParameterContext, parameterPath:
 		if (!isBlank(holder)) return undefined;
 		return `${gaveNothing}: the input item's field '${keys.join('.')}' is ${holder === null ? 'null' : 'empty'}`;
 	} catch {
-		// A parameter that is not there: nothing to explain; the value is reported as it is.
+		// a parameter that is not there: nothing to explain
 		return undefined;
 	}
 }
 
-/** The context to read parameter `parameterPath` with: when its value is missing, the error says which expression gave nothing and why. */
+/** The context to read parameter `parameterPath` with: a missing value says which expression gave nothing and why. */
 export function readingParameter(ctx: ParameterContext, parameterPath: string): ValueContext {
 	const itemIndex = ctx.getItemIndex?.();
 	return {
@@ -158,7 +118,6 @@ export function readingParameter(ctx: ParameterContext, parameterPath: string): 
 	};
 }
 
-/** Reads parameter `parameterPath` (blank when absent) with `read`, naming it `field`; a missing value says why (`readingParameter`). */
 export function readParameter<T>(
 	ctx: ParameterContext,
 	parameterPath: string,
@@ -168,31 +127,21 @@ export function readParameter<T>(
 	return read(readingParameter(ctx, parameterPath), field, ctx.getNodeParameter(parameterPath, ''));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Numbers
-
 const PLAIN_NUMBER = /^(\d+)(?:\.(\d+))?$/;
 
 interface NumberRules {
-	/** Whole numbers only: text may not hold a `.` at all. */
+	/** Text may not hold a `.` at all. */
 	whole?: boolean;
-	/** Most decimal places (of the text, or of the JSON number). */
 	maxDecimals?: number;
-	/** Smallest value allowed. */
 	min?: number;
-	/** Whether `min` itself is excluded (prices, weights: above 0). */
 	minExclusive?: boolean;
-	/** Largest value allowed. */
 	max?: number;
-	/** What the value is, for messages: 'a number', 'a price', 'a product ID'. */
+	/** For messages: 'a number', 'a price', 'a product ID'. */
 	kind?: string;
 	hint?: string;
 }
 
-/**
- * A JSON number within `maxDecimals` places, as that many places: an expression's float noise
- * (899.9 * 1.1 is 989.8900000000001) is rounded away, while 1.299 with 2 places is not a match.
- */
+/** A JSON number as `maxDecimals` places: float noise (899.9 * 1.1 = 989.8900000000001) is rounded away, not 1.299. */
 function withinDecimals(value: number, maxDecimals: number): number | undefined {
 	const rounded = Number(value.toFixed(maxDecimals));
 	return Math.abs(rounded - value) <= Number.EPSILON * 8 * Math.max(1, Math.abs(value)) ? rounded : undefined;
@@ -202,7 +151,7 @@ function tooPrecise(ctx: ValueContext, field: string, value: unknown, rules: Num
 	return invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
 }
 
-/** A number by the grammar above, checked against `rules`; no closure per call (it reads every value of long lists). */
+/** No closure per call: it reads every value of long lists. */
 export function readNumber(ctx: ValueContext, field: string, value: unknown, rules: NumberRules = {}): number {
 	const kind = rules.kind ?? (rules.whole ? 'a whole number' : 'a number');
 	const hint = rules.hint ?? (rules.whole ? WHOLE_HINT : NUMBER_HINT);
@@ -231,34 +180,29 @@ export function readNumber(ctx: ValueContext, field: string, value: unknown, rul
 	return number;
 }
 
-/** A whole number (no `.` in text), at least `min` when given. */
 export function readWholeNumber(ctx: ValueContext, field: string, value: unknown, min?: number): number {
 	return readNumber(ctx, field, value, { whole: true, min });
 }
 
-/** A product id (`merchantInventoryId`): a whole number of 1 or more. */
 export function readId(ctx: ValueContext, field: string, value: unknown): number {
 	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a product ID (a whole number)' });
 }
 
-/** A price (base price, discount price): above 0, at most 2 decimal places, so `1.299` is rejected as ambiguous. */
 export function readPrice(ctx: ValueContext, field: string, value: unknown): number {
 	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT });
 }
 
-/** A stock level: a whole number of 0 or more. */
 export function readStockLevel(ctx: ValueContext, field: string, value: unknown): number {
 	return readNumber(ctx, field, value, { whole: true, min: 0, kind: 'a stock level (a whole number)' });
 }
 
-/** A percentage from 0 to `max` (100 unless a share above the whole makes sense, as a price increase). */
+/** `max` above 100 where a share above the whole makes sense (a price increase). */
 export function readPercent(ctx: ValueContext, field: string, value: unknown, max = 100): number {
 	return readNumber(ctx, field, value, { min: 0, max, maxDecimals: 2, kind: 'a percentage' });
 }
 
 export const VAT_RATES = [0, 10, 20] as const;
 
-/** A VAT rate in percent: one of the rates the service accepts (0, 10, 20). */
 export function readVat(ctx: ValueContext, field: string, value: unknown): number {
 	const vat = readPercent(ctx, field, value);
 	if (!(VAT_RATES as readonly number[]).includes(vat)) {
@@ -267,13 +211,9 @@ export function readVat(ctx: ValueContext, field: string, value: unknown): numbe
 	return vat;
 }
 
-/** Limit of a list operation: a whole number of 1 or more. */
 export function readLimit(ctx: ValueContext, field: string, value: unknown): number {
 	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a limit (a whole number)' });
 }
-
-// ---------------------------------------------------------------------------------------------
-// Dates
 
 const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
 const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
@@ -297,7 +237,6 @@ function parseUserDate(value: unknown): Date | undefined {
 	return parsed?.isValid ? parsed.toJSDate() : undefined;
 }
 
-/** An instant: the forms of `DATE_FORMS`, real calendar days only. */
 export function readDate(ctx: ValueContext, field: string, value: unknown): Date {
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, DATE_HINT);
 	const date = parseUserDate(value);
@@ -305,16 +244,13 @@ export function readDate(ctx: ValueContext, field: string, value: unknown): Date
 	return date;
 }
 
-/** A calendar day (the UTC day of the instant given), as midnight UTC: the service counts in whole days. */
+/** The UTC day of the instant given, as midnight UTC: the service counts in whole days. */
 export function readDay(ctx: ValueContext, field: string, value: unknown): Date {
 	const date = readDate(ctx, field, value);
 	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 }
 
-/**
- * A calendar day (`readDay`) that is today (UTC) or later, for what the service takes only from
- * today on: a past day is refused here, before sending, instead of by the service's 400.
- */
+/** A day from today (UTC) on, for what the service takes only from today: refused here rather than by its 400. */
 export function readDayFromToday(ctx: ValueContext, field: string, value: unknown, what: string): Date {
 	const day = readDay(ctx, field, value);
 	const now = new Date();
@@ -330,9 +266,6 @@ export function isBareDay(value: unknown): boolean {
 	return typeof value === 'string' && (DAY_MONTH_YEAR.test(value.trim()) || /^\d{4}-\d{2}-\d{2}$/.test(value.trim()));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Text, choices, lists, EANs, URLs, JSON
-
 /** Text, trimmed; numbers are read as their digits (an SKU typed as 123). */
 export function readText(ctx: ValueContext, field: string, value: unknown): string {
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING);
@@ -341,10 +274,7 @@ export function readText(ctx: ValueContext, field: string, value: unknown): stri
 	throw invalidInput(ctx, field, `${describeValue(value)} is not text`);
 }
 
-/**
- * A resource locator's value and its mode, one of `modes` (mode name → the label the panel shows).
- * A plain value (workflows made before the field was a locator, a JSON entry) has no mode.
- */
+/** A locator's value and mode (`modes`: name → panel label); a plain value (older workflows, JSON) has none. */
 export function readLocator<Mode extends string>(
 	ctx: ValueContext,
 	field: string,
@@ -358,7 +288,7 @@ export function readLocator<Mode extends string>(
 	return { mode: value.mode as Mode, value: value.value };
 }
 
-/** A yes/no flag: true or false, also as the text "true" or "false" (a sheet's column); nothing else. */
+/** Also the text "true" or "false" (a sheet's column); nothing else. */
 export function readBoolean(ctx: ValueContext, field: string, value: unknown): boolean {
 	const hint = 'Use true or false';
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
@@ -368,7 +298,6 @@ export function readBoolean(ctx: ValueContext, field: string, value: unknown): b
 	throw invalidInput(ctx, field, `${describeValue(value)} is not true or false`, hint);
 }
 
-/** One of `choices`, in any letter case. */
 export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, `Use ${choices.join(', ')}`);
 	const choice = typeof value === 'string' ? value.trim().toUpperCase() : undefined;
@@ -378,29 +307,20 @@ export function readChoice<T extends string>(ctx: ValueContext, field: string, v
 	return choice as T;
 }
 
-/** Where text lists of codes and ids split: commas, semicolons, spaces, new lines. */
 const LIST_SEPARATORS = /[\s,;]+/;
 
-/**
- * Splits a list given as an array, or as text split at `separators` (by default commas,
- * semicolons, spaces and new lines; lists whose entries may hold spaces pass their own).
- */
+/** An array, or text split at commas, semicolons, spaces, new lines (or `separators`: entries may hold spaces). */
 export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): string[] {
 	const values = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(separators) : [];
 	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
 }
 
 interface ListRules<T> {
-	/** The problem and hint when the list is empty. */
 	empty: { problem: string; hint: string };
-	/** Reads each entry, named in errors by its position from 1: `EANs › entry 3`. Entries of an array come as given. */
+	/** Entries of an array come as given; text by default. */
 	readEntry?: (entry: unknown, entryField: string) => T;
 }
 
-/**
- * A list (an array, or text separated by commas, semicolons, spaces or new lines) that must not
- * be empty; each entry read by `readEntry` (text by default).
- */
 export function readList<T = string>(ctx: ValueContext, field: string, value: unknown, rules: ListRules<T>): T[] {
 	const entries: unknown[] = Array.isArray(value) ? value.filter((entry) => !isBlank(entry)) : toList(value);
 	if (entries.length === 0) throw invalidInput(ctx, field, rules.empty.problem, rules.empty.hint);
@@ -420,22 +340,14 @@ export function readEan(ctx: ValueContext, field: string, value: unknown): strin
 	return ean;
 }
 
-/** An http(s) URL. */
 export function readUrl(ctx: ValueContext, field: string, value: unknown): string {
 	const text = readText(ctx, field, value);
-	let url: URL | undefined;
-	try {
-		url = new URL(text);
-	} catch {
-		url = undefined;
-	}
-	if (!url || !['http:', 'https:'].includes(url.protocol)) {
+	if (!URL.canParse(text) || !['http:', 'https:'].includes(new URL(text).protocol)) {
 		throw invalidInput(ctx, field, `${describeValue(value)} is not an http(s) URL`, 'Use a full address such as https://example.com/images/cover.jpg');
 	}
 	return text;
 }
 
-/** A JSON field: JSON text parsed, any other value (an expression's object or array) as it is. */
 export function readJson(ctx: ValueContext, field: string, value: unknown, hint: string): unknown {
 	if (typeof value !== 'string') return value;
 	try {

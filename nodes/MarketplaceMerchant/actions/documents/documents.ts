@@ -1,24 +1,6 @@
 /**
- * Invoices and invoice corrections ("documents"): what the node's Invoice and Invoice Correction
- * operations and the polling trigger know about them. Both kinds have the same shape and parallel
- * endpoints, so everything here takes the kind.
- *
- *   DOCUMENTS[kind]                  { resource, listPath, linksPath, fileStem, label, idField, answer }
- *   documentIdOf(document, kind)     the id that identifies a document (dedupe key), of a document
- *                                    read by decode.ts: invoice → orderDetails.invoiceId;
- *                                    correction → orderDetails.invoiceNumber
- *   suborderIdOf / invoicedDateOf    the suborder, and the invoiced date the service filters on
- *   simplifyDocument(document, kind) flat summary for no-code use (the Simplify toggle)
- *   rawXmlFileName(kind, from, to)   `invoices-2024-01-01-2024-03-31.xml`
- *   flattenDocumentLinks(answer, requestedSuborderIds?)
- *                                    the keyed-by-suborder /urls answer as a list of DocumentLink
- *   linkOfDocument(document, kind, links)
- *                                    which of the links is this document's PDF
- *   suborderGroups(ids)              suborder ids in groups of one /urls request each
- *   downloadDocumentPdfs(ctx, links, binaryProperty, itemIndex?)
- *                                    one item per link with its PDF (downloaded at once: links
- *                                    expire after about 10 minutes); a failed or non-PDF download
- *                                    throws a NodeOperationError that never shows the signed link
+ * Invoices and invoice corrections ("documents"), for the node's operations and the polling
+ * trigger: both kinds have the same shape and parallel endpoints, so everything here takes the kind.
  */
 import {
 	type BinaryHelperFunctions,
@@ -26,39 +8,25 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay, parseServiceTimestamp } from '../../values/dates';
+import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { PATHS } from '../../transport/endpoints';
 import { nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/pagination';
-import { ANSWERS, type AnswerSchema } from '../../answers/schema';
+import { ANSWERS } from '../../answers/schema';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
 
 export type DocumentKind = 'invoice' | 'correction';
 
-interface DocumentEndpoints {
-	/** The node's resource and the trigger's event for this kind. */
-	resource: 'invoice' | 'invoiceCorrection';
-	/** GET list of documents for a date range. */
-	listPath: string;
-	/** GET links to the documents' PDFs, keyed by suborder id. */
-	linksPath: string;
-	/** Start of file names of archived answers. */
-	fileStem: string;
-	/** How messages name one document of this kind. */
-	label: string;
-	/** Name of the id field in `invoiceHeader.orderDetails` (and in simplified output). */
-	idField: 'invoiceId' | 'invoiceNumber';
-	/** The schema of the list answer (decode.ts reads JSON and XML with it). */
-	answer: AnswerSchema;
-}
-
-export const DOCUMENTS: Record<DocumentKind, DocumentEndpoints> = {
+export const DOCUMENTS = {
 	invoice: {
+		/** The node's resource and the trigger's event. */
 		resource: 'invoice',
 		listPath: PATHS.invoices,
 		linksPath: PATHS.invoiceUrls,
+		/** Start of file names of archived answers. */
 		fileStem: 'invoices',
 		label: 'invoice',
+		/** The id (a dedupe key) in `invoiceHeader.orderDetails` and in simplified output. */
 		idField: 'invoiceId',
 		answer: ANSWERS.invoices,
 	},
@@ -81,16 +49,7 @@ function objectAt(value: unknown, ...path: string[]): IDataObject {
 	return current && typeof current === 'object' && !Array.isArray(current) ? (current as IDataObject) : {};
 }
 
-/** The first of several spellings of a field that has a value. */
-function firstOf(object: IDataObject, ...names: string[]): unknown {
-	for (const name of names) {
-		const value = object[name];
-		if (value !== undefined && value !== null && value !== '') return value;
-	}
-	return undefined;
-}
-
-/** Amounts of a document read by decode.ts are numbers already; anything else is left out. */
+/** decode.ts made amounts numbers already; anything else is left out. */
 function numberOf(value: unknown): number | undefined {
 	return typeof value === 'number' ? value : undefined;
 }
@@ -107,9 +66,8 @@ export function documentIdOf(document: IDataObject, kind: DocumentKind): string 
 }
 
 /**
- * The document's invoice number, as the merchant's books and the customer know it: of an invoice
- * the tax administration's (or, non-fiscal, the platform's) `fiscalDetails.invoiceNumber`, of a
- * correction its own `orderDetails.invoiceNumber`.
+ * The number the merchant's books and the customer know: of an invoice the tax administration's
+ * (or, non-fiscal, the platform's) `fiscalDetails.invoiceNumber`, of a correction its own id.
  */
 export function invoiceNumberOf(document: IDataObject, kind: DocumentKind): string | undefined {
 	if (kind === 'correction') return documentIdOf(document, kind);
@@ -121,50 +79,27 @@ export function suborderIdOf(document: IDataObject): string | undefined {
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-/** The platform invoiced date, the date the service filters on (zone-less values are UTC). */
+/** The date the service filters on. */
 export function invoicedDateOf(document: IDataObject): Date | undefined {
 	return parseServiceTimestamp(objectAt(document, 'invoiceHeader', 'orderDetails').invoicedDate);
 }
 
-/** `fba` is a boolean in invoices and a string in corrections (the reader keeps each as the spec types it). */
+/** `fba` is a boolean in invoices and a string in corrections, as the spec types them. */
 function toBoolean(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'false') return value === 'true';
 	return undefined;
 }
 
-/** Response timestamps may come without a zone; they are UTC. Unreadable values pass through. */
+/** Unreadable values pass through. */
 function toIsoUtc(value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const date = parseServiceTimestamp(value);
 	return date ? formatIsoUtc(date) : textOf(value);
 }
 
-interface SimplifiedDocument extends IDataObject {
-	invoiceType?: string;
-	suborderId?: string;
-	orderId?: string;
-	invoicedDate?: string;
-	fiscalInvoiceDate?: string;
-	orderDate?: string;
-	customerName?: string;
-	customerCity?: string;
-	basePrice?: number;
-	vatAmount?: number;
-	chargedPrice?: number;
-	grandTotal?: number;
-	vatRates: number[];
-	paymentMethods: string[];
-	fba?: boolean;
-}
-
-/**
- * A flat summary of an invoice or correction: the fields a bookkeeping sheet needs, dates as
- * zoned ISO timestamps, amounts as numbers. Invoices carry `invoiceId` and the tax
- * administration's `invoiceNumber`; corrections carry their `invoiceNumber`, the corrected
- * invoice's `referentDocumentNumber` and the `correctionReason`.
- */
-export function simplifyDocument(document: IDataObject, kind: DocumentKind): SimplifiedDocument {
+/** The fields a bookkeeping sheet needs, dates as zoned ISO timestamps, amounts as numbers. */
+export function simplifyDocument(document: IDataObject, kind: DocumentKind): IDataObject {
 	const header = objectAt(document, 'invoiceHeader');
 	const orderDetails = objectAt(header, 'orderDetails');
 	const fiscalDetails = objectAt(header, 'fiscalDetails');
@@ -182,7 +117,7 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): Sim
 					invoiceNumber: documentIdOf(document, kind),
 					referentDocumentNumber: textOf(fiscalDetails.referentDocumentNumber),
 				};
-	const simplified: SimplifiedDocument = {
+	const simplified: IDataObject = {
 		...ids,
 		invoiceType: textOf(header.invoiceType),
 		suborderId: textOf(orderDetails.suborderId),
@@ -206,12 +141,8 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): Sim
 	return simplified;
 }
 
-export function rawXmlFileName(kind: DocumentKind, from: Date, to: Date): string {
-	return `${DOCUMENTS[kind].fileStem}-${formatYearMonthDay(from)}-${formatYearMonthDay(to)}.xml`;
-}
-
 export interface DocumentLink extends IDataObject {
-	/** null when the answer does not say which of several requested suborders the link is for. */
+	/** null when the answer does not say which of several requested suborders it is for. */
 	suborderId: string | null;
 	documentCorrelationId: string;
 	link: string;
@@ -221,12 +152,10 @@ export interface DocumentLink extends IDataObject {
 const SPEC_KEY_PLACEHOLDER = 'suborderIdNumberValue';
 
 /**
- * Turns the /urls answer `{ "<suborderId>": [{ documentCorrelationId, link }] }` into one entry
- * per document. Also read: a single object instead of a list, and a plain list of entries. A key
- * (or an entry's own suborderId) counts only when it is one of `requestedSuborderIds` (any key but
- * the spec's placeholder when none are given): otherwise, e.g. under the literal
- * `suborderIdNumberValue`, the suborder is the requested one when only one was asked, else null,
- * never a schema name. Fields beyond the documented ones pass through.
+ * The /urls answer `{ "<suborderId>": [{ documentCorrelationId, link }] }` (also with one object
+ * for a list, or a plain list) as one entry per document. A key or an entry's own suborderId
+ * counts only when requested (any but the spec's placeholder when none are given); else the
+ * suborder is the only one requested, or null: never a schema name.
  */
 export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: string[] = []): DocumentLink[] {
 	const requested = new Set(requestedSuborderIds);
@@ -236,7 +165,7 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 	const toLink = (entry: unknown, key?: string): DocumentLink | undefined => {
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
 		const fields = entry as IDataObject;
-		const own = textOf(firstOf(fields, 'suborderId', 'suborderid'));
+		const own = textOf([fields.suborderId, fields.suborderid].find((id) => id !== undefined && id !== null && id !== ''));
 		const { documentCorrelationId, link, ...otherFields } = fields;
 		delete otherFields.suborderId;
 		const suborderId = isSuborder(key) ? key : isSuborder(own) ? own : onlyRequested;
@@ -258,52 +187,31 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 	return links.filter((link): link is DocumentLink => link !== undefined && link.link !== '');
 }
 
-/**
- * Which link is the PDF of this document: the link names the document it belongs to (also when
- * the answer does not name its suborder); a suborder with a single link needs no name.
- */
+/** The link naming the document (also when the answer names no suborder), or its suborder's only link. */
 export function linkOfDocument(document: IDataObject, kind: DocumentKind, links: DocumentLink[]): DocumentLink | undefined {
 	const id = documentIdOf(document, kind);
 	const ofSuborder = links.filter((link) => link.suborderId === suborderIdOf(document));
 	return links.find((link) => link.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
 }
 
-/**
- * Suborder ids per /urls request. The service documents no limit; this keeps the query string
- * (and the log line of a failed request) short whatever the list.
- */
 const SUBORDER_IDS_PER_REQUEST = 100;
 const SUBORDER_ID_BYTES_PER_REQUEST = 2_000;
 
-/** Suborder ids in the groups that one /urls request each asks for. */
+/** Suborder ids per /urls request: the service documents no limit; this keeps the query short. */
 export function suborderGroups(suborderIds: string[]): string[][] {
 	return chunkBySize(suborderIds, SUBORDER_IDS_PER_REQUEST, SUBORDER_ID_BYTES_PER_REQUEST);
-}
-
-/** What downloading needs from an execution context (node or trigger). */
-interface DocumentDownloadContext extends DownloadContext {
-	helpers: DownloadContext['helpers'] & Pick<BinaryHelperFunctions, 'prepareBinaryData'>;
 }
 
 const PDF_MAGIC = '%PDF';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
 
-/** `<invoice number>.pdf` when the document is known, else named by the link's document id. */
-function pdfFileName(link: DocumentLink, invoiceNumber: string | undefined): string {
-	const name = (invoiceNumber || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
-	return `${name}.pdf`;
-}
-
 /**
- * Downloads every link's PDF as binary data. The links are pre-signed (no credentials are sent)
- * and expire after about 10 minutes, so this runs right after the links are fetched. Downloads
- * go through the shared retry policy (429/5xx, cut connections) under their own gate, so they
- * neither count against nor wait for the API's rate limits. Messages never contain a link: its
- * signature grants access to the document. Each file is named `<invoice number>.pdf` by
- * `invoiceNumbers` (one per link) where the caller read the documents (invoiceNumberOf).
+ * One item per link with its PDF. The links are pre-signed and expire after about 10 minutes, so
+ * this runs right after they are fetched. Messages never contain a link: its signature grants
+ * access. A file is named `<invoice number>.pdf` where the caller knows it (`invoiceNumbers`).
  */
 export async function downloadDocumentPdfs(
-	ctx: DocumentDownloadContext,
+	ctx: DownloadContext & { helpers: Pick<BinaryHelperFunctions, 'prepareBinaryData'> },
 	links: DocumentLink[],
 	binaryProperty = 'data',
 	itemIndex?: number,
@@ -335,7 +243,8 @@ export async function downloadDocumentPdfs(
 					{ itemIndex, description: `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}` },
 				);
 			}
-			const binary = await ctx.helpers.prepareBinaryData(pdf, pdfFileName(link, invoiceNumbers[index]), 'application/pdf');
+			const name = (invoiceNumbers[index] || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
+			const binary = await ctx.helpers.prepareBinaryData(pdf, `${name}.pdf`, 'application/pdf');
 			return { json: link, binary: { [binaryProperty]: binary } };
 		}),
 	);

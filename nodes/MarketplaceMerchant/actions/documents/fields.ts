@@ -1,8 +1,4 @@
-/**
- * The fields of the documents family that the node's operations and the trigger share, each with
- * the reader of its value: the range (Date From/To, the last 7 days by default), the invoice type
- * (one value, "all", for both kinds), Simplify, and the name of an output file's binary field.
- */
+/** The fields the documents' operations and the trigger share, each with the reader of its value. */
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { formatIsoUtc, formatYearMonthDay } from '../../values/dates';
@@ -15,7 +11,6 @@ const DAY_MS = 86_400_000;
 const FROM_LABEL = 'Date From';
 const TO_LABEL = 'Date To';
 
-/** Date From and Date To of a document range; by default the last 7 days (the editor's `$now`). */
 export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
 	const { label } = DOCUMENTS[kind];
 	return [
@@ -38,10 +33,7 @@ export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
 	];
 }
 
-/**
- * Reads Date From and Date To and checks them before anything is sent (the service answers a bare
- * 400 to these). A To given as a bare day (`2024-03-31`, `31/03/2024`) includes that whole day.
- */
+/** Checked before anything is sent: the service answers a bare 400. A To given as a bare day includes that whole day. */
 export function readDocumentRange(ctx: ValueContext, fromValue: unknown, toValue: unknown): { from: Date; to: Date } {
 	const from = readDate(ctx, FROM_LABEL, fromValue);
 	const toInstant = readDate(ctx, TO_LABEL, toValue);
@@ -66,7 +58,6 @@ const ALL_TYPES = 'all';
 const INVOICE_TYPES = ['FISCAL', 'NON_FISCAL'] as const;
 export type InvoiceTypeFilter = (typeof INVOICE_TYPES)[number] | undefined;
 
-/** Invoice Type: fiscal, non-fiscal or all (the service's `type` left out). */
 export function invoiceTypeField(description: string): INodeProperties {
 	return {
 		displayName: INVOICE_TYPE_LABEL,
@@ -82,13 +73,12 @@ export function invoiceTypeField(description: string): INodeProperties {
 	};
 }
 
-/** The `type` to ask for, undefined for all; an expression giving anything else fails the item. */
+/** The `type` to ask for, undefined for all (the service's `type` left out). */
 export function readInvoiceType(ctx: ValueContext, value: unknown): InvoiceTypeFilter {
 	if (isBlank(value) || (typeof value === 'string' && value.trim().toLowerCase() === ALL_TYPES)) return undefined;
 	return readChoice(ctx, INVOICE_TYPE_LABEL, value, INVOICE_TYPES);
 }
 
-/** Simplify of documents: top level, on by default. */
 export function simplifyDocumentsField(kind: DocumentKind): INodeProperties {
 	const { label, idField } = DOCUMENTS[kind];
 	return simplifyField(
@@ -98,7 +88,6 @@ export function simplifyDocumentsField(kind: DocumentKind): INodeProperties {
 
 const DEFAULT_BINARY_PROPERTY = 'data';
 
-/** The name of the binary field an output file goes in (an option shown only when a file is made). */
 export function outputFileField(description: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Put Output File in Field',
@@ -111,13 +100,12 @@ export function outputFileField(description: string, displayOptions: INodeProper
 	};
 }
 
-/** The binary field named in the operation's Options (`options.binaryPropertyName`), `data` when empty. */
 export function binaryPropertyOf(ctx: Pick<IExecuteSingleFunctions, 'getNodeParameter'>): string {
 	const name = String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim();
 	return name || DEFAULT_BINARY_PROPERTY;
 }
 
-/** The range and type of the current item in the query, as the service wants them (zoned ISO timestamps in UTC). */
+/** The range, as zoned ISO timestamps in UTC, and the type of the current item in the query. */
 export async function addRangeAndType(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
 	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));

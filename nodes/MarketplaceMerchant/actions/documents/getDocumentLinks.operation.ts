@@ -1,7 +1,4 @@
-/**
- * Get Document Links of invoices or corrections: one item per document link of some suborders,
- * optionally with the PDF downloaded at once (links expire after about 10 minutes).
- */
+/** Get Document Links of invoices or corrections: one item per document link of some suborders, optionally with its PDF. */
 import {
 	updateDisplayOptions,
 	type IDataObject,
@@ -26,7 +23,7 @@ import type { OperationModule } from '../contract';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 
-/** The suborder ids of the current item, comma-separated in the query; none fails the item before a request is sent. */
+/** None fails the item before a request is sent. */
 async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const suborderIds = readList(this, 'Suborder IDs', this.getNodeParameter('suborderIds', ''), {
 		empty: {
@@ -37,7 +34,6 @@ async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHt
 	return { ...requestOptions, qs: { ...requestOptions.qs, suborderIds: suborderIds.join(',') } };
 }
 
-/** Reads a /urls answer (keyed by suborder id) as one item per document link. */
 async function readDocumentLinks(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
@@ -47,10 +43,7 @@ async function readDocumentLinks(
 	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls), requested).map((link) => ({ json: link }));
 }
 
-/**
- * Suborder ids in groups, each over the range in windows (a 404 for a window means nothing
- * there), then the PDFs downloaded at once if asked: links expire after about 10 minutes.
- */
+/** Suborder ids in groups, each over the range in windows (a 404 for a window means nothing there). */
 function fetchDocumentLinks(kind: DocumentKind) {
 	const inWindows = splitDateRange({
 		idOf: ({ json }) => (json.documentCorrelationId ? String(json.documentCorrelationId) : undefined),
@@ -85,7 +78,6 @@ function fetchDocumentLinks(kind: DocumentKind) {
 	};
 }
 
-/** Get Document Links of one kind (the documents family's form of the module contract): shown for the kind's resource. */
 export function operationOf(kind: DocumentKind): OperationModule {
 	const { resource, label, linksPath } = DOCUMENTS[kind];
 	const option: INodePropertyOptions = {

@@ -1,7 +1,6 @@
 /**
- * Get Many of invoices or corrections: one item per document invoiced in a date range of any
- * length (3-month windows, merged in order without duplicates), Return All or up to a Limit,
- * simplified by default, read from JSON or XML, optionally with the raw XML answer attached.
+ * Get Many of invoices or corrections over a range of any length (3-month windows, merged in order
+ * without duplicates), read from JSON or XML, optionally with the raw XML answer attached.
  */
 import {
 	updateDisplayOptions,
@@ -18,7 +17,8 @@ import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
 import { looksLikeXml } from '../../answers/xml';
 import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit } from '../common';
-import { DOCUMENTS, documentIdOf, rawXmlFileName, simplifyDocument, type DocumentKind } from './documents';
+import { formatYearMonthDay } from '../../values/dates';
+import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
 import {
 	addRangeAndType,
 	binaryPropertyOf,
@@ -35,17 +35,12 @@ function attachesRawXml(ctx: IExecuteSingleFunctions | IExecutePaginationFunctio
 	return ctx.getNodeParameter('options.attachRawXml', false) as boolean;
 }
 
-/** Asks for XML when the user wants XML or the raw XML answer. */
 async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	if (this.getNodeParameter('options.responseFormat', 'json') !== 'xml' && !attachesRawXml(this)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
 }
 
-/**
- * With "Attach Raw XML", every document item gets the XML answer it came from as binary data,
- * for archiving (the same file for all documents of one answer). The window's dates are only
- * known to the strategy, which names the file (see `fetchDocuments`).
- */
+/** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
 function attachRawXmlIfAsked(kind: DocumentKind) {
 	return async function (
 		this: IExecuteSingleFunctions,
@@ -65,14 +60,13 @@ function attachRawXmlIfAsked(kind: DocumentKind) {
 	};
 }
 
-/** The range in windows (as many as the Limit needs), deduplicated by document id, then simplified unless turned off. */
 function fetchDocuments(kind: DocumentKind) {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 		const property = binaryPropertyOf(this);
 		const inWindows = splitDateRange({
 			idOf: ({ json }) => documentIdOf(json, kind),
 			onWindow: (items, window) => {
-				const fileName = rawXmlFileName(kind, window.from, window.to);
+				const fileName = `${DOCUMENTS[kind].fileStem}-${formatYearMonthDay(window.from)}-${formatYearMonthDay(window.to)}.xml`;
 				for (const item of items) {
 					const file = item.binary?.[property];
 					if (file) file.fileName = fileName;
@@ -87,7 +81,6 @@ function fetchDocuments(kind: DocumentKind) {
 	};
 }
 
-/** Get Many of one kind (the documents family's form of the module contract): shown for the kind's resource. */
 export function operationOf(kind: DocumentKind): OperationModule {
 	const { resource, label, listPath, idField } = DOCUMENTS[kind];
 	const option: INodePropertyOptions = {
