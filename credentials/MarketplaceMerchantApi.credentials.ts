@@ -7,7 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/credential';
+import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
 import { tokenFor } from '../nodes/MarketplaceMerchant/transport/token';
 
 /**

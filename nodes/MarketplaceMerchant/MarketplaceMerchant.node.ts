@@ -11,7 +11,7 @@ import { getProductTypes } from './actions/product/productTypes';
 import { searchProducts } from './actions/productLocator';
 import { requestOptionsProperty } from './actions/requestOptions';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
-import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
+import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/send';
 import { testMerchantCredential } from './transport/credentialTest';
 
 /** Every resource of the node (actions/contract.ts): each lists its operations, each operation file its fields. */

@@ -10,10 +10,8 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { readAnswerBody } from '../transport/answerLimits';
-import { recordingInputFailures } from '../transport/inputChecks';
-import { sendSingle, type Route } from '../transport/send';
-import { forInputItem, type PaginationFunction } from '../transport/pagination';
+import { readAnswerBody, sendSingle, type Route } from '../transport/send';
+import { forInputItem, recordingInputFailures, type PaginationFunction } from '../transport/pagination';
 import { readBoolean, type ValueContext } from '../values/values';
 
 /** Return All and Limit, for every list operation. The operation's strategy reads them. */

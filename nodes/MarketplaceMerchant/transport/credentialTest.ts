@@ -17,10 +17,10 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { merchantKeyOf, normalizeBaseUrl } from './credential';
 import { PATHS } from './endpoints';
 import { redactText, secretList } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './requestPolicy';
+import { merchantKeyOf, normalizeBaseUrl } from './send';
 import { displayUrl, requestToken, sendForAnswer, serverMessage, type HttpRequest } from './token';
 
 /** What n8n answers for a test that passed (as for a credential's `test` request). */

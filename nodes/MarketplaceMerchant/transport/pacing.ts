@@ -67,7 +67,7 @@ export class RefusedTooLong extends Error {
 
 interface Gate {
 	readonly group: EndpointGroup;
-	/** The merchant account whose limits the gate keeps (credential.ts, merchantKeyOf). */
+	/** The merchant account whose limits the gate keeps (send.ts, merchantKeyOf). */
 	readonly merchantKey: string;
 	inFlight: number;
 	/**

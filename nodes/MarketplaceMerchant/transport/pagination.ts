@@ -1,20 +1,21 @@
 /**
- * How an operation turns one node item into requests: pages, id chunks, body chunks or date
- * windows. Each is a `routing.operations.pagination` function (RoutingNode calls it when
- * `routing.send.paginate` is true) and sends every request through `sendRequest`, so pacing,
- * retries and token refresh are the same everywhere. Users never see the splitting: they get one
- * output item per product, price, result, invoice or link.
- *
- * The requests of one item overlap: up to the endpoint group's in-flight allowance are
- * outstanding at once (sent, or waiting at the group's gate, which keeps every request within
- * the limits), and their results are merged in request order. Over a real network that is what
- * makes a 40-page Return All take 9 s instead of 40.
+ * What RoutingNode hands each item's requests to. How an operation turns one item into requests
+ * (pages, id chunks, body chunks or date windows) is a `routing.operations.pagination` function
+ * that sends every request through `sendRequest`, so pacing, retries and token refresh are the
+ * same everywhere; users get one output item per product, price, result, invoice or link. The
+ * requests of one item overlap, up to the group's in-flight allowance, and their results are
+ * merged in request order: over a real network a 40-page Return All takes 9 s instead of 40.
  */
 import {
+	NodeApiError,
+	NodeOperationError,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
 	type INodeExecutionData,
+	type PreSendAction,
 } from 'n8n-workflow';
 
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
@@ -22,8 +23,59 @@ import { RATE_LIMITS } from './endpoints';
 import { RequestNotNeeded } from './pacing';
 import { sendRequest, type RequestData, type Route } from './send';
 import { asNodeError, nodeError, statusOf } from './errors';
-import { mayBeSent } from './inputChecks';
 import { readLimit, toList } from '../values/values';
+
+/*
+ * With On Error = Stop, an invalid input item stops the node before any item is sent. RoutingNode
+ * starts every item's chain in one synchronous loop (routing-node.ts `runNode`, n8n 1.123 to
+ * 2.41, while the node offers no Batching option): each item awaits its preSend (where values.ts
+ * checks the input), then calls our pagination function, so items 0 and 2 would be sent while
+ * item 1 fails. So every preSend failure is recorded for the node run, and each item, before its
+ * first request, awaits once (a microtask: after that loop, no timer), waits for the run's
+ * preSends still running (a lookup, as a product given by EAN) and sends nothing if any item was
+ * rejected. A held-back item resolves with no results rather than rejecting, so the first
+ * rejection RoutingNode finds, in item order, is the invalid item's own error.
+ */
+
+/**
+ * Keyed by the run's execute data: one object per node run (WorkflowExecute makes one per run),
+ * shared by its items and collected with it.
+ */
+const runsWithInvalidItems = new WeakSet<object>();
+const runningChecks = new WeakMap<object, Set<Promise<unknown>>>();
+
+function runOf(ctx: IExecuteSingleFunctions): object | undefined {
+	const executeData = ctx.getExecuteData?.() as unknown;
+	return executeData && typeof executeData === 'object' ? executeData : undefined;
+}
+
+/** Wraps a preSend so that its failure is known to the other items of the same node run. */
+export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const run = runOf(this);
+		// Called inside an async function so that a preSend throwing at once is a rejection too.
+		const check = (async () => await preSend.call(this, requestOptions))();
+		const running = run ? runningChecks.get(run) ?? new Set<Promise<unknown>>() : undefined;
+		if (run && running) runningChecks.set(run, running.add(check));
+		try {
+			return await check;
+		} catch (error) {
+			if (run) runsWithInvalidItems.add(run);
+			throw error instanceof NodeOperationError || error instanceof NodeApiError ? error : nodeError(this.getNode(), error as Error);
+		} finally {
+			running?.delete(check);
+		}
+	};
+}
+
+/** False when another item of this node run failed its input checks and the node stops on errors. */
+async function mayBeSent(ctx: IExecutePaginationFunctions): Promise<boolean> {
+	await Promise.resolve();
+	const run = runOf(ctx);
+	const running = run ? runningChecks.get(run) : undefined;
+	while (running && running.size > 0) await Promise.allSettled([...running]);
+	return !(run && runsWithInvalidItems.has(run) && !ctx.continueOnFail());
+}
 
 /** How one item becomes requests: an operation's strategy, given the item's request and the operation's route. */
 export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
@@ -59,7 +111,7 @@ function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): v
 
 /**
  * Wraps an operation's strategy: nothing is sent while another item of the run failed its input
- * checks and the node stops on errors (inputChecks.ts), every output item points at the input item it came from (n8n
+ * checks and the node stops on errors (`mayBeSent`), every output item points at the input item it came from (n8n
  * fills `pairedItem` in only when input and output counts match, and `.item` expressions
  * downstream need it), and no input item returns more than n8n can take.
  */

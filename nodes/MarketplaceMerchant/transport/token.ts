@@ -9,12 +9,11 @@ import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { answerTooLargeText, jsonOrText, readCappedBody, STREAMED_ANSWER } from './answerLimits';
-import { normalizeBaseUrl } from './credential';
 import { PATHS, type EndpointGroup } from './endpoints';
 import { credentialAdvice, errorCodeOf, networkFailureReason, redactText, secretList } from './errors';
 import { RefusedTooLong } from './pacing';
 import { sendWithPolicy } from './requestPolicy';
+import { answerTooLargeText, jsonOrText, normalizeBaseUrl, readCappedBody, STREAMED_ANSWER } from './send';
 import { decodeJson } from '../answers/decode';
 import { ANSWERS } from '../answers/schema';
 
@@ -195,7 +194,7 @@ export interface Answerer {
  * through the request engine's policy, as every request of the package is (requestPolicy.ts):
  * again after a 429, a 503, a 502/504 or a cut connection (both may be sent twice), as
  * Retry-After asks, within three times its timeout; its body read within the answer cap
- * (answerLimits.ts), so that a gzip bomb or a trickling answer ends in a clear error. The last
+ * (send.ts), so that a gzip bomb or a trickling answer ends in a clear error. The last
  * answer comes back whatever its status, its body parsed when JSON; an error only when none came.
  */
 export async function sendForAnswer(
