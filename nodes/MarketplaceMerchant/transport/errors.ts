@@ -1,10 +1,7 @@
 /**
- * The one place errors are built: what a failed request says (its status, Retry-After, whether
- * the connection was cut) and the error the node shows and n8n stores, a NodeApiError (or our
- * own NodeOperationError) whose message, description, service body (`context.data`) and `cause`
- * carry no bearer token, client secret or API key. Code elsewhere builds errors with
- * `serviceError` (about the service's answer) and `nodeError` (the node's own findings);
- * values.ts's `invalidInput` words the errors about user values and builds them with `nodeError`.
+ * The one place errors are built: what a failed request says (status, Retry-After, a cut
+ * connection) and the error the node shows and n8n stores, whose message, description, service
+ * body (`context.data`) and `cause` carry no bearer token, client secret or API key.
  */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
@@ -47,21 +44,16 @@ export function retryAfterMs(headers: Record<string, unknown> | undefined, now =
 	return undefined;
 }
 
-/**
- * What the user can do when the service refuses the credential, in the same words wherever it
- * shows: the token request (the credential and its test), an operation's request, a trigger poll.
- */
+/** What to do when the service refuses the credential, in the same words wherever it shows. */
 const CREDENTIAL_ADVICE: Partial<Record<number, string>> = {
 	401: 'Check the Client ID and Client Secret, and that they belong to the environment of the Base URL (production and staging credentials differ).',
 	403: "The client has no permission for this: check the API Key and the client's permissions in the merchant portal.",
 };
 
-/** The advice for an answer of this status about the credential (401, 403), if it is one. */
 export function credentialAdvice(status: number | undefined): string | undefined {
 	return status === undefined ? undefined : CREDENTIAL_ADVICE[status];
 }
 
-/** Why a request got no answer at all, in words, by the error's system code. */
 const NETWORK_FAILURE_REASONS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ENOTFOUND: 'the host name could not be resolved',
@@ -73,7 +65,7 @@ const NETWORK_FAILURE_REASONS: Record<string, string> = {
 	ENETUNREACH: 'the network is unreachable',
 };
 
-/** "the connection was refused", or a general wording when the code is unknown. */
+/** Why a request got no answer at all, in words. */
 export function networkFailureReason(error: unknown): string {
 	const code = errorCodeOf(error);
 	return (code && NETWORK_FAILURE_REASONS[code]) ?? 'the request failed before an answer arrived';
@@ -110,9 +102,8 @@ function secretsIn(error: unknown, known: unknown[]): string[] {
 }
 
 /**
- * The error's cause as n8n may store it (name and message), plus what the retry policy and the
- * callers read (status, Retry-After, code). The original (an axios error holding the request with
- * its headers and body) is dropped.
+ * The cause as n8n may store it: name, message, and what the retry policy reads (status,
+ * Retry-After, code), without the axios error that holds the request's headers and body.
  */
 function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	if (!(cause instanceof Error)) return undefined;
@@ -141,9 +132,8 @@ function redactError<T extends NodeApiError | NodeOperationError>(error: T, know
 }
 
 /**
- * The error to throw for a failed request. n8n's request helpers already throw NodeApiError (and
- * our own checks NodeOperationError): those keep the service's message; anything else is wrapped.
- * Either way the secrets are removed (`knownSecrets`: the credential's values).
+ * The error to throw for a failed request, without secrets (`knownSecrets`: the credential's
+ * values). A NodeApiError from n8n's helpers or our NodeOperationError keeps its message.
  */
 export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[] = []): NodeApiError | NodeOperationError {
 	const nodeError =
@@ -161,10 +151,7 @@ export function nodeError(node: INode, message: string | Error, options?: NodeOp
 	return new NodeOperationError(node, message, options);
 }
 
-// Secrets out of everything the node shows or stores. A service may echo the request's
-// Authorization header, its API key or the token request's body in an error of its own; n8n
-// keeps an error's message, description, `context` and `cause` in the execution data.
-
+// A service may echo the Authorization header, the API key or the token request's body in an error.
 const REDACTED = '***';
 
 /** Shorter values are not replaced: a one-letter "secret" would mangle every message. */
@@ -182,8 +169,8 @@ export function secretList(values: unknown[]): string[] {
 	return [...new Set(texts)].sort((a, b) => b.length - a.length);
 }
 
-/** The bearer token of an Authorization header value (`Bearer abc` → `abc`), or the value itself. */
-export function tokenOfAuthorization(value: unknown): string | undefined {
+/** `Bearer abc` → `abc`; any other value as it is. */
+function tokenOfAuthorization(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	return /^\s*Bearer\s+(\S+)\s*$/i.exec(value)?.[1] ?? value;
 }
@@ -195,7 +182,7 @@ export function redactText(text: string, secrets: string[]): string {
 }
 
 /** A copy of plain data (objects, arrays, strings) with every string redacted; cycles end in `[Circular]`. */
-export function redactData(value: unknown, secrets: string[], seen = new WeakSet<object>()): unknown {
+function redactData(value: unknown, secrets: string[], seen = new WeakSet<object>()): unknown {
 	if (typeof value === 'string') return redactText(value, secrets);
 	if (!value || typeof value !== 'object') return value;
 	if (seen.has(value)) return '[Circular]';
