@@ -1,14 +1,8 @@
 /**
- * Where each endpoint lives, which rate-limit group it counts against and the size limits the
- * live service enforces (spec + platform facts). Everything that knows a path or a limit reads it
- * from here.
- */
-
-/**
- * Endpoints share a per-merchant rate limit by group (platform facts, "Rate limits").
- * `documentDownloads` are the pre-signed document links: another host, no published limit.
- * `token` is the credential's token request: no published limit either; one gate per host still
- * makes a 429 from it hold back the other token requests to that host.
+ * Where each endpoint lives, its rate-limit group and the size limits the live service enforces
+ * (spec + platform facts): everything that knows a path or a limit reads it from here. Groups
+ * share a per-merchant rate limit; `documentDownloads` (pre-signed links, another host) and
+ * `token` have no published limit: one gate per host still makes a 429 hold back the others.
  */
 export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation' | 'documentDownloads' | 'token';
 
@@ -17,21 +11,18 @@ export interface RateWindow {
 	limit: number;
 	lengthMs: number;
 	/**
-	 * Spread the requests over the window (never two closer than half of lengthMs / limit) rather
-	 * than in bursts of `limit`: requests sent at the same moment reach the service in a scattered
-	 * order, and the next burst a window later would then meet a window the service still counts
-	 * as full. Half the even spacing, so that a late timer does not delay every later request.
+	 * Never two closer than half of lengthMs / limit: a burst reaches the service scattered, and the
+	 * next burst a window later would meet a window it still counts full. Half, so that a late
+	 * timer does not delay every later request.
 	 */
 	evenly?: boolean;
 }
 
 interface GroupLimits {
-	/** The live service's windows for the group, per merchant. */
 	windows: RateWindow[];
 	/**
-	 * Requests of the group kept open at once per merchant (our choice, not the service's): with a
-	 * per-second limit of 5, five in flight keep that limit busy even when answers take a second.
-	 * Pages, chunks and windows of one item never have more than this many outstanding either.
+	 * Requests open at once per merchant, and per item (our choice): with 5 a second, five in
+	 * flight keep that limit busy even when answers take a second.
 	 */
 	inFlight: number;
 }
@@ -39,10 +30,7 @@ interface GroupLimits {
 const MINUTE_MS = 60_000;
 const SECOND_MS = 1_000;
 
-/**
- * The one table of the known limits: pacing (pacing.ts) sends at these rates without needing 429s.
- * Every group with windows has the minute as its longest: the node's Requests per Minute option caps it.
- */
+/** Every group with windows has the minute as its longest: the Requests per Minute option caps it. */
 export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 	catalogue: {
 		windows: [

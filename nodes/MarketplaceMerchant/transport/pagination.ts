@@ -26,20 +26,14 @@ import { asNodeError, nodeError, statusOf } from './errors';
 import { readLimit, toList } from '../values/values';
 
 /*
- * With On Error = Stop, an invalid input item stops the node before any item is sent. RoutingNode
- * starts every item's chain in one synchronous loop (routing-node.ts `runNode`, n8n 1.123 to
- * 2.41, while the node offers no Batching option): each item awaits its preSend (where values.ts
- * checks the input), then calls our pagination function, so items 0 and 2 would be sent while
- * item 1 fails. So every preSend failure is recorded for the node run, and each item, before its
- * first request, awaits once (a microtask: after that loop, no timer), waits for the run's
- * preSends still running (a lookup, as a product given by EAN) and sends nothing if any item was
- * rejected. A held-back item resolves with no results rather than rejecting, so the first
- * rejection RoutingNode finds, in item order, is the invalid item's own error.
- */
-
-/**
- * Keyed by the run's execute data: one object per node run (WorkflowExecute makes one per run),
- * shared by its items and collected with it.
+ * With On Error = Stop, an invalid item stops the node before any item is sent. RoutingNode starts
+ * every item in one synchronous loop (routing-node.ts `runNode`, n8n 1.123 to 2.41, no Batching
+ * option): each awaits its preSend (values.ts checks the input) and then calls our pagination
+ * function, so items 0 and 2 would be sent while item 1 fails. So preSend failures are recorded
+ * per node run, and each item, before its first request, awaits a microtask (after that loop),
+ * waits for the run's preSends still running (a lookup by EAN) and sends nothing if one failed.
+ * A held-back item resolves with no results, so the first rejection RoutingNode finds is the
+ * invalid item's own error. Runs are keyed by their execute data (one object per node run).
  */
 const runsWithInvalidItems = new WeakSet<object>();
 const runningChecks = new WeakMap<object, Set<Promise<unknown>>>();
@@ -77,10 +71,9 @@ async function mayBeSent(ctx: IExecutePaginationFunctions): Promise<boolean> {
 	return !(run && runsWithInvalidItems.has(run) && !ctx.continueOnFail());
 }
 
-/** How one item becomes requests: an operation's strategy, given the item's request and the operation's route. */
+/** An operation's strategy: how one item's request (with the operation's route) becomes requests. */
 export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
 
-/** What RoutingNode calls for each item (`routing.operations.pagination`). */
 type RoutingPaginationFunction = (
 	this: IExecutePaginationFunctions,
 	resultOptions: DeclarativeRestApiSettings.ResultOptions,
@@ -89,11 +82,7 @@ type RoutingPaginationFunction = (
 /** No loop runs longer than this many requests for one item. */
 const MAX_REQUESTS_PER_ITEM = 10_000;
 
-/**
- * Most output items one input item can produce. n8n's RoutingNode passes an item's results to
- * `Array.push(...)` in one call, which overflows the call stack somewhere above 130,000 items;
- * we stop before that with a message the user can act on instead of a crash.
- */
+/** RoutingNode passes an item's results to one `Array.push(...)`, which overflows the stack above ~130,000. */
 const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
@@ -110,10 +99,9 @@ function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): v
 }
 
 /**
- * Wraps an operation's strategy: nothing is sent while another item of the run failed its input
- * checks and the node stops on errors (`mayBeSent`), every output item points at the input item it came from (n8n
- * fills `pairedItem` in only when input and output counts match, and `.item` expressions
- * downstream need it), and no input item returns more than n8n can take.
+ * Wraps an operation's strategy: nothing is sent while the run holds back (`mayBeSent`), every
+ * output item points at its input item (n8n fills `pairedItem` in only when the counts match,
+ * and `.item` expressions need it), and no input item returns more than n8n can take.
  */
 export function forInputItem(strategy: PaginationFunction, route: Route): RoutingPaginationFunction {
 	return async function (this: IExecutePaginationFunctions, resultOptions: DeclarativeRestApiSettings.ResultOptions) {
@@ -126,7 +114,7 @@ export function forInputItem(strategy: PaginationFunction, route: Route): Routin
 	};
 }
 
-/** How many results the user asked for: Infinity with Return All, else Limit (the fields of `returnAllAndLimit`). */
+/** Infinity with Return All, else Limit. */
 export function resultLimit(ctx: IExecutePaginationFunctions): number {
 	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
 	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));
@@ -143,11 +131,9 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 }
 
 /**
- * Runs up to `count` requests of one item with at most `width` outstanding, started in index
- * order, and hands each result to `take` in index order as soon as it and those before it are
- * in. `take` returns false to stop: requests not yet let through by the gate are then dropped
- * unsent (`wanted` turns false), those already sent are left to finish and ignored. The first
- * error (in index order) is thrown, after stopping the same way.
+ * Runs up to `count` requests with at most `width` outstanding and hands each result to `take` in
+ * index order. `take` returns false to stop: requests not yet let through by the gate are dropped
+ * unsent (`wanted` turns false), those sent are ignored. The first error (in order) is thrown.
  */
 async function inOrder<T>(
 	count: number,
@@ -172,16 +158,14 @@ async function inOrder<T>(
 	}
 }
 
-/** How many requests of one item may be outstanding at once: the group's in-flight allowance. */
 function widthFor(requestData: RequestData): number {
 	return RATE_LIMITS[requestData.route.group].inFlight;
 }
 
 /**
- * Reads every page of a list (`page` from 0 of `pageSize`) until a short page: pages go out ahead
- * of the answers, up to `width` at once (the group's in-flight allowance), so a whole list sends at
- * most `width - 1` requests past the last page; those still waiting at the gate when the short
- * page arrives are never sent (`wanted` turns false).
+ * Reads every page (`page` from 0) until a short page. Pages go out ahead of the answers, up to
+ * `width` at once, so at most `width - 1` requests are sent past the last page; those still at
+ * the gate when the short page arrives are never sent.
  */
 export async function readAllPages<T>(
 	pageSize: number,
@@ -199,12 +183,8 @@ export async function readAllPages<T>(
 }
 
 /**
- * Pages through a list answer (`page` from 0, `size`) until a short page, honouring the
- * operation's Return All / Limit. Pages go out ahead of the answers (page p+1… before p has
- * answered, up to the group's in-flight allowance of 5), so a Return All sends at most 4 requests
- * past the last page; those still waiting at the gate when the short page arrives are never
- * sent. With a limit, pages are sized so that the limit needs as few as possible, and no page
- * beyond the limit's is requested.
+ * Pages through a list (`page`, `size`) as `readAllPages` does, honouring Return All / Limit: with
+ * a limit, pages are sized so that it needs as few as possible, and none beyond it is requested.
  */
 export function pageThrough(maxPageSize: number): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
@@ -230,16 +210,15 @@ function chunk<T>(list: T[], size: number): T[][] {
 	return chunks;
 }
 
-/** Whether a failed request means "nothing found" for its part, as the service answers with 404. */
+/** "Nothing found" for its part, as the service answers with 404. */
 function isNotFound(error: unknown): boolean {
 	return !(error instanceof RequestNotNeeded) && statusOf(error) === 404;
 }
 
 /**
- * Sends a comma-separated id list of any length in requests of at most `maxIds` ids, at once
- * within the limits, and merges the answers in id-chunk order. With `notFoundIsEmpty`, a chunk
- * the service answers 404 ("No prices found…") contributes no items; only when every chunk is
- * answered so (nothing at all found) does the item fail with that answer, as a single request would.
+ * Sends a comma-separated id list in requests of at most `maxIds` ids. With `notFoundIsEmpty`, a
+ * chunk answered 404 ("No prices found…") gives no items; only when every chunk is answered so
+ * does the item fail with that answer, as a single request would.
  */
 export function splitQueryList(parameter: string, maxIds: number, options: { notFoundIsEmpty?: boolean } = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
@@ -290,21 +269,17 @@ export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number): T
 	return chunks;
 }
 
-/** What one chunk's request gave: its results, or why it failed. */
-type ChunkOutcome<R> = Settled<R>;
-
 /**
- * Sends every chunk with `send`, up to `width` at once (1 when an entry's id, `idOf`, repeats
- * across chunks: then the chunks reach the service in the user's order, so the later entry wins),
- * and gives each chunk's outcome in chunk order. A failed chunk does not stop the others.
+ * Sends every chunk, up to `width` at once (one by one when an id repeats across chunks, so that
+ * the later entry wins), and gives each chunk's outcome in order. A failed chunk stops no other.
  */
 export async function sendEachChunk<T, R>(
 	chunks: T[][],
 	width: number,
 	send: (chunk: T[], index: number) => Promise<R>,
 	idOf?: (entry: T) => string | undefined,
-): Promise<Array<ChunkOutcome<R>>> {
-	const outcomes: Array<ChunkOutcome<R>> = [];
+): Promise<Array<Settled<R>>> {
+	const outcomes: Array<Settled<R>> = [];
 	const inSequence = idOf === undefined || repeatsAcrossChunks(chunks, idOf);
 	await inOrder(
 		chunks.length,
@@ -317,7 +292,6 @@ export async function sendEachChunk<T, R>(
 	return outcomes;
 }
 
-/** Whether some id comes in more than one chunk (then the chunks must reach the service in order). */
 function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | undefined): boolean {
 	const chunkOfId = new Map<string, number>();
 	for (const [index, entries] of chunks.entries()) {
@@ -332,22 +306,19 @@ function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | unde
 }
 
 interface DateWindowSplit {
-	/** The document's own id, to drop the same document seen in two windows. */
+	/** To drop the same document seen in two windows. */
 	idOf?: (item: INodeExecutionData) => string | undefined;
-	/** Whether a 404 for one window means "nothing in this window" rather than an error. */
 	notFoundIsEmpty?: boolean;
 	/** Sees each window's items before deduplication (e.g. to name a file after the window). */
 	onWindow?: (items: INodeExecutionData[], window: { from: Date; to: Date }) => INodeExecutionData[];
-	/** Whether the operation's Return All / Limit apply (`returnAllAndLimit` fields). */
+	/** Whether Return All / Limit apply. */
 	limited?: boolean;
 }
 
 /**
- * Splits the `dateFrom`..`dateTo` query range into windows the service accepts (3 months),
- * oldest first, sends them at once within the limits, and merges the answers in window order
- * without duplicates. Under a Limit the windows go one after another, and none is sent once the
- * earlier ones hold enough results (a window may hold thousands of documents, and sending ahead
- * would fetch them for nothing).
+ * Splits the `dateFrom`..`dateTo` range into windows the service accepts, oldest first, and
+ * merges the answers in order without duplicates. Under a Limit the windows go one by one, none
+ * once the earlier hold enough (a window may hold thousands of documents).
  */
 export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {

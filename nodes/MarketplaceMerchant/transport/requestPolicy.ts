@@ -1,9 +1,6 @@
 /**
- * How every request is sent (the node, the trigger, the credential's token and Test button):
- * paced per endpoint group and retried on the answers the live service gives under load.
- * RoutingNode starts every item's request at once, so 1,000 items would otherwise be 1,000
- * simultaneous requests against a limit of 60 a minute: requests of one merchant and group share
- * a gate (pacing.ts), and a 429 closes it for the whole group instead of each request retrying.
+ * How every request is sent: paced per endpoint group (pacing.ts: RoutingNode starts every item
+ * at once, 1,000 items against 60 a minute) and retried on the answers the service gives under load.
  */
 import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
@@ -60,7 +57,6 @@ class AttemptLog {
 		this.spentMs += waitMs;
 	}
 
-	/** "The node gave up after 3 attempts in 125 s (HTTP 503; no answer within 60 s; …)." */
 	summary(budgetSpent: boolean): string {
 		const seconds = Math.round(this.spentMs / 1000);
 		const budget = budgetSpent
@@ -94,17 +90,16 @@ function backoffMs(attempt: number): number {
 }
 
 interface SendPolicy {
-	/** Final errors are the node's; without one (the token request) the last failure is thrown as it came. */
+	/** Without one (the token request) the last failure is thrown as it came. */
 	node?: INode;
 	merchantKey: string;
 	group: EndpointGroup;
 	perMinute?: number;
-	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded is thrown). */
+	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded). */
 	wanted?: () => boolean;
 	/** Only then are 502/504 and a cut connection retried (the service may have acted); 429 and 503 always are. */
 	idempotent: boolean;
 	timeoutMs?: number;
-	/** Credential values to keep out of the final error. */
 	secrets?: unknown[];
 }
 
@@ -118,13 +113,11 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 	const gate = gateFor(policy.merchantKey, policy.group);
 	const attempts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
 	const log = new AttemptLog(policy.timeoutMs);
-	// A retry's timeout may be shorter: the retries of one request together stay within their budget.
 	let attemptTimeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	let rateLimited = false;
 	const since = Date.now();
 	for (;;) {
-		// A request retried after 503/502/… already waited its turn once: it goes to the front. One
-		// answered 429 goes to the back, so that the next probe of the limit is another request's.
+		// A retry after a 5xx already waited its turn; after a 429 the next probe is another request's.
 		let sentAt: number | undefined;
 		try {
 			sentAt = await acquire(gate, {
@@ -151,8 +144,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			rateLimited = statusOf(error) === 429;
 			waitMs = retryDelayMs(error, policy, attempts);
 			if (rateLimited) {
-				// Everyone in the group waits, whether or not this request tries again: the limit is the
-				// merchant's, not this request's. This request's wait is the gate's, and counts against its budget.
+				// The whole group waits (the limit is the merchant's); this request's wait is the gate's.
 				const closedMs = closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), backoffMs(attempts.rateLimited));
 				if (waitMs !== undefined) waitMs = Math.min(closedMs, MAX_WAIT_MS);
 			}
@@ -194,7 +186,6 @@ function finalError(
 	return nodeError;
 }
 
-/** A description with one more sentence after it. */
 function joinSentences(description: string | null | undefined, more: string): string {
 	const text = (description ?? '').trim();
 	const separator = text === '' ? '' : /[.!?]$/.test(text) ? ' ' : '. ';
@@ -220,14 +211,12 @@ function retryDelayMs(
 	attempts: { rateLimited: number; unavailable: number; unauthorized: number },
 ): number | undefined {
 	const { status, headers } = responseOf(error);
-	// n8n renews the token after a 401 and retries once; a second 401 means the renewed token was
-	// rejected too (another worker's renewal replaced it): a few more attempts, apart, get a working one.
+	// n8n renewed the token after the first 401: this one rejected the renewed token too.
 	if (status === 401) {
 		if (++attempts.unauthorized > EXTRA_TOKEN_RENEWALS) return undefined;
 		return Math.round(Math.random() * TOKEN_RENEWAL_JITTER_MS * attempts.unauthorized);
 	}
 	if (status === 429) {
-		// How long is the gate's to say (closeAfterRateLimit, in sendWithPolicy): the whole group waits.
 		return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
 	}
 	const retryable =

@@ -1,11 +1,6 @@
 /**
- * Every request of the node and the trigger goes through here, under the shared pacing and retry
- * policy (requestPolicy.ts): `sendRequest` for an operation's request (through RoutingNode:
- * token refresh on 401, the postReceive actions), `sendAuthenticated` outside routing (trigger,
- * editor, a preSend's lookup), `downloadPresigned` for a pre-signed link. Requests of no node
- * (token, credential test) go through token.ts's `sendForAnswer`, under the same policy.
- *
- * Answers are bounded: n8n hands axios `maxContentLength: Infinity` and inflates gzip without
+ * Every request of the node and the trigger is sent here, under the policy of requestPolicy.ts
+ * (those of no node: token.ts's `sendForAnswer`). Answers are bounded: n8n hands axios `maxContentLength: Infinity` and inflates gzip without
  * limit, so a gzip bomb would grow the process until it is killed. Every request asks for the
  * answer as a stream (`encoding: 'stream'`) and reads it here, counting the inflated bytes: past
  * the cap the connection is closed and the request fails with a clear error.
@@ -32,7 +27,6 @@ import { isBlank, readWholeNumber, type ValueContext } from '../values/values';
 
 export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 
-/** The base URL as requests use it: trimmed, without trailing slashes. */
 export function normalizeBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '').trim().replace(/\/+$/, '');
 }
@@ -40,22 +34,17 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 /** `normalizeBaseUrl` again, as an expression: the node's request defaults are resolved by n8n, which cannot call code. */
 export const BASE_URL_EXPRESSION = '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}';
 
-/** The account whose rate limits a request counts against: one per Base URL and client. */
+/** The account whose rate limits a request counts against. */
 export function merchantKeyOf(baseUrl: string, clientId: unknown): string {
 	return `${baseUrl}|${String(clientId ?? '')}`;
 }
 
-/**
- * What the engine needs to know of a request, declared by its operation (never deduced from the
- * URL): its rate-limit group, and whether sending it twice is harmless (then a 502/504 or a cut
- * connection is retried).
- */
+/** Declared by the operation, never deduced from the URL. */
 export interface Route {
 	group: EndpointGroup;
 	idempotent: boolean;
 }
 
-/** One item's request as RoutingNode hands it to a pagination function, with the operation's route. */
 export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route };
 
 type OptionsContext = ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown };
@@ -71,27 +60,15 @@ function requestsPerMinuteOf(ctx: OptionsContext): number | undefined {
 	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
 }
 
-interface CredentialValues {
-	baseUrl?: string;
-	clientId?: string;
-	clientSecret?: string;
-	apiKey?: string;
-	accessToken?: string;
-}
-
-/** What a request needs from the credential, read once per request (in n8n each read is a database read). */
+/** Read once per request: in n8n each read is a database read. */
 async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>) {
-	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
+	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const base = normalizeBaseUrl(baseUrl);
 	// The token actually sent is read from the error itself.
-	return { baseUrl: base, merchantKey: merchantKeyOf(base, clientId), secrets: [clientSecret, apiKey, accessToken] as unknown[] };
+	return { baseUrl: base, merchantKey: merchantKeyOf(base, clientId), secrets: [clientSecret, apiKey, accessToken] };
 }
 
-/**
- * Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its
- * items. `wanted`, when given, is asked once the gate would let the request through: false drops
- * it unsent (RequestNotNeeded is thrown), e.g. for a page past the end of a list.
- */
+/** Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its items. */
 export async function sendRequest(
 	ctx: IExecutePaginationFunctions,
 	requestData: RequestData,
@@ -123,12 +100,11 @@ export async function sendRequest(
 	);
 }
 
-/** The default for every operation: one request, paced and retried. */
+/** The default strategy: one request. */
 export async function sendSingle(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	return await sendRequest(this, requestData);
 }
 
-/** A context `sendAuthenticated` works in: the trigger's, the editor's (list search, options) or a preSend's. */
 export type AuthenticatedContext = IAllExecuteFunctions;
 
 /** An item's Request Options, for an operation that sends outside routing (bulkRun.ts). */
@@ -143,9 +119,8 @@ export function sendSettingsOf(ctx: OptionsContext): SendSettings {
 }
 
 /**
- * One request with the credential's token (n8n renews it after a 401), outside an operation's
- * routing. A `url` that is a path is put after the credential's base URL. The answer comes back
- * whole (status, headers, body read within its cap); read it with `decodeAnswer` (decode.ts).
+ * One request with the credential's token outside routing (the trigger, the editor, a preSend's
+ * lookup); a `url` that is a path goes after the base URL. Read the answer with `decodeAnswer`.
  */
 export async function sendAuthenticated(
 	ctx: AuthenticatedContext,
@@ -181,11 +156,7 @@ export interface DownloadContext {
 	helpers: Pick<RequestHelperFunctions, 'httpRequest'>;
 }
 
-/**
- * The bytes behind a pre-signed link (no credentials: its signature grants access). Downloads
- * have their own gate per host, so they neither count against nor wait for the API's rate
- * limits, and are retried like any request that may be sent twice.
- */
+/** The bytes behind a pre-signed link (no credentials), under a gate of its host, not the API's limits. */
 export async function downloadPresigned(ctx: DownloadContext, url: string, timeoutMs: number): Promise<Buffer> {
 	const body = await sendWithPolicy(
 		{
@@ -206,10 +177,8 @@ export async function downloadPresigned(ctx: DownloadContext, url: string, timeo
 }
 
 /**
- * The largest answer read (inflated), and the most all answers being read at once in this process
- * may hold together: RoutingNode starts every item's request at once, so five hostile answers
- * would otherwise hold five times the cap. The largest legitimate answers (a page of 2,500 basic
- * products, a window of invoices) are a small part of it.
+ * The most one answer, and all answers being read at once (RoutingNode starts every item at once),
+ * may hold inflated. The largest legitimate answers (2,500 basic products) are a small part of it.
  */
 const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 let bytesBeingRead = 0;
@@ -242,10 +211,9 @@ class AnswerTooLarge extends Error {
 }
 
 /**
- * The whole body, at most `limitBytes`, within `timeoutMs` from now (an answer that trickles in
- * never trips the socket's idle timeout), and (when `shared`) only while all answers being read
- * together stay within MAX_ANSWER_BYTES. Leaving the loop early destroys the stream, which
- * closes the connection: the rest is never inflated.
+ * The whole body within `limitBytes` (and, `shared`, MAX_ANSWER_BYTES for all being read) and
+ * `timeoutMs` (a trickle never trips the socket's idle timeout). Destroying the stream closes the
+ * connection: the rest is never inflated.
  */
 async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolean, timeoutMs: number): Promise<Buffer> {
 	const deadline = Date.now() + timeoutMs;
@@ -272,16 +240,12 @@ async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolea
 	return Buffer.concat(chunks, total);
 }
 
-/**
- * A streamed body's bytes (within the cap and `timeoutMs`); any other body as it is. For senders
- * that are not a node (token.ts): a cut, slow or too large answer throws as it came; word the
- * last with `answerTooLargeText`.
- */
+/** A streamed body's bytes, any other body as it is; throws as `readAtMost` does (token.ts words it). */
 export async function readCappedBody(body: unknown, timeoutMs: number): Promise<unknown> {
 	return isByteStream(body) ? await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs) : body;
 }
 
-/** What to tell users when `readCappedBody` stopped an answer at the cap; undefined for any other error. */
+/** What to tell users when an answer was stopped at the cap. */
 export function answerTooLargeText(error: unknown): { message: string; description: string } | undefined {
 	if (!(error instanceof AnswerTooLarge)) return undefined;
 	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;
@@ -306,7 +270,7 @@ async function readBodyWithinCap(node: INode, body: unknown, timeoutMs: number):
 	}
 }
 
-/** The first postReceive action of every operation: the streamed answer read into the response for the actions after it. */
+/** The first postReceive action of every operation. */
 export async function readAnswerBody(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
@@ -316,11 +280,7 @@ export async function readAnswerBody(
 	return [];
 }
 
-/**
- * An error answer's streamed body read (at most 1 MiB) and parsed, and the error built again from
- * it as n8n builds it from a JSON body (service message as description, body in `context.data`).
- * Errors without a streamed body are returned as they are.
- */
+/** An error with a streamed body built again from it, as n8n builds it from a JSON body. */
 async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> {
 	const axiosError = (error as { cause?: { response?: { data?: unknown } } })?.cause;
 	const response = axiosError?.response;
@@ -335,7 +295,7 @@ async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> 
 	return serviceError(node, axiosError as JsonObject);
 }
 
-/** An answer's text as axios gives it when JSON is expected: parsed, or the text itself; undefined when empty. */
+/** As axios gives an answer when JSON is expected. */
 export function jsonOrText(text: string): unknown {
 	if (text.trim() === '') return undefined;
 	try {
