@@ -6,7 +6,7 @@
  */
 export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation' | 'documentDownloads' | 'token';
 
-/** At most `limit` requests in any `lengthMs` (a sliding window). */
+/** At most `limit` requests in any sliding `lengthMs`. */
 export interface RateWindow {
 	limit: number;
 	lengthMs: number;
@@ -54,7 +54,6 @@ export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 };
 
 export const PATHS = {
-	/** The credential's token request (client credentials grant). */
 	grant: '/iam/api/v1/auth/token',
 	products: '/product/api/v1/merchant-integration/products',
 	basicProducts: '/product/api/v1/merchant-integration/basic-products',
@@ -73,19 +72,13 @@ export const PATHS = {
 } as const;
 
 export const LIMITS = {
-	/** GET products: page size at most 200. */
 	productsPageSize: 200,
-	/** GET basic-products: page size at most 2500. */
 	basicProductsPageSize: 2500,
-	/** GET prices: at most 100 ids per request. */
 	priceIdsPerRequest: 100,
-	/** Discount schedule/update: at most 500 discounts per request. */
 	discountsPerRequest: 500,
-	/** Import and product/bulk: at most 30,000 items per request… */
 	productsPerBulkRequest: 30_000,
-	/** …and about 5 MiB per request; we stay a little below. */
+	/** About 5 MiB per request: we stay a little below. */
 	bulkRequestBytes: 5 * 1024 * 1024 - 64 * 1024,
-	/** Invoice ranges: at most 3 months per request. */
 	invoiceWindowMonths: 3,
 	/** Invoice ranges may not start before this day. */
 	earliestInvoiceDate: '2022-05-01T00:00:00.000Z',

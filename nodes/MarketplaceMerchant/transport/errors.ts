@@ -16,7 +16,7 @@ interface ErrorResponse {
 	headers?: Record<string, unknown>;
 }
 
-/** The HTTP answer behind an error thrown by n8n's request helpers (NodeApiError or axios-like). */
+/** The HTTP answer behind an error of n8n's request helpers (NodeApiError or axios-like). */
 export function responseOf(error: unknown): ErrorResponse {
 	const candidate = (error ?? {}) as {
 		httpCode?: string | null;
@@ -71,7 +71,6 @@ export function networkFailureReason(error: unknown): string {
 	return (code && NETWORK_FAILURE_REASONS[code]) ?? 'the request failed before an answer arrived';
 }
 
-/** Codes of a connection cut off or timed out before the whole answer arrived. */
 const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
 
 export function errorCodeOf(error: unknown): string | undefined {
@@ -92,7 +91,7 @@ export function isTimeout(error: unknown): boolean {
 	return (code === 'ECONNABORTED' || code === 'ETIMEDOUT') && /timeout/i.test(message);
 }
 
-/** Credential values and the request's own Authorization and X-API-Key headers, as found on the error. */
+/** Credential values and the request's Authorization and X-API-Key headers found on the error. */
 function secretsIn(error: unknown, known: unknown[]): string[] {
 	const config = (error as { cause?: { config?: { headers?: Record<string, unknown> } } })?.cause?.config;
 	const headers = config?.headers ?? {};
@@ -116,7 +115,7 @@ function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	return safe;
 }
 
-/** Removes the secrets from every part of the error that n8n shows, stores or logs; in place. */
+/** In place, from every part n8n shows, stores or logs. */
 function redactError<T extends NodeApiError | NodeOperationError>(error: T, knownSecrets: unknown[] = []): T {
 	const secrets = secretsIn(error, knownSecrets);
 	const cause = safeCause(error.cause, secrets);
@@ -141,12 +140,12 @@ export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[]
 	return redactError(nodeError, knownSecrets);
 }
 
-/** An error about the service's answer (status, body): shown the way n8n shows API errors. */
+/** About the service's answer (status, body). */
 export function serviceError(node: INode, details: JsonObject, options?: NodeApiErrorOptions): NodeApiError {
 	return new NodeApiError(node, details, options);
 }
 
-/** An error the node finds itself: a value, a limit, or what an answer lacks. */
+/** The node's own findings: a value, a limit, what an answer lacks. */
 export function nodeError(node: INode, message: string | Error, options?: NodeOperationErrorOptions): NodeOperationError {
 	return new NodeOperationError(node, message, options);
 }
@@ -157,7 +156,6 @@ const REDACTED = '***';
 /** Shorter values are not replaced: a one-letter "secret" would mangle every message. */
 const MIN_SECRET_LENGTH = 4;
 
-/** A bearer token in any text, whatever the service's own quoting around it. */
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi;
 
 /** The values to hide, without duplicates, longest first (a secret may contain another). */
@@ -181,7 +179,7 @@ export function redactText(text: string, secrets: string[]): string {
 	return result;
 }
 
-/** A copy of plain data (objects, arrays, strings) with every string redacted; cycles end in `[Circular]`. */
+/** A copy of plain data with every string redacted; cycles end in `[Circular]`. */
 function redactData(value: unknown, secrets: string[], seen = new WeakSet<object>()): unknown {
 	if (typeof value === 'string') return redactText(value, secrets);
 	if (!value || typeof value !== 'object') return value;

@@ -106,10 +106,9 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 	return gate;
 }
 
-/** How many the window lets through for one request: the gate's share of the limit, and the user's per-minute cap. */
+/** The gate's share of the window's limit; the per-minute option caps the longest window, the minute. */
 function capOf(gate: Gate, window: RateWindow, windows: RateWindow[], perMinute: number): number {
 	let cap = Math.max(1, Math.floor(window.limit * gate.share));
-	// The per-minute option applies to the group's longest window: the minute (endpoints.ts).
 	if (window.lengthMs === longestOf(windows)) cap = Math.min(cap, perMinute);
 	return cap;
 }
@@ -138,9 +137,8 @@ function windowDelayMs(gate: Gate, perMinute: number, now: number): number {
 }
 
 /**
- * Ends the waits that cannot end in a send within their budget while the service answers only
- * 429, counted from when their request began to wait (or the refusals began) to the reopening;
- * time queued behind others counts. Checked whenever the gate moves: no timer of its own.
+ * Ends the waits that cannot be sent within their budget while the service answers only 429
+ * (time queued behind others counts). Checked whenever the gate moves: no timer of its own.
  */
 function giveUpRefusedWaits(gate: Gate, now: number): void {
 	if (gate.refusingSince === 0 || gate.waiting.length === 0) return;
@@ -152,7 +150,6 @@ function giveUpRefusedWaits(gate: Gate, now: number): void {
 	});
 }
 
-/** Lets waiting requests through while the gate, the in-flight allowance and the windows allow. */
 function admitWaiting(gate: Gate): void {
 	giveUpRefusedWaits(gate, Date.now());
 	while (gate.waiting.length > 0) {
@@ -188,9 +185,8 @@ function wakeIn(gate: Gate, delayMs: number): void {
 }
 
 /**
- * Waits for the gate, which lets requests through in turn (never a timer of their own), so a
- * burst goes out at the windows' pace in the order it came. `atFront`: a retry after a 5xx, which
- * already waited its turn. Resolves to the time it was let through, or undefined when not `wanted`.
+ * Resolves to the time the gate let the request through (in turn: a burst goes out in its order),
+ * or undefined when no longer `wanted`. `atFront`: a retry after a 5xx, which waited its turn.
  */
 export async function acquire(
 	gate: Gate,
@@ -211,7 +207,6 @@ export async function acquire(
 	});
 }
 
-/** A request let through has ended (answered or failed; `rateLimited`: answered 429). */
 export function release(gate: Gate, succeeded: boolean, rateLimited = false): void {
 	gate.inFlight--;
 	if (!rateLimited) gate.refusingSince = 0;
@@ -224,7 +219,6 @@ export function release(gate: Gate, succeeded: boolean, rateLimited = false): vo
 	admitWaiting(gate);
 }
 
-/** After a window without 429s, part of the share comes back. */
 function regainShare(gate: Gate, now: number): void {
 	if (gate.share >= 1) return;
 	const quietMs = longestOf(windowsOf(gate)) / 2;
@@ -249,8 +243,7 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 	const windows = windowsOf(gate);
 	if (sentAt > gate.rateLimitedAt) {
 		gate.rateLimitedAt = now;
-		// The service counted it on arrival, somewhere between sentAt and now; its window then held
-		// those of ours that arrived up to a window before, each up to a round trip after we sent it.
+		// Counted on arrival (before now), its window held ours sent up to a window and a round trip before.
 		const roundTripMs = now - sentAt;
 		const ownTrafficFillsAWindow = windows.some((window) => {
 			const since = sentAt - window.lengthMs - roundTripMs;
@@ -277,12 +270,11 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 	return waitMs;
 }
 
-/** How long the service has answered the gate's requests only with 429 (0: its last answer was not a 429). */
 export function refusingForMs(gate: Gate): number {
 	return gate.refusingSince === 0 ? 0 : Date.now() - gate.refusingSince;
 }
 
-/** Thrown instead of sending a request whose `wanted` turned false while it waited (e.g. a page past the list's end). */
+/** Thrown instead of sending a request no longer `wanted` (a page past the list's end). */
 export class RequestNotNeeded extends Error {
 	constructor() {
 		super('The request was no longer needed and was not sent');

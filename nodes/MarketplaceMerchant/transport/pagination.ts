@@ -1,10 +1,8 @@
 /**
- * What RoutingNode hands each item's requests to. How an operation turns one item into requests
- * (pages, id chunks, body chunks or date windows) is a `routing.operations.pagination` function
- * that sends every request through `sendRequest`, so pacing, retries and token refresh are the
- * same everywhere; users get one output item per product, price, result, invoice or link. The
- * requests of one item overlap, up to the group's in-flight allowance, and their results are
- * merged in request order: over a real network a 40-page Return All takes 9 s instead of 40.
+ * What RoutingNode hands each item's requests to (`routing.operations.pagination`): one request,
+ * pages, id chunks, body chunks or date windows, each sent with `sendRequest`. The requests of one
+ * item overlap, up to the group's in-flight allowance, and their results are merged in request
+ * order: over a real network a 40-page Return All takes 9 s instead of 40.
  */
 import {
 	NodeApiError,
@@ -43,7 +41,7 @@ function runOf(ctx: IExecuteSingleFunctions): object | undefined {
 	return executeData && typeof executeData === 'object' ? executeData : undefined;
 }
 
-/** Wraps a preSend so that its failure is known to the other items of the same node run. */
+/** Wraps a preSend so that its failure is known to the other items of the run. */
 export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		const run = runOf(this);
@@ -62,7 +60,6 @@ export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
 	};
 }
 
-/** False when another item of this node run failed its input checks and the node stops on errors. */
 async function mayBeSent(ctx: IExecutePaginationFunctions): Promise<boolean> {
 	await Promise.resolve();
 	const run = runOf(ctx);
@@ -79,7 +76,6 @@ type RoutingPaginationFunction = (
 	resultOptions: DeclarativeRestApiSettings.ResultOptions,
 ) => Promise<INodeExecutionData[]>;
 
-/** No loop runs longer than this many requests for one item. */
 const MAX_REQUESTS_PER_ITEM = 10_000;
 
 /** RoutingNode passes an item's results to one `Array.push(...)`, which overflows the stack above ~130,000. */
@@ -163,9 +159,8 @@ function widthFor(requestData: RequestData): number {
 }
 
 /**
- * Reads every page (`page` from 0) until a short page. Pages go out ahead of the answers, up to
- * `width` at once, so at most `width - 1` requests are sent past the last page; those still at
- * the gate when the short page arrives are never sent.
+ * Reads every page until a short page. Pages go out ahead of the answers, up to `width` at once:
+ * at most `width - 1` are sent past the last page, those still at the gate never.
  */
 export async function readAllPages<T>(
 	pageSize: number,
@@ -204,12 +199,6 @@ export function pageThrough(maxPageSize: number): PaginationFunction {
 	};
 }
 
-function chunk<T>(list: T[], size: number): T[][] {
-	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size) chunks.push(list.slice(start, start + size));
-	return chunks;
-}
-
 /** "Nothing found" for its part, as the service answers with 404. */
 function isNotFound(error: unknown): boolean {
 	return !(error instanceof RequestNotNeeded) && statusOf(error) === 404;
@@ -223,7 +212,7 @@ function isNotFound(error: unknown): boolean {
 export function splitQueryList(parameter: string, maxIds: number, options: { notFoundIsEmpty?: boolean } = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
-		const chunks = chunk(ids, maxIds).slice(0, MAX_REQUESTS_PER_ITEM);
+		const chunks = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM);
 		const results: INodeExecutionData[] = [];
 		let notFound: unknown;
 		await inOrder(
@@ -316,15 +305,13 @@ interface DateWindowSplit {
 }
 
 /**
- * Splits the `dateFrom`..`dateTo` range into windows the service accepts, oldest first, and
- * merges the answers in order without duplicates. Under a Limit the windows go one by one, none
- * once the earlier hold enough (a window may hold thousands of documents).
+ * Splits `dateFrom`..`dateTo` into windows the service accepts, merged without duplicates. Under
+ * a Limit they go one by one, none once the earlier hold enough (a window may hold thousands).
  */
 export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const qs = requestData.options.qs as IDataObject;
 		const limit = split.limited ? resultLimit(this) : Infinity;
-		// The preSend wrote these as ISO timestamps (readDocumentRange): no user value is read here.
 		const from = parseServiceTimestamp(qs.dateFrom);
 		const to = parseServiceTimestamp(qs.dateTo);
 		if (!from || !to) return (await sendRequest(this, requestData)).slice(0, limit);

@@ -1,9 +1,9 @@
 /**
- * Every request of the node and the trigger is sent here, under the policy of requestPolicy.ts
- * (those of no node: token.ts's `sendForAnswer`). Answers are bounded: n8n hands axios `maxContentLength: Infinity` and inflates gzip without
- * limit, so a gzip bomb would grow the process until it is killed. Every request asks for the
- * answer as a stream (`encoding: 'stream'`) and reads it here, counting the inflated bytes: past
- * the cap the connection is closed and the request fails with a clear error.
+ * Every request of the node and the trigger is sent here, under requestPolicy.ts (those of no
+ * node: token.ts's `sendForAnswer`). Answers are bounded: n8n hands axios `maxContentLength:
+ * Infinity` and inflates gzip without limit, so a gzip bomb would grow the process until killed.
+ * Every request asks for a stream (`encoding: 'stream'`), read here counting the inflated bytes:
+ * past the cap the connection is closed and the request fails with a clear error.
  */
 import type {
 	DeclarativeRestApiSettings,

@@ -1,8 +1,6 @@
 /**
- * The credential's token: the client-credentials request, the process-wide cache that lets every
- * item share one token, and the memory of tokens seen rejected; used by the credential's
- * preAuthentication (`tokenFor`) and its Test button (credentialTest.ts). `sendForAnswer` sends
- * the requests that belong to no node through the same policy and answer cap as every other.
+ * The credential's token (the client-credentials request, a process-wide cache, the tokens seen
+ * rejected), and `sendForAnswer` for the requests that belong to no node.
  */
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
@@ -38,10 +36,7 @@ interface TokenCacheEntry {
  */
 const tokenCache = new Map<string, TokenCacheEntry>();
 
-/**
- * Hashes of tokens callers reported rejected, with when they may be forgotten: another worker or
- * the service may have replaced a token this process still caches.
- */
+/** Hashes of tokens reported rejected (another worker or the service may replace a cached one), and when to forget them. */
 const rejectedTokens = new Map<string, number>();
 
 function sha256(text: string): string {
@@ -54,10 +49,6 @@ function rememberRejected(token: string, now: number): void {
 		rejectedTokens.delete(hash);
 	}
 	rejectedTokens.set(sha256(token), now + REJECTED_TOKEN_MEMORY_MS);
-}
-
-function isRejected(token: string): boolean {
-	return rejectedTokens.has(sha256(token));
 }
 
 /** A URL as shown in messages: without any user name or password it may carry. */
@@ -111,19 +102,11 @@ function tokenStatusError(
 	const description = detail
 		? `The token endpoint answered HTTP ${status}: ${redactText(detail, secrets)}`
 		: `The token endpoint ${tokenUrl} answered HTTP ${status}`;
-	if (status === 401) {
-		return new UserError(
-			'Authentication failed: the client ID or client secret was rejected (HTTP 401 from the token endpoint)',
-			{
-				description: `${description}. ${credentialAdvice(401)}`,
-			},
-		);
-	}
-	if (status === 403) {
-		return new UserError(
-			'Authentication failed: the token request was forbidden (HTTP 403 from the token endpoint)',
-			{ description: `${description}. ${credentialAdvice(403)}` },
-		);
+	if (status === 401 || status === 403) {
+		const what = status === 401 ? 'the client ID or client secret was rejected' : 'the token request was forbidden';
+		return new UserError(`Authentication failed: ${what} (HTTP ${status} from the token endpoint)`, {
+			description: `${description}. ${credentialAdvice(status)}`,
+		});
 	}
 	if (status === 404 || status === 405) {
 		return new UserError(`Token endpoint not found (HTTP ${status}): check the Base URL`, {
@@ -139,23 +122,13 @@ function tokenStatusError(
 	return new UserError(`The token request failed (HTTP ${status})`, { description });
 }
 
-/** A 429 or 5xx answer, thrown to the policy (with status and headers) so that it retries. */
-class RetryableAnswer extends Error {
-	readonly response: { status: number; headers: Record<string, unknown> };
-
-	constructor(answer: IN8nHttpFullResponse) {
-		super(`The service answered HTTP ${answer.statusCode}`);
-		this.response = { status: answer.statusCode, headers: answer.headers as Record<string, unknown> };
-	}
-}
-
 /** An answer as JSON when it is JSON (an error page may not be); undefined when empty. */
 function parsedBody(bytes: unknown): unknown {
 	const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : typeof bytes === 'string' ? bytes : undefined;
 	return text === undefined ? bytes : jsonOrText(text);
 }
 
-/** n8n's `httpRequest` helper, or what stands in for it where n8n gives none (the credential test). */
+/** n8n's `httpRequest` helper, or a stand-in (the credential test). */
 export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and the URLs shown. */
@@ -166,9 +139,8 @@ interface Answerer {
 }
 
 /**
- * Sends a request of no node (the token request, the credential test's) through the policy
- * (requestPolicy.ts; both may be sent twice) and the answer cap (send.ts). The last answer comes
- * back whatever its status, its body parsed when JSON; an error only when none came.
+ * Sends a request of no node (the token request, the credential test's) under the policy and the
+ * answer cap. The last answer comes back whatever its status; an error only when none came.
  */
 export async function sendForAnswer(
 	httpRequest: HttpRequest,
@@ -191,7 +163,11 @@ export async function sendForAnswer(
 			})) as IN8nHttpFullResponse;
 			answer.body = parsedBody(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
 			last = answer;
-			if (answer.statusCode === 429 || answer.statusCode >= 500) throw new RetryableAnswer(answer);
+			if (answer.statusCode === 429 || answer.statusCode >= 500) {
+				// Thrown with its status and headers, so that the policy retries it.
+				const response = { status: answer.statusCode, headers: answer.headers };
+				throw Object.assign(new Error(`The service answered HTTP ${answer.statusCode}`), { response });
+			}
 			return answer;
 		});
 		return { response, attempts };
@@ -263,9 +239,8 @@ export async function requestToken(
 }
 
 /**
- * A token for the credential's values: the one this process already holds while it is valid and
- * nobody saw it rejected, else one new token request shared by every caller asking meanwhile.
- * `credentials.accessToken` is the caller's token: n8n asks when it is empty or was just rejected.
+ * The token this process holds while valid and not seen rejected, else one new token request
+ * shared by every caller meanwhile. `credentials.accessToken`: the caller's, empty or rejected.
  */
 export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentialDataDecryptedObject): Promise<string> {
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
@@ -282,7 +257,7 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 		// The token being requested now is newer than the caller's, which was already in use.
 		return await entry.pending;
 	}
-	if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !isRejected(entry.token)) {
+	if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !rejectedTokens.has(sha256(entry.token))) {
 		return entry.token;
 	}
 
