@@ -45,7 +45,6 @@ export class RefusedTooLong extends Error {
 
 interface Gate {
 	readonly group: EndpointGroup;
-	readonly merchantKey: string;
 	inFlight: number;
 	/** In flight allowed now: 1 after a 429 (one request probes), one more per success up to the group's allowance. */
 	allowed: number;
@@ -87,7 +86,6 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 	if (!gate) {
 		gate = {
 			group,
-			merchantKey,
 			inFlight: 0,
 			allowed: RATE_LIMITS[group].inFlight,
 			answered: false,
@@ -188,21 +186,10 @@ function wakeIn(gate: Gate, delayMs: number): void {
  * Resolves to the time the gate let the request through (in turn: a burst goes out in its order),
  * or undefined when no longer `wanted`. `atFront`: a retry after a 5xx, which waited its turn.
  */
-export async function acquire(
-	gate: Gate,
-	options: { atFront?: boolean; perMinute?: number; wanted?: () => boolean; since?: number; giveUpAfterMs?: number } = {},
-): Promise<number | undefined> {
+export async function acquire(gate: Gate, atFront: boolean, request: Omit<Waiter, 'resolve' | 'reject'>): Promise<number | undefined> {
 	return await new Promise<number | undefined>((resolve, reject) => {
-		const waiter: Waiter = {
-			perMinute: options.perMinute ?? Infinity,
-			wanted: options.wanted,
-			since: options.since ?? Date.now(),
-			giveUpAfterMs: options.giveUpAfterMs ?? Infinity,
-			resolve,
-			reject,
-		};
-		if (options.atFront) gate.waiting.unshift(waiter);
-		else gate.waiting.push(waiter);
+		if (atFront) gate.waiting.unshift({ ...request, resolve, reject });
+		else gate.waiting.push({ ...request, resolve, reject });
 		admitWaiting(gate);
 	});
 }

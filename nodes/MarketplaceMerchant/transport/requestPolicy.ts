@@ -120,9 +120,8 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 		// A retry after a 5xx already waited its turn; after a 429 the next probe is another request's.
 		let sentAt: number | undefined;
 		try {
-			sentAt = await acquire(gate, {
-				atFront: log.count > 0 && !rateLimited,
-				perMinute: policy.perMinute,
+			sentAt = await acquire(gate, log.count > 0 && !rateLimited, {
+				perMinute: policy.perMinute ?? Infinity,
 				wanted: policy.wanted,
 				since,
 				giveUpAfterMs: retryBudgetMs(policy.timeoutMs),
