@@ -18,9 +18,6 @@ import { DEFAULT_TIMEOUT_MS } from './requestPolicy';
 import { merchantKeyOf, normalizeBaseUrl } from './send';
 import { displayUrl, requestToken, sendForAnswer, serverMessage, type HttpRequest } from './token';
 
-/** What n8n answers for a passed `test` request. */
-const PASSED: INodeCredentialTestResult = { status: 'OK', message: 'Connection successful!' };
-
 function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
 	return async (options) => {
 		const answer = (await ctx.helpers.request({
@@ -52,7 +49,8 @@ function verdictOf(response: IN8nHttpFullResponse, secrets: string[]): INodeCred
 	if (!response.body || typeof response.body !== 'object' || Buffer.isBuffer(response.body)) {
 		return { status: 'Error', message: `The Base URL answered HTTP ${status}, but not as the merchant API (no JSON): check the Base URL` };
 	}
-	return PASSED;
+	// What n8n answers for a passed `test` request.
+	return { status: 'OK', message: 'Connection successful!' };
 }
 
 export async function testMerchantCredential(

@@ -26,12 +26,10 @@ import { readLimit, toList } from '../values/values';
 /*
  * With On Error = Stop, an invalid item stops the node before any item is sent. RoutingNode starts
  * every item in one synchronous loop (routing-node.ts `runNode`, n8n 1.123 to 2.41, no Batching
- * option): each awaits its preSend (values.ts checks the input) and then calls our pagination
- * function, so items 0 and 2 would be sent while item 1 fails. So preSend failures are recorded
- * per node run, and each item, before its first request, awaits a microtask (after that loop),
- * waits for the run's preSends still running (a lookup by EAN) and sends nothing if one failed.
- * A held-back item resolves with no results, so the first rejection RoutingNode finds is the
- * invalid item's own error. Runs are keyed by their execute data (one object per node run).
+ * option), each awaiting its preSend and then calling our pagination function. So preSend failures
+ * are recorded per node run (keyed by its execute data), and each item first awaits a microtask
+ * (after that loop) and the run's preSends still running, and sends nothing if one failed; it
+ * resolves with no results, so the first rejection RoutingNode finds is the invalid item's own.
  */
 const runsWithInvalidItems = new WeakSet<object>();
 const runningChecks = new WeakMap<object, Set<Promise<unknown>>>();
@@ -71,11 +69,6 @@ async function mayBeSent(ctx: IExecutePaginationFunctions): Promise<boolean> {
 /** An operation's strategy: how one item's request (with the operation's route) becomes requests. */
 export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
 
-type RoutingPaginationFunction = (
-	this: IExecutePaginationFunctions,
-	resultOptions: DeclarativeRestApiSettings.ResultOptions,
-) => Promise<INodeExecutionData[]>;
-
 const MAX_REQUESTS_PER_ITEM = 10_000;
 
 /** RoutingNode passes an item's results to one `Array.push(...)`, which overflows the stack above ~130,000. */
@@ -95,11 +88,10 @@ function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): v
 }
 
 /**
- * Wraps an operation's strategy: nothing is sent while the run holds back (`mayBeSent`), every
- * output item points at its input item (n8n fills `pairedItem` in only when the counts match,
- * and `.item` expressions need it), and no input item returns more than n8n can take.
+ * Wraps an operation's strategy: every output item points at its input item (n8n fills
+ * `pairedItem` only when the counts match, and `.item` expressions need it).
  */
-export function forInputItem(strategy: PaginationFunction, route: Route): RoutingPaginationFunction {
+export function forInputItem(strategy: PaginationFunction, route: Route) {
 	return async function (this: IExecutePaginationFunctions, resultOptions: DeclarativeRestApiSettings.ResultOptions) {
 		if (!(await mayBeSent(this))) return [];
 		const items = await strategy.call(this, { ...resultOptions, route });
@@ -206,8 +198,7 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * Sends a comma-separated id list in requests of at most `maxIds` ids. With `notFoundIsEmpty`, a
- * chunk answered 404 ("No prices found…") gives no items; only when every chunk is answered so
- * does the item fail with that answer, as a single request would.
+ * chunk answered 404 gives no items; the item fails only when every chunk is, as one request would.
  */
 export function splitQueryList(parameter: string, maxIds: number, options: { notFoundIsEmpty?: boolean } = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
@@ -300,7 +291,6 @@ interface DateWindowSplit {
 	notFoundIsEmpty?: boolean;
 	/** Sees each window's items before deduplication (e.g. to name a file after the window). */
 	onWindow?: (items: INodeExecutionData[], window: { from: Date; to: Date }) => INodeExecutionData[];
-	/** Whether Return All / Limit apply. */
 	limited?: boolean;
 }
 

@@ -75,10 +75,9 @@ const MAX_UNAVAILABLE_ATTEMPTS = 4;
 const RATE_LIMIT_ADVICE =
 	"Other workflows or integrations may be using this merchant account's rate limits too: set Request Options › Requests per Minute lower, or run the workflow later.";
 /**
- * Attempts with a renewed token after n8n's own renewal was rejected too: where the service keeps
- * only the newest token valid, two workers renewing at once invalidate each other's. Each attempt
- * re-reads the saved credential (the other worker's renewal is there) after a random wait (up to
- * the jitter times the attempt) that keeps the workers from renewing in step again.
+ * Attempts after n8n's own token renewal was rejected too: two workers renewing at once invalidate
+ * each other's token. Each re-reads the saved credential after a random wait (up to the jitter
+ * times the attempt) that keeps the workers from renewing in step again.
  */
 const EXTRA_TOKEN_RENEWALS = 3;
 const TOKEN_RENEWAL_JITTER_MS = 300;
@@ -104,10 +103,8 @@ interface SendPolicy {
 }
 
 /**
- * Sends a request through the group's gate and retries it, a bounded number of times within its
- * time budget, after 429 (as Retry-After asks), 503, for idempotent requests 502/504, a cut
- * connection or timeout, and after a 401 that came although n8n had just renewed the token. The
- * final error has the service's own message, what was tried, and no secrets.
+ * Sends a request through the group's gate, retried within its budget after 429 (as Retry-After
+ * asks), 503, a second 401 and, when idempotent, 502/504, a cut connection or a timeout.
  */
 export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeoutMs: number) => Promise<T>): Promise<T> {
 	const gate = gateFor(policy.merchantKey, policy.group);

@@ -31,7 +31,7 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '').trim().replace(/\/+$/, '');
 }
 
-/** `normalizeBaseUrl` again, as an expression: the node's request defaults are resolved by n8n, which cannot call code. */
+/** `normalizeBaseUrl` for the node's request defaults, which n8n resolves and which cannot call code. */
 export const BASE_URL_EXPRESSION = '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}';
 
 /** The account whose rate limits a request counts against. */
@@ -60,12 +60,13 @@ function requestsPerMinuteOf(ctx: OptionsContext): number | undefined {
 	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
 }
 
-/** Read once per request: in n8n each read is a database read. */
-async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>) {
+/** A request's policy, the credential read once (in n8n each read is a database read). */
+async function policyOf(ctx: Pick<FunctionsBase, 'getCredentials' | 'getNode'>, route: Route, settings: SendSettings & { timeoutMs: number }) {
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const base = normalizeBaseUrl(baseUrl);
 	// The token actually sent is read from the error itself.
-	return { baseUrl: base, merchantKey: merchantKeyOf(base, clientId), secrets: [clientSecret, apiKey, accessToken] };
+	const secrets = [clientSecret, apiKey, accessToken];
+	return { baseUrl: base, policy: { node: ctx.getNode(), merchantKey: merchantKeyOf(base, clientId), secrets, ...route, ...settings } };
 }
 
 /** Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its items. */
@@ -78,26 +79,15 @@ export async function sendRequest(
 	const timeoutMs = requestTimeoutMs(ctx);
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
 	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
-	const { merchantKey, secrets } = await credentialContextOf(ctx);
-	return await sendWithPolicy(
-		{
-			node: ctx.getNode(),
-			merchantKey,
-			...requestData.route,
-			timeoutMs,
-			secrets,
-			perMinute: requestsPerMinuteOf(ctx),
-			wanted,
-		},
-		async (attemptTimeoutMs) => {
-			try {
-				return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
-			} catch (error) {
-				// The operation's postReceive read the answer: an answer it could not read names this request.
-				throw namingRequest(await withErrorBodyRead(ctx.getNode(), error), requestLabel(options.method, options.url, options.qs));
-			}
-		},
-	);
+	const { policy } = await policyOf(ctx, requestData.route, { timeoutMs, perMinute: requestsPerMinuteOf(ctx), wanted });
+	return await sendWithPolicy(policy, async (attemptTimeoutMs) => {
+		try {
+			return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
+		} catch (error) {
+			// The operation's postReceive read the answer: an answer it could not read names this request.
+			throw namingRequest(await withErrorBodyRead(ctx.getNode(), error), requestLabel(options.method, options.url, options.qs));
+		}
+	});
 }
 
 /** The default strategy: one request. */
@@ -128,10 +118,9 @@ export async function sendAuthenticated(
 	request: IHttpRequestOptions,
 	settings: SendSettings = {},
 ): Promise<IN8nHttpFullResponse> {
-	const { baseUrl, merchantKey, secrets } = await credentialContextOf(ctx);
-	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
 	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
-	const policy = { node: ctx.getNode(), merchantKey, ...route, timeoutMs, secrets, perMinute: settings.perMinute, wanted: settings.wanted };
+	const { baseUrl, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
+	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
 	return await sendWithPolicy(policy, async (timeout) => {
 		try {
 			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {

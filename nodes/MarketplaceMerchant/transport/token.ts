@@ -3,8 +3,7 @@
  * rejected), and `sendForAnswer` for the requests that belong to no node.
  */
 import { createHash } from 'crypto';
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
+import { UserError, type ICredentialDataDecryptedObject, type IDataObject, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { PATHS, type EndpointGroup } from './endpoints';
 import { credentialAdvice, errorCodeOf, networkFailureReason, redactText, secretList } from './errors';
