@@ -20,10 +20,7 @@ export interface RateWindow {
 
 interface GroupLimits {
 	windows: RateWindow[];
-	/**
-	 * Requests open at once per merchant, and per item (our choice): with 5 a second, five in
-	 * flight keep that limit busy even when answers take a second.
-	 */
+	/** Open at once per merchant and per item (our choice): five keep 5 a second busy with 1-second answers. */
 	inFlight: number;
 }
 

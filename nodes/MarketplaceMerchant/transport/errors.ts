@@ -5,9 +5,6 @@
  */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
-type NodeApiErrorOptions = ConstructorParameters<typeof NodeApiError>[2];
-type NodeOperationErrorOptions = ConstructorParameters<typeof NodeOperationError>[2];
-
 /** Longest single wait, whatever Retry-After says. */
 export const MAX_WAIT_MS = 120_000;
 
@@ -141,12 +138,12 @@ export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[]
 }
 
 /** About the service's answer (status, body). */
-export function serviceError(node: INode, details: JsonObject, options?: NodeApiErrorOptions): NodeApiError {
+export function serviceError(node: INode, details: JsonObject, options?: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {
 	return new NodeApiError(node, details, options);
 }
 
 /** The node's own findings: a value, a limit, what an answer lacks. */
-export function nodeError(node: INode, message: string | Error, options?: NodeOperationErrorOptions): NodeOperationError {
+export function nodeError(node: INode, message: string | Error, options?: ConstructorParameters<typeof NodeOperationError>[2]): NodeOperationError {
 	return new NodeOperationError(node, message, options);
 }
 

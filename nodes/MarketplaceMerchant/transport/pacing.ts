@@ -43,31 +43,34 @@ export class RefusedTooLong extends Error {
 	}
 }
 
-interface Gate {
-	readonly group: EndpointGroup;
-	inFlight: number;
+class Gate {
+	inFlight = 0;
 	/** In flight allowed now: 1 after a 429 (one request probes), one more per success up to the group's allowance. */
 	allowed: number;
 	/**
 	 * Until a first answer, the requests let through may all be waiting for the same token request
 	 * and reach the service together: the first answer counts them all from its time.
 	 */
-	answered: boolean;
+	answered = false;
 	/** The part of the known limits this process may use: less after 429s from others' traffic. */
-	share: number;
+	share = 1;
 	/** Quiet is counted from here, or from the last 429. */
-	shareChangedAt: number;
-	rateLimitedAt: number;
+	shareChangedAt = 0;
+	rateLimitedAt = 0;
 	/** The first 429 since the last answer that was not one (0: none). */
-	refusingSince: number;
+	refusingSince = 0;
 	/** The last 429 our own traffic did not explain (0: never). */
-	unexplainedAt: number;
-	marginMs: number;
+	unexplainedAt = 0;
+	marginMs = WINDOW_MARGIN_MS;
 	/** When requests were let through, oldest first, as far back as the longest window. */
-	sent: number[];
-	blockedUntil: number;
-	waiting: Waiter[];
+	sent: number[] = [];
+	blockedUntil = 0;
+	waiting: Waiter[] = [];
 	wakeAt?: number;
+
+	constructor(readonly group: EndpointGroup) {
+		this.allowed = RATE_LIMITS[group].inFlight;
+	}
 }
 
 const gates = new Map<string, Gate>();
@@ -82,25 +85,8 @@ function longestOf(windows: RateWindow[]): number {
 
 export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 	const key = `${merchantKey}\u0000${group}`;
-	let gate = gates.get(key);
-	if (!gate) {
-		gate = {
-			group,
-			inFlight: 0,
-			allowed: RATE_LIMITS[group].inFlight,
-			answered: false,
-			share: 1,
-			shareChangedAt: 0,
-			rateLimitedAt: 0,
-			refusingSince: 0,
-			unexplainedAt: 0,
-			marginMs: WINDOW_MARGIN_MS,
-			sent: [],
-			blockedUntil: 0,
-			waiting: [],
-		};
-		gates.set(key, gate);
-	}
+	const gate = gates.get(key) ?? new Gate(group);
+	gates.set(key, gate);
 	return gate;
 }
 

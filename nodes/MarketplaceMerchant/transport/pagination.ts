@@ -87,10 +87,7 @@ function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): v
 	);
 }
 
-/**
- * Wraps an operation's strategy: every output item points at its input item (n8n fills
- * `pairedItem` only when the counts match, and `.item` expressions need it).
- */
+/** Every output item points at its input item: n8n fills `pairedItem` only when the counts match. */
 export function forInputItem(strategy: PaginationFunction, route: Route) {
 	return async function (this: IExecutePaginationFunctions, resultOptions: DeclarativeRestApiSettings.ResultOptions) {
 		if (!(await mayBeSent(this))) return [];

@@ -10,10 +10,7 @@ import { RefusedTooLong, RequestNotNeeded, acquire, closeAfterRateLimit, gateFor
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-/**
- * The retries of one request together may take this many times its timeout: an answer that
- * never comes fails the item after a few minutes, not after attempts × timeout.
- */
+/** The retries of one request together may take this many times its timeout, not attempts × timeout. */
 export const RETRY_BUDGET_TIMEOUTS = 3;
 
 function retryBudgetMs(timeoutMs = DEFAULT_TIMEOUT_MS): number {

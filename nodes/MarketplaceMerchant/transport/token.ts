@@ -131,11 +131,7 @@ function parsedBody(bytes: unknown): unknown {
 export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and the URLs shown. */
-interface Answerer {
-	name: string;
-	url: string;
-	baseUrl: string;
-}
+type Answerer = { name: string; url: string; baseUrl: string };
 
 /**
  * Sends a request of no node (the token request, the credential test's) under the policy and the
