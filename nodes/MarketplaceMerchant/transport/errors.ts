@@ -97,10 +97,7 @@ function secretsIn(error: unknown, known: unknown[]): string[] {
 	return secretList([...known, tokenOfAuthorization(header('authorization')), header('x-api-key')]);
 }
 
-/**
- * The cause as n8n may store it: name, message, and what the retry policy reads (status,
- * Retry-After, code), without the axios error that holds the request's headers and body.
- */
+/** The cause without the axios error (it holds the request's headers and body), keeping what the policy reads. */
 function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	if (!(cause instanceof Error)) return undefined;
 	const safe = new Error(redactText(cause.message, secrets));
@@ -127,10 +124,7 @@ function redactError<T extends NodeApiError | NodeOperationError>(error: T, know
 	return error;
 }
 
-/**
- * The error to throw for a failed request, without secrets (`knownSecrets`: the credential's
- * values). A NodeApiError from n8n's helpers or our NodeOperationError keeps its message.
- */
+/** The error to throw for a failed request, secrets removed; a NodeApiError or NodeOperationError keeps its message. */
 export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[] = []): NodeApiError | NodeOperationError {
 	const nodeError =
 		error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeApiError(node, error as JsonObject);

@@ -168,10 +168,7 @@ function wakeIn(gate: Gate, delayMs: number): void {
 	});
 }
 
-/**
- * Resolves to the time the gate let the request through (in turn: a burst goes out in its order),
- * or undefined when no longer `wanted`. `atFront`: a retry after a 5xx, which waited its turn.
- */
+/** The time the gate let the request through, in turn, or undefined if no longer `wanted`; `atFront`: a 5xx retry. */
 export async function acquire(gate: Gate, atFront: boolean, request: Omit<Waiter, 'resolve' | 'reject'>): Promise<number | undefined> {
 	return await new Promise<number | undefined>((resolve, reject) => {
 		if (atFront) gate.waiting.unshift({ ...request, resolve, reject });

@@ -147,10 +147,7 @@ function widthFor(requestData: RequestData): number {
 	return RATE_LIMITS[requestData.route.group].inFlight;
 }
 
-/**
- * Reads every page until a short page. Pages go out ahead of the answers, up to `width` at once:
- * at most `width - 1` are sent past the last page, those still at the gate never.
- */
+/** Every page until a short one; pages go out ahead, up to `width`: at most `width - 1` are sent past the last. */
 export async function readAllPages<T>(
 	pageSize: number,
 	width: number,
@@ -166,10 +163,7 @@ export async function readAllPages<T>(
 	return results;
 }
 
-/**
- * Pages through a list (`page`, `size`) as `readAllPages` does, honouring Return All / Limit: with
- * a limit, pages are sized so that it needs as few as possible, and none beyond it is requested.
- */
+/** Pages through a list as `readAllPages` does; under a Limit, in as few pages as it needs. */
 export function pageThrough(maxPageSize: number): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const limit = resultLimit(this);

@@ -63,10 +63,7 @@ class AttemptLog {
 	}
 }
 
-/**
- * Attempts after 429s (the waits counting against the budget) and after 502/503/504 or a cut
- * connection: the careful clients of this API give up after a few attempts.
- */
+/** The careful clients of this API give up after a few attempts (429 waits count against the budget). */
 const MAX_RATE_LIMITED_ATTEMPTS = 4;
 const MAX_UNAVAILABLE_ATTEMPTS = 4;
 const RATE_LIMIT_ADVICE =

@@ -108,10 +108,7 @@ export function sendSettingsOf(ctx: OptionsContext): SendSettings {
 	return { timeoutMs: requestTimeoutMs(ctx), perMinute: requestsPerMinuteOf(ctx) };
 }
 
-/**
- * One request with the credential's token outside routing (the trigger, the editor, a preSend's
- * lookup); a `url` that is a path goes after the base URL. Read the answer with `decodeAnswer`.
- */
+/** One request with the credential's token outside routing; a `url` that is a path goes after the base URL. */
 export async function sendAuthenticated(
 	ctx: AuthenticatedContext,
 	route: Route,
@@ -181,12 +178,8 @@ export const STREAMED_ANSWER = { encoding: 'stream' } as const;
 type ByteStream = AsyncIterable<Buffer> & { destroy(error?: Error): void };
 
 function isByteStream(value: unknown): value is ByteStream {
-	return (
-		!!value &&
-		typeof value === 'object' &&
-		typeof (value as { destroy?: unknown }).destroy === 'function' &&
-		typeof (value as AsyncIterable<Buffer>)[Symbol.asyncIterator] === 'function'
-	);
+	const stream = value as Partial<ByteStream> | null | undefined;
+	return typeof value === 'object' && typeof stream?.destroy === 'function' && typeof stream[Symbol.asyncIterator] === 'function';
 }
 
 class AnswerTooLarge extends Error {

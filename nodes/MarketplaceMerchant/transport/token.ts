@@ -28,11 +28,7 @@ interface TokenCacheEntry {
 	expiresAt?: number;
 }
 
-/**
- * Shared by every execution in this process: n8n starts all items' requests at once, each calling
- * `preAuthentication` while its token is empty or rejected, and they share one token request.
- * Keys hold a hash of the secret.
- */
+/** One token request for all items of the process (n8n calls `preAuthentication` for each at once); keys hash the secret. */
 const tokenCache = new Map<string, TokenCacheEntry>();
 
 /** Hashes of tokens reported rejected (another worker or the service may replace a cached one), and when to forget them. */
@@ -133,10 +129,7 @@ export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 /** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and the URLs shown. */
 type Answerer = { name: string; url: string; baseUrl: string };
 
-/**
- * Sends a request of no node (the token request, the credential test's) under the policy and the
- * answer cap. The last answer comes back whatever its status; an error only when none came.
- */
+/** A request of no node under the policy and cap: the last answer whatever its status; an error only when none came. */
 export async function sendForAnswer(
 	httpRequest: HttpRequest,
 	options: IHttpRequestOptions & { url: string },
