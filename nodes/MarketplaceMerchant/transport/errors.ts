@@ -62,7 +62,6 @@ const NETWORK_FAILURE_REASONS: Record<string, string> = {
 	ENETUNREACH: 'the network is unreachable',
 };
 
-/** Why a request got no answer at all, in words. */
 export function networkFailureReason(error: unknown): string {
 	const code = errorCodeOf(error);
 	return (code && NETWORK_FAILURE_REASONS[code]) ?? 'the request failed before an answer arrived';
@@ -131,12 +130,10 @@ export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[]
 	return redactError(nodeError, knownSecrets);
 }
 
-/** About the service's answer (status, body). */
 export function serviceError(node: INode, details: JsonObject, options?: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {
 	return new NodeApiError(node, details, options);
 }
 
-/** The node's own findings: a value, a limit, what an answer lacks. */
 export function nodeError(node: INode, message: string | Error, options?: ConstructorParameters<typeof NodeOperationError>[2]): NodeOperationError {
 	return new NodeOperationError(node, message, options);
 }
@@ -158,7 +155,6 @@ export function secretList(values: unknown[]): string[] {
 	return [...new Set(texts)].sort((a, b) => b.length - a.length);
 }
 
-/** `Bearer abc` → `abc`; any other value as it is. */
 function tokenOfAuthorization(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	return /^\s*Bearer\s+(\S+)\s*$/i.exec(value)?.[1] ?? value;

@@ -97,7 +97,6 @@ function capOf(gate: Gate, window: RateWindow, windows: RateWindow[], perMinute:
 	return cap;
 }
 
-/** Milliseconds until the windows let one more request through (0: now). */
 function windowDelayMs(gate: Gate, perMinute: number, now: number): number {
 	const windows = windowsOf(gate);
 	if (windows.length === 0) {

@@ -99,7 +99,6 @@ export function forInputItem(strategy: PaginationFunction, route: Route) {
 	};
 }
 
-/** Infinity with Return All, else Limit. */
 export function resultLimit(ctx: IExecutePaginationFunctions): number {
 	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
 	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));

@@ -34,7 +34,6 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 /** `normalizeBaseUrl` for the node's request defaults, which n8n resolves and which cannot call code. */
 export const BASE_URL_EXPRESSION = '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}';
 
-/** The account whose rate limits a request counts against. */
 export function merchantKeyOf(baseUrl: string, clientId: unknown): string {
 	return `${baseUrl}|${String(clientId ?? '')}`;
 }
@@ -227,7 +226,6 @@ export async function readCappedBody(body: unknown, timeoutMs: number): Promise<
 	return isByteStream(body) ? await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs) : body;
 }
 
-/** What to tell users when an answer was stopped at the cap. */
 export function answerTooLargeText(error: unknown): { message: string; description: string } | undefined {
 	if (!(error instanceof AnswerTooLarge)) return undefined;
 	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;

@@ -78,7 +78,6 @@ function pruneExpiredEntries(now: number): void {
 	}
 }
 
-/** The service's own message in an answer's body, when it gives one. */
 export function serverMessage(body: unknown): string | undefined {
 	const message = (body as { message?: unknown } | null | undefined)?.message;
 	return typeof message === 'string' ? message : undefined;
