@@ -10,11 +10,7 @@ import type {
 import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
 import { tokenFor } from '../nodes/MarketplaceMerchant/transport/token';
 
-/**
- * The service's client-credentials token is not OAuth2 as n8n knows it (a JSON body, an optional
- * X-API-Key header): `preAuthentication` asks for it (transport/token.ts). The Test button is the
- * nodes' `credentialTest` (transport/credentialTest.ts).
- */
+/** `preAuthentication` asks for the token (transport/token.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */
 export class MarketplaceMerchantApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;
 

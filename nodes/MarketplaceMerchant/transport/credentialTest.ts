@@ -1,9 +1,6 @@
 /**
  * The credential's Test button: a new token, then one request with it (the warehouses list, the
- * smallest answer), through the engine's policy, answer cap and wording. A node's `credentialTest`
- * (`testedBy`) rather than a `test` request: n8n sends that with a helper that inflates and keeps
- * any answer whole and retries nothing. A `credentialTest` gets only the legacy `request` helper
- * (n8n-core 1.123 to 2.41), which `asHttpRequest` asks for what the engine asks `httpRequest` for.
+ * smallest answer). Why a `credentialTest` method and not a `test` request: docs/architecture.md.
  */
 import type {
 	ICredentialTestFunctions,

@@ -24,12 +24,9 @@ import { asNodeError, nodeError, statusOf } from './errors';
 import { readLimit, toList } from '../values/values';
 
 /*
- * With On Error = Stop, an invalid item stops the node before any item is sent. RoutingNode starts
- * every item in one synchronous loop (routing-node.ts `runNode`, n8n 1.123 to 2.41, no Batching
- * option), each awaiting its preSend and then calling our pagination function. So preSend failures
- * are recorded per node run (keyed by its execute data), and each item first awaits a microtask
- * (after that loop) and the run's preSends still running, and sends nothing if one failed; it
- * resolves with no results, so the first rejection RoutingNode finds is the invalid item's own.
+ * With On Error = Stop, an invalid item holds back every item of the node run (why and how:
+ * docs/architecture.md; RoutingNode's `runNode` starts all items in one synchronous loop, n8n 1.123
+ * to 2.41). A held-back item resolves with no results, so the first rejection is the invalid one's.
  */
 const runsWithInvalidItems = new WeakSet<object>();
 const runningChecks = new WeakMap<object, Set<Promise<unknown>>>();
