@@ -7,16 +7,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/credential';
+import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
 import { tokenFor } from '../nodes/MarketplaceMerchant/transport/token';
 
-/**
- * The service's client-credentials token is not OAuth2 as n8n's own credential types know it (a
- * JSON body, an optional X-API-Key header), so `preAuthentication` asks for it (transport/token.ts:
- * one token shared by every request of the process, through the same request policy as every
- * other request). The Test button is the nodes' `credentialTest` method (testedBy), which sends
- * its requests through that policy and answer cap too (transport/credentialTest.ts).
- */
+/** `preAuthentication` asks for the token (transport/token.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */
 export class MarketplaceMerchantApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;
 

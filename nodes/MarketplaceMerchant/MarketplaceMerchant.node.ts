@@ -11,7 +11,7 @@ import { getProductTypes } from './actions/product/getTypes.operation';
 import { searchProducts } from './actions/productLocator';
 import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
-import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/credential';
+import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/send';
 import { testMerchantCredential } from './transport/credentialTest';
 
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];

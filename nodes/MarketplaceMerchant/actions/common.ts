@@ -10,17 +10,15 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 
-import { readAnswerBody } from '../transport/answerLimits';
-import { recordingInputFailures } from '../transport/inputChecks';
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
-import { sendSingle, type Route } from '../transport/send';
-import { forInputItem, type PaginationFunction } from '../transport/pagination';
+import { readAnswerBody, sendSingle, type Route } from '../transport/send';
+import { forInputItem, recordingInputFailures, type PaginationFunction } from '../transport/pagination';
 import { fieldPath, readBoolean, type ValueContext } from '../values/values';
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
  * `timeout`, `batching`, `proxy` and `allowUnauthorizedCerts`: the options here use other names,
- * so only the request engine reads them (transport/requestSettings.ts).
+ * so only the request engine reads them (transport/send.ts).
  */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',

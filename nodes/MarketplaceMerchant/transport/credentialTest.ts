@@ -1,14 +1,6 @@
 /**
  * The credential's Test button: a new token, then one request with it (the warehouses list, the
- * smallest answer of the API), both through the request engine's policy, answer cap and wording.
- *
- * Why a node's `credentialTest` method (named by `testedBy` in both nodes' credentials) and not a
- * `test` request in the credential: n8n sends a credential's `test` request with its own request
- * helper, which inflates and keeps any answer whole (a gzip bomb grows the process without limit)
- * and retries nothing. n8n gives a `credentialTest` method only its legacy `request` helper
- * (CredentialTestContext, n8n-core 1.123 to 2.41); `asHttpRequest` asks it for what the engine
- * asks `httpRequest` for: the answer as a stream (`useStream`), whatever its status (`simple:
- * false`), with its status and headers (`resolveWithFullResponse`).
+ * smallest answer). Why a `credentialTest` method and not a `test` request: docs/architecture.md.
  */
 import type {
 	ICredentialTestFunctions,
@@ -17,16 +9,12 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { merchantKeyOf, normalizeBaseUrl } from './credential';
 import { PATHS } from './endpoints';
 import { redactText, secretList } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './requestPolicy';
+import { merchantKeyOf, normalizeBaseUrl } from './send';
 import { displayUrl, requestToken, sendForAnswer, serverMessage, type HttpRequest } from './token';
 
-/** What n8n answers for a test that passed (as for a credential's `test` request). */
-const PASSED: INodeCredentialTestResult = { status: 'OK', message: 'Connection successful!' };
-
-/** The credential test's request helper as the engine's `HttpRequest`, for the options the engine sets. */
 function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
 	return async (options) => {
 		const answer = (await ctx.helpers.request({
@@ -45,7 +33,6 @@ function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
 	};
 }
 
-/** The verdict on the test request's answer: what its status says about the credential. */
 function verdictOf(response: IN8nHttpFullResponse, secrets: string[]): INodeCredentialTestResult {
 	const status = response.statusCode;
 	if (status === 401) return { status: 'Error', message: 'The access token was rejected (HTTP 401): check the Client ID and Client Secret' };
@@ -59,10 +46,10 @@ function verdictOf(response: IN8nHttpFullResponse, secrets: string[]): INodeCred
 	if (!response.body || typeof response.body !== 'object' || Buffer.isBuffer(response.body)) {
 		return { status: 'Error', message: `The Base URL answered HTTP ${status}, but not as the merchant API (no JSON): check the Base URL` };
 	}
-	return PASSED;
+	// What n8n answers for a passed `test` request.
+	return { status: 'OK', message: 'Connection successful!' };
 }
 
-/** `methods.credentialTest` of both nodes. */
 export async function testMerchantCredential(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

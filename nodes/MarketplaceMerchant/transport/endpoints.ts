@@ -1,48 +1,33 @@
 /**
- * Where each endpoint lives, which rate-limit group it counts against and the size limits the
- * live service enforces (spec + platform facts). Everything that knows a path or a limit reads it
- * from here.
- */
-
-/**
- * Endpoints share a per-merchant rate limit by group (platform facts, "Rate limits").
- * `documentDownloads` are the pre-signed document links: another host, no published limit.
- * `token` is the credential's token request: no published limit either; one gate per host still
- * makes a 429 from it hold back the other token requests to that host.
+ * Where each endpoint lives, its rate-limit group and the size limits the live service enforces
+ * (spec + platform facts): everything that knows a path or a limit reads it from here. Groups
+ * share a per-merchant rate limit; `documentDownloads` (pre-signed links, another host) and
+ * `token` have no published limit: one gate per host still makes a 429 hold back the others.
  */
 export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation' | 'documentDownloads' | 'token';
 
-/** At most `limit` requests in any `lengthMs` (a sliding window). */
+/** At most `limit` requests in any sliding `lengthMs`. */
 export interface RateWindow {
 	limit: number;
 	lengthMs: number;
 	/**
-	 * Spread the requests over the window (never two closer than half of lengthMs / limit) rather
-	 * than in bursts of `limit`: requests sent at the same moment reach the service in a scattered
-	 * order, and the next burst a window later would then meet a window the service still counts
-	 * as full. Half the even spacing, so that a late timer does not delay every later request.
+	 * Never two closer than half of lengthMs / limit: a burst reaches the service scattered, and the
+	 * next burst a window later would meet a window it still counts full. Half, so that a late
+	 * timer does not delay every later request.
 	 */
 	evenly?: boolean;
 }
 
 interface GroupLimits {
-	/** The live service's windows for the group, per merchant. */
 	windows: RateWindow[];
-	/**
-	 * Requests of the group kept open at once per merchant (our choice, not the service's): with a
-	 * per-second limit of 5, five in flight keep that limit busy even when answers take a second.
-	 * Pages, chunks and windows of one item never have more than this many outstanding either.
-	 */
+	/** Open at once per merchant and per item (our choice): five keep 5 a second busy with 1-second answers. */
 	inFlight: number;
 }
 
 const MINUTE_MS = 60_000;
 const SECOND_MS = 1_000;
 
-/**
- * The one table of the known limits: pacing (pacing.ts) sends at these rates without needing 429s.
- * Every group with windows has the minute as its longest: the node's Requests per Minute option caps it.
- */
+/** Every group with windows has the minute as its longest: the Requests per Minute option caps it. */
 export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 	catalogue: {
 		windows: [
@@ -66,7 +51,6 @@ export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 };
 
 export const PATHS = {
-	/** The credential's token request (client credentials grant). */
 	grant: '/iam/api/v1/auth/token',
 	products: '/product/api/v1/merchant-integration/products',
 	basicProducts: '/product/api/v1/merchant-integration/basic-products',
@@ -85,19 +69,13 @@ export const PATHS = {
 } as const;
 
 export const LIMITS = {
-	/** GET products: page size at most 200. */
 	productsPageSize: 200,
-	/** GET basic-products: page size at most 2500. */
 	basicProductsPageSize: 2500,
-	/** GET prices: at most 100 ids per request. */
 	priceIdsPerRequest: 100,
-	/** Discount schedule/update: at most 500 discounts per request. */
 	discountsPerRequest: 500,
-	/** Import and product/bulk: at most 30,000 items per request… */
 	productsPerBulkRequest: 30_000,
-	/** …and about 5 MiB per request; we stay a little below. */
+	/** About 5 MiB per request: we stay a little below. */
 	bulkRequestBytes: 5 * 1024 * 1024 - 64 * 1024,
-	/** Invoice ranges: at most 3 months per request. */
 	invoiceWindowMonths: 3,
 	/** Invoice ranges may not start before this day. */
 	earliestInvoiceDate: '2022-05-01T00:00:00.000Z',

@@ -1,15 +1,9 @@
 /**
- * The one place errors are built: what a failed request says (its status, Retry-After, whether
- * the connection was cut) and the error the node shows and n8n stores, a NodeApiError (or our
- * own NodeOperationError) whose message, description, service body (`context.data`) and `cause`
- * carry no bearer token, client secret or API key. Code elsewhere builds errors with
- * `serviceError` (about the service's answer) and `nodeError` (the node's own findings);
- * values.ts's `invalidInput` words the errors about user values and builds them with `nodeError`.
+ * The one place errors are built: what a failed request says (status, Retry-After, a cut
+ * connection) and the error the node shows and n8n stores, whose message, description, service
+ * body (`context.data`) and `cause` carry no bearer token, client secret or API key.
  */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
-
-type NodeApiErrorOptions = ConstructorParameters<typeof NodeApiError>[2];
-type NodeOperationErrorOptions = ConstructorParameters<typeof NodeOperationError>[2];
 
 /** Longest single wait, whatever Retry-After says. */
 export const MAX_WAIT_MS = 120_000;
@@ -19,7 +13,7 @@ interface ErrorResponse {
 	headers?: Record<string, unknown>;
 }
 
-/** The HTTP answer behind an error thrown by n8n's request helpers (NodeApiError or axios-like). */
+/** The HTTP answer behind an error of n8n's request helpers (NodeApiError or axios-like). */
 export function responseOf(error: unknown): ErrorResponse {
 	const candidate = (error ?? {}) as {
 		httpCode?: string | null;
@@ -47,21 +41,16 @@ export function retryAfterMs(headers: Record<string, unknown> | undefined, now =
 	return undefined;
 }
 
-/**
- * What the user can do when the service refuses the credential, in the same words wherever it
- * shows: the token request (the credential and its test), an operation's request, a trigger poll.
- */
+/** What to do when the service refuses the credential, in the same words wherever it shows. */
 const CREDENTIAL_ADVICE: Partial<Record<number, string>> = {
 	401: 'Check the Client ID and Client Secret, and that they belong to the environment of the Base URL (production and staging credentials differ).',
 	403: "The client has no permission for this: check the API Key and the client's permissions in the merchant portal.",
 };
 
-/** The advice for an answer of this status about the credential (401, 403), if it is one. */
 export function credentialAdvice(status: number | undefined): string | undefined {
 	return status === undefined ? undefined : CREDENTIAL_ADVICE[status];
 }
 
-/** Why a request got no answer at all, in words, by the error's system code. */
 const NETWORK_FAILURE_REASONS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ENOTFOUND: 'the host name could not be resolved',
@@ -73,13 +62,11 @@ const NETWORK_FAILURE_REASONS: Record<string, string> = {
 	ENETUNREACH: 'the network is unreachable',
 };
 
-/** "the connection was refused", or a general wording when the code is unknown. */
 export function networkFailureReason(error: unknown): string {
 	const code = errorCodeOf(error);
 	return (code && NETWORK_FAILURE_REASONS[code]) ?? 'the request failed before an answer arrived';
 }
 
-/** Codes of a connection cut off or timed out before the whole answer arrived. */
 const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
 
 export function errorCodeOf(error: unknown): string | undefined {
@@ -100,7 +87,7 @@ export function isTimeout(error: unknown): boolean {
 	return (code === 'ECONNABORTED' || code === 'ETIMEDOUT') && /timeout/i.test(message);
 }
 
-/** Credential values and the request's own Authorization and X-API-Key headers, as found on the error. */
+/** Credential values and the request's Authorization and X-API-Key headers found on the error. */
 function secretsIn(error: unknown, known: unknown[]): string[] {
 	const config = (error as { cause?: { config?: { headers?: Record<string, unknown> } } })?.cause?.config;
 	const headers = config?.headers ?? {};
@@ -109,11 +96,7 @@ function secretsIn(error: unknown, known: unknown[]): string[] {
 	return secretList([...known, tokenOfAuthorization(header('authorization')), header('x-api-key')]);
 }
 
-/**
- * The error's cause as n8n may store it (name and message), plus what the retry policy and the
- * callers read (status, Retry-After, code). The original (an axios error holding the request with
- * its headers and body) is dropped.
- */
+/** The cause without the axios error (it holds the request's headers and body), keeping what the policy reads. */
 function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	if (!(cause instanceof Error)) return undefined;
 	const safe = new Error(redactText(cause.message, secrets));
@@ -125,7 +108,7 @@ function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	return safe;
 }
 
-/** Removes the secrets from every part of the error that n8n shows, stores or logs; in place. */
+/** In place, from every part n8n shows, stores or logs. */
 function redactError<T extends NodeApiError | NodeOperationError>(error: T, knownSecrets: unknown[] = []): T {
 	const secrets = secretsIn(error, knownSecrets);
 	const cause = safeCause(error.cause, secrets);
@@ -140,37 +123,27 @@ function redactError<T extends NodeApiError | NodeOperationError>(error: T, know
 	return error;
 }
 
-/**
- * The error to throw for a failed request. n8n's request helpers already throw NodeApiError (and
- * our own checks NodeOperationError): those keep the service's message; anything else is wrapped.
- * Either way the secrets are removed (`knownSecrets`: the credential's values).
- */
+/** The error to throw for a failed request, secrets removed; a NodeApiError or NodeOperationError keeps its message. */
 export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[] = []): NodeApiError | NodeOperationError {
 	const nodeError =
 		error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeApiError(node, error as JsonObject);
 	return redactError(nodeError, knownSecrets);
 }
 
-/** An error about the service's answer (status, body): shown the way n8n shows API errors. */
-export function serviceError(node: INode, details: JsonObject, options?: NodeApiErrorOptions): NodeApiError {
+export function serviceError(node: INode, details: JsonObject, options?: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {
 	return new NodeApiError(node, details, options);
 }
 
-/** An error the node finds itself: a value, a limit, or what an answer lacks. */
-export function nodeError(node: INode, message: string | Error, options?: NodeOperationErrorOptions): NodeOperationError {
+export function nodeError(node: INode, message: string | Error, options?: ConstructorParameters<typeof NodeOperationError>[2]): NodeOperationError {
 	return new NodeOperationError(node, message, options);
 }
 
-// Secrets out of everything the node shows or stores. A service may echo the request's
-// Authorization header, its API key or the token request's body in an error of its own; n8n
-// keeps an error's message, description, `context` and `cause` in the execution data.
-
+// A service may echo the Authorization header, the API key or the token request's body in an error.
 const REDACTED = '***';
 
 /** Shorter values are not replaced: a one-letter "secret" would mangle every message. */
 const MIN_SECRET_LENGTH = 4;
 
-/** A bearer token in any text, whatever the service's own quoting around it. */
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi;
 
 /** The values to hide, without duplicates, longest first (a secret may contain another). */
@@ -182,8 +155,7 @@ export function secretList(values: unknown[]): string[] {
 	return [...new Set(texts)].sort((a, b) => b.length - a.length);
 }
 
-/** The bearer token of an Authorization header value (`Bearer abc` → `abc`), or the value itself. */
-export function tokenOfAuthorization(value: unknown): string | undefined {
+function tokenOfAuthorization(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	return /^\s*Bearer\s+(\S+)\s*$/i.exec(value)?.[1] ?? value;
 }
@@ -194,8 +166,8 @@ export function redactText(text: string, secrets: string[]): string {
 	return result;
 }
 
-/** A copy of plain data (objects, arrays, strings) with every string redacted; cycles end in `[Circular]`. */
-export function redactData(value: unknown, secrets: string[], seen = new WeakSet<object>()): unknown {
+/** A copy of plain data with every string redacted; cycles end in `[Circular]`. */
+function redactData(value: unknown, secrets: string[], seen = new WeakSet<object>()): unknown {
 	if (typeof value === 'string') return redactText(value, secrets);
 	if (!value || typeof value !== 'object') return value;
 	if (seen.has(value)) return '[Circular]';

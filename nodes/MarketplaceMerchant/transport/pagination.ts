@@ -1,20 +1,19 @@
 /**
- * How an operation turns one node item into requests: pages, id chunks, body chunks or date
- * windows. Each is a `routing.operations.pagination` function (RoutingNode calls it when
- * `routing.send.paginate` is true) and sends every request through `sendRequest`, so pacing,
- * retries and token refresh are the same everywhere. Users never see the splitting: they get one
- * output item per product, price, result, invoice or link.
- *
- * The requests of one item overlap: up to the endpoint group's in-flight allowance are
- * outstanding at once (sent, or waiting at the group's gate, which keeps every request within
- * the limits), and their results are merged in request order. Over a real network that is what
- * makes a 40-page Return All take 9 s instead of 40.
+ * What RoutingNode hands each item's requests to (`routing.operations.pagination`): one request,
+ * pages, id chunks, body chunks or date windows, each sent with `sendRequest`. The requests of one
+ * item overlap, up to the group's in-flight allowance, and their results are merged in request
+ * order: over a real network a 40-page Return All takes 9 s instead of 40.
  */
 import {
+	NodeApiError,
+	NodeOperationError,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
 	type INodeExecutionData,
+	type PreSendAction,
 } from 'n8n-workflow';
 
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
@@ -22,26 +21,54 @@ import { RATE_LIMITS } from './endpoints';
 import { RequestNotNeeded } from './pacing';
 import { sendRequest, type RequestData, type Route } from './send';
 import { asNodeError, nodeError, statusOf } from './errors';
-import { mayBeSent } from './inputChecks';
 import { readLimit, toList } from '../values/values';
 
-/** How one item becomes requests: an operation's strategy, given the item's request and the operation's route. */
+/*
+ * With On Error = Stop, an invalid item holds back every item of the node run (why and how:
+ * docs/architecture.md; RoutingNode's `runNode` starts all items in one synchronous loop, n8n 1.123
+ * to 2.41). A held-back item resolves with no results, so the first rejection is the invalid one's.
+ */
+const runsWithInvalidItems = new WeakSet<object>();
+const runningChecks = new WeakMap<object, Set<Promise<unknown>>>();
+
+function runOf(ctx: IExecuteSingleFunctions): object | undefined {
+	const executeData = ctx.getExecuteData?.() as unknown;
+	return executeData && typeof executeData === 'object' ? executeData : undefined;
+}
+
+/** Wraps a preSend so that its failure is known to the other items of the run. */
+export function recordingInputFailures(preSend: PreSendAction): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const run = runOf(this);
+		// Called inside an async function so that a preSend throwing at once is a rejection too.
+		const check = (async () => await preSend.call(this, requestOptions))();
+		const running = run ? runningChecks.get(run) ?? new Set<Promise<unknown>>() : undefined;
+		if (run && running) runningChecks.set(run, running.add(check));
+		try {
+			return await check;
+		} catch (error) {
+			if (run) runsWithInvalidItems.add(run);
+			throw error instanceof NodeOperationError || error instanceof NodeApiError ? error : nodeError(this.getNode(), error as Error);
+		} finally {
+			running?.delete(check);
+		}
+	};
+}
+
+async function mayBeSent(ctx: IExecutePaginationFunctions): Promise<boolean> {
+	await Promise.resolve();
+	const run = runOf(ctx);
+	const running = run ? runningChecks.get(run) : undefined;
+	while (running && running.size > 0) await Promise.allSettled([...running]);
+	return !(run && runsWithInvalidItems.has(run) && !ctx.continueOnFail());
+}
+
+/** An operation's strategy: how one item's request (with the operation's route) becomes requests. */
 export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
 
-/** What RoutingNode calls for each item (`routing.operations.pagination`). */
-type RoutingPaginationFunction = (
-	this: IExecutePaginationFunctions,
-	resultOptions: DeclarativeRestApiSettings.ResultOptions,
-) => Promise<INodeExecutionData[]>;
-
-/** No loop runs longer than this many requests for one item. */
 const MAX_REQUESTS_PER_ITEM = 10_000;
 
-/**
- * Most output items one input item can produce. n8n's RoutingNode passes an item's results to
- * `Array.push(...)` in one call, which overflows the call stack somewhere above 130,000 items;
- * we stop before that with a message the user can act on instead of a crash.
- */
+/** RoutingNode passes an item's results to one `Array.push(...)`, which overflows the stack above ~130,000. */
 const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
@@ -57,13 +84,8 @@ function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): v
 	);
 }
 
-/**
- * Wraps an operation's strategy: nothing is sent while another item of the run failed its input
- * checks and the node stops on errors (inputChecks.ts), every output item points at the input item it came from (n8n
- * fills `pairedItem` in only when input and output counts match, and `.item` expressions
- * downstream need it), and no input item returns more than n8n can take.
- */
-export function forInputItem(strategy: PaginationFunction, route: Route): RoutingPaginationFunction {
+/** Every output item points at its input item: n8n fills `pairedItem` only when the counts match. */
+export function forInputItem(strategy: PaginationFunction, route: Route) {
 	return async function (this: IExecutePaginationFunctions, resultOptions: DeclarativeRestApiSettings.ResultOptions) {
 		if (!(await mayBeSent(this))) return [];
 		const items = await strategy.call(this, { ...resultOptions, route });
@@ -74,7 +96,6 @@ export function forInputItem(strategy: PaginationFunction, route: Route): Routin
 	};
 }
 
-/** How many results the user asked for: Infinity with Return All, else Limit (the fields of `returnAllAndLimit`). */
 export function resultLimit(ctx: IExecutePaginationFunctions): number {
 	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
 	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));
@@ -91,11 +112,9 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 }
 
 /**
- * Runs up to `count` requests of one item with at most `width` outstanding, started in index
- * order, and hands each result to `take` in index order as soon as it and those before it are
- * in. `take` returns false to stop: requests not yet let through by the gate are then dropped
- * unsent (`wanted` turns false), those already sent are left to finish and ignored. The first
- * error (in index order) is thrown, after stopping the same way.
+ * Runs up to `count` requests with at most `width` outstanding and hands each result to `take` in
+ * index order. `take` returns false to stop: requests not yet let through by the gate are dropped
+ * unsent (`wanted` turns false), those sent are ignored. The first error (in order) is thrown.
  */
 async function inOrder<T>(
 	count: number,
@@ -120,17 +139,11 @@ async function inOrder<T>(
 	}
 }
 
-/** How many requests of one item may be outstanding at once: the group's in-flight allowance. */
 function widthFor(requestData: RequestData): number {
 	return RATE_LIMITS[requestData.route.group].inFlight;
 }
 
-/**
- * Reads every page of a list (`page` from 0 of `pageSize`) until a short page: pages go out ahead
- * of the answers, up to `width` at once (the group's in-flight allowance), so a whole list sends at
- * most `width - 1` requests past the last page; those still waiting at the gate when the short
- * page arrives are never sent (`wanted` turns false).
- */
+/** Every page until a short one; pages go out ahead, up to `width`: at most `width - 1` are sent past the last. */
 export async function readAllPages<T>(
 	pageSize: number,
 	width: number,
@@ -146,14 +159,7 @@ export async function readAllPages<T>(
 	return results;
 }
 
-/**
- * Pages through a list answer (`page` from 0, `size`) until a short page, honouring the
- * operation's Return All / Limit. Pages go out ahead of the answers (page p+1… before p has
- * answered, up to the group's in-flight allowance of 5), so a Return All sends at most 4 requests
- * past the last page; those still waiting at the gate when the short page arrives are never
- * sent. With a limit, pages are sized so that the limit needs as few as possible, and no page
- * beyond the limit's is requested.
- */
+/** Pages through a list as `readAllPages` does; under a Limit, in as few pages as it needs. */
 export function pageThrough(maxPageSize: number): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const limit = resultLimit(this);
@@ -172,27 +178,19 @@ export function pageThrough(maxPageSize: number): PaginationFunction {
 	};
 }
 
-function chunk<T>(list: T[], size: number): T[][] {
-	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size) chunks.push(list.slice(start, start + size));
-	return chunks;
-}
-
-/** Whether a failed request means "nothing found" for its part, as the service answers with 404. */
+/** "Nothing found" for its part, as the service answers with 404. */
 function isNotFound(error: unknown): boolean {
 	return !(error instanceof RequestNotNeeded) && statusOf(error) === 404;
 }
 
 /**
- * Sends a comma-separated id list of any length in requests of at most `maxIds` ids, at once
- * within the limits, and merges the answers in id-chunk order. With `notFoundIsEmpty`, a chunk
- * the service answers 404 ("No prices found…") contributes no items; only when every chunk is
- * answered so (nothing at all found) does the item fail with that answer, as a single request would.
+ * Sends a comma-separated id list in requests of at most `maxIds` ids. With `notFoundIsEmpty`, a
+ * chunk answered 404 gives no items; the item fails only when every chunk is, as one request would.
  */
 export function splitQueryList(parameter: string, maxIds: number, options: { notFoundIsEmpty?: boolean } = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
-		const chunks = chunk(ids, maxIds).slice(0, MAX_REQUESTS_PER_ITEM);
+		const chunks = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM);
 		const results: INodeExecutionData[] = [];
 		let notFound: unknown;
 		await inOrder(
@@ -238,21 +236,17 @@ export function chunkBySize<T>(list: T[], maxItems: number, maxBytes: number): T
 	return chunks;
 }
 
-/** What one chunk's request gave: its results, or why it failed. */
-type ChunkOutcome<R> = Settled<R>;
-
 /**
- * Sends every chunk with `send`, up to `width` at once (1 when an entry's id, `idOf`, repeats
- * across chunks: then the chunks reach the service in the user's order, so the later entry wins),
- * and gives each chunk's outcome in chunk order. A failed chunk does not stop the others.
+ * Sends every chunk, up to `width` at once (one by one when an id repeats across chunks, so that
+ * the later entry wins), and gives each chunk's outcome in order. A failed chunk stops no other.
  */
 export async function sendEachChunk<T, R>(
 	chunks: T[][],
 	width: number,
 	send: (chunk: T[], index: number) => Promise<R>,
 	idOf?: (entry: T) => string | undefined,
-): Promise<Array<ChunkOutcome<R>>> {
-	const outcomes: Array<ChunkOutcome<R>> = [];
+): Promise<Array<Settled<R>>> {
+	const outcomes: Array<Settled<R>> = [];
 	const inSequence = idOf === undefined || repeatsAcrossChunks(chunks, idOf);
 	await inOrder(
 		chunks.length,
@@ -265,7 +259,6 @@ export async function sendEachChunk<T, R>(
 	return outcomes;
 }
 
-/** Whether some id comes in more than one chunk (then the chunks must reach the service in order). */
 function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | undefined): boolean {
 	const chunkOfId = new Map<string, number>();
 	for (const [index, entries] of chunks.entries()) {
@@ -280,28 +273,22 @@ function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | unde
 }
 
 interface DateWindowSplit {
-	/** The document's own id, to drop the same document seen in two windows. */
+	/** To drop the same document seen in two windows. */
 	idOf?: (item: INodeExecutionData) => string | undefined;
-	/** Whether a 404 for one window means "nothing in this window" rather than an error. */
 	notFoundIsEmpty?: boolean;
 	/** Sees each window's items before deduplication (e.g. to name a file after the window). */
 	onWindow?: (items: INodeExecutionData[], window: { from: Date; to: Date }) => INodeExecutionData[];
-	/** Whether the operation's Return All / Limit apply (`returnAllAndLimit` fields). */
 	limited?: boolean;
 }
 
 /**
- * Splits the `dateFrom`..`dateTo` query range into windows the service accepts (3 months),
- * oldest first, sends them at once within the limits, and merges the answers in window order
- * without duplicates. Under a Limit the windows go one after another, and none is sent once the
- * earlier ones hold enough results (a window may hold thousands of documents, and sending ahead
- * would fetch them for nothing).
+ * Splits `dateFrom`..`dateTo` into windows the service accepts, merged without duplicates. Under
+ * a Limit they go one by one, none once the earlier hold enough (a window may hold thousands).
  */
 export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const qs = requestData.options.qs as IDataObject;
 		const limit = split.limited ? resultLimit(this) : Infinity;
-		// The preSend wrote these as ISO timestamps (readDocumentRange): no user value is read here.
 		const from = parseServiceTimestamp(qs.dateFrom);
 		const to = parseServiceTimestamp(qs.dateTo);
 		if (!from || !to) return (await sendRequest(this, requestData)).slice(0, limit);

@@ -1,76 +1,74 @@
 /**
- * Every request of the node and the trigger goes through here, under the shared pacing and retry
- * policy (requestPolicy.ts):
- * - `sendRequest`: a request of an operation, through RoutingNode's own machinery
- *   (authentication, token refresh on 401, the operation's postReceive actions);
- * - `sendAuthenticated`: a request outside an operation's routing (the trigger, list searches and
- *   option lists of the editor, a lookup in a preSend), with the credential's token;
- * - `downloadPresigned`: a pre-signed document link, without credentials.
- * Requests that belong to no node (the token request, the credential test's) are sent by
- * token.ts's `sendForAnswer`, under the same policy.
+ * Every request of the node and the trigger is sent here, under requestPolicy.ts (those of no
+ * node: token.ts's `sendForAnswer`). Answers are bounded: n8n hands axios `maxContentLength:
+ * Infinity` and inflates gzip without limit, so a gzip bomb would grow the process until killed.
+ * Every request asks for a stream (`encoding: 'stream'`), read here counting the inflated bytes:
+ * past the cap the connection is closed and the request fails with a clear error.
  */
 import type {
 	DeclarativeRestApiSettings,
 	FunctionsBase,
 	IAllExecuteFunctions,
 	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
 	INodeExecutionData,
+	JsonObject,
 	RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import { readBodyWithinCap, readStreamedBody, STREAMED_ANSWER, withErrorBodyRead } from './answerLimits';
 import { namingRequest, rememberRequest, requestLabel } from '../answers/decode';
-import { CREDENTIAL_TYPE, merchantKeyOf, normalizeBaseUrl } from './credential';
 import type { EndpointGroup } from './endpoints';
+import { nodeError, serviceError } from './errors';
 import { DEFAULT_TIMEOUT_MS, sendWithPolicy } from './requestPolicy';
-import { requestTimeoutMs, requestsPerMinuteOf, type OptionsContext } from './requestSettings';
+import { isBlank, readWholeNumber, type ValueContext } from '../values/values';
 
-/**
- * What the request engine needs to know of a request, declared by the operation that sends it
- * (never deduced from the URL): the rate-limit group it counts against, and whether sending it
- * twice is harmless (then a 502/504 or a cut connection is retried).
- */
+export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
+
+export function normalizeBaseUrl(baseUrl: unknown): string {
+	return String(baseUrl ?? '').trim().replace(/\/+$/, '');
+}
+
+/** `normalizeBaseUrl` for the node's request defaults, which n8n resolves and which cannot call code. */
+export const BASE_URL_EXPRESSION = '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}';
+
+export function merchantKeyOf(baseUrl: string, clientId: unknown): string {
+	return `${baseUrl}|${String(clientId ?? '')}`;
+}
+
+/** Declared by the operation, never deduced from the URL. */
 export interface Route {
 	group: EndpointGroup;
 	idempotent: boolean;
 }
 
-/** One item's request as RoutingNode hands it to a pagination function, with the operation's route. */
 export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route };
 
-interface CredentialValues {
-	baseUrl?: string;
-	clientId?: string;
-	clientSecret?: string;
-	apiKey?: string;
-	accessToken?: string;
+type OptionsContext = ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown };
+
+/** Request Options › Timeout (Seconds) in milliseconds (read here so that the engine never imports actions/). */
+function requestTimeoutMs(ctx: OptionsContext): number {
+	const seconds = ctx.getNodeParameter('requestOptions.timeoutSeconds', '');
+	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
 }
 
-/** What a request needs from the credential: read once per request (in n8n each read is a database read). */
-interface CredentialContext {
-	/** The base URL without trailing slashes. */
-	baseUrl: string;
-	/** The account whose rate limits a request counts against. */
-	merchantKey: string;
-	/** The credential's secrets, to keep out of errors (the token actually sent is read from the error). */
-	secrets: unknown[];
+function requestsPerMinuteOf(ctx: OptionsContext): number | undefined {
+	const value = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
+	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
 }
 
-/** The credential's values a request needs (from any context: node or trigger), in one read. */
-async function credentialContextOf(ctx: Pick<FunctionsBase, 'getCredentials'>): Promise<CredentialContext> {
-	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials<CredentialValues>(CREDENTIAL_TYPE);
+/** A request's policy, the credential read once (in n8n each read is a database read). */
+async function policyOf(ctx: Pick<FunctionsBase, 'getCredentials' | 'getNode'>, route: Route, settings: SendSettings & { timeoutMs: number }) {
+	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const base = normalizeBaseUrl(baseUrl);
-	return { baseUrl: base, merchantKey: merchantKeyOf(base, clientId), secrets: [clientSecret, apiKey, accessToken] };
+	// The token actually sent is read from the error itself.
+	const secrets = [clientSecret, apiKey, accessToken];
+	return { baseUrl: base, policy: { node: ctx.getNode(), merchantKey: merchantKeyOf(base, clientId), secrets, ...route, ...settings } };
 }
 
-/**
- * Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its
- * items. `wanted`, when given, is asked once the gate would let the request through: false drops
- * it unsent (RequestNotNeeded is thrown), e.g. for a page past the end of a list.
- */
+/** Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its items. */
 export async function sendRequest(
 	ctx: IExecutePaginationFunctions,
 	requestData: RequestData,
@@ -80,64 +78,45 @@ export async function sendRequest(
 	const timeoutMs = requestTimeoutMs(ctx);
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
 	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
-	const { merchantKey, secrets } = await credentialContextOf(ctx);
-	return await sendWithPolicy(
-		{
-			node: ctx.getNode(),
-			merchantKey,
-			...requestData.route,
-			timeoutMs,
-			secrets,
-			perMinute: requestsPerMinuteOf(ctx),
-			wanted,
-		},
-		async (attemptTimeoutMs) => {
-			try {
-				return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
-			} catch (error) {
-				// The operation's postReceive read the answer: an answer it could not read names this request.
-				throw namingRequest(await withErrorBodyRead(ctx.getNode(), error), requestLabel(options.method, options.url, options.qs));
-			}
-		},
-	);
+	const { policy } = await policyOf(ctx, requestData.route, { timeoutMs, perMinute: requestsPerMinuteOf(ctx), wanted });
+	return await sendWithPolicy(policy, async (attemptTimeoutMs) => {
+		try {
+			return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
+		} catch (error) {
+			// The operation's postReceive read the answer: an answer it could not read names this request.
+			throw namingRequest(await withErrorBodyRead(ctx.getNode(), error), requestLabel(options.method, options.url, options.qs));
+		}
+	});
 }
 
-/** The default for every operation: one request, paced and retried. */
+/** The default strategy: one request. */
 export async function sendSingle(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	return await sendRequest(this, requestData);
 }
 
-/** A context `sendAuthenticated` works in: the trigger's, the editor's (list search, options) or a preSend's. */
 export type AuthenticatedContext = IAllExecuteFunctions;
 
-/** How an operation that sends outside routing (the bulk operations, bulkRun.ts) asks: its item's Request Options. */
+/** An item's Request Options, for an operation that sends outside routing (bulkRun.ts). */
 export interface SendSettings {
 	timeoutMs?: number;
 	perMinute?: number;
-	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded is thrown). */
 	wanted?: () => boolean;
 }
 
-/** The Request Options of an item (Timeout, Requests per Minute) as `sendAuthenticated` takes them. */
 export function sendSettingsOf(ctx: OptionsContext): SendSettings {
 	return { timeoutMs: requestTimeoutMs(ctx), perMinute: requestsPerMinuteOf(ctx) };
 }
 
-/**
- * One request with the credential's token (n8n renews it after a 401), outside an operation's
- * routing. A `url` that is a path is put after the credential's base URL. The answer comes back
- * whole (status, headers, body read within its cap); read it with `decodeAnswer` (decode.ts).
- */
+/** One request with the credential's token outside routing; a `url` that is a path goes after the base URL. */
 export async function sendAuthenticated(
 	ctx: AuthenticatedContext,
 	route: Route,
 	request: IHttpRequestOptions,
 	settings: SendSettings = {},
 ): Promise<IN8nHttpFullResponse> {
-	const { baseUrl, merchantKey, secrets } = await credentialContextOf(ctx);
-	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
 	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
-	const policy = { node: ctx.getNode(), merchantKey, ...route, timeoutMs, secrets, perMinute: settings.perMinute, wanted: settings.wanted };
+	const { baseUrl, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
+	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
 	return await sendWithPolicy(policy, async (timeout) => {
 		try {
 			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
@@ -148,7 +127,7 @@ export async function sendAuthenticated(
 				...STREAMED_ANSWER,
 				timeout,
 			})) as IN8nHttpFullResponse;
-			await readStreamedBody(ctx.getNode(), answer, timeout);
+			answer.body = (await readBodyWithinCap(ctx.getNode(), answer.body, timeout)) as IN8nHttpFullResponse['body'];
 			rememberRequest(answer, requestLabel(request.method, url, request.qs));
 			return answer;
 		} catch (error) {
@@ -157,17 +136,12 @@ export async function sendAuthenticated(
 	});
 }
 
-/** What `downloadPresigned` needs of a context (node or trigger). */
 export interface DownloadContext {
 	getNode(): INode;
 	helpers: Pick<RequestHelperFunctions, 'httpRequest'>;
 }
 
-/**
- * The bytes behind a pre-signed link (no credentials are sent: its signature grants access).
- * Downloads have their own gate per host, so they neither count against nor wait for the API's
- * rate limits, and are retried like any request that may be sent twice.
- */
+/** The bytes behind a pre-signed link (no credentials), under a gate of its host, not the API's limits. */
 export async function downloadPresigned(ctx: DownloadContext, url: string, timeoutMs: number): Promise<Buffer> {
 	const body = await sendWithPolicy(
 		{
@@ -185,4 +159,128 @@ export async function downloadPresigned(ctx: DownloadContext, url: string, timeo
 			),
 	);
 	return Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
+}
+
+/**
+ * The most one answer, and all answers being read at once (RoutingNode starts every item at once),
+ * may hold inflated. The largest legitimate answers (2,500 basic products) are a small part of it.
+ */
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+let bytesBeingRead = 0;
+const MIB = 1024 * 1024;
+/** An error answer is read only for its message. */
+const MAX_ERROR_BODY_BYTES = MIB;
+const ERROR_BODY_TIMEOUT_MS = 10_000;
+
+export const STREAMED_ANSWER = { encoding: 'stream' } as const;
+
+type ByteStream = AsyncIterable<Buffer> & { destroy(error?: Error): void };
+
+function isByteStream(value: unknown): value is ByteStream {
+	const stream = value as Partial<ByteStream> | null | undefined;
+	return typeof value === 'object' && typeof stream?.destroy === 'function' && typeof stream[Symbol.asyncIterator] === 'function';
+}
+
+class AnswerTooLarge extends Error {
+	/** `alone`: whether this answer was over the cap by itself. */
+	constructor(
+		readonly readBytes: number,
+		readonly alone: boolean,
+	) {
+		super(`answer stopped after ${readBytes} bytes`);
+	}
+}
+
+/**
+ * The whole body within `limitBytes` (and, `shared`, MAX_ANSWER_BYTES for all being read) and
+ * `timeoutMs` (a trickle never trips the socket's idle timeout). Destroying the stream closes the
+ * connection: the rest is never inflated.
+ */
+async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolean, timeoutMs: number): Promise<Buffer> {
+	const deadline = Date.now() + timeoutMs;
+	const chunks: Buffer[] = [];
+	let total = 0;
+	try {
+		for await (const chunk of stream) {
+			if (Date.now() > deadline) {
+				stream.destroy();
+				// Shaped as axios's timeout error, so that the retry policy treats it as one.
+				throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded while the answer arrived`), { code: 'ECONNABORTED' });
+			}
+			total += chunk.length;
+			if (shared) bytesBeingRead += chunk.length;
+			if (total > limitBytes || (shared && bytesBeingRead > MAX_ANSWER_BYTES)) {
+				stream.destroy();
+				throw new AnswerTooLarge(total, total > limitBytes);
+			}
+			chunks.push(chunk);
+		}
+	} finally {
+		if (shared) bytesBeingRead -= total;
+	}
+	return Buffer.concat(chunks, total);
+}
+
+/** A streamed body's bytes, any other body as it is; throws as `readAtMost` does (token.ts words it). */
+export async function readCappedBody(body: unknown, timeoutMs: number): Promise<unknown> {
+	return isByteStream(body) ? await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs) : body;
+}
+
+export function answerTooLargeText(error: unknown): { message: string; description: string } | undefined {
+	if (!(error instanceof AnswerTooLarge)) return undefined;
+	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;
+	return error.alone
+		? {
+				message: `The service's answer is larger than ${cap}: the request was stopped`,
+				description: `Answers are read up to ${cap}, counted after inflating a compressed answer. An answer this large is not one the API sends: check the Base URL, or ask for smaller pages or date ranges.`,
+			}
+		: {
+				message: `The service's answers being read at once are larger than ${cap} together: the request was stopped`,
+				description: `This answer had ${Math.round(error.readBytes / MIB)} MiB when it was stopped. Answers are counted after inflating a compressed answer; answers this large are not ones the API sends: check the Base URL.`,
+			};
+}
+
+async function readBodyWithinCap(node: INode, body: unknown, timeoutMs: number): Promise<unknown> {
+	try {
+		return await readCappedBody(body, timeoutMs);
+	} catch (error) {
+		const tooLarge = answerTooLargeText(error);
+		// A connection cut mid-answer keeps its code (ECONNRESET, …) in the cause: it is retried as such.
+		throw tooLarge ? nodeError(node, tooLarge.message, { description: tooLarge.description }) : serviceError(node, error as JsonObject);
+	}
+}
+
+/** The first postReceive action of every operation. */
+export async function readAnswerBody(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	response.body = (await readBodyWithinCap(this.getNode(), response.body, requestTimeoutMs(this))) as IN8nHttpFullResponse['body'];
+	return [];
+}
+
+/** An error with a streamed body built again from it, as n8n builds it from a JSON body. */
+async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> {
+	const axiosError = (error as { cause?: { response?: { data?: unknown } } })?.cause;
+	const response = axiosError?.response;
+	if (!response || !isByteStream(response.data)) return error;
+	let text: string;
+	try {
+		text = (await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS)).toString('utf8');
+	} catch {
+		text = '';
+	}
+	response.data = jsonOrText(text);
+	return serviceError(node, axiosError as JsonObject);
+}
+
+/** As axios gives an answer when JSON is expected. */
+export function jsonOrText(text: string): unknown {
+	if (text.trim() === '') return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
 }

@@ -1,36 +1,24 @@
 /**
- * The credential's token: the client-credentials request, the process-wide cache that lets every
- * item share one token, and the memory of tokens seen rejected. The credential's
- * preAuthentication (`tokenFor`) and its test button (credentialTest.ts, `requestToken`) use it.
- * Requests that belong to no node (the token request, the credential test's) are sent by
- * `sendForAnswer`, through the same policy, answer cap and wording as every other request.
+ * The credential's token (the client-credentials request, a process-wide cache, the tokens seen
+ * rejected), and `sendForAnswer` for the requests that belong to no node.
  */
 import { createHash } from 'crypto';
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
+import { UserError, type ICredentialDataDecryptedObject, type IDataObject, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { answerTooLargeText, jsonOrText, readCappedBody, STREAMED_ANSWER } from './answerLimits';
-import { normalizeBaseUrl } from './credential';
 import { PATHS, type EndpointGroup } from './endpoints';
 import { credentialAdvice, errorCodeOf, networkFailureReason, redactText, secretList } from './errors';
 import { RefusedTooLong } from './pacing';
 import { sendWithPolicy } from './requestPolicy';
+import { answerTooLargeText, jsonOrText, normalizeBaseUrl, readCappedBody, STREAMED_ANSWER } from './send';
 import { decodeJson } from '../answers/decode';
 import { ANSWERS } from '../answers/schema';
 
-/** The platform issues 15-minute tokens; used when a response carries no usable `expires_in`. */
+/** The platform issues 15-minute tokens; used when an answer carries no usable `expires_in`. */
 const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
-
-/** A token is handed out again only while this much of its life is left, so it cannot expire in flight. */
+/** A token is handed out only while this much of its life (at most a tenth) is left: it cannot expire in flight. */
 const MAX_EXPIRY_MARGIN_MS = 30_000;
-
-/** How long the token request may take to begin answering, and its answer to arrive once begun. */
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
-
-/**
- * A token the service rejected stays rejected: it is never handed out again. Kept (as hashes,
- * never the token itself) for at least this long, and at most this many.
- */
+/** Tokens seen rejected are never handed out again: their hashes are kept this long, at most this many. */
 const REJECTED_TOKEN_MEMORY_MS = 60 * 60 * 1000;
 const MAX_REJECTED_TOKENS = 10_000;
 
@@ -40,22 +28,14 @@ interface TokenCacheEntry {
 	expiresAt?: number;
 }
 
-/**
- * Shared by every execution in this process. n8n starts the requests of all items at once and
- * each one calls `preAuthentication` when its token is empty or was rejected; this map lets them
- * share one token request. Keys hold a hash of the secret, never the secret itself.
- */
+/** One token request for all items of the process (n8n calls `preAuthentication` for each at once); keys hash the secret. */
 const tokenCache = new Map<string, TokenCacheEntry>();
 
-/**
- * Hashes of tokens callers reported rejected, with the time they may be forgotten. Another worker
- * (n8n queue mode) or the service itself may have replaced a token this process still caches: the
- * cache must not hand out a token once anybody here saw it rejected.
- */
+/** Hashes of tokens reported rejected (another worker or the service may replace a cached one), and when to forget them. */
 const rejectedTokens = new Map<string, number>();
 
-function tokenHash(token: string): string {
-	return createHash('sha256').update(token).digest('hex');
+function sha256(text: string): string {
+	return createHash('sha256').update(text).digest('hex');
 }
 
 function rememberRejected(token: string, now: number): void {
@@ -63,11 +43,7 @@ function rememberRejected(token: string, now: number): void {
 		if (forgetAt > now && rejectedTokens.size < MAX_REJECTED_TOKENS) break;
 		rejectedTokens.delete(hash);
 	}
-	rejectedTokens.set(tokenHash(token), now + REJECTED_TOKEN_MEMORY_MS);
-}
-
-function isRejected(token: string): boolean {
-	return rejectedTokens.has(tokenHash(token));
+	rejectedTokens.set(sha256(token), now + REJECTED_TOKEN_MEMORY_MS);
 }
 
 /** A URL as shown in messages: without any user name or password it may carry. */
@@ -82,13 +58,9 @@ export function displayUrl(url: string): string {
 	}
 }
 
-function cacheKey(baseUrl: string, clientId: string, clientSecret: string, apiKey: string): string {
-	const secretHash = createHash('sha256').update(`${clientSecret}\u0000${apiKey}`).digest('hex');
-	return `${baseUrl}\u0000${clientId}\u0000${secretHash}`;
-}
-
-function expiryMarginMs(lifetimeMs: number): number {
-	return Math.min(MAX_EXPIRY_MARGIN_MS, lifetimeMs / 10);
+function cacheKey(baseUrl: string, { clientId, clientSecret, apiKey }: ICredentialDataDecryptedObject): string {
+	const secretHash = sha256(`${String(clientSecret ?? '')}\u0000${String(apiKey ?? '')}`);
+	return `${baseUrl}\u0000${String(clientId ?? '')}\u0000${secretHash}`;
 }
 
 /** `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default. */
@@ -106,12 +78,9 @@ function pruneExpiredEntries(now: number): void {
 	}
 }
 
-/** The service's own message in an answer's body, when it gives one. */
 export function serverMessage(body: unknown): string | undefined {
-	if (body && typeof body === 'object' && typeof (body as IDataObject).message === 'string') {
-		return (body as IDataObject).message as string;
-	}
-	return undefined;
+	const message = (body as { message?: unknown } | null | undefined)?.message;
+	return typeof message === 'string' ? message : undefined;
 }
 
 // Messages name no host: n8n rewrites an error message that contains a system error code
@@ -127,19 +96,11 @@ function tokenStatusError(
 	const description = detail
 		? `The token endpoint answered HTTP ${status}: ${redactText(detail, secrets)}`
 		: `The token endpoint ${tokenUrl} answered HTTP ${status}`;
-	if (status === 401) {
-		return new UserError(
-			'Authentication failed: the client ID or client secret was rejected (HTTP 401 from the token endpoint)',
-			{
-				description: `${description}. ${credentialAdvice(401)}`,
-			},
-		);
-	}
-	if (status === 403) {
-		return new UserError(
-			'Authentication failed: the token request was forbidden (HTTP 403 from the token endpoint)',
-			{ description: `${description}. ${credentialAdvice(403)}` },
-		);
+	if (status === 401 || status === 403) {
+		const what = status === 401 ? 'the client ID or client secret was rejected' : 'the token request was forbidden';
+		return new UserError(`Authentication failed: ${what} (HTTP ${status} from the token endpoint)`, {
+			description: `${description}. ${credentialAdvice(status)}`,
+		});
 	}
 	if (status === 404 || status === 405) {
 		return new UserError(`Token endpoint not found (HTTP ${status}): check the Base URL`, {
@@ -155,49 +116,19 @@ function tokenStatusError(
 	return new UserError(`The token request failed (HTTP ${status})`, { description });
 }
 
-function networkError(error: unknown, baseUrl: string): UserError {
-	const code = errorCodeOf(error);
-	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
-		description: `Check the Base URL (${baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
-	});
-}
-
-/** An answer the request engine's policy may send again for (429, 5xx): thrown to it with its status and headers. */
-class RetryableAnswer extends Error {
-	readonly response: { status: number; headers: Record<string, unknown> };
-
-	constructor(answer: IN8nHttpFullResponse) {
-		super(`The service answered HTTP ${answer.statusCode}`);
-		this.response = { status: answer.statusCode, headers: answer.headers as Record<string, unknown> };
-	}
-}
-
 /** An answer as JSON when it is JSON (an error page may not be); undefined when empty. */
 function parsedBody(bytes: unknown): unknown {
 	const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : typeof bytes === 'string' ? bytes : undefined;
 	return text === undefined ? bytes : jsonOrText(text);
 }
 
-/** n8n's `httpRequest` helper, or what stands in for it where n8n gives none (the credential test). */
+/** n8n's `httpRequest` helper, or a stand-in (the credential test). */
 export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
-/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and where. */
-export interface Answerer {
-	name: string;
-	/** The request's URL, as shown. */
-	url: string;
-	/** The credential's Base URL, as shown. */
-	baseUrl: string;
-}
+/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and the URLs shown. */
+type Answerer = { name: string; url: string; baseUrl: string };
 
-/**
- * Sends a request that belongs to no node (the token request, the credential test's request)
- * through the request engine's policy, as every request of the package is (requestPolicy.ts):
- * again after a 429, a 503, a 502/504 or a cut connection (both may be sent twice), as
- * Retry-After asks, within three times its timeout; its body read within the answer cap
- * (answerLimits.ts), so that a gzip bomb or a trickling answer ends in a clear error. The last
- * answer comes back whatever its status, its body parsed when JSON; an error only when none came.
- */
+/** A request of no node under the policy and cap: the last answer whatever its status; an error only when none came. */
 export async function sendForAnswer(
 	httpRequest: HttpRequest,
 	options: IHttpRequestOptions & { url: string },
@@ -206,7 +137,6 @@ export async function sendForAnswer(
 ): Promise<{ response: IN8nHttpFullResponse; attempts: number }> {
 	let attempts = 0;
 	let last: IN8nHttpFullResponse | undefined;
-	let failure: unknown;
 	try {
 		const response = await sendWithPolicy({ ...policy, idempotent: true }, async (timeout) => {
 			attempts++;
@@ -220,22 +150,24 @@ export async function sendForAnswer(
 			})) as IN8nHttpFullResponse;
 			answer.body = parsedBody(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
 			last = answer;
-			if (answer.statusCode === 429 || answer.statusCode >= 500) throw new RetryableAnswer(answer);
+			if (answer.statusCode === 429 || answer.statusCode >= 500) {
+				// Thrown with its status and headers, so that the policy retries it.
+				const response = { status: answer.statusCode, headers: answer.headers };
+				throw Object.assign(new Error(`The service answered HTTP ${answer.statusCode}`), { response });
+			}
 			return answer;
 		});
 		return { response, attempts };
 	} catch (error) {
 		// Without a node, the policy throws the last failure as it came (or RefusedTooLong).
 		if (last) return { response: last, attempts };
-		failure = error;
+		throw noAnswerError(error, answerer);
 	}
-	throw noAnswerError(failure, answerer);
 }
 
 /**
- * The error of a request of no node that got no answer, worded for users. A UserError, as n8n's
- * own credentials throw: there is no node to build a NodeApiError for. The original error carries
- * the request, body included: only its code is kept.
+ * A UserError, as n8n's own credentials throw (there is no node for a NodeApiError). The original
+ * error carries the request, body included: only its code is kept.
  */
 function noAnswerError(error: unknown, answerer: Answerer): UserError {
 	if (error instanceof RefusedTooLong) {
@@ -247,13 +179,13 @@ function noAnswerError(error: unknown, answerer: Answerer): UserError {
 			description: `${tooLarge.description} (${answerer.name} ${answerer.url})`,
 		});
 	}
-	return networkError(error, answerer.baseUrl);
+	const code = errorCodeOf(error);
+	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
+		description: `Check the Base URL (${answerer.baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+	});
 }
 
-/**
- * Asks the token endpoint for a new token (never from the cache): the credential test checks the
- * values as they are now. Fails with a UserError that says what to check.
- */
+/** A new token, never from the cache (the credential test checks the values as they are now); a UserError says what to check. */
 export async function requestToken(
 	httpRequest: HttpRequest,
 	credentials: ICredentialDataDecryptedObject,
@@ -294,18 +226,12 @@ export async function requestToken(
 }
 
 /**
- * A token for the credential's values: the one this process already holds while it is valid and
- * nobody saw it rejected, else one new token request shared by every caller asking meanwhile.
- * `credentials.accessToken` is the caller's token: n8n asks when it is empty or was just rejected.
+ * The token this process holds while valid and not seen rejected, else one new token request
+ * shared by every caller meanwhile. `credentials.accessToken`: the caller's, empty or rejected.
  */
 export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentialDataDecryptedObject): Promise<string> {
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-	const key = cacheKey(
-		baseUrl,
-		String(credentials.clientId ?? ''),
-		String(credentials.clientSecret ?? ''),
-		String(credentials.apiKey ?? ''),
-	);
+	const key = cacheKey(baseUrl, credentials);
 	const now = Date.now();
 	pruneExpiredEntries(now);
 	const entry: TokenCacheEntry = tokenCache.get(key) ?? {};
@@ -318,7 +244,7 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 		// The token being requested now is newer than the caller's, which was already in use.
 		return await entry.pending;
 	}
-	if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !isRejected(entry.token)) {
+	if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !rejectedTokens.has(sha256(entry.token))) {
 		return entry.token;
 	}
 
@@ -326,7 +252,7 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 		.then(({ token, lifetimeSeconds }) => {
 			const lifetimeMs = lifetimeSeconds * 1000;
 			entry.token = token;
-			entry.expiresAt = Date.now() + lifetimeMs - expiryMarginMs(lifetimeMs);
+			entry.expiresAt = Date.now() + lifetimeMs - Math.min(MAX_EXPIRY_MARGIN_MS, lifetimeMs / 10);
 			return token;
 		})
 		.finally(() => {

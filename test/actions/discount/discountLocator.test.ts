@@ -1,5 +1,5 @@
 /**
- * The Discount ID locator of Update and Cancel (actions/discount/discountLocator.ts): the list of
+ * The Discount ID locator of Update and Cancel (actions/discount/shared.ts): the list of
  * current and upcoming discounts through n8n-core's real LoadOptionsContext, and runs with a picked value.
  */
 import { NODE_UNDER_TEST_NAME, runListSearch } from '../../harness';

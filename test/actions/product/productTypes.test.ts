@@ -1,4 +1,4 @@
-/** Import's Product Type list (actions/product/productTypes.ts) through n8n-core's real LoadOptionsContext. */
+/** Import's Product Type list (actions/product/getTypes.operation.ts) through n8n-core's real LoadOptionsContext. */
 import { PRODUCT_TYPES } from '../../../sandbox/data';
 import { runLoadOptions } from '../../harness';
 import { NODE, credentials, sandboxPerTest, sent } from '../helpers';
