@@ -138,6 +138,17 @@ describe('sandbox: faults, log and HTTP controls', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 	});
 
+	it('clears the log of requests that arrived before clearLog, also when they are answered after it', async () => {
+		sandbox.injectFault({ route: 'warehouses', delayMs: 300, count: 1 });
+		const delayed = call(sandbox, 'GET', warehouses, { token });
+		await sleep(100);
+		sandbox.clearLog();
+		expect((await delayed).status).toBe(200);
+		expect(sandbox.count('warehouses')).toBe(0);
+		expect((await call(sandbox, 'GET', warehouses, { token })).status).toBe(200);
+		expect(sandbox.count('warehouses')).toBe(1);
+	});
+
 	it('logs every request with route, query, status, item count and body size', async () => {
 		await call(sandbox, 'GET', `${PRODUCT_API}/products?size=3&search=a`, { token });
 		await call(sandbox, 'POST', `${PRODUCT_API}/ean/exists`, { body: ['1', '2'] });
