@@ -48,34 +48,11 @@ function rememberRejected(token: string, now: number): void {
 
 /** A URL as shown in messages: without any user name or password it may carry. */
 export function displayUrl(url: string): string {
-	try {
-		const parsed = new URL(url);
-		parsed.username = '';
-		parsed.password = '';
-		return parsed.toString().replace(/\/+$/, '');
-	} catch {
-		return url;
-	}
-}
-
-function cacheKey(baseUrl: string, { clientId, clientSecret, apiKey }: ICredentialDataDecryptedObject): string {
-	const secretHash = sha256(`${String(clientSecret ?? '')}\u0000${String(apiKey ?? '')}`);
-	return `${baseUrl}\u0000${String(clientId ?? '')}\u0000${secretHash}`;
-}
-
-/** `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default. */
-function lifetimeSecondsOf(expiresIn: unknown): number {
-	return typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
-		? expiresIn
-		: DEFAULT_TOKEN_LIFETIME_SECONDS;
-}
-
-function pruneExpiredEntries(now: number): void {
-	for (const [key, entry] of tokenCache) {
-		if (!entry.pending && (entry.expiresAt === undefined || entry.expiresAt <= now)) {
-			tokenCache.delete(key);
-		}
-	}
+	if (!URL.canParse(url)) return url;
+	const parsed = new URL(url);
+	parsed.username = '';
+	parsed.password = '';
+	return parsed.toString().replace(/\/+$/, '');
 }
 
 export function serverMessage(body: unknown): string | undefined {
@@ -116,12 +93,6 @@ function tokenStatusError(
 	return new UserError(`The token request failed (HTTP ${status})`, { description });
 }
 
-/** An answer as JSON when it is JSON (an error page may not be); undefined when empty. */
-function parsedBody(bytes: unknown): unknown {
-	const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : typeof bytes === 'string' ? bytes : undefined;
-	return text === undefined ? bytes : jsonOrText(text);
-}
-
 /** n8n's `httpRequest` helper, or a stand-in (the credential test). */
 export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
@@ -148,7 +119,10 @@ export async function sendForAnswer(
 				...STREAMED_ANSWER,
 				timeout,
 			})) as IN8nHttpFullResponse;
-			answer.body = parsedBody(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
+			const bytes = await readCappedBody(answer.body, timeout);
+			const text = Buffer.isBuffer(bytes) || typeof bytes === 'string' ? bytes.toString() : undefined;
+			// As JSON when it is JSON (an error page may not be); undefined when empty.
+			answer.body = (text === undefined ? bytes : jsonOrText(text)) as IN8nHttpFullResponse['body'];
 			last = answer;
 			if (answer.statusCode === 429 || answer.statusCode >= 500) {
 				// Thrown with its status and headers, so that the policy retries it.
@@ -198,14 +172,12 @@ export async function requestToken(
 	const shownBaseUrl = displayUrl(baseUrl);
 	const tokenUrl = `${shownBaseUrl}${PATHS.grant}`;
 
-	const headers: IDataObject = { 'Content-Type': 'application/json', Accept: 'application/json' };
-	if (apiKey) headers['X-API-Key'] = apiKey;
 	const { response, attempts } = await sendForAnswer(
 		httpRequest,
 		{
 			method: 'POST',
 			url: `${baseUrl}${PATHS.grant}`,
-			headers,
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(apiKey ? { 'X-API-Key': apiKey } : {}) },
 			body: { grantType: 'CLIENT_CREDENTIALS', clientId, clientSecret, scope: 'public_api/full_access' },
 			json: true,
 		},
@@ -222,7 +194,10 @@ export async function requestToken(
 			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
 		});
 	}
-	return { token, lifetimeSeconds: lifetimeSecondsOf(body?.expires_in) };
+	// `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default.
+	const expiresIn = body?.expires_in;
+	const usable = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0;
+	return { token, lifetimeSeconds: usable ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
 }
 
 /**
@@ -230,10 +205,13 @@ export async function requestToken(
  * shared by every caller meanwhile. `credentials.accessToken`: the caller's, empty or rejected.
  */
 export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentialDataDecryptedObject): Promise<string> {
-	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-	const key = cacheKey(baseUrl, credentials);
+	const { clientId, clientSecret, apiKey } = credentials;
+	const secretHash = sha256(`${String(clientSecret ?? '')}\u0000${String(apiKey ?? '')}`);
+	const key = `${normalizeBaseUrl(credentials.baseUrl)}\u0000${String(clientId ?? '')}\u0000${secretHash}`;
 	const now = Date.now();
-	pruneExpiredEntries(now);
+	for (const [cachedKey, cached] of tokenCache) {
+		if (!cached.pending && (cached.expiresAt === undefined || cached.expiresAt <= now)) tokenCache.delete(cachedKey);
+	}
 	const entry: TokenCacheEntry = tokenCache.get(key) ?? {};
 	tokenCache.set(key, entry);
 
