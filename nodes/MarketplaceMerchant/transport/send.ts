@@ -54,11 +54,6 @@ function requestTimeoutMs(ctx: OptionsContext): number {
 	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
 }
 
-function requestsPerMinuteOf(ctx: OptionsContext): number | undefined {
-	const value = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
-	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
-}
-
 /** A request's policy, the credential read once (in n8n each read is a database read). */
 async function policyOf(ctx: Pick<FunctionsBase, 'getCredentials' | 'getNode'>, route: Route, settings: SendSettings & { timeoutMs: number }) {
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials(CREDENTIAL_TYPE);
@@ -75,10 +70,10 @@ export async function sendRequest(
 	override: Partial<RequestData['options']> = {},
 	wanted?: () => boolean,
 ): Promise<INodeExecutionData[]> {
-	const timeoutMs = requestTimeoutMs(ctx);
+	const settings = sendSettingsOf(ctx);
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
-	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
-	const { policy } = await policyOf(ctx, requestData.route, { timeoutMs, perMinute: requestsPerMinuteOf(ctx), wanted });
+	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: settings.timeoutMs };
+	const { policy } = await policyOf(ctx, requestData.route, { ...settings, wanted });
 	return await sendWithPolicy(policy, async (attemptTimeoutMs) => {
 		try {
 			return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
@@ -103,8 +98,12 @@ export interface SendSettings {
 	wanted?: () => boolean;
 }
 
-export function sendSettingsOf(ctx: OptionsContext): SendSettings {
-	return { timeoutMs: requestTimeoutMs(ctx), perMinute: requestsPerMinuteOf(ctx) };
+export function sendSettingsOf(ctx: OptionsContext): SendSettings & { timeoutMs: number } {
+	const perMinute = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
+	return {
+		timeoutMs: requestTimeoutMs(ctx),
+		perMinute: isBlank(perMinute) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', perMinute, 1),
+	};
 }
 
 /** One request with the credential's token outside routing; a `url` that is a path goes after the base URL. */
@@ -181,12 +180,9 @@ function isByteStream(value: unknown): value is ByteStream {
 	return typeof value === 'object' && typeof stream?.destroy === 'function' && typeof stream[Symbol.asyncIterator] === 'function';
 }
 
+/** `alone`: whether this answer was over the cap by itself. */
 class AnswerTooLarge extends Error {
-	/** `alone`: whether this answer was over the cap by itself. */
-	constructor(
-		readonly readBytes: number,
-		readonly alone: boolean,
-	) {
+	constructor(readonly readBytes: number, readonly alone: boolean) {
 		super(`answer stopped after ${readBytes} bytes`);
 	}
 }
