@@ -89,11 +89,11 @@ export function isTimeout(error: unknown): boolean {
 
 /** Credential values and the request's Authorization and X-API-Key headers found on the error. */
 function secretsIn(error: unknown, known: unknown[]): string[] {
-	const config = (error as { cause?: { config?: { headers?: Record<string, unknown> } } })?.cause?.config;
-	const headers = config?.headers ?? {};
-	const header = (name: string) =>
-		Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-	return secretList([...known, tokenOfAuthorization(header('authorization')), header('x-api-key')]);
+	const headers = (error as { cause?: { config?: { headers?: Record<string, unknown> } } })?.cause?.config?.headers ?? {};
+	const header = (name: string) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+	const authorization = header('authorization');
+	const bearer = typeof authorization === 'string' ? /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+	return secretList([...known, bearer ?? authorization, header('x-api-key')]);
 }
 
 /** The cause without the axios error (it holds the request's headers and body), keeping what the policy reads. */
@@ -153,11 +153,6 @@ export function secretList(values: unknown[]): string[] {
 		.map((value) => value.trim())
 		.filter((value) => value.length >= MIN_SECRET_LENGTH);
 	return [...new Set(texts)].sort((a, b) => b.length - a.length);
-}
-
-function tokenOfAuthorization(value: unknown): string | undefined {
-	if (typeof value !== 'string') return undefined;
-	return /^\s*Bearer\s+(\S+)\s*$/i.exec(value)?.[1] ?? value;
 }
 
 export function redactText(text: string, secrets: string[]): string {

@@ -106,7 +106,7 @@ export function sendSettingsOf(ctx: OptionsContext): SendSettings & { timeoutMs:
 	};
 }
 
-/** One request with the credential's token outside routing; a `url` that is a path goes after the base URL. */
+/** One request with the credential's token outside routing; `url` is a path after the base URL. */
 export async function sendAuthenticated(
 	ctx: AuthenticatedContext,
 	route: Route,
@@ -115,7 +115,7 @@ export async function sendAuthenticated(
 ): Promise<IN8nHttpFullResponse> {
 	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
 	const { baseUrl, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
-	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
+	const url = `${baseUrl}${request.url}`;
 	return await sendWithPolicy(policy, async (timeout) => {
 		try {
 			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
