@@ -142,21 +142,12 @@ export interface DownloadContext {
 
 /** The bytes behind a pre-signed link (no credentials), under a gate of its host, not the API's limits. */
 export async function downloadPresigned(ctx: DownloadContext, url: string, timeoutMs: number): Promise<Buffer> {
-	const body = await sendWithPolicy(
-		{
-			node: ctx.getNode(),
-			merchantKey: `document-downloads|${new URL(url).origin}`,
-			group: 'documentDownloads',
-			idempotent: true,
-			timeoutMs,
-		},
-		async (timeout) =>
-			await readBodyWithinCap(
-				ctx.getNode(),
-				await ctx.helpers.httpRequest({ method: 'GET', url, ...STREAMED_ANSWER, json: false, timeout }),
-				timeout,
-			),
-	);
+	const node = ctx.getNode();
+	const merchantKey = `document-downloads|${new URL(url).origin}`;
+	const body = await sendWithPolicy({ node, merchantKey, group: 'documentDownloads', idempotent: true, timeoutMs }, async (timeout) => {
+		const answer = await ctx.helpers.httpRequest({ method: 'GET', url, ...STREAMED_ANSWER, json: false, timeout });
+		return await readBodyWithinCap(node, answer, timeout);
+	});
 	return Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
 }
 
@@ -261,13 +252,8 @@ async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> 
 	const axiosError = (error as { cause?: { response?: { data?: unknown } } })?.cause;
 	const response = axiosError?.response;
 	if (!response || !isByteStream(response.data)) return error;
-	let text: string;
-	try {
-		text = (await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS)).toString('utf8');
-	} catch {
-		text = '';
-	}
-	response.data = jsonOrText(text);
+	const bytes = await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS).catch(() => Buffer.alloc(0));
+	response.data = jsonOrText(bytes.toString('utf8'));
 	return serviceError(node, axiosError as JsonObject);
 }
 

@@ -62,12 +62,7 @@ export function serverMessage(body: unknown): string | undefined {
 
 // Messages name no host: n8n rewrites an error message that contains a system error code
 // (ENOENT, EPERM, ...) anywhere in it, and a host name could contain one. Hosts go in descriptions.
-function tokenStatusError(
-	response: IN8nHttpFullResponse,
-	tokenUrl: string,
-	secrets: string[],
-	attempts: number,
-): UserError {
+function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secrets: string[], attempts: number): UserError {
 	const status = response.statusCode;
 	const detail = serverMessage(response.body);
 	const description = detail
@@ -171,7 +166,6 @@ export async function requestToken(
 	const secrets = secretList([clientSecret, apiKey]);
 	const shownBaseUrl = displayUrl(baseUrl);
 	const tokenUrl = `${shownBaseUrl}${PATHS.grant}`;
-
 	const { response, attempts } = await sendForAnswer(
 		httpRequest,
 		{
@@ -222,10 +216,8 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 		// The token being requested now is newer than the caller's, which was already in use.
 		return await entry.pending;
 	}
-	if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !rejectedTokens.has(sha256(entry.token))) {
-		return entry.token;
-	}
-
+	// Not pending, so not pruned above: unexpired, or new and empty.
+	if (entry.token && !rejectedTokens.has(sha256(entry.token))) return entry.token;
 	entry.pending = requestToken(httpRequest, credentials)
 		.then(({ token, lifetimeSeconds }) => {
 			const lifetimeMs = lifetimeSeconds * 1000;
