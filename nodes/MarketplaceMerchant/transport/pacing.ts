@@ -168,24 +168,21 @@ export async function acquire(gate: Gate, atFront: boolean, request: Omit<Waiter
 	});
 }
 
-export function release(gate: Gate, succeeded: boolean, rateLimited = false): void {
+export function release(gate: Gate, succeeded: boolean, rateLimited: boolean): void {
 	gate.inFlight--;
 	if (!rateLimited) gate.refusingSince = 0;
 	if (succeeded) {
-		if (!gate.answered) gate.sent.fill(Date.now());
+		const now = Date.now();
+		if (!gate.answered) gate.sent.fill(now);
 		gate.answered = true;
 		if (gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
-		regainShare(gate, Date.now());
+		const quietMs = longestOf(windowsOf(gate)) / 2;
+		if (gate.share < 1 && now - Math.max(gate.shareChangedAt, gate.rateLimitedAt) >= quietMs) {
+			gate.share = Math.min(1, gate.share + SHARE_STEP);
+			gate.shareChangedAt = now;
+		}
 	}
 	admitWaiting(gate);
-}
-
-function regainShare(gate: Gate, now: number): void {
-	if (gate.share >= 1) return;
-	const quietMs = longestOf(windowsOf(gate)) / 2;
-	if (now - Math.max(gate.shareChangedAt, gate.rateLimitedAt) < quietMs) return;
-	gate.share = Math.min(1, gate.share + SHARE_STEP);
-	gate.shareChangedAt = now;
 }
 
 /**
