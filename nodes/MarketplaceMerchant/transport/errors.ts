@@ -108,26 +108,25 @@ function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	return safe;
 }
 
-/** In place, from every part n8n shows, stores or logs. */
-function redactError<T extends NodeApiError | NodeOperationError>(error: T, knownSecrets: unknown[] = []): T {
-	const secrets = secretsIn(error, knownSecrets);
-	const cause = safeCause(error.cause, secrets);
-	Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
-	error.message = redactText(error.message, secrets);
-	if (typeof error.description === 'string') error.description = redactText(error.description, secrets);
-	error.messages = error.messages.map((message) => redactText(message, secrets));
-	error.context = redactData(error.context, secrets) as T['context'];
-	if (error.errorResponse) error.errorResponse = redactData(error.errorResponse, secrets) as T['errorResponse'];
-	if (error.extra) Object.defineProperty(error, 'extra', { value: redactData(error.extra, secrets), enumerable: true, writable: true, configurable: true });
-	if (error.stack) error.stack = redactText(error.stack, secrets);
-	return error;
-}
-
-/** The error to throw for a failed request, secrets removed; a NodeApiError or NodeOperationError keeps its message. */
+/**
+ * The error to throw for a failed request, secrets removed (in place) from every part n8n shows,
+ * stores or logs; a NodeApiError or NodeOperationError keeps its message.
+ */
 export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[] = []): NodeApiError | NodeOperationError {
 	const nodeError =
 		error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeApiError(node, error as JsonObject);
-	return redactError(nodeError, knownSecrets);
+	const secrets = secretsIn(nodeError, knownSecrets);
+	const cause = safeCause(nodeError.cause, secrets);
+	Object.defineProperty(nodeError, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+	nodeError.message = redactText(nodeError.message, secrets);
+	if (typeof nodeError.description === 'string') nodeError.description = redactText(nodeError.description, secrets);
+	nodeError.messages = nodeError.messages.map((message) => redactText(message, secrets));
+	nodeError.context = redactData(nodeError.context, secrets) as typeof nodeError.context;
+	if (nodeError.errorResponse) nodeError.errorResponse = redactData(nodeError.errorResponse, secrets) as typeof nodeError.errorResponse;
+	const extra = nodeError.extra && redactData(nodeError.extra, secrets);
+	if (extra) Object.defineProperty(nodeError, 'extra', { value: extra, enumerable: true, writable: true, configurable: true });
+	if (nodeError.stack) nodeError.stack = redactText(nodeError.stack, secrets);
+	return nodeError;
 }
 
 export function serviceError(node: INode, details: JsonObject, options?: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {

@@ -253,14 +253,10 @@ export async function sendEachChunk<T, R>(
 ): Promise<Array<Settled<R>>> {
 	const outcomes: Array<Settled<R>> = [];
 	const inSequence = idOf === undefined || repeatsAcrossChunks(chunks, idOf);
-	await inOrder(
-		chunks.length,
-		inSequence ? 1 : width,
-		async (index) => await settle(send(chunks[index], index)),
-		(outcome) => {
-			outcomes.push(outcome);
-		},
-	);
+	const sendChunk = async (index: number) => await settle(send(chunks[index], index));
+	await inOrder(chunks.length, inSequence ? 1 : width, sendChunk, (outcome) => {
+		outcomes.push(outcome);
+	});
 	return outcomes;
 }
 

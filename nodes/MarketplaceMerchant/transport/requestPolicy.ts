@@ -140,7 +140,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(waitMs);
 			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
 			if (waitMs === undefined || nextTimeoutMs === undefined) {
-				throw finalError(policy, error, { log, overBudget, refusingForMs: rateLimited ? Date.now() - gate.refusingSince : undefined });
+				throw finalError(policy, error, log, overBudget, rateLimited ? Date.now() - gate.refusingSince : undefined);
 			}
 			attemptTimeoutMs = nextTimeoutMs;
 		} finally {
@@ -153,11 +153,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 }
 
 /** The node's error with the service's message, the credential advice after a 401/403, and what was tried. */
-function finalError(
-	policy: SendPolicy,
-	error: unknown,
-	{ log, overBudget, refusingForMs }: { log: AttemptLog; overBudget: boolean; refusingForMs?: number },
-): unknown {
+function finalError(policy: SendPolicy, error: unknown, log: AttemptLog, overBudget: boolean, refusingForMs?: number): unknown {
 	if (!policy.node) return error;
 	const nodeError = asNodeError(policy.node, error, policy.secrets);
 	(nodeError as unknown as JsonObject).attempts = log.count;

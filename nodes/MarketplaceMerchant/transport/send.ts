@@ -213,16 +213,17 @@ export async function readCappedBody(body: unknown, timeoutMs: number): Promise<
 	return isByteStream(body) ? await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs) : body;
 }
 
-export function answerTooLargeText(error: unknown): { message: string; description: string } | undefined {
+/** `who`: the answer's sender as the message names it. */
+export function answerTooLargeText(error: unknown, who = 'service'): { message: string; description: string } | undefined {
 	if (!(error instanceof AnswerTooLarge)) return undefined;
 	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;
 	return error.alone
 		? {
-				message: `The service's answer is larger than ${cap}: the request was stopped`,
+				message: `The ${who}'s answer is larger than ${cap}: the request was stopped`,
 				description: `Answers are read up to ${cap}, counted after inflating a compressed answer. An answer this large is not one the API sends: check the Base URL, or ask for smaller pages or date ranges.`,
 			}
 		: {
-				message: `The service's answers being read at once are larger than ${cap} together: the request was stopped`,
+				message: `The ${who}'s answers being read at once are larger than ${cap} together: the request was stopped`,
 				description: `This answer had ${Math.round(error.readBytes / MIB)} MiB when it was stopped. Answers are counted after inflating a compressed answer; answers this large are not ones the API sends: check the Base URL.`,
 			};
 }

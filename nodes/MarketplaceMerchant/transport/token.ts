@@ -142,12 +142,8 @@ function noAnswerError(error: unknown, answerer: Answerer): UserError {
 	if (error instanceof RefusedTooLong) {
 		return new UserError(`The ${answerer.name} is unavailable (HTTP 429): try again later`, { description: error.message });
 	}
-	const tooLarge = answerTooLargeText(error);
-	if (tooLarge) {
-		return new UserError(tooLarge.message.replace(/^The service's/, `The ${answerer.name}'s`), {
-			description: `${tooLarge.description} (${answerer.name} ${answerer.url})`,
-		});
-	}
+	const tooLarge = answerTooLargeText(error, answerer.name);
+	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${answerer.url})` });
 	const code = errorCodeOf(error);
 	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
 		description: `Check the Base URL (${answerer.baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
