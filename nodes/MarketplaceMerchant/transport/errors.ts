@@ -30,14 +30,14 @@ export function statusOf(error: unknown): number | undefined {
 }
 
 /** Retry-After in seconds (decimals allowed) or as an HTTP date; undefined when absent or unusable. */
-export function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(headers: Record<string, unknown> | undefined): number | undefined {
 	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const text = String(Array.isArray(raw) ? raw[0] : raw).trim();
 	const seconds = Number(text);
 	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_WAIT_MS);
 	const date = Date.parse(text);
-	if (Number.isFinite(date)) return Math.min(Math.max(date - now, 0), MAX_WAIT_MS);
+	if (Number.isFinite(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_WAIT_MS);
 	return undefined;
 }
 
@@ -63,8 +63,7 @@ const NETWORK_FAILURE_REASONS: Record<string, string> = {
 };
 
 export function networkFailureReason(error: unknown): string {
-	const code = errorCodeOf(error);
-	return (code && NETWORK_FAILURE_REASONS[code]) ?? 'the request failed before an answer arrived';
+	return NETWORK_FAILURE_REASONS[errorCodeOf(error) ?? ''] ?? 'the request failed before an answer arrived';
 }
 
 const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
@@ -76,8 +75,7 @@ export function errorCodeOf(error: unknown): string | undefined {
 }
 
 export function isCutOff(error: unknown): boolean {
-	const code = errorCodeOf(error);
-	return code !== undefined && CUT_OFF_CODES.has(code);
+	return CUT_OFF_CODES.has(errorCodeOf(error) ?? '');
 }
 
 /** Whether the request ended because its timeout passed (axios says ECONNABORTED or ETIMEDOUT and "timeout"). */
