@@ -16,18 +16,12 @@ import { merchantKeyOf, normalizeBaseUrl } from './send';
 import { displayUrl, requestToken, sendForAnswer, serverMessage, type HttpRequest } from './token';
 
 function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
-	return async (options) => {
+	return async ({ url: uri, method, headers, qs, body, json, timeout, encoding, ignoreHttpStatusErrors, returnFullResponse }) => {
 		const answer = (await ctx.helpers.request({
-			method: options.method,
-			uri: options.url,
-			headers: options.headers,
-			qs: options.qs,
-			body: options.body,
-			json: options.json,
-			timeout: options.timeout,
-			useStream: options.encoding === 'stream',
-			simple: options.ignoreHttpStatusErrors !== true,
-			resolveWithFullResponse: options.returnFullResponse === true,
+			method, uri, headers, qs, body, json, timeout,
+			useStream: encoding === 'stream',
+			simple: ignoreHttpStatusErrors !== true,
+			resolveWithFullResponse: returnFullResponse === true,
 		})) as IN8nHttpFullResponse;
 		return { body: answer.body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage };
 	};

@@ -118,14 +118,8 @@ export async function sendAuthenticated(
 	const url = `${baseUrl}${request.url}`;
 	return await sendWithPolicy(policy, async (timeout) => {
 		try {
-			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-				headers: { Accept: 'application/json' },
-				...request,
-				url,
-				returnFullResponse: true,
-				...STREAMED_ANSWER,
-				timeout,
-			})) as IN8nHttpFullResponse;
+			const options = { headers: { Accept: 'application/json' }, ...request, url, returnFullResponse: true, ...STREAMED_ANSWER, timeout };
+			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			answer.body = (await readBodyWithinCap(ctx.getNode(), answer.body, timeout)) as IN8nHttpFullResponse['body'];
 			rememberRequest(answer, requestLabel(request.method, url, request.qs));
 			return answer;

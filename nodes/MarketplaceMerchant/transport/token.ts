@@ -107,13 +107,8 @@ export async function sendForAnswer(
 		const response = await sendWithPolicy({ ...policy, idempotent: true }, async (timeout) => {
 			attempts++;
 			last = undefined;
-			const answer = (await httpRequest({
-				...options,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				...STREAMED_ANSWER,
-				timeout,
-			})) as IN8nHttpFullResponse;
+			const request = { ...options, returnFullResponse: true, ignoreHttpStatusErrors: true, ...STREAMED_ANSWER, timeout };
+			const answer = (await httpRequest(request)) as IN8nHttpFullResponse;
 			const bytes = await readCappedBody(answer.body, timeout);
 			const text = Buffer.isBuffer(bytes) || typeof bytes === 'string' ? bytes.toString() : undefined;
 			// As JSON when it is JSON (an error page may not be); undefined when empty.
