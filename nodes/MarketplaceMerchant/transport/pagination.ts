@@ -73,15 +73,12 @@ const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
 	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
-	throw nodeError(
-		ctx.getNode(),
-		`More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`,
-		{
-			itemIndex: ctx.getItemIndex(),
-			description:
-				'n8n cannot return more items from one input item. Narrow the request (e.g. the Modified After filter or a shorter date range), or split it over several input items.',
-		},
-	);
+	const message = `More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`;
+	throw nodeError(ctx.getNode(), message, {
+		itemIndex: ctx.getItemIndex(),
+		description:
+			'n8n cannot return more items from one input item. Narrow the request (e.g. the Modified After filter or a shorter date range), or split it over several input items.',
+	});
 }
 
 /** Every output item points at its input item: n8n fills `pairedItem` only when the counts match. */
