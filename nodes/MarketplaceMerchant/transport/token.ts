@@ -47,7 +47,7 @@ function rememberRejected(token: string, now: number): void {
 }
 
 /** A URL as shown in messages: without any user name or password it may carry. */
-export function displayUrl(url: string): string {
+function displayUrl(url: string): string {
 	if (!URL.canParse(url)) return url;
 	const parsed = new URL(url);
 	parsed.username = '';
@@ -91,8 +91,8 @@ function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secr
 /** n8n's `httpRequest` helper, or a stand-in (the credential test). */
 export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
-/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and the URLs shown. */
-type Answerer = { name: string; url: string; baseUrl: string };
+/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and its Base URL. */
+type Answerer = { name: string; baseUrl: string };
 
 /** A request of no node under the policy and cap: the last answer whatever its status; an error only when none came. */
 export async function sendForAnswer(
@@ -125,7 +125,7 @@ export async function sendForAnswer(
 	} catch (error) {
 		// Without a node, the policy throws the last failure as it came (or RefusedTooLong).
 		if (last) return { response: last, attempts };
-		throw noAnswerError(error, answerer);
+		throw noAnswerError(error, answerer, options.url);
 	}
 }
 
@@ -133,15 +133,15 @@ export async function sendForAnswer(
  * A UserError, as n8n's own credentials throw (there is no node for a NodeApiError). The original
  * error carries the request, body included: only its code is kept.
  */
-function noAnswerError(error: unknown, answerer: Answerer): UserError {
+function noAnswerError(error: unknown, answerer: Answerer, url: string): UserError {
 	if (error instanceof RefusedTooLong) {
 		return new UserError(`The ${answerer.name} is unavailable (HTTP 429): try again later`, { description: error.message });
 	}
 	const tooLarge = answerTooLargeText(error, answerer.name);
-	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${answerer.url})` });
+	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${displayUrl(url)})` });
 	const code = errorCodeOf(error);
 	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
-		description: `Check the Base URL (${answerer.baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+		description: `Check the Base URL (${displayUrl(answerer.baseUrl)}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
 	});
 }
 
@@ -154,9 +154,7 @@ export async function requestToken(
 	const clientId = String(credentials.clientId ?? '');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	const apiKey = String(credentials.apiKey ?? '');
-	const secrets = secretList([clientSecret, apiKey]);
-	const shownBaseUrl = displayUrl(baseUrl);
-	const tokenUrl = `${shownBaseUrl}${PATHS.grant}`;
+	const tokenUrl = displayUrl(`${baseUrl}${PATHS.grant}`);
 	const { response, attempts } = await sendForAnswer(
 		httpRequest,
 		{
@@ -167,10 +165,10 @@ export async function requestToken(
 			json: true,
 		},
 		{ merchantKey: `token|${baseUrl}${PATHS.grant}`, group: 'token', timeoutMs: TOKEN_REQUEST_TIMEOUT_MS },
-		{ name: 'token endpoint', url: tokenUrl, baseUrl: shownBaseUrl },
+		{ name: 'token endpoint', baseUrl },
 	);
 	if (response.statusCode < 200 || response.statusCode > 299) {
-		throw tokenStatusError(response, tokenUrl, secrets, attempts);
+		throw tokenStatusError(response, tokenUrl, secretList([clientSecret, apiKey]), attempts);
 	}
 	const body = decodeJson(response.body, ANSWERS.token) as IDataObject | undefined;
 	const token = body && typeof body === 'object' ? body.access_token : undefined;
