@@ -43,14 +43,12 @@ class AttemptLog {
 		this.spentMs += Math.min(durationMs, attemptTimeoutMs);
 	}
 
-	/** The timeout of one more attempt after `waitMs`: the budget left, at most a timeout; none under half a timeout. */
-	nextAttemptTimeoutMs(waitMs: number): number | undefined {
+	/** One more attempt's timeout after `waitMs` (then spent): the budget left, at most a timeout; none under half a timeout. */
+	retryAfter(waitMs: number): number | undefined {
 		const left = retryBudgetMs(this.timeoutMs) - this.spentMs - waitMs;
-		return left >= this.timeoutMs / 2 ? Math.min(Math.round(left), this.timeoutMs) : undefined;
-	}
-
-	waited(waitMs: number): void {
+		if (left < this.timeoutMs / 2) return undefined;
 		this.spentMs += waitMs;
+		return Math.min(Math.round(left), this.timeoutMs);
 	}
 
 	summary(budgetSpent: boolean): string {
@@ -137,7 +135,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 				const closedMs = closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), backoffMs(attempts.rateLimited));
 				if (waitMs !== undefined) waitMs = Math.min(closedMs, MAX_WAIT_MS);
 			}
-			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(waitMs);
+			const nextTimeoutMs = waitMs === undefined ? undefined : log.retryAfter(waitMs);
 			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
 			if (waitMs === undefined || nextTimeoutMs === undefined) {
 				throw finalError(policy, error, log, overBudget, rateLimited ? Date.now() - gate.refusingSince : undefined);
@@ -146,7 +144,6 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 		} finally {
 			release(gate, succeeded, rateLimited);
 		}
-		log.waited(waitMs);
 		// After a 429 the gate itself holds the request back until it reopens.
 		if (!rateLimited) await sleep(waitMs);
 	}
