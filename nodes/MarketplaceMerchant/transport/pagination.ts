@@ -101,11 +101,7 @@ export function resultLimit(ctx: IExecutePaginationFunctions): number {
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
-	try {
-		return { ok: true, value: await promise };
-	} catch (error) {
-		return { ok: false, error };
-	}
+	return await promise.then<Settled<T>, Settled<T>>((value) => ({ ok: true, value }), (error: unknown) => ({ ok: false, error }));
 }
 
 /**
