@@ -13,21 +13,15 @@ import { PATHS } from './endpoints';
 import { redactText, secretList } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './requestPolicy';
 import { merchantKeyOf, normalizeBaseUrl } from './send';
-import { displayUrl, requestToken, sendForAnswer, serverMessage, type HttpRequest } from './token';
+import { requestToken, sendForAnswer, serverMessage, type HttpRequest } from './token';
 
 function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
-	return async (options) => {
+	return async ({ url: uri, method, headers, qs, body, json, timeout, encoding, ignoreHttpStatusErrors, returnFullResponse }) => {
 		const answer = (await ctx.helpers.request({
-			method: options.method,
-			uri: options.url,
-			headers: options.headers,
-			qs: options.qs,
-			body: options.body,
-			json: options.json,
-			timeout: options.timeout,
-			useStream: options.encoding === 'stream',
-			simple: options.ignoreHttpStatusErrors !== true,
-			resolveWithFullResponse: options.returnFullResponse === true,
+			method, uri, headers, qs, body, json, timeout,
+			useStream: encoding === 'stream',
+			simple: ignoreHttpStatusErrors !== true,
+			resolveWithFullResponse: returnFullResponse === true,
 		})) as IN8nHttpFullResponse;
 		return { body: answer.body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage };
 	};
@@ -59,13 +53,12 @@ export async function testMerchantCredential(
 	const baseUrl = normalizeBaseUrl(values.baseUrl);
 	try {
 		const { token } = await requestToken(httpRequest, values);
-		const url = `${baseUrl}${PATHS.warehouses}`;
 		const { response } = await sendForAnswer(
 			httpRequest,
-			{ method: 'GET', url, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+			{ method: 'GET', url: `${baseUrl}${PATHS.warehouses}`, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
 			// The group Warehouse › Get Many declares for the same request.
 			{ merchantKey: merchantKeyOf(baseUrl, values.clientId), group: 'orders', timeoutMs: DEFAULT_TIMEOUT_MS },
-			{ name: 'merchant API', url: displayUrl(url), baseUrl: displayUrl(baseUrl) },
+			{ name: 'merchant API', baseUrl },
 		);
 		return verdictOf(response, secretList([values.clientSecret, values.apiKey, token]));
 	} catch (error) {

@@ -27,22 +27,16 @@ interface GroupLimits {
 const MINUTE_MS = 60_000;
 const SECOND_MS = 1_000;
 
+/** A minute's limit and 5 a second, as the catalogue and orders groups have. */
+const perMinuteAndFivePerSecond = (perMinute: number): RateWindow[] => [
+	{ limit: perMinute, lengthMs: MINUTE_MS },
+	{ limit: 5, lengthMs: SECOND_MS, evenly: true },
+];
+
 /** Every group with windows has the minute as its longest: the Requests per Minute option caps it. */
 export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
-	catalogue: {
-		windows: [
-			{ limit: 60, lengthMs: MINUTE_MS },
-			{ limit: 5, lengthMs: SECOND_MS, evenly: true },
-		],
-		inFlight: 5,
-	},
-	orders: {
-		windows: [
-			{ limit: 300, lengthMs: MINUTE_MS },
-			{ limit: 5, lengthMs: SECOND_MS, evenly: true },
-		],
-		inFlight: 5,
-	},
+	catalogue: { windows: perMinuteAndFivePerSecond(60), inFlight: 5 },
+	orders: { windows: perMinuteAndFivePerSecond(300), inFlight: 5 },
 	// No per-second limit: a Price Get Many of 1,000 ids (10 chunks) can go out at once.
 	payments: { windows: [{ limit: 60, lengthMs: MINUTE_MS }], inFlight: 10 },
 	cancellation: { windows: [{ limit: 500, lengthMs: MINUTE_MS }], inFlight: 10 },

@@ -30,14 +30,14 @@ export function statusOf(error: unknown): number | undefined {
 }
 
 /** Retry-After in seconds (decimals allowed) or as an HTTP date; undefined when absent or unusable. */
-export function retryAfterMs(headers: Record<string, unknown> | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(headers: Record<string, unknown> | undefined): number | undefined {
 	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const text = String(Array.isArray(raw) ? raw[0] : raw).trim();
 	const seconds = Number(text);
 	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_WAIT_MS);
 	const date = Date.parse(text);
-	if (Number.isFinite(date)) return Math.min(Math.max(date - now, 0), MAX_WAIT_MS);
+	if (Number.isFinite(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_WAIT_MS);
 	return undefined;
 }
 
@@ -63,8 +63,7 @@ const NETWORK_FAILURE_REASONS: Record<string, string> = {
 };
 
 export function networkFailureReason(error: unknown): string {
-	const code = errorCodeOf(error);
-	return (code && NETWORK_FAILURE_REASONS[code]) ?? 'the request failed before an answer arrived';
+	return NETWORK_FAILURE_REASONS[errorCodeOf(error) ?? ''] ?? 'the request failed before an answer arrived';
 }
 
 const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
@@ -76,8 +75,7 @@ export function errorCodeOf(error: unknown): string | undefined {
 }
 
 export function isCutOff(error: unknown): boolean {
-	const code = errorCodeOf(error);
-	return code !== undefined && CUT_OFF_CODES.has(code);
+	return CUT_OFF_CODES.has(errorCodeOf(error) ?? '');
 }
 
 /** Whether the request ended because its timeout passed (axios says ECONNABORTED or ETIMEDOUT and "timeout"). */
@@ -89,11 +87,11 @@ export function isTimeout(error: unknown): boolean {
 
 /** Credential values and the request's Authorization and X-API-Key headers found on the error. */
 function secretsIn(error: unknown, known: unknown[]): string[] {
-	const config = (error as { cause?: { config?: { headers?: Record<string, unknown> } } })?.cause?.config;
-	const headers = config?.headers ?? {};
-	const header = (name: string) =>
-		Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-	return secretList([...known, tokenOfAuthorization(header('authorization')), header('x-api-key')]);
+	const headers = (error as { cause?: { config?: { headers?: Record<string, unknown> } } })?.cause?.config?.headers ?? {};
+	const header = (name: string) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+	const authorization = header('authorization');
+	const bearer = typeof authorization === 'string' ? /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+	return secretList([...known, bearer ?? authorization, header('x-api-key')]);
 }
 
 /** The cause without the axios error (it holds the request's headers and body), keeping what the policy reads. */
@@ -108,26 +106,25 @@ function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	return safe;
 }
 
-/** In place, from every part n8n shows, stores or logs. */
-function redactError<T extends NodeApiError | NodeOperationError>(error: T, knownSecrets: unknown[] = []): T {
-	const secrets = secretsIn(error, knownSecrets);
-	const cause = safeCause(error.cause, secrets);
-	Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
-	error.message = redactText(error.message, secrets);
-	if (typeof error.description === 'string') error.description = redactText(error.description, secrets);
-	error.messages = error.messages.map((message) => redactText(message, secrets));
-	error.context = redactData(error.context, secrets) as T['context'];
-	if (error.errorResponse) error.errorResponse = redactData(error.errorResponse, secrets) as T['errorResponse'];
-	if (error.extra) Object.defineProperty(error, 'extra', { value: redactData(error.extra, secrets), enumerable: true, writable: true, configurable: true });
-	if (error.stack) error.stack = redactText(error.stack, secrets);
-	return error;
-}
-
-/** The error to throw for a failed request, secrets removed; a NodeApiError or NodeOperationError keeps its message. */
+/**
+ * The error to throw for a failed request, secrets removed (in place) from every part n8n shows,
+ * stores or logs; a NodeApiError or NodeOperationError keeps its message.
+ */
 export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[] = []): NodeApiError | NodeOperationError {
 	const nodeError =
 		error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeApiError(node, error as JsonObject);
-	return redactError(nodeError, knownSecrets);
+	const secrets = secretsIn(nodeError, knownSecrets);
+	const cause = safeCause(nodeError.cause, secrets);
+	Object.defineProperty(nodeError, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+	nodeError.message = redactText(nodeError.message, secrets);
+	if (typeof nodeError.description === 'string') nodeError.description = redactText(nodeError.description, secrets);
+	nodeError.messages = nodeError.messages.map((message) => redactText(message, secrets));
+	nodeError.context = redactData(nodeError.context, secrets) as typeof nodeError.context;
+	if (nodeError.errorResponse) nodeError.errorResponse = redactData(nodeError.errorResponse, secrets) as typeof nodeError.errorResponse;
+	const extra = nodeError.extra && redactData(nodeError.extra, secrets);
+	if (extra) Object.defineProperty(nodeError, 'extra', { value: extra, enumerable: true, writable: true, configurable: true });
+	if (nodeError.stack) nodeError.stack = redactText(nodeError.stack, secrets);
+	return nodeError;
 }
 
 export function serviceError(node: INode, details: JsonObject, options?: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {
@@ -153,11 +150,6 @@ export function secretList(values: unknown[]): string[] {
 		.map((value) => value.trim())
 		.filter((value) => value.length >= MIN_SECRET_LENGTH);
 	return [...new Set(texts)].sort((a, b) => b.length - a.length);
-}
-
-function tokenOfAuthorization(value: unknown): string | undefined {
-	if (typeof value !== 'string') return undefined;
-	return /^\s*Bearer\s+(\S+)\s*$/i.exec(value)?.[1] ?? value;
 }
 
 export function redactText(text: string, secrets: string[]): string {

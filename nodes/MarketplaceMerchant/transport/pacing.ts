@@ -23,15 +23,13 @@ const SHARE_STEP = 0.1;
 /** One worker among ten still sends. */
 const MIN_SHARE = 0.1;
 
+/** `since`: when its request first began to wait (a retry waits again, since then); `giveUpAfterMs`: its retry budget. */
 interface Waiter {
 	perMinute: number;
-	/** False when the request is no longer needed (a page past the end). */
 	wanted?: () => boolean;
-	/** When its request first began to wait (a retry waits again, since the same time). */
 	since: number;
-	/** Its request's retry budget: how long it may wait while the service answers nothing but 429. */
 	giveUpAfterMs: number;
-	/** With the time it was let through, or undefined when dropped unsent. */
+	/** With the time it was let through, or undefined when no longer `wanted`. */
 	resolve: (admittedAt: number | undefined) => void;
 	reject: (error: RefusedTooLong) => void;
 }
@@ -91,25 +89,19 @@ export function gateFor(merchantKey: string, group: EndpointGroup): Gate {
 }
 
 /** The gate's share of the window's limit; the per-minute option caps the longest window, the minute. */
-function capOf(gate: Gate, window: RateWindow, windows: RateWindow[], perMinute: number): number {
-	let cap = Math.max(1, Math.floor(window.limit * gate.share));
-	if (window.lengthMs === longestOf(windows)) cap = Math.min(cap, perMinute);
-	return cap;
+function capOf(gate: Gate, window: RateWindow, longestMs: number, perMinute: number): number {
+	const cap = Math.max(1, Math.floor(window.limit * gate.share));
+	return window.lengthMs === longestMs ? Math.min(cap, perMinute) : cap;
 }
 
-function windowDelayMs(gate: Gate, perMinute: number, now: number): number {
-	const windows = windowsOf(gate);
-	if (windows.length === 0) {
-		gate.sent.length = 0;
-		return 0;
-	}
+function windowDelayMs(gate: Gate, windows: RateWindow[], perMinute: number, now: number): number {
 	const longest = longestOf(windows);
 	let expired = 0;
 	while (expired < gate.sent.length && gate.sent[expired] <= now - longest) expired++;
 	if (expired > 0) gate.sent.splice(0, expired);
 	let delay = 0;
 	for (const window of windows) {
-		const cap = capOf(gate, window, windows, perMinute);
+		const cap = capOf(gate, window, longest, perMinute);
 		// The request fits once the cap-th most recent one has left the window.
 		const bounding = gate.sent[gate.sent.length - cap];
 		if (bounding !== undefined) delay = Math.max(delay, bounding + window.lengthMs - now);
@@ -144,7 +136,7 @@ function admitWaiting(gate: Gate): void {
 		}
 		if (gate.inFlight >= gate.allowed) return; // a release lets the next one in
 		const now = Date.now();
-		const delay = Math.max(gate.blockedUntil - now, windowDelayMs(gate, head.perMinute, now));
+		const delay = Math.max(gate.blockedUntil - now, windowDelayMs(gate, windowsOf(gate), head.perMinute, now));
 		if (delay > 0) {
 			wakeIn(gate, delay);
 			return;
@@ -176,24 +168,21 @@ export async function acquire(gate: Gate, atFront: boolean, request: Omit<Waiter
 	});
 }
 
-export function release(gate: Gate, succeeded: boolean, rateLimited = false): void {
+export function release(gate: Gate, succeeded: boolean, rateLimited: boolean): void {
 	gate.inFlight--;
 	if (!rateLimited) gate.refusingSince = 0;
 	if (succeeded) {
-		if (!gate.answered) gate.sent.fill(Date.now());
+		const now = Date.now();
+		if (!gate.answered) gate.sent.fill(now);
 		gate.answered = true;
 		if (gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
-		regainShare(gate, Date.now());
+		const quietMs = longestOf(windowsOf(gate)) / 2;
+		if (gate.share < 1 && now - Math.max(gate.shareChangedAt, gate.rateLimitedAt) >= quietMs) {
+			gate.share = Math.min(1, gate.share + SHARE_STEP);
+			gate.shareChangedAt = now;
+		}
 	}
 	admitWaiting(gate);
-}
-
-function regainShare(gate: Gate, now: number): void {
-	if (gate.share >= 1) return;
-	const quietMs = longestOf(windowsOf(gate)) / 2;
-	if (now - Math.max(gate.shareChangedAt, gate.rateLimitedAt) < quietMs) return;
-	gate.share = Math.min(1, gate.share + SHARE_STEP);
-	gate.shareChangedAt = now;
 }
 
 /**
@@ -210,17 +199,18 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 	const index = gate.sent.lastIndexOf(sentAt);
 	if (index >= 0) gate.sent.splice(index, 1);
 	const windows = windowsOf(gate);
+	const longest = longestOf(windows);
 	if (sentAt > gate.rateLimitedAt) {
 		gate.rateLimitedAt = now;
 		// Counted on arrival (before now), its window held ours sent up to a window and a round trip before.
 		const roundTripMs = now - sentAt;
 		const ownTrafficFillsAWindow = windows.some((window) => {
 			const since = sentAt - window.lengthMs - roundTripMs;
-			return gate.sent.filter((at) => at > since).length >= capOf(gate, window, windows, Infinity);
+			return gate.sent.filter((at) => at > since).length >= capOf(gate, window, longest, Infinity);
 		});
 		if (ownTrafficFillsAWindow) {
 			gate.marginMs = Math.min(MAX_WINDOW_MARGIN_MS, gate.marginMs * 2);
-		} else if (now - gate.unexplainedAt < longestOf(windows)) {
+		} else if (now - gate.unexplainedAt < longest) {
 			// Twice within a window: one stray 429 (a late arrival) does not halve a lone process's pace.
 			gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
 			gate.shareChangedAt = now;
@@ -229,18 +219,11 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 	}
 	gate.allowed = 1;
 	let waitMs = retryAfterMs;
-	if (waitMs === undefined) {
-		waitMs =
-			windows.length === 0
-				? fallbackMs
-				: Math.max(Math.min(...windows.map(({ lengthMs }) => lengthMs)), windowDelayMs(gate, Infinity, now));
-	}
+	if (waitMs === undefined && windows.length === 0) waitMs = fallbackMs;
+	// Else until the windows (their margin as it is now) have room, at least the shortest window.
+	waitMs ??= Math.max(Math.min(...windows.map(({ lengthMs }) => lengthMs)), windowDelayMs(gate, windowsOf(gate), Infinity, now));
 	gate.blockedUntil = Math.max(gate.blockedUntil, now + waitMs);
 	return waitMs;
-}
-
-export function refusingForMs(gate: Gate): number {
-	return gate.refusingSince === 0 ? 0 : Date.now() - gate.refusingSince;
 }
 
 /** Thrown instead of sending a request no longer `wanted` (a page past the list's end). */

@@ -73,15 +73,12 @@ const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
 	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
-	throw nodeError(
-		ctx.getNode(),
-		`More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`,
-		{
-			itemIndex: ctx.getItemIndex(),
-			description:
-				'n8n cannot return more items from one input item. Narrow the request (e.g. the Modified After filter or a shorter date range), or split it over several input items.',
-		},
-	);
+	const message = `More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`;
+	throw nodeError(ctx.getNode(), message, {
+		itemIndex: ctx.getItemIndex(),
+		description:
+			'n8n cannot return more items from one input item. Narrow the request (e.g. the Modified After filter or a shorter date range), or split it over several input items.',
+	});
 }
 
 /** Every output item points at its input item: n8n fills `pairedItem` only when the counts match. */
@@ -104,11 +101,7 @@ export function resultLimit(ctx: IExecutePaginationFunctions): number {
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
-	try {
-		return { ok: true, value: await promise };
-	} catch (error) {
-		return { ok: false, error };
-	}
+	return await promise.then<Settled<T>, Settled<T>>((value) => ({ ok: true, value }), (error: unknown) => ({ ok: false, error }));
 }
 
 /**
@@ -143,38 +136,31 @@ function widthFor(requestData: RequestData): number {
 	return RATE_LIMITS[requestData.route.group].inFlight;
 }
 
-/** Every page until a short one; pages go out ahead, up to `width`: at most `width - 1` are sent past the last. */
+/** Every page until a short one (or `limit` results); pages go out ahead, up to `width`: at most `width - 1` past the last. */
 export async function readAllPages<T>(
 	pageSize: number,
 	width: number,
 	fetchPage: (page: number, wanted: () => boolean) => Promise<T[]>,
 	onPage?: (count: number) => void,
+	limit = Infinity,
 ): Promise<T[]> {
 	const results: T[] = [];
-	await inOrder(MAX_REQUESTS_PER_ITEM, width, fetchPage, (pageItems) => {
+	await inOrder(Math.min(MAX_REQUESTS_PER_ITEM, Math.ceil(limit / pageSize)), width, fetchPage, (pageItems) => {
 		for (const item of pageItems) results.push(item);
 		onPage?.(results.length);
-		return pageItems.length === pageSize;
+		return pageItems.length === pageSize && results.length < limit;
 	});
-	return results;
+	return results.length > limit ? results.slice(0, limit) : results;
 }
 
 /** Pages through a list as `readAllPages` does; under a Limit, in as few pages as it needs. */
 export function pageThrough(maxPageSize: number): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const limit = resultLimit(this);
-		const fetchPage = (size: number) => async (page: number, wanted: () => boolean) =>
+		const size = limit === Infinity ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
+		const fetchPage = async (page: number, wanted: () => boolean) =>
 			await sendRequest(this, requestData, { qs: { ...requestData.options.qs, page, size } }, wanted);
-		if (limit === Infinity) {
-			return await readAllPages(maxPageSize, widthFor(requestData), fetchPage(maxPageSize), (count) => assertWithinItemCap(this, count));
-		}
-		const size = Math.ceil(limit / Math.ceil(limit / maxPageSize));
-		const results: INodeExecutionData[] = [];
-		await inOrder(Math.ceil(limit / size), widthFor(requestData), fetchPage(size), (pageItems) => {
-			for (const item of pageItems) results.push(item);
-			return pageItems.length === size && results.length < limit;
-		});
-		return results.length > limit ? results.slice(0, limit) : results;
+		return await readAllPages(size, widthFor(requestData), fetchPage, (count) => assertWithinItemCap(this, count), limit);
 	};
 }
 
@@ -184,31 +170,43 @@ function isNotFound(error: unknown): boolean {
 }
 
 /**
+ * One request per query (merged into the item's), up to `width` at once, each answer handed to `take`
+ * in order (false stops). With `notFoundIsEmpty` a 404 gives no items: the first is returned.
+ */
+async function sendEachQuery(
+	ctx: IExecutePaginationFunctions,
+	requestData: RequestData,
+	queries: IDataObject[],
+	width: number,
+	notFoundIsEmpty: boolean | undefined,
+	take: (items: INodeExecutionData[], index: number) => boolean | void,
+): Promise<unknown> {
+	let notFound: unknown;
+	const send = async (index: number, wanted: () => boolean) => {
+		try {
+			return await sendRequest(ctx, requestData, { qs: { ...requestData.options.qs, ...queries[index] } }, wanted);
+		} catch (error) {
+			if (!notFoundIsEmpty || !isNotFound(error)) throw asNodeError(ctx.getNode(), error);
+			notFound ??= error;
+			return [];
+		}
+	};
+	await inOrder(queries.length, width, send, take);
+	return notFound;
+}
+
+/**
  * Sends a comma-separated id list in requests of at most `maxIds` ids. With `notFoundIsEmpty`, a
  * chunk answered 404 gives no items; the item fails only when every chunk is, as one request would.
  */
 export function splitQueryList(parameter: string, maxIds: number, options: { notFoundIsEmpty?: boolean } = {}): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
-		const chunks = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM);
+		const queries = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM).map((chunk) => ({ [parameter]: chunk.join(',') }));
 		const results: INodeExecutionData[] = [];
-		let notFound: unknown;
-		await inOrder(
-			chunks.length,
-			widthFor(requestData),
-			async (index, wanted) => {
-				try {
-					return await sendRequest(this, requestData, { qs: { ...requestData.options.qs, [parameter]: chunks[index].join(',') } }, wanted);
-				} catch (error) {
-					if (!options.notFoundIsEmpty || !isNotFound(error)) throw asNodeError(this.getNode(), error);
-					notFound ??= error;
-					return [];
-				}
-			},
-			(chunkItems) => {
-				for (const item of chunkItems) results.push(item);
-			},
-		);
+		const notFound = await sendEachQuery(this, requestData, queries, widthFor(requestData), options.notFoundIsEmpty, (items) => {
+			for (const item of items) results.push(item);
+		});
 		if (results.length === 0 && notFound !== undefined) throw asNodeError(this.getNode(), notFound);
 		return results;
 	};
@@ -248,14 +246,10 @@ export async function sendEachChunk<T, R>(
 ): Promise<Array<Settled<R>>> {
 	const outcomes: Array<Settled<R>> = [];
 	const inSequence = idOf === undefined || repeatsAcrossChunks(chunks, idOf);
-	await inOrder(
-		chunks.length,
-		inSequence ? 1 : width,
-		async (index) => await settle(send(chunks[index], index)),
-		(outcome) => {
-			outcomes.push(outcome);
-		},
-	);
+	const sendChunk = async (index: number) => await settle(send(chunks[index], index));
+	await inOrder(chunks.length, inSequence ? 1 : width, sendChunk, (outcome) => {
+		outcomes.push(outcome);
+	});
 	return outcomes;
 }
 
@@ -273,19 +267,18 @@ function repeatsAcrossChunks<T>(chunks: T[][], idOf: (entry: T) => string | unde
 }
 
 interface DateWindowSplit {
-	/** To drop the same document seen in two windows. */
 	idOf?: (item: INodeExecutionData) => string | undefined;
 	notFoundIsEmpty?: boolean;
-	/** Sees each window's items before deduplication (e.g. to name a file after the window). */
 	onWindow?: (items: INodeExecutionData[], window: { from: Date; to: Date }) => INodeExecutionData[];
 	limited?: boolean;
 }
 
 /**
- * Splits `dateFrom`..`dateTo` into windows the service accepts, merged without duplicates. Under
- * a Limit they go one by one, none once the earlier hold enough (a window may hold thousands).
+ * Splits `dateFrom`..`dateTo` into windows the service accepts, merged without an item `idOf` names
+ * twice; `onWindow` sees each window's items first (e.g. to name a file after the window). `limited`:
+ * under a Limit they go one by one, none once the earlier hold enough (a window may hold thousands).
  */
-export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction {
+export function splitDateRange(split: DateWindowSplit): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const qs = requestData.options.qs as IDataObject;
 		const limit = split.limited ? resultLimit(this) : Infinity;
@@ -293,33 +286,20 @@ export function splitDateRange(split: DateWindowSplit = {}): PaginationFunction 
 		const to = parseServiceTimestamp(qs.dateTo);
 		if (!from || !to) return (await sendRequest(this, requestData)).slice(0, limit);
 		const windows = splitIntoWindows(from, to).slice(0, MAX_REQUESTS_PER_ITEM);
+		const queries = windows.map((window) => ({ dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to) }));
 		const seen = new Set<string>();
 		const results: INodeExecutionData[] = [];
-		await inOrder(
-			windows.length,
-			limit === Infinity ? widthFor(requestData) : 1,
-			async (index, wanted) => {
-				const window = windows[index];
-				try {
-					return await sendRequest(this, requestData, { qs: { ...qs, dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to) } }, wanted);
-				} catch (error) {
-					if (split.notFoundIsEmpty && isNotFound(error)) return [];
-					throw asNodeError(this.getNode(), error);
-				}
-			},
-			(answered, index) => {
-				const windowItems = split.onWindow ? split.onWindow(answered, windows[index]) : answered;
-				for (const item of windowItems) {
-					const id = split.idOf?.(item);
-					if (id !== undefined) {
-						if (seen.has(id)) continue;
-						seen.add(id);
-					}
-					results.push(item);
-				}
-				return results.length < limit;
-			},
-		);
+		const width = limit === Infinity ? widthFor(requestData) : 1;
+		await sendEachQuery(this, requestData, queries, width, split.notFoundIsEmpty, (answered, index) => {
+			const windowItems = split.onWindow ? split.onWindow(answered, windows[index]) : answered;
+			for (const item of windowItems) {
+				const id = split.idOf?.(item);
+				if (id !== undefined && seen.has(id)) continue;
+				if (id !== undefined) seen.add(id);
+				results.push(item);
+			}
+			return results.length < limit;
+		});
 		return results.length > limit ? results.slice(0, limit) : results;
 	};
 }

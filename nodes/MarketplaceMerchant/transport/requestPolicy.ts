@@ -6,14 +6,14 @@ import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
 import type { EndpointGroup } from './endpoints';
 import { asNodeError, credentialAdvice, errorCodeOf, isCutOff, isTimeout, MAX_WAIT_MS, responseOf, retryAfterMs, serviceError, statusOf } from './errors';
-import { RefusedTooLong, RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, refusingForMs, release } from './pacing';
+import { RefusedTooLong, RequestNotNeeded, acquire, closeAfterRateLimit, gateFor, release } from './pacing';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The retries of one request together may take this many times its timeout, not attempts × timeout. */
 export const RETRY_BUDGET_TIMEOUTS = 3;
 
-function retryBudgetMs(timeoutMs = DEFAULT_TIMEOUT_MS): number {
+function retryBudgetMs(timeoutMs: number): number {
 	return timeoutMs * RETRY_BUDGET_TIMEOUTS;
 }
 
@@ -28,11 +28,10 @@ function outcomeOf(error: unknown, timeoutMs: number): string {
 /** The attempts of one request: what each met, their time together, whether one more fits the budget. */
 class AttemptLog {
 	private readonly outcomes: string[] = [];
-
 	/** Sending and waiting to retry (a 429's wait too), not time queued behind other requests. */
 	private spentMs = 0;
 
-	constructor(private readonly timeoutMs = DEFAULT_TIMEOUT_MS) {}
+	constructor(private readonly timeoutMs: number) {}
 
 	get count(): number {
 		return this.outcomes.length;
@@ -44,14 +43,12 @@ class AttemptLog {
 		this.spentMs += Math.min(durationMs, attemptTimeoutMs);
 	}
 
-	/** The timeout of one more attempt after `waitMs`: the budget left, at most a timeout; none under half a timeout. */
-	nextAttemptTimeoutMs(waitMs: number): number | undefined {
+	/** One more attempt's timeout after `waitMs` (then spent): the budget left, at most a timeout; none under half a timeout. */
+	retryAfter(waitMs: number): number | undefined {
 		const left = retryBudgetMs(this.timeoutMs) - this.spentMs - waitMs;
-		return left >= this.timeoutMs / 2 ? Math.min(Math.round(left), this.timeoutMs) : undefined;
-	}
-
-	waited(waitMs: number): void {
+		if (left < this.timeoutMs / 2) return undefined;
 		this.spentMs += waitMs;
+		return Math.min(Math.round(left), this.timeoutMs);
 	}
 
 	summary(budgetSpent: boolean): string {
@@ -92,7 +89,7 @@ interface SendPolicy {
 	wanted?: () => boolean;
 	/** Only then are 502/504 and a cut connection retried (the service may have acted); 429 and 503 always are. */
 	idempotent: boolean;
-	timeoutMs?: number;
+	timeoutMs: number;
 	secrets?: unknown[];
 }
 
@@ -102,9 +99,9 @@ interface SendPolicy {
  */
 export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeoutMs: number) => Promise<T>): Promise<T> {
 	const gate = gateFor(policy.merchantKey, policy.group);
-	const attempts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
+	const attempts: RetryCounts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
 	const log = new AttemptLog(policy.timeoutMs);
-	let attemptTimeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	let attemptTimeoutMs = policy.timeoutMs;
 	let rateLimited = false;
 	const since = Date.now();
 	for (;;) {
@@ -138,27 +135,22 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 				const closedMs = closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), backoffMs(attempts.rateLimited));
 				if (waitMs !== undefined) waitMs = Math.min(closedMs, MAX_WAIT_MS);
 			}
-			const nextTimeoutMs = waitMs === undefined ? undefined : log.nextAttemptTimeoutMs(waitMs);
+			const nextTimeoutMs = waitMs === undefined ? undefined : log.retryAfter(waitMs);
 			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
 			if (waitMs === undefined || nextTimeoutMs === undefined) {
-				throw finalError(policy, error, { log, overBudget, refusingForMs: rateLimited ? refusingForMs(gate) : undefined });
+				throw finalError(policy, error, log, overBudget, rateLimited ? Date.now() - gate.refusingSince : undefined);
 			}
 			attemptTimeoutMs = nextTimeoutMs;
 		} finally {
 			release(gate, succeeded, rateLimited);
 		}
-		log.waited(waitMs);
 		// After a 429 the gate itself holds the request back until it reopens.
 		if (!rateLimited) await sleep(waitMs);
 	}
 }
 
 /** The node's error with the service's message, the credential advice after a 401/403, and what was tried. */
-function finalError(
-	policy: SendPolicy,
-	error: unknown,
-	{ log, overBudget, refusingForMs }: { log: AttemptLog; overBudget: boolean; refusingForMs?: number },
-): unknown {
+function finalError(policy: SendPolicy, error: unknown, log: AttemptLog, overBudget: boolean, refusingForMs?: number): unknown {
 	if (!policy.node) return error;
 	const nodeError = asNodeError(policy.node, error, policy.secrets);
 	(nodeError as unknown as JsonObject).attempts = log.count;
@@ -194,12 +186,10 @@ function refusedError(node: INode, policy: SendPolicy, refused: RefusedTooLong, 
 	return error;
 }
 
+type RetryCounts = { rateLimited: number; unavailable: number; unauthorized: number };
+
 /** How long to wait before retrying, or undefined when the error is final. */
-function retryDelayMs(
-	error: unknown,
-	policy: SendPolicy,
-	attempts: { rateLimited: number; unavailable: number; unauthorized: number },
-): number | undefined {
+function retryDelayMs(error: unknown, policy: SendPolicy, attempts: RetryCounts): number | undefined {
 	const { status, headers } = responseOf(error);
 	// n8n renewed the token after the first 401: this one rejected the renewed token too.
 	if (status === 401) {

@@ -54,11 +54,6 @@ function requestTimeoutMs(ctx: OptionsContext): number {
 	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
 }
 
-function requestsPerMinuteOf(ctx: OptionsContext): number | undefined {
-	const value = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
-	return isBlank(value) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', value, 1);
-}
-
 /** A request's policy, the credential read once (in n8n each read is a database read). */
 async function policyOf(ctx: Pick<FunctionsBase, 'getCredentials' | 'getNode'>, route: Route, settings: SendSettings & { timeoutMs: number }) {
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials(CREDENTIAL_TYPE);
@@ -75,10 +70,10 @@ export async function sendRequest(
 	override: Partial<RequestData['options']> = {},
 	wanted?: () => boolean,
 ): Promise<INodeExecutionData[]> {
-	const timeoutMs = requestTimeoutMs(ctx);
+	const settings = sendSettingsOf(ctx);
 	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
-	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: timeoutMs };
-	const { policy } = await policyOf(ctx, requestData.route, { timeoutMs, perMinute: requestsPerMinuteOf(ctx), wanted });
+	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: settings.timeoutMs };
+	const { policy } = await policyOf(ctx, requestData.route, { ...settings, wanted });
 	return await sendWithPolicy(policy, async (attemptTimeoutMs) => {
 		try {
 			return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
@@ -103,11 +98,15 @@ export interface SendSettings {
 	wanted?: () => boolean;
 }
 
-export function sendSettingsOf(ctx: OptionsContext): SendSettings {
-	return { timeoutMs: requestTimeoutMs(ctx), perMinute: requestsPerMinuteOf(ctx) };
+export function sendSettingsOf(ctx: OptionsContext): SendSettings & { timeoutMs: number } {
+	const perMinute = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
+	return {
+		timeoutMs: requestTimeoutMs(ctx),
+		perMinute: isBlank(perMinute) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', perMinute, 1),
+	};
 }
 
-/** One request with the credential's token outside routing; a `url` that is a path goes after the base URL. */
+/** One request with the credential's token outside routing; `url` is a path after the base URL. */
 export async function sendAuthenticated(
 	ctx: AuthenticatedContext,
 	route: Route,
@@ -116,17 +115,11 @@ export async function sendAuthenticated(
 ): Promise<IN8nHttpFullResponse> {
 	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
 	const { baseUrl, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
-	const url = /^https?:\/\//i.test(request.url) ? request.url : `${baseUrl}${request.url}`;
+	const url = `${baseUrl}${request.url}`;
 	return await sendWithPolicy(policy, async (timeout) => {
 		try {
-			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
-				headers: { Accept: 'application/json' },
-				...request,
-				url,
-				returnFullResponse: true,
-				...STREAMED_ANSWER,
-				timeout,
-			})) as IN8nHttpFullResponse;
+			const options = { headers: { Accept: 'application/json' }, ...request, url, returnFullResponse: true, ...STREAMED_ANSWER, timeout };
+			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			answer.body = (await readBodyWithinCap(ctx.getNode(), answer.body, timeout)) as IN8nHttpFullResponse['body'];
 			rememberRequest(answer, requestLabel(request.method, url, request.qs));
 			return answer;
@@ -143,21 +136,12 @@ export interface DownloadContext {
 
 /** The bytes behind a pre-signed link (no credentials), under a gate of its host, not the API's limits. */
 export async function downloadPresigned(ctx: DownloadContext, url: string, timeoutMs: number): Promise<Buffer> {
-	const body = await sendWithPolicy(
-		{
-			node: ctx.getNode(),
-			merchantKey: `document-downloads|${new URL(url).origin}`,
-			group: 'documentDownloads',
-			idempotent: true,
-			timeoutMs,
-		},
-		async (timeout) =>
-			await readBodyWithinCap(
-				ctx.getNode(),
-				await ctx.helpers.httpRequest({ method: 'GET', url, ...STREAMED_ANSWER, json: false, timeout }),
-				timeout,
-			),
-	);
+	const node = ctx.getNode();
+	const merchantKey = `document-downloads|${new URL(url).origin}`;
+	const body = await sendWithPolicy({ node, merchantKey, group: 'documentDownloads', idempotent: true, timeoutMs }, async (timeout) => {
+		const answer = await ctx.helpers.httpRequest({ method: 'GET', url, ...STREAMED_ANSWER, json: false, timeout });
+		return await readBodyWithinCap(node, answer, timeout);
+	});
 	return Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
 }
 
@@ -181,12 +165,9 @@ function isByteStream(value: unknown): value is ByteStream {
 	return typeof value === 'object' && typeof stream?.destroy === 'function' && typeof stream[Symbol.asyncIterator] === 'function';
 }
 
+/** `alone`: whether this answer was over the cap by itself. */
 class AnswerTooLarge extends Error {
-	/** `alone`: whether this answer was over the cap by itself. */
-	constructor(
-		readonly readBytes: number,
-		readonly alone: boolean,
-	) {
+	constructor(readonly readBytes: number, readonly alone: boolean) {
 		super(`answer stopped after ${readBytes} bytes`);
 	}
 }
@@ -226,16 +207,17 @@ export async function readCappedBody(body: unknown, timeoutMs: number): Promise<
 	return isByteStream(body) ? await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs) : body;
 }
 
-export function answerTooLargeText(error: unknown): { message: string; description: string } | undefined {
+/** `who`: the answer's sender as the message names it. */
+export function answerTooLargeText(error: unknown, who = 'service'): { message: string; description: string } | undefined {
 	if (!(error instanceof AnswerTooLarge)) return undefined;
 	const cap = `${MAX_ANSWER_BYTES / MIB} MiB`;
 	return error.alone
 		? {
-				message: `The service's answer is larger than ${cap}: the request was stopped`,
+				message: `The ${who}'s answer is larger than ${cap}: the request was stopped`,
 				description: `Answers are read up to ${cap}, counted after inflating a compressed answer. An answer this large is not one the API sends: check the Base URL, or ask for smaller pages or date ranges.`,
 			}
 		: {
-				message: `The service's answers being read at once are larger than ${cap} together: the request was stopped`,
+				message: `The ${who}'s answers being read at once are larger than ${cap} together: the request was stopped`,
 				description: `This answer had ${Math.round(error.readBytes / MIB)} MiB when it was stopped. Answers are counted after inflating a compressed answer; answers this large are not ones the API sends: check the Base URL.`,
 			};
 }
@@ -265,13 +247,8 @@ async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> 
 	const axiosError = (error as { cause?: { response?: { data?: unknown } } })?.cause;
 	const response = axiosError?.response;
 	if (!response || !isByteStream(response.data)) return error;
-	let text: string;
-	try {
-		text = (await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS)).toString('utf8');
-	} catch {
-		text = '';
-	}
-	response.data = jsonOrText(text);
+	const bytes = await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS).catch(() => Buffer.alloc(0));
+	response.data = jsonOrText(bytes.toString('utf8'));
 	return serviceError(node, axiosError as JsonObject);
 }
 

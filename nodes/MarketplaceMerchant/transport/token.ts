@@ -47,35 +47,12 @@ function rememberRejected(token: string, now: number): void {
 }
 
 /** A URL as shown in messages: without any user name or password it may carry. */
-export function displayUrl(url: string): string {
-	try {
-		const parsed = new URL(url);
-		parsed.username = '';
-		parsed.password = '';
-		return parsed.toString().replace(/\/+$/, '');
-	} catch {
-		return url;
-	}
-}
-
-function cacheKey(baseUrl: string, { clientId, clientSecret, apiKey }: ICredentialDataDecryptedObject): string {
-	const secretHash = sha256(`${String(clientSecret ?? '')}\u0000${String(apiKey ?? '')}`);
-	return `${baseUrl}\u0000${String(clientId ?? '')}\u0000${secretHash}`;
-}
-
-/** `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default. */
-function lifetimeSecondsOf(expiresIn: unknown): number {
-	return typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
-		? expiresIn
-		: DEFAULT_TOKEN_LIFETIME_SECONDS;
-}
-
-function pruneExpiredEntries(now: number): void {
-	for (const [key, entry] of tokenCache) {
-		if (!entry.pending && (entry.expiresAt === undefined || entry.expiresAt <= now)) {
-			tokenCache.delete(key);
-		}
-	}
+function displayUrl(url: string): string {
+	if (!URL.canParse(url)) return url;
+	const parsed = new URL(url);
+	parsed.username = '';
+	parsed.password = '';
+	return parsed.toString().replace(/\/+$/, '');
 }
 
 export function serverMessage(body: unknown): string | undefined {
@@ -85,12 +62,7 @@ export function serverMessage(body: unknown): string | undefined {
 
 // Messages name no host: n8n rewrites an error message that contains a system error code
 // (ENOENT, EPERM, ...) anywhere in it, and a host name could contain one. Hosts go in descriptions.
-function tokenStatusError(
-	response: IN8nHttpFullResponse,
-	tokenUrl: string,
-	secrets: string[],
-	attempts: number,
-): UserError {
+function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secrets: string[], attempts: number): UserError {
 	const status = response.statusCode;
 	const detail = serverMessage(response.body);
 	const description = detail
@@ -116,17 +88,11 @@ function tokenStatusError(
 	return new UserError(`The token request failed (HTTP ${status})`, { description });
 }
 
-/** An answer as JSON when it is JSON (an error page may not be); undefined when empty. */
-function parsedBody(bytes: unknown): unknown {
-	const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : typeof bytes === 'string' ? bytes : undefined;
-	return text === undefined ? bytes : jsonOrText(text);
-}
-
 /** n8n's `httpRequest` helper, or a stand-in (the credential test). */
 export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
-/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and the URLs shown. */
-type Answerer = { name: string; url: string; baseUrl: string };
+/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and its Base URL. */
+type Answerer = { name: string; baseUrl: string };
 
 /** A request of no node under the policy and cap: the last answer whatever its status; an error only when none came. */
 export async function sendForAnswer(
@@ -141,14 +107,12 @@ export async function sendForAnswer(
 		const response = await sendWithPolicy({ ...policy, idempotent: true }, async (timeout) => {
 			attempts++;
 			last = undefined;
-			const answer = (await httpRequest({
-				...options,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				...STREAMED_ANSWER,
-				timeout,
-			})) as IN8nHttpFullResponse;
-			answer.body = parsedBody(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
+			const request = { ...options, returnFullResponse: true, ignoreHttpStatusErrors: true, ...STREAMED_ANSWER, timeout };
+			const answer = (await httpRequest(request)) as IN8nHttpFullResponse;
+			const bytes = await readCappedBody(answer.body, timeout);
+			const text = Buffer.isBuffer(bytes) || typeof bytes === 'string' ? bytes.toString() : undefined;
+			// As JSON when it is JSON (an error page may not be); undefined when empty.
+			answer.body = (text === undefined ? bytes : jsonOrText(text)) as IN8nHttpFullResponse['body'];
 			last = answer;
 			if (answer.statusCode === 429 || answer.statusCode >= 500) {
 				// Thrown with its status and headers, so that the policy retries it.
@@ -161,7 +125,7 @@ export async function sendForAnswer(
 	} catch (error) {
 		// Without a node, the policy throws the last failure as it came (or RefusedTooLong).
 		if (last) return { response: last, attempts };
-		throw noAnswerError(error, answerer);
+		throw noAnswerError(error, answerer, options.url);
 	}
 }
 
@@ -169,19 +133,15 @@ export async function sendForAnswer(
  * A UserError, as n8n's own credentials throw (there is no node for a NodeApiError). The original
  * error carries the request, body included: only its code is kept.
  */
-function noAnswerError(error: unknown, answerer: Answerer): UserError {
+function noAnswerError(error: unknown, answerer: Answerer, url: string): UserError {
 	if (error instanceof RefusedTooLong) {
 		return new UserError(`The ${answerer.name} is unavailable (HTTP 429): try again later`, { description: error.message });
 	}
-	const tooLarge = answerTooLargeText(error);
-	if (tooLarge) {
-		return new UserError(tooLarge.message.replace(/^The service's/, `The ${answerer.name}'s`), {
-			description: `${tooLarge.description} (${answerer.name} ${answerer.url})`,
-		});
-	}
+	const tooLarge = answerTooLargeText(error, answerer.name);
+	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${displayUrl(url)})` });
 	const code = errorCodeOf(error);
 	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
-		description: `Check the Base URL (${answerer.baseUrl}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+		description: `Check the Base URL (${displayUrl(answerer.baseUrl)}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
 	});
 }
 
@@ -194,26 +154,21 @@ export async function requestToken(
 	const clientId = String(credentials.clientId ?? '');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	const apiKey = String(credentials.apiKey ?? '');
-	const secrets = secretList([clientSecret, apiKey]);
-	const shownBaseUrl = displayUrl(baseUrl);
-	const tokenUrl = `${shownBaseUrl}${PATHS.grant}`;
-
-	const headers: IDataObject = { 'Content-Type': 'application/json', Accept: 'application/json' };
-	if (apiKey) headers['X-API-Key'] = apiKey;
+	const tokenUrl = displayUrl(`${baseUrl}${PATHS.grant}`);
 	const { response, attempts } = await sendForAnswer(
 		httpRequest,
 		{
 			method: 'POST',
 			url: `${baseUrl}${PATHS.grant}`,
-			headers,
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(apiKey ? { 'X-API-Key': apiKey } : {}) },
 			body: { grantType: 'CLIENT_CREDENTIALS', clientId, clientSecret, scope: 'public_api/full_access' },
 			json: true,
 		},
 		{ merchantKey: `token|${baseUrl}${PATHS.grant}`, group: 'token', timeoutMs: TOKEN_REQUEST_TIMEOUT_MS },
-		{ name: 'token endpoint', url: tokenUrl, baseUrl: shownBaseUrl },
+		{ name: 'token endpoint', baseUrl },
 	);
 	if (response.statusCode < 200 || response.statusCode > 299) {
-		throw tokenStatusError(response, tokenUrl, secrets, attempts);
+		throw tokenStatusError(response, tokenUrl, secretList([clientSecret, apiKey]), attempts);
 	}
 	const body = decodeJson(response.body, ANSWERS.token) as IDataObject | undefined;
 	const token = body && typeof body === 'object' ? body.access_token : undefined;
@@ -222,7 +177,10 @@ export async function requestToken(
 			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
 		});
 	}
-	return { token, lifetimeSeconds: lifetimeSecondsOf(body?.expires_in) };
+	// `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default.
+	const expiresIn = body?.expires_in;
+	const usable = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0;
+	return { token, lifetimeSeconds: usable ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
 }
 
 /**
@@ -230,10 +188,13 @@ export async function requestToken(
  * shared by every caller meanwhile. `credentials.accessToken`: the caller's, empty or rejected.
  */
 export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentialDataDecryptedObject): Promise<string> {
-	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-	const key = cacheKey(baseUrl, credentials);
+	const { clientId, clientSecret, apiKey } = credentials;
+	const secretHash = sha256(`${String(clientSecret ?? '')}\u0000${String(apiKey ?? '')}`);
+	const key = `${normalizeBaseUrl(credentials.baseUrl)}\u0000${String(clientId ?? '')}\u0000${secretHash}`;
 	const now = Date.now();
-	pruneExpiredEntries(now);
+	for (const [cachedKey, cached] of tokenCache) {
+		if (!cached.pending && (cached.expiresAt === undefined || cached.expiresAt <= now)) tokenCache.delete(cachedKey);
+	}
 	const entry: TokenCacheEntry = tokenCache.get(key) ?? {};
 	tokenCache.set(key, entry);
 
@@ -244,10 +205,8 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 		// The token being requested now is newer than the caller's, which was already in use.
 		return await entry.pending;
 	}
-	if (entry.token && entry.expiresAt !== undefined && entry.expiresAt > now && !rejectedTokens.has(sha256(entry.token))) {
-		return entry.token;
-	}
-
+	// Not pending, so not pruned above: unexpired, or new and empty.
+	if (entry.token && !rejectedTokens.has(sha256(entry.token))) return entry.token;
 	entry.pending = requestToken(httpRequest, credentials)
 		.then(({ token, lifetimeSeconds }) => {
 			const lifetimeMs = lifetimeSeconds * 1000;
