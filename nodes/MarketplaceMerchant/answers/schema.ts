@@ -22,17 +22,9 @@ export const BOOLEAN: Schema = { kind: 'boolean' };
 /** A value the spec does not type ("not shown"): passed through as it comes. */
 const ANY: Schema = { kind: 'any' };
 
-export function listOf(of: Schema): Schema {
-	return { kind: 'list', of };
-}
-
-export function objectOf(fields: Record<string, Schema>): ObjectSchema {
-	return { kind: 'object', fields };
-}
-
-function mapOf(values: Schema): Schema {
-	return { kind: 'map', values };
-}
+export const listOf = (of: Schema): Schema => ({ kind: 'list', of });
+export const objectOf = (fields: Record<string, Schema>): ObjectSchema => ({ kind: 'object', fields });
+const mapOf = (values: Schema): Schema => ({ kind: 'map', values });
 
 export const PRODUCT = objectOf({
 	id: INTEGER,
@@ -149,38 +141,16 @@ function discountResults(list: string, data: Record<string, Schema>, error: Reco
 	return { body: objectOf({ [list]: listOf(entry) }), itemsAt: list };
 }
 
-const DISCOUNT = objectOf({
-	discountId: STRING,
-	merchantInventoryId: INTEGER,
-	discountPrice: NUMBER,
-	dateFrom: STRING,
-	dateTo: STRING,
-});
-
-const PRICE_DATA = objectOf({
-	merchantInventoryId: NUMBER,
-	basePrice: NUMBER,
-	sellablePrice: NUMBER,
-	discountId: STRING,
-});
-
-/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
-const TOKEN_RESPONSE = objectOf({
-	id_token: STRING,
-	access_token: STRING,
-	refresh_token: STRING,
-	expires_in: INTEGER,
-	token_type: STRING,
-});
+const DISCOUNT = objectOf({ discountId: STRING, merchantInventoryId: INTEGER, discountPrice: NUMBER, dateFrom: STRING, dateTo: STRING });
+const PRICE_DATA = objectOf({ merchantInventoryId: NUMBER, basePrice: NUMBER, sellablePrice: NUMBER, discountId: STRING });
 
 export interface AnswerSchema {
 	readonly body: Schema;
 	/** The property of an object body whose list elements are the output items. */
 	readonly itemsAt?: string;
 	/**
-	 * Each element's schema when the service answers a plain list where the spec has an object
-	 * (links not keyed by suborder). Without it, such a list is read as a list of that object
-	 * (ean/exists wraps its object in a one-element list).
+	 * Each element's schema for a plain list where the spec has an object (links not keyed by
+	 * suborder); without it, each element is read as that object (ean/exists).
 	 */
 	readonly asList?: Schema;
 }
@@ -212,5 +182,6 @@ export const ANSWERS = {
 	discounts: { body: listOf(DISCOUNT) },
 	discountCancel: { body: objectOf({ message: STRING }) },
 	prices: { body: listOf(PRICE_DATA) },
-	token: { body: TOKEN_RESPONSE },
+	/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
+	token: { body: objectOf({ id_token: STRING, access_token: STRING, refresh_token: STRING, expires_in: INTEGER, token_type: STRING }) },
 } as const satisfies Record<string, AnswerSchema>;

@@ -12,10 +12,9 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../answers/decode';
+import { looksLikeXml, readAnswer } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
-import { looksLikeXml } from '../../answers/xml';
 import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit } from '../common';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
