@@ -22,6 +22,11 @@ export const formatDayMonthYear = (date: Date) =>
 	`${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;
 export const formatYearMonthDay = (date: Date) => date.toISOString().slice(0, 10);
 
+export const DAY_MS = 86_400_000;
+
+/** Midnight UTC of the day of `date` (by default today): the service counts in whole days. */
+export const startOfUtcDay = (date = new Date()) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+
 /** The same instant `months` calendar months later (clamped to the month's last day). */
 export function addMonths(date: Date, months: number): Date {
 	const result = new Date(date.getTime());

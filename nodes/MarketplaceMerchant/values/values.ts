@@ -8,6 +8,7 @@
 import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from '../transport/errors';
+import { startOfUtcDay } from './dates';
 
 /** The node, and the item when there is one (the trigger's options belong to no item). */
 export interface ValueContext {
@@ -184,17 +185,14 @@ export function readWholeNumber(ctx: ValueContext, field: string, value: unknown
 	return readNumber(ctx, field, value, { whole: true, min });
 }
 
-export function readId(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a product ID (a whole number)' });
+function numberReader(rules: NumberRules) {
+	return (ctx: ValueContext, field: string, value: unknown): number => readNumber(ctx, field, value, rules);
 }
 
-export function readPrice(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT });
-}
-
-export function readStockLevel(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { whole: true, min: 0, kind: 'a stock level (a whole number)' });
-}
+export const readId = numberReader({ whole: true, min: 1, kind: 'a product ID (a whole number)' });
+export const readPrice = numberReader({ min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT });
+export const readStockLevel = numberReader({ whole: true, min: 0, kind: 'a stock level (a whole number)' });
+export const readLimit = numberReader({ whole: true, min: 1, kind: 'a limit (a whole number)' });
 
 /** `max` above 100 where a share above the whole makes sense (a price increase). */
 export function readPercent(ctx: ValueContext, field: string, value: unknown, max = 100): number {
@@ -209,10 +207,6 @@ export function readVat(ctx: ValueContext, field: string, value: unknown): numbe
 		throw invalidInput(ctx, field, `must be one of ${VAT_RATES.join(', ')}, got ${describeValue(value)}`);
 	}
 	return vat;
-}
-
-export function readLimit(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a limit (a whole number)' });
 }
 
 const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
@@ -246,15 +240,13 @@ export function readDate(ctx: ValueContext, field: string, value: unknown): Date
 
 /** The UTC day of the instant given, as midnight UTC: the service counts in whole days. */
 export function readDay(ctx: ValueContext, field: string, value: unknown): Date {
-	const date = readDate(ctx, field, value);
-	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+	return startOfUtcDay(readDate(ctx, field, value));
 }
 
 /** A day from today (UTC) on, for what the service takes only from today: refused here rather than by its 400. */
 export function readDayFromToday(ctx: ValueContext, field: string, value: unknown, what: string): Date {
 	const day = readDay(ctx, field, value);
-	const now = new Date();
-	const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+	const today = startOfUtcDay();
 	if (day < today) {
 		throw invalidInput(ctx, field, `${day.toISOString().slice(0, 10)} is in the past`, `${what} today (${today.toISOString().slice(0, 10)}, UTC) or a later day`);
 	}
