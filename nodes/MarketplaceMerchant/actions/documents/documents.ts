@@ -2,11 +2,7 @@
  * Invoices and invoice corrections ("documents"), for the node's operations and the polling
  * trigger: both kinds have the same shape and parallel endpoints, so everything here takes the kind.
  */
-import {
-	type BinaryHelperFunctions,
-	type IDataObject,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { PATHS } from '../../transport/endpoints';
@@ -23,7 +19,7 @@ export const DOCUMENTS = {
 		resource: 'invoice',
 		listPath: PATHS.invoices,
 		linksPath: PATHS.invoiceUrls,
-		/** Start of file names of archived answers. */
+		/** File names of archived answers start with it. */
 		fileStem: 'invoices',
 		label: 'invoice',
 		/** The id (a dedupe key) in `invoiceHeader.orderDetails` and in simplified output. */
@@ -60,9 +56,13 @@ function textOf(value: unknown): string | undefined {
 	return undefined;
 }
 
-export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
-	const id = objectAt(document, 'invoiceHeader', 'orderDetails')[DOCUMENTS[kind].idField];
+function orderDetailsId(document: IDataObject, field: string): string | undefined {
+	const id = objectAt(document, 'invoiceHeader', 'orderDetails')[field];
 	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
+	return orderDetailsId(document, DOCUMENTS[kind].idField);
 }
 
 /**
@@ -75,8 +75,7 @@ export function invoiceNumberOf(document: IDataObject, kind: DocumentKind): stri
 }
 
 export function suborderIdOf(document: IDataObject): string | undefined {
-	const id = objectAt(document, 'invoiceHeader', 'orderDetails').suborderId;
-	return typeof id === 'string' && id !== '' ? id : undefined;
+	return orderDetailsId(document, 'suborderId');
 }
 
 /** The date the service filters on. */
@@ -93,9 +92,8 @@ function toBoolean(value: unknown): boolean | undefined {
 
 /** Unreadable values pass through. */
 function toIsoUtc(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
 	const date = parseServiceTimestamp(value);
-	return date ? formatIsoUtc(date) : textOf(value);
+	return date ? formatIsoUtc(date) : textOf(value) || undefined;
 }
 
 /** The fields a bookkeeping sheet needs, dates as zoned ISO timestamps, amounts as numbers. */
@@ -109,7 +107,6 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): IDa
 	const taxGroups = Array.isArray(taxes.taxRateSpecification) ? (taxes.taxRateSpecification as IDataObject[]) : [];
 	const customerName = [textOf(customer.firstName), textOf(customer.lastName)].filter(Boolean).join(' ');
 	const vatRates = taxGroups.map((group) => numberOf(group?.vat)).filter((rate): rate is number => rate !== undefined);
-
 	const ids: IDataObject =
 		kind === 'invoice'
 			? { invoiceId: documentIdOf(document, kind), invoiceNumber: invoiceNumberOf(document, kind) }
@@ -194,12 +191,9 @@ export function linkOfDocument(document: IDataObject, kind: DocumentKind, links:
 	return links.find((link) => link.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
 }
 
-const SUBORDER_IDS_PER_REQUEST = 100;
-const SUBORDER_ID_BYTES_PER_REQUEST = 2_000;
-
-/** Suborder ids per /urls request: the service documents no limit; this keeps the query short. */
+/** Suborder ids per /urls request, at most 100 and 2,000 bytes: the service documents no limit; this keeps the query short. */
 export function suborderGroups(suborderIds: string[]): string[][] {
-	return chunkBySize(suborderIds, SUBORDER_IDS_PER_REQUEST, SUBORDER_ID_BYTES_PER_REQUEST);
+	return chunkBySize(suborderIds, 100, 2_000);
 }
 
 const PDF_MAGIC = '%PDF';
@@ -219,29 +213,23 @@ export async function downloadDocumentPdfs(
 ): Promise<INodeExecutionData[]> {
 	return await Promise.all(
 		links.map(async (link, index) => {
+			const which = `document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'})`;
 			let pdf: Buffer;
 			try {
 				pdf = await downloadPresigned(ctx, link.link, DOWNLOAD_TIMEOUT_MS);
 			} catch (error) {
 				const status = statusOf(error);
-				throw nodeError(
-					ctx.getNode(),
-					`Could not download the PDF of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'})${status ? `: HTTP ${status}` : ''}`,
-					{
-						itemIndex,
-						description:
-							status === 403 || status === 410
-								? 'Document links expire about 10 minutes after they are issued: fetch the links again and download them at once'
-								: (error as Error).message?.replace(/https?:\/\/\S+/g, '<link>'),
-					},
-				);
+				throw nodeError(ctx.getNode(), `Could not download the PDF of ${which}${status ? `: HTTP ${status}` : ''}`, {
+					itemIndex,
+					description:
+						status === 403 || status === 410
+							? 'Document links expire about 10 minutes after they are issued: fetch the links again and download them at once'
+							: (error as Error).message?.replace(/https?:\/\/\S+/g, '<link>'),
+				});
 			}
 			if (pdf.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
-				throw nodeError(
-					ctx.getNode(),
-					`The link of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'}) did not return a PDF`,
-					{ itemIndex, description: `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}` },
-				);
+				const description = `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}`;
+				throw nodeError(ctx.getNode(), `The link of ${which} did not return a PDF`, { itemIndex, description });
 			}
 			const name = (invoiceNumbers[index] || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
 			const binary = await ctx.helpers.prepareBinaryData(pdf, `${name}.pdf`, 'application/pdf');

@@ -1,13 +1,11 @@
 /** The fields the documents' operations and the trigger share, each with the reader of its value. */
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay } from '../../values/dates';
+import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
 import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
-import { simplifyField } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 
-const DAY_MS = 86_400_000;
 const FROM_LABEL = 'Date From';
 const TO_LABEL = 'Date To';
 
@@ -77,13 +75,6 @@ export function invoiceTypeField(description: string): INodeProperties {
 export function readInvoiceType(ctx: ValueContext, value: unknown): InvoiceTypeFilter {
 	if (isBlank(value) || (typeof value === 'string' && value.trim().toLowerCase() === ALL_TYPES)) return undefined;
 	return readChoice(ctx, INVOICE_TYPE_LABEL, value, INVOICE_TYPES);
-}
-
-export function simplifyDocumentsField(kind: DocumentKind): INodeProperties {
-	const { label, idField } = DOCUMENTS[kind];
-	return simplifyField(
-		`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
-	);
 }
 
 const DEFAULT_BINARY_PROPERTY = 'data';

@@ -15,17 +15,10 @@ import {
 import { looksLikeXml, readAnswer } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
-import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit } from '../common';
+import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
-import {
-	addRangeAndType,
-	binaryPropertyOf,
-	dateRangeFields,
-	invoiceTypeField,
-	outputFileField,
-	simplifyDocumentsField,
-} from './fields';
+import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
 import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
@@ -100,7 +93,9 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		...dateRangeFields(kind),
 		invoiceTypeField(`Which ${label}s to return`),
 		...returnAllAndLimit(),
-		simplifyDocumentsField(kind),
+		simplifyField(
+			`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
+		),
 		optionsCollection([
 			{
 				displayName: 'Attach Raw XML',
