@@ -6,13 +6,12 @@
 import { type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from '../transport/errors';
 
+/** `id`: the product updated, the discount scheduled or changed. `raw`: the service's own result (the output with Simplify off). */
 interface BulkResult extends IDataObject {
-	/** The product updated, the discount scheduled or changed; null when unknown. */
 	id: string | number | null;
 	success: boolean;
 	error?: string;
 	input: IDataObject;
-	/** The service's own result, when it sent one (the output with Simplify off). */
 	raw?: IDataObject;
 }
 
@@ -86,12 +85,11 @@ function namedByDiscountResult(raw: IDataObject): IDataObject {
 export const pairDiscountResults = pairInOrder({
 	read: (raw, input) => {
 		const success = raw.success === true || raw.success === 'true';
-		const failure = (raw.error ?? {}) as IDataObject;
 		const named = namedByDiscountResult(raw);
 		const result: BulkResult = { id: idOrNull(named.discountId, input.discountId), success, input };
 		const productId = idOrNull(named.merchantInventoryId, input.merchantInventoryId);
 		if (productId !== null) result.productId = productId;
-		if (!success) result.error = String(failure.errorMessage ?? 'The service rejected this entry');
+		if (!success) result.error = String((raw.error as IDataObject | undefined)?.errorMessage ?? 'The service rejected this entry');
 		return result;
 	},
 	names: (raw, entry) => {

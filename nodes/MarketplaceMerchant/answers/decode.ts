@@ -119,19 +119,6 @@ function checkComplete(xml: string): void {
 	}
 }
 
-/** Undefined for a document without a root element; IncompleteXml for one not complete and well-formed. */
-function parseXml(xml: string): { rootName: string; root: XmlContent } | undefined {
-	// The service's answers never declare one; reading on would hand the workflow unexpanded references (`&lol9;`) as data.
-	if (/<!DOCTYPE/i.test(xml)) {
-		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
-	}
-	checkComplete(xml);
-	const document = parser.parse(xml) as Record<string, unknown[]>;
-	const [rootName] = Object.keys(document);
-	if (rootName === undefined) return undefined;
-	return { rootName, root: contentOf(document[rootName][0]) };
-}
-
 export function looksLikeXml(contentType: unknown, body: unknown): boolean {
 	if (typeof body !== 'string') return false;
 	if (typeof contentType === 'string' && contentType.includes('xml')) return true;
@@ -286,12 +273,17 @@ export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 	return readJson(schema, schema.kind === 'list' ? unwrapList(body) : body);
 }
 
-/** A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
-function readXmlBody(answer: AnswerSchema, xml: string): unknown {
-	const document = parseXml(xml);
-	if (!document) return undefined;
-	const { body: schema } = answer;
-	const { rootName, root } = document;
+/** Undefined without a root element. A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
+function readXmlBody({ body: schema }: AnswerSchema, xml: string): unknown {
+	// The service's answers never declare one; reading on would hand the workflow unexpanded references (`&lol9;`) as data.
+	if (/<!DOCTYPE/i.test(xml)) {
+		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
+	}
+	checkComplete(xml);
+	const document = parser.parse(xml) as Record<string, unknown[]>;
+	const [rootName] = Object.keys(document);
+	if (rootName === undefined) return undefined;
+	const root = contentOf(document[rootName][0]);
 	if (schema.kind !== 'list') return readXml(schema, [root], rootName);
 	const elements = typeof root === 'string' ? (root === '' ? [] : [root]) : Object.values(root).flat();
 	return elements.map((element) => readXml(schema.of, [element], XML_ITEM));
