@@ -25,34 +25,24 @@ const ANY: Schema = { kind: 'any' };
 export const listOf = (of: Schema): Schema => ({ kind: 'list', of });
 export const objectOf = (fields: Record<string, Schema>): ObjectSchema => ({ kind: 'object', fields });
 const mapOf = (values: Schema): Schema => ({ kind: 'map', values });
+/** Fields of one kind, in the spec's order (the order of the fields a reader fills in). */
+function fieldsOf(kind: Schema, ...names: string[]): Record<string, Schema> {
+	return Object.fromEntries(names.map((name) => [name, kind]));
+}
 
+/** `brand` is a serialized object (`{"id":29785,"name":"Nike"}`) in a string. */
 export const PRODUCT = objectOf({
 	id: INTEGER,
-	externalId: STRING,
-	ean: STRING,
-	platformCode: STRING,
-	name: STRING,
-	description: STRING,
-	/** A serialized object (`{"id":29785,"name":"Nike"}`) in a string. */
-	brand: STRING,
-	sku: STRING,
-	productType: STRING,
+	...fieldsOf(STRING, 'externalId', 'ean', 'platformCode', 'name', 'description', 'brand', 'sku', 'productType'),
 	categories: listOf(STRING),
-	newBasePrice: NUMBER,
-	basePrice: NUMBER,
-	vat: NUMBER,
-	stockLevel: NUMBER,
-	packageWeightValue: NUMBER,
+	...fieldsOf(NUMBER, 'newBasePrice', 'basePrice', 'vat', 'stockLevel', 'packageWeightValue'),
 	packageWeightUnit: STRING,
 });
 
 const BASIC_PRODUCT = objectOf({
 	id: INTEGER,
-	ean: STRING,
-	sku: STRING,
-	newBasePrice: NUMBER,
-	basePrice: NUMBER,
-	stockLevel: NUMBER,
+	...fieldsOf(STRING, 'ean', 'sku'),
+	...fieldsOf(NUMBER, 'newBasePrice', 'basePrice', 'stockLevel'),
 	warehouse: STRING,
 });
 
@@ -68,14 +58,8 @@ const ORDER_DETAILS_COMMON = {
 };
 
 const PRICE_DETAILS = objectOf({
-	unitPrice: NUMBER,
-	unitPriceWithoutVat: NUMBER,
-	basePrice: NUMBER,
-	basePriceWithoutVat: NUMBER,
-	discountVat: NUMBER,
-	discountAmount: NUMBER,
-	vat: NUMBER,
-	vatAmount: NUMBER,
+	...fieldsOf(NUMBER, 'unitPrice', 'unitPriceWithoutVat', 'basePrice', 'basePriceWithoutVat'),
+	...fieldsOf(NUMBER, 'discountVat', 'discountAmount', 'vat', 'vatAmount'),
 });
 
 /** An invoice or a correction: they differ in a correction's reason, fiscalDetails and orderDetails. */
@@ -85,12 +69,8 @@ function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, order
 			invoiceType: STRING,
 			...reason,
 			merchantDetails: objectOf({
-				name: STRING,
-				businessSpaceCode: STRING,
-				taxIdentificationNumber: STRING,
-				identificationNumber: STRING,
-				taxAdministrationId: STRING,
-				cashier: STRING,
+				...fieldsOf(STRING, 'name', 'businessSpaceCode', 'taxIdentificationNumber', 'identificationNumber'),
+				...fieldsOf(STRING, 'taxAdministrationId', 'cashier'),
 				contactDetails: objectOf({ phone: STRING, email: STRING }),
 				address: objectOf({ street: STRING, city: STRING }),
 			}),
