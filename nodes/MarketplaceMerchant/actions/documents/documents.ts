@@ -107,15 +107,10 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): IDa
 	const taxGroups = Array.isArray(taxes.taxRateSpecification) ? (taxes.taxRateSpecification as IDataObject[]) : [];
 	const customerName = [textOf(customer.firstName), textOf(customer.lastName)].filter(Boolean).join(' ');
 	const vatRates = taxGroups.map((group) => numberOf(group?.vat)).filter((rate): rate is number => rate !== undefined);
-	const ids: IDataObject =
-		kind === 'invoice'
-			? { invoiceId: documentIdOf(document, kind), invoiceNumber: invoiceNumberOf(document, kind) }
-			: {
-					invoiceNumber: documentIdOf(document, kind),
-					referentDocumentNumber: textOf(fiscalDetails.referentDocumentNumber),
-				};
 	const simplified: IDataObject = {
-		...ids,
+		...(kind === 'invoice'
+			? { invoiceId: documentIdOf(document, kind), invoiceNumber: invoiceNumberOf(document, kind) }
+			: { invoiceNumber: documentIdOf(document, kind), referentDocumentNumber: textOf(fiscalDetails.referentDocumentNumber) }),
 		invoiceType: textOf(header.invoiceType),
 		suborderId: textOf(orderDetails.suborderId),
 		orderId: textOf(orderDetails.orderid),
@@ -166,12 +161,7 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 		const { documentCorrelationId, link, ...otherFields } = fields;
 		delete otherFields.suborderId;
 		const suborderId = isSuborder(key) ? key : isSuborder(own) ? own : onlyRequested;
-		return {
-			suborderId,
-			documentCorrelationId: textOf(documentCorrelationId) ?? '',
-			link: textOf(link) ?? '',
-			...otherFields,
-		};
+		return { suborderId, documentCorrelationId: textOf(documentCorrelationId) ?? '', link: textOf(link) ?? '', ...otherFields };
 	};
 	const links: Array<DocumentLink | undefined> = [];
 	if (Array.isArray(answer)) {

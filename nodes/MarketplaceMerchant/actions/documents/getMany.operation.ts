@@ -42,11 +42,8 @@ function attachRawXmlIfAsked(kind: DocumentKind) {
 		if (items.length === 0 || !attachesRawXml(this)) return items;
 		const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 		if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
-		const file = await this.helpers.prepareBinaryData(
-			Buffer.from(body as string, 'utf8'),
-			`${DOCUMENTS[kind].fileStem}.xml`,
-			'application/xml',
-		);
+		const xml = Buffer.from(body as string, 'utf8');
+		const file = await this.helpers.prepareBinaryData(xml, `${DOCUMENTS[kind].fileStem}.xml`, 'application/xml');
 		const property = binaryPropertyOf(this);
 		return items.map((item) => ({ ...item, binary: { ...item.binary, [property]: file } }));
 	};
