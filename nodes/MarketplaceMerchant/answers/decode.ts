@@ -1,10 +1,8 @@
 /**
- * The one reader of the service's answers (docs/architecture.md, "Reading answers"). Two spellings
- * of one field: the spec's own wins. A list is a list from any JSON or XML rendering, also a Java
- * list's toString (`"[COD, VOUCHER]"`). An absent field is `null`, as Jackson's XML omits nulls,
- * so JSON and XML answers give identical items. A value of an unexpected type is left as it came.
- * XML is parsed safely into a neutral tree, then read by schema: only the predefined entities and
- * character references are decoded, and a DOCTYPE is refused, so nested entity definitions stay small.
+ * The one reader of the service's answers (docs/architecture.md, "Reading answers"). Two spellings of
+ * one field: the spec's own wins. An absent field is `null`, as Jackson's XML omits nulls, so JSON and
+ * XML answers give identical items. XML is parsed safely: only the predefined entities and character
+ * references are decoded, and a DOCTYPE is refused, so nested entity definitions stay small.
  */
 import {
 	type FunctionsBase,
@@ -341,29 +339,25 @@ function endsEarly(text: string, error: unknown): boolean {
 function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, text: string, error: unknown): Error {
 	const request = requestOfAnswer.get(response);
 	const status = `HTTP ${response.statusCode}, ${Buffer.byteLength(text)} bytes`;
-	const namedRequest = request === undefined ? '' : ` Request: ${request}.`;
-	let built: Error;
+	const stops = 'The node stops rather than return only the part that arrived: run it again, and if this persists,';
+	const reason = (error as Error).message;
+	let cause: JsonObject = { body: text.slice(0, 200) };
+	let message = 'The service answered with a body that is not valid JSON';
+	let description = `HTTP ${response.statusCode}; the answer starts with: ${text.slice(0, 120)}`;
 	if (error instanceof IncompleteXml) {
-		built = serviceError(ctx.getNode(), { message: error.message } as JsonObject, {
-			message: "The service's answer is not a complete XML document: it was cut off or is broken",
-			description: `The XML answer ${error.message} (${status}). The node stops rather than return only the part that arrived: run it again, and if this persists, ask for shorter date ranges or check for a proxy that cuts answers.${namedRequest}`,
-		});
+		cause = { message: reason };
+		message = "The service's answer is not a complete XML document: it was cut off or is broken";
+		description = `The XML answer ${reason} (${status}). ${stops} ask for shorter date ranges or check for a proxy that cuts answers.`;
 	} else if (looksLikeXml(response.headers?.['content-type'], text)) {
-		built = serviceError(ctx.getNode(), { message: (error as Error).message } as JsonObject, {
-			message: 'The service answered with XML that could not be read',
-			description: `${(error as Error).message}${namedRequest}`,
-		});
+		cause = { message: reason };
+		message = 'The service answered with XML that could not be read';
+		description = reason;
 	} else if (endsEarly(text, error)) {
-		built = serviceError(ctx.getNode(), { body: text.slice(0, 200) } as JsonObject, {
-			message: 'The service answered with a body that is not valid JSON: it ends before the document does (cut off)',
-			description: `${status}; the answer starts with: ${text.slice(0, 120)}. The node stops rather than return only the part that arrived: run it again, and if this persists, check for a proxy that cuts answers.${namedRequest}`,
-		});
-	} else {
-		built = serviceError(ctx.getNode(), { body: text.slice(0, 200) } as JsonObject, {
-			message: 'The service answered with a body that is not valid JSON',
-			description: `HTTP ${response.statusCode}; the answer starts with: ${text.slice(0, 120)}${namedRequest}`,
-		});
+		message += ': it ends before the document does (cut off)';
+		description = `${status}; the answer starts with: ${text.slice(0, 120)}. ${stops} check for a proxy that cuts answers.`;
 	}
+	if (request !== undefined) description += ` Request: ${request}.`;
+	const built = serviceError(ctx.getNode(), cause, { message, description });
 	if (request === undefined) unreadableAnswerErrors.add(built);
 	return built;
 }

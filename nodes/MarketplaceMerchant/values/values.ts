@@ -78,8 +78,7 @@ function isRecord(value: unknown): value is IDataObject {
 function fieldsOf(holder: IDataObject, owner: string): string {
 	const names = Object.keys(holder);
 	if (names.length === 0) return `${owner} has no fields`;
-	const listed = names.slice(0, LISTED_FIELDS).join(', ');
-	return `${owner} has: ${listed}${names.length > LISTED_FIELDS ? ', …' : ''}`;
+	return `${owner} has: ${names.slice(0, LISTED_FIELDS).join(', ')}${names.length > LISTED_FIELDS ? ', …' : ''}`;
 }
 
 /** Why parameter `parameterPath` gave nothing, when it is an expression reading an absent or empty field of the item. */

@@ -23,12 +23,9 @@ import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
 
-function attachesRawXml(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): boolean {
-	return ctx.getNodeParameter('options.attachRawXml', false) as boolean;
-}
-
 async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	if (this.getNodeParameter('options.responseFormat', 'json') !== 'xml' && !attachesRawXml(this)) return requestOptions;
+	const format = this.getNodeParameter('options.responseFormat', 'json');
+	if (format !== 'xml' && !this.getNodeParameter('options.attachRawXml', false)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
 }
 
@@ -39,7 +36,7 @@ function attachRawXmlIfAsked(kind: DocumentKind) {
 		items: INodeExecutionData[],
 		response: IN8nHttpFullResponse,
 	): Promise<INodeExecutionData[]> {
-		if (items.length === 0 || !attachesRawXml(this)) return items;
+		if (items.length === 0 || !this.getNodeParameter('options.attachRawXml', false)) return items;
 		const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 		if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
 		const xml = Buffer.from(body as string, 'utf8');
