@@ -46,24 +46,16 @@ const BASIC_PRODUCT = objectOf({
 	warehouse: STRING,
 });
 
-const FISCAL_DETAILS_COMMON = { invoiceCounter: STRING, verificationUrl: STRING, fiscalInvoiceDate: STRING };
-
-const ORDER_DETAILS_COMMON = {
-	invoicedDate: STRING,
-	orderid: STRING,
-	suborderId: STRING,
-	paymentMethods: listOf(STRING),
-	warehouseAddress: objectOf({ warehouseId: INTEGER, street: STRING, city: STRING }),
-	orderDate: STRING,
-};
-
 const PRICE_DETAILS = objectOf({
 	...fieldsOf(NUMBER, 'unitPrice', 'unitPriceWithoutVat', 'basePrice', 'basePriceWithoutVat'),
 	...fieldsOf(NUMBER, 'discountVat', 'discountAmount', 'vat', 'vatAmount'),
 });
 
-/** An invoice or a correction: they differ in a correction's reason, fiscalDetails and orderDetails. */
-function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, orderDetails: Schema): ObjectSchema {
+/**
+ * An invoice or a correction: they differ in a correction's reason, the last field of fiscalDetails,
+ * the id first in orderDetails, and `fba` (a boolean in an invoice, a string in a correction).
+ */
+function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idField: string, fba: Schema): ObjectSchema {
 	return objectOf({
 		invoiceHeader: objectOf({
 			invoiceType: STRING,
@@ -79,8 +71,14 @@ function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, order
 				lastName: STRING,
 				address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
 			}),
-			fiscalDetails,
-			orderDetails,
+			fiscalDetails: objectOf(fieldsOf(STRING, 'invoiceCounter', 'verificationUrl', 'fiscalInvoiceDate', fiscalNumber)),
+			orderDetails: objectOf({
+				...fieldsOf(STRING, idField, 'invoicedDate', 'orderid', 'suborderId'),
+				paymentMethods: listOf(STRING),
+				warehouseAddress: objectOf({ warehouseId: INTEGER, street: STRING, city: STRING }),
+				orderDate: STRING,
+				fba,
+			}),
 		}),
 		productSpecification: objectOf({
 			items: listOf(
@@ -102,18 +100,8 @@ function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, order
 	});
 }
 
-export const INVOICE = documentOf(
-	{},
-	objectOf({ ...FISCAL_DETAILS_COMMON, invoiceNumber: STRING }),
-	objectOf({ invoiceId: STRING, ...ORDER_DETAILS_COMMON, fba: BOOLEAN }),
-);
-
-/** `fba` is a string here, a boolean in an invoice. */
-const INVOICE_CORRECTION = documentOf(
-	{ invoiceCorrectionReason: STRING },
-	objectOf({ ...FISCAL_DETAILS_COMMON, referentDocumentNumber: STRING }),
-	objectOf({ invoiceNumber: STRING, ...ORDER_DETAILS_COMMON, fba: STRING }),
-);
+export const INVOICE = documentOf({}, 'invoiceNumber', 'invoiceId', BOOLEAN);
+const INVOICE_CORRECTION = documentOf({ invoiceCorrectionReason: STRING }, 'referentDocumentNumber', 'invoiceNumber', STRING);
 
 /** A discount schedule's or update's answer: under `list`, per entry, `data` on success or `error` with its message. */
 function discountResults(list: string, data: Record<string, Schema>, error: Record<string, Schema>): AnswerSchema {
