@@ -147,29 +147,23 @@ function withinDecimals(value: number, maxDecimals: number): number | undefined 
 	return Math.abs(rounded - value) <= Number.EPSILON * 8 * Math.max(1, Math.abs(value)) ? rounded : undefined;
 }
 
-function tooPrecise(ctx: ValueContext, field: string, value: unknown, rules: NumberRules, hint: string): NodeOperationError {
-	return invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
-}
-
 /** No closure per call: it reads every value of long lists. */
 export function readNumber(ctx: ValueContext, field: string, value: unknown, rules: NumberRules = {}): number {
 	const kind = rules.kind ?? (rules.whole ? 'a whole number' : 'a number');
 	const hint = rules.hint ?? (rules.whole ? WHOLE_HINT : NUMBER_HINT);
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
-	let number: number;
+	// undefined: more decimal places than allowed
+	let number: number | undefined;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
-		const rounded = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
-		if (rounded === undefined) throw tooPrecise(ctx, field, value, rules, hint);
-		number = rounded;
+		number = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
 	} else {
 		const match = typeof value === 'string' ? PLAIN_NUMBER.exec(value.trim()) : null;
-		if (!match || (rules.whole && match[2] !== undefined)) {
-			throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
-		}
-		if (rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals) throw tooPrecise(ctx, field, value, rules, hint);
-		number = Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+		if (!match || (rules.whole && match[2] !== undefined)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
+		const tooPrecise = rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals;
+		number = tooPrecise ? undefined : Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
 	}
+	if (number === undefined) throw invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
 	if (rules.whole && !Number.isSafeInteger(number)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
 	if (rules.min !== undefined && (rules.minExclusive ? number <= rules.min : number < rules.min)) {
 		throw invalidInput(ctx, field, `must be ${rules.minExclusive ? 'above' : 'at least'} ${rules.min}, got ${describeValue(value)}`, hint);

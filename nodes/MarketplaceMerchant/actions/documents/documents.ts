@@ -37,12 +37,11 @@ export const DOCUMENTS = {
 	},
 };
 
+const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
 function objectAt(value: unknown, ...path: string[]): IDataObject {
-	let current = value;
-	for (const key of path) {
-		current = current && typeof current === 'object' && !Array.isArray(current) ? (current as IDataObject)[key] : undefined;
-	}
-	return current && typeof current === 'object' && !Array.isArray(current) ? (current as IDataObject) : {};
+	const found = path.reduce<unknown>((current, key) => (isObject(current) ? current[key] : undefined), value);
+	return isObject(found) ? found : {};
 }
 
 /** decode.ts made amounts numbers already; anything else is left out. */
@@ -155,10 +154,9 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 		id !== undefined && (requested.size > 0 ? requested.has(id) : id !== SPEC_KEY_PLACEHOLDER);
 	const onlyRequested = requestedSuborderIds.length === 1 ? requestedSuborderIds[0] : null;
 	const toLink = (entry: unknown, key?: string): DocumentLink | undefined => {
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
-		const fields = entry as IDataObject;
-		const own = textOf([fields.suborderId, fields.suborderid].find((id) => id !== undefined && id !== null && id !== ''));
-		const { documentCorrelationId, link, ...otherFields } = fields;
+		if (!isObject(entry)) return undefined;
+		const own = textOf([entry.suborderId, entry.suborderid].find((id) => id !== undefined && id !== null && id !== ''));
+		const { documentCorrelationId, link, ...otherFields } = entry;
 		delete otherFields.suborderId;
 		const suborderId = isSuborder(key) ? key : isSuborder(own) ? own : onlyRequested;
 		return { suborderId, documentCorrelationId: textOf(documentCorrelationId) ?? '', link: textOf(link) ?? '', ...otherFields };
