@@ -16,6 +16,7 @@ import { XMLParser } from 'fast-xml-parser';
 
 import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
 import { serviceError } from '../transport/errors';
+import { isPlainObject } from '../values/values';
 
 /** An element's text (trimmed; `''` when empty), or its children by name, each with all its occurrences in order. */
 type XmlContent = string | { [name: string]: XmlContent[] };
@@ -138,21 +139,15 @@ function specNameOf(schema: ObjectSchema, key: string): string | undefined {
 	return names.get(keyOf(key));
 }
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** An object read field by field; every field of the schema the answer left out is `[]` (lists) or `null`. */
 function readObject<T>(schema: ObjectSchema, source: Record<string, T>, read: (field: Schema, value: T, key: string) => unknown, passThrough: (value: T) => unknown): IDataObject {
 	const result: IDataObject = {};
 	for (const [key, value] of Object.entries(source)) {
 		const name = specNameOf(schema, key);
-		if (name === undefined) {
-			result[key] = passThrough(value) as IDataObject[string];
-			continue;
+		if (name === undefined) result[key] = passThrough(value) as IDataObject[string];
+		else if (result[name] === undefined || result[name] === null || key === name) {
+			result[name] = read(schema.fields[name], value, key) as IDataObject[string];
 		}
-		const seen = result[name];
-		if (seen === undefined || seen === null || key === name) result[name] = read(schema.fields[name], value, key) as IDataObject[string];
 	}
 	for (const [name, field] of Object.entries(schema.fields)) {
 		if (!(name in result)) result[name] = field.kind === 'list' ? [] : null;

@@ -71,8 +71,8 @@ const ITEM_FIELD_EXPRESSION = /^=\s*(\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[\s*(?
 const ITEM_FIELD_KEY = /\.([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
 const LISTED_FIELDS = 10;
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
+export function isPlainObject(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 function fieldsOf(holder: IDataObject, owner: string): string {
@@ -92,7 +92,7 @@ export function missingBecauseOfExpression(ctx: ParameterContext, parameterPath:
 		const gaveNothing = `\`${match[1]}\` gave no value`;
 		let holder: unknown = ctx.getInputData()?.json;
 		for (const [depth, key] of keys.entries()) {
-			if (!isRecord(holder)) return undefined;
+			if (!isPlainObject(holder)) return undefined;
 			const name = keys.slice(0, depth + 1).join('.');
 			if (!Object.prototype.hasOwnProperty.call(holder, key)) {
 				const owner = depth === 0 ? 'it' : `'${keys.slice(0, depth).join('.')}'`;

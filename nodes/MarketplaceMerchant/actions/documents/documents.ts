@@ -10,6 +10,7 @@ import { nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
+import { isPlainObject } from '../../values/values';
 
 export type DocumentKind = 'invoice' | 'correction';
 
@@ -37,11 +38,9 @@ export const DOCUMENTS = {
 	},
 };
 
-const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
-
 function objectAt(value: unknown, ...path: string[]): IDataObject {
-	const found = path.reduce<unknown>((current, key) => (isObject(current) ? current[key] : undefined), value);
-	return isObject(found) ? found : {};
+	const found = path.reduce<unknown>((current, key) => (isPlainObject(current) ? current[key] : undefined), value);
+	return isPlainObject(found) ? found : {};
 }
 
 /** decode.ts made amounts numbers already; anything else is left out. */
@@ -154,7 +153,7 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 		id !== undefined && (requested.size > 0 ? requested.has(id) : id !== SPEC_KEY_PLACEHOLDER);
 	const onlyRequested = requestedSuborderIds.length === 1 ? requestedSuborderIds[0] : null;
 	const toLink = (entry: unknown, key?: string): DocumentLink | undefined => {
-		if (!isObject(entry)) return undefined;
+		if (!isPlainObject(entry)) return undefined;
 		const own = textOf([entry.suborderId, entry.suborderid].find((id) => id !== undefined && id !== null && id !== ''));
 		const { documentCorrelationId, link, ...otherFields } = entry;
 		delete otherFields.suborderId;
