@@ -59,22 +59,13 @@ function fetchDocumentLinks(kind: DocumentKind) {
 		}
 		if (links.length === 0) {
 			const shown = suborderIds.length > 10 ? `${suborderIds.slice(0, 10).join(', ')} and ${suborderIds.length - 10} more` : suborderIds.join(', ');
-			throw nodeError(
-				this.getNode(),
-				`No ${DOCUMENTS[kind].label} documents found for suborder ID(s) ${shown} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`,
-				{
-					itemIndex: this.getItemIndex(),
-					description: `Check the suborder IDs and that the range covers the date the ${DOCUMENTS[kind].label} was issued${qs.type ? ` and that it is ${String(qs.type)}` : ''}`,
-				},
-			);
+			const { label } = DOCUMENTS[kind];
+			const message = `No ${label} documents found for suborder ID(s) ${shown} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`;
+			const description = `Check the suborder IDs and that the range covers the date the ${label} was issued${qs.type ? ` and that it is ${String(qs.type)}` : ''}`;
+			throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description });
 		}
 		if (!(this.getNodeParameter('options.downloadPdfs', false) as boolean)) return links;
-		return await downloadDocumentPdfs(
-			this,
-			links.map(({ json }) => json as DocumentLink),
-			binaryPropertyOf(this),
-			this.getItemIndex(),
-		);
+		return await downloadDocumentPdfs(this, links.map(({ json }) => json as DocumentLink), binaryPropertyOf(this), this.getItemIndex());
 	};
 }
 
