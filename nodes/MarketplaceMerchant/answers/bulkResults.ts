@@ -110,16 +110,13 @@ export function finishBulkResults(this: IExecutePaginationFunctions, items: INod
 	// Positions from 1, as the panel counts rows.
 	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
 	if (failed.length > 0 && (this.getNodeParameter('options.failOnItemErrors', false) as boolean)) {
-		const examples = failed
-			.slice(0, 5)
-			.map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`)
-			.join('\n');
+		const examples = failed.slice(0, 5).map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`);
 		const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
 		const message =
 			withoutResult === 0
 				? `${failed.length} of ${items.length} entries were rejected by the service`
 				: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
-		throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description: examples });
+		throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description: examples.join('\n') });
 	}
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));
 }
