@@ -7,10 +7,9 @@
 import {
 	type FunctionsBase,
 	type IDataObject,
-	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
-	type INodeExecutionData,
 	type JsonObject,
+	type PostReceiveAction,
 } from 'n8n-workflow';
 import { XMLParser } from 'fast-xml-parser';
 
@@ -379,12 +378,11 @@ export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>
 	return elementsOf(decodeAnswer(ctx, response, answer), answer) as T[];
 }
 
-export function readAnswer(answer: AnswerSchema) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		_items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
+/** A postReceive written as a function, typed by n8n. */
+export type PostReceiveFunction = Extract<PostReceiveAction, (...args: never[]) => unknown>;
+
+export function readAnswer(answer: AnswerSchema): PostReceiveFunction {
+	return async function (_items, response) {
 		const elements = elementsOf(decodeAnswer(this, response, answer), answer);
 		return elements.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
 	};

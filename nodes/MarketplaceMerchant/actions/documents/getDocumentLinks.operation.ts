@@ -5,12 +5,11 @@ import {
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { decodeAnswer } from '../../answers/decode';
+import { decodeAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import type { RequestData } from '../../transport/send';
@@ -34,14 +33,10 @@ async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHt
 	return { ...requestOptions, qs: { ...requestOptions.qs, suborderIds: suborderIds.join(',') } };
 }
 
-async function readDocumentLinks(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
+const readDocumentLinks: PostReceiveFunction = async function (_items, response) {
 	const requested = toList(this.getNodeParameter('suborderIds', ''));
 	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls), requested).map((link) => ({ json: link }));
-}
+};
 
 /** Suborder ids in groups, each over the range in windows (a 404 for a window means nothing there). */
 function fetchDocumentLinks(kind: DocumentKind) {

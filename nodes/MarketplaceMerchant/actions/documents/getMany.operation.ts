@@ -7,12 +7,11 @@ import {
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { looksLikeXml, readAnswer } from '../../answers/decode';
+import { looksLikeXml, readAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
 import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
@@ -30,12 +29,8 @@ async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: I
 }
 
 /** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
-function attachRawXmlIfAsked(kind: DocumentKind) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
+function attachRawXmlIfAsked(kind: DocumentKind): PostReceiveFunction {
+	return async function (items, response) {
 		if (items.length === 0 || !this.getNodeParameter('options.attachRawXml', false)) return items;
 		const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 		if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
