@@ -118,12 +118,10 @@ export function readingParameter(ctx: ParameterContext, parameterPath: string): 
 	};
 }
 
-export function readParameter<T>(
-	ctx: ParameterContext,
-	parameterPath: string,
-	field: string,
-	read: (ctx: ValueContext, field: string, value: unknown) => T,
-): T {
+/** The contract of every reader here. */
+type Reader<T> = (ctx: ValueContext, field: string, value: unknown) => T;
+
+export function readParameter<T>(ctx: ParameterContext, parameterPath: string, field: string, read: Reader<T>): T {
 	return read(readingParameter(ctx, parameterPath), field, ctx.getNodeParameter(parameterPath, ''));
 }
 
@@ -178,8 +176,8 @@ export function readWholeNumber(ctx: ValueContext, field: string, value: unknown
 	return readNumber(ctx, field, value, { whole: true, min });
 }
 
-function numberReader(rules: NumberRules) {
-	return (ctx: ValueContext, field: string, value: unknown): number => readNumber(ctx, field, value, rules);
+function numberReader(rules: NumberRules): Reader<number> {
+	return (ctx, field, value) => readNumber(ctx, field, value, rules);
 }
 
 export const readId = numberReader({ whole: true, min: 1, kind: 'a product ID (a whole number)' });

@@ -26,14 +26,10 @@ export function readDocumentRange(ctx: ValueContext, fromValue: unknown, toValue
 	const from = readDate(ctx, FROM_LABEL, fromValue);
 	const toInstant = readDate(ctx, TO_LABEL, toValue);
 	const to = isBareDay(toValue) ? new Date(toInstant.getTime() + DAY_MS - 1) : toInstant;
-	const earliest = new Date(LIMITS.earliestInvoiceDate);
-	if (from.getTime() < earliest.getTime()) {
-		throw invalidInput(
-			ctx,
-			FROM_LABEL,
-			`must not be before ${formatYearMonthDay(earliest)} (got ${formatIsoUtc(from)})`,
-			`The service keeps no documents from before ${formatYearMonthDay(earliest)} and rejects such ranges`,
-		);
+	if (from.getTime() < Date.parse(LIMITS.earliestInvoiceDate)) {
+		const earliest = formatYearMonthDay(new Date(LIMITS.earliestInvoiceDate));
+		const hint = `The service keeps no documents from before ${earliest} and rejects such ranges`;
+		throw invalidInput(ctx, FROM_LABEL, `must not be before ${earliest} (got ${formatIsoUtc(from)})`, hint);
 	}
 	if (to.getTime() < from.getTime()) {
 		throw invalidInput(ctx, TO_LABEL, `must not be before ${FROM_LABEL} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
@@ -82,8 +78,7 @@ export function outputFileField(description: string, displayOptions: INodeProper
 }
 
 export function binaryPropertyOf(ctx: Pick<IExecuteSingleFunctions, 'getNodeParameter'>): string {
-	const name = String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim();
-	return name || DEFAULT_BINARY_PROPERTY;
+	return String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim() || DEFAULT_BINARY_PROPERTY;
 }
 
 /** The range, as zoned ISO timestamps in UTC, and the type of the current item in the query. */
