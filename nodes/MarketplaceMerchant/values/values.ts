@@ -1,9 +1,8 @@
 /**
  * Every value a user gives is read here, and nowhere else, by the narrow grammar README.md's "Your
- * values" states: merchants' sheets write 1299 as `1.299` or `1,299` (platform facts, "Merchants'
- * data"), so an ambiguous value is rejected before anything is sent, never guessed. Every reader is
- * `readX(ctx, field, value, …)`, `field` in the panel's words; a rejection names it, the item (from
- * 0, as n8n's error view counts) and the value as given. A blank value "is missing".
+ * values" states (why: platform facts, "Merchants' data"): an ambiguous value is rejected before
+ * anything is sent, never guessed. Every reader is `readX(ctx, field, value, …)`, `field` in the
+ * panel's words; a rejection names it, the item (from 0, as n8n's error view counts) and the value as given.
  */
 import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
@@ -118,7 +117,6 @@ export function readingParameter(ctx: ParameterContext, parameterPath: string): 
 	};
 }
 
-/** The contract of every reader here. */
 type Reader<T> = (ctx: ValueContext, field: string, value: unknown) => T;
 
 export function readParameter<T>(ctx: ParameterContext, parameterPath: string, field: string, read: Reader<T>): T {

@@ -20,7 +20,6 @@ export const DOCUMENTS = {
 		resource: 'invoice',
 		listPath: PATHS.invoices,
 		linksPath: PATHS.invoiceUrls,
-		/** File names of archived answers start with it. */
 		fileStem: 'invoices',
 		label: 'invoice',
 		/** The id (a dedupe key) in `invoiceHeader.orderDetails` and in simplified output. */
@@ -163,8 +162,8 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 	const links: Array<DocumentLink | undefined> = [];
 	if (Array.isArray(answer)) {
 		for (const entry of answer) links.push(toLink(entry));
-	} else if (answer && typeof answer === 'object') {
-		for (const [key, value] of Object.entries(answer as IDataObject)) {
+	} else if (isPlainObject(answer)) {
+		for (const [key, value] of Object.entries(answer)) {
 			for (const entry of Array.isArray(value) ? value : [value]) links.push(toLink(entry, key));
 		}
 	}
