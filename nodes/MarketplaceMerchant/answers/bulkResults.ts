@@ -93,9 +93,8 @@ export const pairDiscountResults = pairInOrder({
 		return result;
 	},
 	names: (raw, entry) => {
-		const named = namedByDiscountResult(raw);
-		if (entry.discountId !== undefined) return sameId(named.discountId, entry.discountId);
-		return sameId(named.merchantInventoryId, entry.merchantInventoryId);
+		const key = entry.discountId !== undefined ? 'discountId' : 'merchantInventoryId';
+		return sameId(namedByDiscountResult(raw)[key], entry[key]);
 	},
 	idOfEntry: (entry) => idOrNull(entry.discountId),
 });

@@ -18,8 +18,7 @@ export function parseServiceTimestamp(value: unknown): Date | undefined {
 const pad = (value: number) => String(value).padStart(2, '0');
 
 export const formatIsoUtc = (date: Date) => date.toISOString();
-export const formatDayMonthYear = (date: Date) =>
-	`${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;
+export const formatDayMonthYear = (date: Date) => `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;
 export const formatYearMonthDay = (date: Date) => date.toISOString().slice(0, 10);
 
 export const DAY_MS = 86_400_000;
