@@ -38,10 +38,9 @@ function idOrNull(...candidates: unknown[]): string | number | null {
 }
 
 /**
- * With a result per entry (or more), pairs by position. With fewer, an entry the next result does
- * not name (`names`, true when the result names nothing) has no result: results keep the entries'
- * order, so this finds results dropped anywhere. Results left over come out with an empty input
- * rather than paired with an entry they may not belong to.
+ * With a result per entry (or more), pairs by position. With fewer, an entry the next result does not
+ * name (`names`, true when the result names nothing) has no result: results keep the entries' order, so
+ * this finds results dropped anywhere. Leftover results come out with an empty input, not with a guessed entry.
  */
 function pairInOrder(kind: ResultKind) {
 	const paired = (raw: IDataObject, input: IDataObject): INodeExecutionData => ({ json: { ...kind.read(raw, input), raw } });
