@@ -6,13 +6,12 @@
 import { type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from '../transport/errors';
 
+/** `id`: the product updated, the discount scheduled or changed. `raw`: the service's own result (the output with Simplify off). */
 interface BulkResult extends IDataObject {
-	/** The product updated, the discount scheduled or changed; null when unknown. */
 	id: string | number | null;
 	success: boolean;
 	error?: string;
 	input: IDataObject;
-	/** The service's own result, when it sent one (the output with Simplify off). */
 	raw?: IDataObject;
 }
 
@@ -39,10 +38,9 @@ function idOrNull(...candidates: unknown[]): string | number | null {
 }
 
 /**
- * With a result per entry (or more), pairs by position. With fewer, an entry the next result does
- * not name (`names`, true when the result names nothing) has no result: results keep the entries'
- * order, so this finds results dropped anywhere. Results left over come out with an empty input
- * rather than paired with an entry they may not belong to.
+ * With a result per entry (or more), pairs by position. With fewer, an entry the next result does not
+ * name (`names`, true when the result names nothing) has no result: results keep the entries' order, so
+ * this finds results dropped anywhere. Leftover results come out with an empty input, not with a guessed entry.
  */
 function pairInOrder(kind: ResultKind) {
 	const paired = (raw: IDataObject, input: IDataObject): INodeExecutionData => ({ json: { ...kind.read(raw, input), raw } });
@@ -86,18 +84,16 @@ function namedByDiscountResult(raw: IDataObject): IDataObject {
 export const pairDiscountResults = pairInOrder({
 	read: (raw, input) => {
 		const success = raw.success === true || raw.success === 'true';
-		const failure = (raw.error ?? {}) as IDataObject;
 		const named = namedByDiscountResult(raw);
 		const result: BulkResult = { id: idOrNull(named.discountId, input.discountId), success, input };
 		const productId = idOrNull(named.merchantInventoryId, input.merchantInventoryId);
 		if (productId !== null) result.productId = productId;
-		if (!success) result.error = String(failure.errorMessage ?? 'The service rejected this entry');
+		if (!success) result.error = String((raw.error as IDataObject | undefined)?.errorMessage ?? 'The service rejected this entry');
 		return result;
 	},
 	names: (raw, entry) => {
-		const named = namedByDiscountResult(raw);
-		if (entry.discountId !== undefined) return sameId(named.discountId, entry.discountId);
-		return sameId(named.merchantInventoryId, entry.merchantInventoryId);
+		const key = entry.discountId !== undefined ? 'discountId' : 'merchantInventoryId';
+		return sameId(namedByDiscountResult(raw)[key], entry[key]);
 	},
 	idOfEntry: (entry) => idOrNull(entry.discountId),
 });
@@ -112,16 +108,13 @@ export function finishBulkResults(this: IExecutePaginationFunctions, items: INod
 	// Positions from 1, as the panel counts rows.
 	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
 	if (failed.length > 0 && (this.getNodeParameter('options.failOnItemErrors', false) as boolean)) {
-		const examples = failed
-			.slice(0, 5)
-			.map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`)
-			.join('\n');
+		const examples = failed.slice(0, 5).map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`);
 		const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
 		const message =
 			withoutResult === 0
 				? `${failed.length} of ${items.length} entries were rejected by the service`
 				: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
-		throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description: examples });
+		throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description: examples.join('\n') });
 	}
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));
 }

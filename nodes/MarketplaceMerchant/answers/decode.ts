@@ -1,21 +1,127 @@
 /**
- * The one reader of the service's answers (docs/architecture.md, "Reading answers"). Two spellings
- * of one field: the spec's own wins. A list is a list from any JSON or XML rendering, also a Java
- * list's toString (`"[COD, VOUCHER]"`). An absent field is `null`, as Jackson's XML omits nulls,
- * so JSON and XML answers give identical items. A value of an unexpected type is left as it came.
+ * The one reader of the service's answers (docs/architecture.md, "Reading answers"). Two spellings of
+ * one field: the spec's own wins. An absent field is `null`, as Jackson's XML omits nulls, so JSON and
+ * XML answers give identical items. XML is parsed safely: only the predefined entities and character
+ * references are decoded, and a DOCTYPE is refused, so nested entity definitions stay small.
  */
 import {
 	type FunctionsBase,
 	type IDataObject,
-	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
-	type INodeExecutionData,
 	type JsonObject,
+	type PostReceiveAction,
 } from 'n8n-workflow';
+import { XMLParser } from 'fast-xml-parser';
 
 import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
-import { IncompleteXml, looksLikeXml, parseXml, type XmlContent } from './xml';
 import { serviceError } from '../transport/errors';
+import { isPlainObject } from '../values/values';
+
+/** An element's text (trimmed; `''` when empty), or its children by name, each with all its occurrences in order. */
+type XmlContent = string | { [name: string]: XmlContent[] };
+
+const PREDEFINED_ENTITY = /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi;
+const PREDEFINED_TEXT: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function decodeEntities(text: string): string {
+	if (!text.includes('&')) return text;
+	return text.replace(PREDEFINED_ENTITY, (whole, name: string) => {
+		if (name[0] !== '#') return PREDEFINED_TEXT[name.toLowerCase()] ?? whole;
+		const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+		return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+	});
+}
+
+/** Every element as a list of its occurrences, so a one-element list and a single value differ by structure. */
+const parser = new XMLParser({
+	ignoreAttributes: true,
+	ignoreDeclaration: true,
+	ignorePiTags: true,
+	processEntities: false,
+	htmlEntities: false,
+	parseTagValue: false,
+	trimValues: true,
+	isArray: () => true,
+});
+
+function contentOf(parsed: unknown): XmlContent {
+	if (typeof parsed === 'string') return decodeEntities(parsed);
+	if (!parsed || typeof parsed !== 'object') return '';
+	return Object.fromEntries(Object.entries(parsed as Record<string, unknown[]>).map(([name, found]) => [name, found.map(contentOf)]));
+}
+
+class IncompleteXml extends Error {}
+
+/** Markup starting with `<!` or `<?`: where it ends, and its name in a message. */
+const SKIPPED_MARKUP: Array<{ opening: string; closing: string; name: string }> = [
+	{ opening: '<!--', closing: '-->', name: 'a comment' },
+	{ opening: '<![CDATA[', closing: ']]>', name: 'a CDATA section' },
+	{ opening: '<?', closing: '?>', name: 'a processing instruction' },
+];
+
+/** The end (`>`) of the tag starting at `start`, past any `>` inside quoted attribute values; -1 when it never ends. */
+function tagEnd(xml: string, start: number): number {
+	const end = xml.indexOf('>', start);
+	if (end < 0) return -1;
+	const inside = xml.slice(start, end);
+	if (!inside.includes('"') && !inside.includes("'")) return end;
+	let quote = '';
+	for (let index = start; index < xml.length; index++) {
+		const char = xml[index];
+		if (quote !== '') {
+			if (char === quote) quote = '';
+		} else if (char === '"' || char === "'") quote = char;
+		else if (char === '>') return index;
+	}
+	return -1;
+}
+
+/**
+ * Checks that every element is closed, in order: the parser reads an answer cut after a complete
+ * tag (a proxy, a dropped connection), or `<a><b></a>`, as fewer elements without any error.
+ */
+function checkComplete(xml: string): void {
+	const open: string[] = [];
+	let rootClosed = false;
+	for (let start = xml.indexOf('<'); start >= 0; ) {
+		const next = xml[start + 1];
+		let end: number;
+		if (next === '!' || next === '?') {
+			const markup = SKIPPED_MARKUP.find(({ opening }) => xml.startsWith(opening, start));
+			if (!markup) throw new IncompleteXml(`has markup that is not XML at character ${start}`);
+			end = xml.indexOf(markup.closing, start + markup.opening.length);
+			if (end < 0) throw new IncompleteXml(`ends inside ${markup.name}`);
+			end += markup.closing.length - 1;
+		} else {
+			end = tagEnd(xml, start + 1);
+			if (end < 0) throw new IncompleteXml(`ends inside a tag${open.length > 0 ? ` within <${open[open.length - 1]}>` : ''}`);
+			if (next === '/') {
+				const name = xml.slice(start + 2, end).trim();
+				const expected = open.pop();
+				if (name !== expected) {
+					throw new IncompleteXml(expected === undefined ? `closes </${name}>, which was never opened` : `closes </${name}> where <${expected}> is open`);
+				}
+				rootClosed ||= open.length === 0;
+			} else {
+				const name = /^[^\s/>]+/.exec(xml.slice(start + 1, end))?.[0] ?? '';
+				if (rootClosed) throw new IncompleteXml(`has a second root element <${name}> after the first one`);
+				if (xml[end - 1] !== '/') open.push(name);
+				else rootClosed ||= open.length === 0;
+			}
+		}
+		start = xml.indexOf('<', end + 1);
+	}
+	if (open.length > 0) {
+		const innermost = open.length > 1 ? ` (${open.length} elements left open, the innermost <${open[open.length - 1]}>)` : '';
+		throw new IncompleteXml(`ends before its <${open[0]}> element is closed${innermost}`);
+	}
+}
+
+export function looksLikeXml(contentType: unknown, body: unknown): boolean {
+	if (typeof body !== 'string') return false;
+	if (typeof contentType === 'string' && contentType.includes('xml')) return true;
+	return body.trimStart().startsWith('<');
+}
 
 function keyOf(name: string): string {
 	return name.trim().toLowerCase();
@@ -32,21 +138,15 @@ function specNameOf(schema: ObjectSchema, key: string): string | undefined {
 	return names.get(keyOf(key));
 }
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** An object read field by field; every field of the schema the answer left out is `[]` (lists) or `null`. */
 function readObject<T>(schema: ObjectSchema, source: Record<string, T>, read: (field: Schema, value: T, key: string) => unknown, passThrough: (value: T) => unknown): IDataObject {
 	const result: IDataObject = {};
 	for (const [key, value] of Object.entries(source)) {
 		const name = specNameOf(schema, key);
-		if (name === undefined) {
-			result[key] = passThrough(value) as IDataObject[string];
-			continue;
+		if (name === undefined) result[key] = passThrough(value) as IDataObject[string];
+		else if (result[name] === undefined || result[name] === null || key === name) {
+			result[name] = read(schema.fields[name], value, key) as IDataObject[string];
 		}
-		const seen = result[name];
-		if (seen === undefined || seen === null || key === name) result[name] = read(schema.fields[name], value, key) as IDataObject[string];
 	}
 	for (const [name, field] of Object.entries(schema.fields)) {
 		if (!(name in result)) result[name] = field.kind === 'list' ? [] : null;
@@ -165,12 +265,17 @@ export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 	return readJson(schema, schema.kind === 'list' ? unwrapList(body) : body);
 }
 
-/** A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
-function readXmlBody(answer: AnswerSchema, xml: string): unknown {
-	const document = parseXml(xml);
-	if (!document) return undefined;
-	const { body: schema } = answer;
-	const { rootName, root } = document;
+/** Undefined without a root element. A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
+function readXmlBody({ body: schema }: AnswerSchema, xml: string): unknown {
+	// The service's answers never declare one; reading on would hand the workflow unexpanded references (`&lol9;`) as data.
+	if (/<!DOCTYPE/i.test(xml)) {
+		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
+	}
+	checkComplete(xml);
+	const document = parser.parse(xml) as Record<string, unknown[]>;
+	const [rootName] = Object.keys(document);
+	if (rootName === undefined) return undefined;
+	const root = contentOf(document[rootName][0]);
 	if (schema.kind !== 'list') return readXml(schema, [root], rootName);
 	const elements = typeof root === 'string' ? (root === '' ? [] : [root]) : Object.values(root).flat();
 	return elements.map((element) => readXml(schema.of, [element], XML_ITEM));
@@ -228,29 +333,25 @@ function endsEarly(text: string, error: unknown): boolean {
 function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, text: string, error: unknown): Error {
 	const request = requestOfAnswer.get(response);
 	const status = `HTTP ${response.statusCode}, ${Buffer.byteLength(text)} bytes`;
-	const namedRequest = request === undefined ? '' : ` Request: ${request}.`;
-	let built: Error;
+	const stops = 'The node stops rather than return only the part that arrived: run it again, and if this persists,';
+	const reason = (error as Error).message;
+	let cause: JsonObject = { body: text.slice(0, 200) };
+	let message = 'The service answered with a body that is not valid JSON';
+	let description = `HTTP ${response.statusCode}; the answer starts with: ${text.slice(0, 120)}`;
 	if (error instanceof IncompleteXml) {
-		built = serviceError(ctx.getNode(), { message: error.message } as JsonObject, {
-			message: "The service's answer is not a complete XML document: it was cut off or is broken",
-			description: `The XML answer ${error.message} (${status}). The node stops rather than return only the part that arrived: run it again, and if this persists, ask for shorter date ranges or check for a proxy that cuts answers.${namedRequest}`,
-		});
+		cause = { message: reason };
+		message = "The service's answer is not a complete XML document: it was cut off or is broken";
+		description = `The XML answer ${reason} (${status}). ${stops} ask for shorter date ranges or check for a proxy that cuts answers.`;
 	} else if (looksLikeXml(response.headers?.['content-type'], text)) {
-		built = serviceError(ctx.getNode(), { message: (error as Error).message } as JsonObject, {
-			message: 'The service answered with XML that could not be read',
-			description: `${(error as Error).message}${namedRequest}`,
-		});
+		cause = { message: reason };
+		message = 'The service answered with XML that could not be read';
+		description = reason;
 	} else if (endsEarly(text, error)) {
-		built = serviceError(ctx.getNode(), { body: text.slice(0, 200) } as JsonObject, {
-			message: 'The service answered with a body that is not valid JSON: it ends before the document does (cut off)',
-			description: `${status}; the answer starts with: ${text.slice(0, 120)}. The node stops rather than return only the part that arrived: run it again, and if this persists, check for a proxy that cuts answers.${namedRequest}`,
-		});
-	} else {
-		built = serviceError(ctx.getNode(), { body: text.slice(0, 200) } as JsonObject, {
-			message: 'The service answered with a body that is not valid JSON',
-			description: `HTTP ${response.statusCode}; the answer starts with: ${text.slice(0, 120)}${namedRequest}`,
-		});
+		message += ': it ends before the document does (cut off)';
+		description = `${status}; the answer starts with: ${text.slice(0, 120)}. ${stops} check for a proxy that cuts answers.`;
 	}
+	if (request !== undefined) description += ` Request: ${request}.`;
+	const built = serviceError(ctx.getNode(), cause, { message, description });
 	if (request === undefined) unreadableAnswerErrors.add(built);
 	return built;
 }
@@ -277,12 +378,11 @@ export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>
 	return elementsOf(decodeAnswer(ctx, response, answer), answer) as T[];
 }
 
-export function readAnswer(answer: AnswerSchema) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		_items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
+/** A postReceive written as a function, typed by n8n. */
+export type PostReceiveFunction = Extract<PostReceiveAction, (...args: never[]) => unknown>;
+
+export function readAnswer(answer: AnswerSchema): PostReceiveFunction {
+	return async function (_items, response) {
 		const elements = elementsOf(decodeAnswer(this, response, answer), answer);
 		return elements.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
 	};

@@ -22,83 +22,47 @@ export const BOOLEAN: Schema = { kind: 'boolean' };
 /** A value the spec does not type ("not shown"): passed through as it comes. */
 const ANY: Schema = { kind: 'any' };
 
-export function listOf(of: Schema): Schema {
-	return { kind: 'list', of };
+export const listOf = (of: Schema): Schema => ({ kind: 'list', of });
+export const objectOf = (fields: Record<string, Schema>): ObjectSchema => ({ kind: 'object', fields });
+const mapOf = (values: Schema): Schema => ({ kind: 'map', values });
+/** Fields of one kind, in the spec's order (the order of the fields a reader fills in). */
+function fieldsOf(kind: Schema, ...names: string[]): Record<string, Schema> {
+	return Object.fromEntries(names.map((name) => [name, kind]));
 }
 
-export function objectOf(fields: Record<string, Schema>): ObjectSchema {
-	return { kind: 'object', fields };
-}
-
-function mapOf(values: Schema): Schema {
-	return { kind: 'map', values };
-}
-
+/** `brand` is a serialized object (`{"id":29785,"name":"Nike"}`) in a string. */
 export const PRODUCT = objectOf({
 	id: INTEGER,
-	externalId: STRING,
-	ean: STRING,
-	platformCode: STRING,
-	name: STRING,
-	description: STRING,
-	/** A serialized object (`{"id":29785,"name":"Nike"}`) in a string. */
-	brand: STRING,
-	sku: STRING,
-	productType: STRING,
+	...fieldsOf(STRING, 'externalId', 'ean', 'platformCode', 'name', 'description', 'brand', 'sku', 'productType'),
 	categories: listOf(STRING),
-	newBasePrice: NUMBER,
-	basePrice: NUMBER,
-	vat: NUMBER,
-	stockLevel: NUMBER,
-	packageWeightValue: NUMBER,
+	...fieldsOf(NUMBER, 'newBasePrice', 'basePrice', 'vat', 'stockLevel', 'packageWeightValue'),
 	packageWeightUnit: STRING,
 });
 
 const BASIC_PRODUCT = objectOf({
 	id: INTEGER,
-	ean: STRING,
-	sku: STRING,
-	newBasePrice: NUMBER,
-	basePrice: NUMBER,
-	stockLevel: NUMBER,
+	...fieldsOf(STRING, 'ean', 'sku'),
+	...fieldsOf(NUMBER, 'newBasePrice', 'basePrice', 'stockLevel'),
 	warehouse: STRING,
 });
 
-const FISCAL_DETAILS_COMMON = { invoiceCounter: STRING, verificationUrl: STRING, fiscalInvoiceDate: STRING };
-
-const ORDER_DETAILS_COMMON = {
-	invoicedDate: STRING,
-	orderid: STRING,
-	suborderId: STRING,
-	paymentMethods: listOf(STRING),
-	warehouseAddress: objectOf({ warehouseId: INTEGER, street: STRING, city: STRING }),
-	orderDate: STRING,
-};
-
 const PRICE_DETAILS = objectOf({
-	unitPrice: NUMBER,
-	unitPriceWithoutVat: NUMBER,
-	basePrice: NUMBER,
-	basePriceWithoutVat: NUMBER,
-	discountVat: NUMBER,
-	discountAmount: NUMBER,
-	vat: NUMBER,
-	vatAmount: NUMBER,
+	...fieldsOf(NUMBER, 'unitPrice', 'unitPriceWithoutVat', 'basePrice', 'basePriceWithoutVat'),
+	...fieldsOf(NUMBER, 'discountVat', 'discountAmount', 'vat', 'vatAmount'),
 });
 
-/** An invoice or a correction: they differ in a correction's reason, fiscalDetails and orderDetails. */
-function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, orderDetails: Schema): ObjectSchema {
+/**
+ * An invoice or a correction: they differ in a correction's reason, the last field of fiscalDetails,
+ * the id first in orderDetails, and `fba` (a boolean in an invoice, a string in a correction).
+ */
+function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idField: string, fba: Schema): ObjectSchema {
 	return objectOf({
 		invoiceHeader: objectOf({
 			invoiceType: STRING,
 			...reason,
 			merchantDetails: objectOf({
-				name: STRING,
-				businessSpaceCode: STRING,
-				taxIdentificationNumber: STRING,
-				identificationNumber: STRING,
-				taxAdministrationId: STRING,
-				cashier: STRING,
+				...fieldsOf(STRING, 'name', 'businessSpaceCode', 'taxIdentificationNumber', 'identificationNumber'),
+				...fieldsOf(STRING, 'taxAdministrationId', 'cashier'),
 				contactDetails: objectOf({ phone: STRING, email: STRING }),
 				address: objectOf({ street: STRING, city: STRING }),
 			}),
@@ -107,8 +71,14 @@ function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, order
 				lastName: STRING,
 				address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
 			}),
-			fiscalDetails,
-			orderDetails,
+			fiscalDetails: objectOf(fieldsOf(STRING, 'invoiceCounter', 'verificationUrl', 'fiscalInvoiceDate', fiscalNumber)),
+			orderDetails: objectOf({
+				...fieldsOf(STRING, idField, 'invoicedDate', 'orderid', 'suborderId'),
+				paymentMethods: listOf(STRING),
+				warehouseAddress: objectOf({ warehouseId: INTEGER, street: STRING, city: STRING }),
+				orderDate: STRING,
+				fba,
+			}),
 		}),
 		productSpecification: objectOf({
 			items: listOf(
@@ -130,18 +100,8 @@ function documentOf(reason: Record<string, Schema>, fiscalDetails: Schema, order
 	});
 }
 
-export const INVOICE = documentOf(
-	{},
-	objectOf({ ...FISCAL_DETAILS_COMMON, invoiceNumber: STRING }),
-	objectOf({ invoiceId: STRING, ...ORDER_DETAILS_COMMON, fba: BOOLEAN }),
-);
-
-/** `fba` is a string here, a boolean in an invoice. */
-const INVOICE_CORRECTION = documentOf(
-	{ invoiceCorrectionReason: STRING },
-	objectOf({ ...FISCAL_DETAILS_COMMON, referentDocumentNumber: STRING }),
-	objectOf({ invoiceNumber: STRING, ...ORDER_DETAILS_COMMON, fba: STRING }),
-);
+export const INVOICE = documentOf({}, 'invoiceNumber', 'invoiceId', BOOLEAN);
+const INVOICE_CORRECTION = documentOf({ invoiceCorrectionReason: STRING }, 'referentDocumentNumber', 'invoiceNumber', STRING);
 
 /** A discount schedule's or update's answer: under `list`, per entry, `data` on success or `error` with its message. */
 function discountResults(list: string, data: Record<string, Schema>, error: Record<string, Schema>): AnswerSchema {
@@ -149,38 +109,16 @@ function discountResults(list: string, data: Record<string, Schema>, error: Reco
 	return { body: objectOf({ [list]: listOf(entry) }), itemsAt: list };
 }
 
-const DISCOUNT = objectOf({
-	discountId: STRING,
-	merchantInventoryId: INTEGER,
-	discountPrice: NUMBER,
-	dateFrom: STRING,
-	dateTo: STRING,
-});
-
-const PRICE_DATA = objectOf({
-	merchantInventoryId: NUMBER,
-	basePrice: NUMBER,
-	sellablePrice: NUMBER,
-	discountId: STRING,
-});
-
-/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
-const TOKEN_RESPONSE = objectOf({
-	id_token: STRING,
-	access_token: STRING,
-	refresh_token: STRING,
-	expires_in: INTEGER,
-	token_type: STRING,
-});
+const DISCOUNT = objectOf({ discountId: STRING, merchantInventoryId: INTEGER, discountPrice: NUMBER, dateFrom: STRING, dateTo: STRING });
+const PRICE_DATA = objectOf({ merchantInventoryId: NUMBER, basePrice: NUMBER, sellablePrice: NUMBER, discountId: STRING });
 
 export interface AnswerSchema {
 	readonly body: Schema;
 	/** The property of an object body whose list elements are the output items. */
 	readonly itemsAt?: string;
 	/**
-	 * Each element's schema when the service answers a plain list where the spec has an object
-	 * (links not keyed by suborder). Without it, such a list is read as a list of that object
-	 * (ean/exists wraps its object in a one-element list).
+	 * Each element's schema for a plain list where the spec has an object (links not keyed by
+	 * suborder); without it, each element is read as that object (ean/exists).
 	 */
 	readonly asList?: Schema;
 }
@@ -212,5 +150,6 @@ export const ANSWERS = {
 	discounts: { body: listOf(DISCOUNT) },
 	discountCancel: { body: objectOf({ message: STRING }) },
 	prices: { body: listOf(PRICE_DATA) },
-	token: { body: TOKEN_RESPONSE },
+	/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
+	token: { body: objectOf({ id_token: STRING, access_token: STRING, refresh_token: STRING, expires_in: INTEGER, token_type: STRING }) },
 } as const satisfies Record<string, AnswerSchema>;

@@ -18,9 +18,13 @@ export function parseServiceTimestamp(value: unknown): Date | undefined {
 const pad = (value: number) => String(value).padStart(2, '0');
 
 export const formatIsoUtc = (date: Date) => date.toISOString();
-export const formatDayMonthYear = (date: Date) =>
-	`${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;
+export const formatDayMonthYear = (date: Date) => `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;
 export const formatYearMonthDay = (date: Date) => date.toISOString().slice(0, 10);
+
+export const DAY_MS = 86_400_000;
+
+/** Midnight UTC of the day of `date` (by default today): the service counts in whole days. */
+export const startOfUtcDay = (date = new Date()) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 
 /** The same instant `months` calendar months later (clamped to the month's last day). */
 export function addMonths(date: Date, months: number): Date {

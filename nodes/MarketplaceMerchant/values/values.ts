@@ -1,13 +1,13 @@
 /**
  * Every value a user gives is read here, and nowhere else, by the narrow grammar README.md's "Your
- * values" states: merchants' sheets write 1299 as `1.299` or `1,299` (platform facts, "Merchants'
- * data"), so an ambiguous value is rejected before anything is sent, never guessed. Every reader is
- * `readX(ctx, field, value, …)`, `field` in the panel's words; a rejection names it, the item (from
- * 0, as n8n's error view counts) and the value as given. A blank value "is missing".
+ * values" states (why: platform facts, "Merchants' data"): an ambiguous value is rejected before
+ * anything is sent, never guessed. Every reader is `readX(ctx, field, value, …)`, `field` in the
+ * panel's words; a rejection names it, the item (from 0, as n8n's error view counts) and the value as given.
  */
 import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from '../transport/errors';
+import { startOfUtcDay } from './dates';
 
 /** The node, and the item when there is one (the trigger's options belong to no item). */
 export interface ValueContext {
@@ -70,15 +70,14 @@ const ITEM_FIELD_EXPRESSION = /^=\s*(\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[\s*(?
 const ITEM_FIELD_KEY = /\.([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
 const LISTED_FIELDS = 10;
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
+export function isPlainObject(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 function fieldsOf(holder: IDataObject, owner: string): string {
 	const names = Object.keys(holder);
 	if (names.length === 0) return `${owner} has no fields`;
-	const listed = names.slice(0, LISTED_FIELDS).join(', ');
-	return `${owner} has: ${listed}${names.length > LISTED_FIELDS ? ', …' : ''}`;
+	return `${owner} has: ${names.slice(0, LISTED_FIELDS).join(', ')}${names.length > LISTED_FIELDS ? ', …' : ''}`;
 }
 
 /** Why parameter `parameterPath` gave nothing, when it is an expression reading an absent or empty field of the item. */
@@ -92,7 +91,7 @@ export function missingBecauseOfExpression(ctx: ParameterContext, parameterPath:
 		const gaveNothing = `\`${match[1]}\` gave no value`;
 		let holder: unknown = ctx.getInputData()?.json;
 		for (const [depth, key] of keys.entries()) {
-			if (!isRecord(holder)) return undefined;
+			if (!isPlainObject(holder)) return undefined;
 			const name = keys.slice(0, depth + 1).join('.');
 			if (!Object.prototype.hasOwnProperty.call(holder, key)) {
 				const owner = depth === 0 ? 'it' : `'${keys.slice(0, depth).join('.')}'`;
@@ -118,12 +117,9 @@ export function readingParameter(ctx: ParameterContext, parameterPath: string): 
 	};
 }
 
-export function readParameter<T>(
-	ctx: ParameterContext,
-	parameterPath: string,
-	field: string,
-	read: (ctx: ValueContext, field: string, value: unknown) => T,
-): T {
+type Reader<T> = (ctx: ValueContext, field: string, value: unknown) => T;
+
+export function readParameter<T>(ctx: ParameterContext, parameterPath: string, field: string, read: Reader<T>): T {
 	return read(readingParameter(ctx, parameterPath), field, ctx.getNodeParameter(parameterPath, ''));
 }
 
@@ -147,29 +143,23 @@ function withinDecimals(value: number, maxDecimals: number): number | undefined 
 	return Math.abs(rounded - value) <= Number.EPSILON * 8 * Math.max(1, Math.abs(value)) ? rounded : undefined;
 }
 
-function tooPrecise(ctx: ValueContext, field: string, value: unknown, rules: NumberRules, hint: string): NodeOperationError {
-	return invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
-}
-
 /** No closure per call: it reads every value of long lists. */
 export function readNumber(ctx: ValueContext, field: string, value: unknown, rules: NumberRules = {}): number {
 	const kind = rules.kind ?? (rules.whole ? 'a whole number' : 'a number');
 	const hint = rules.hint ?? (rules.whole ? WHOLE_HINT : NUMBER_HINT);
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
-	let number: number;
+	// undefined: more decimal places than allowed
+	let number: number | undefined;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
-		const rounded = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
-		if (rounded === undefined) throw tooPrecise(ctx, field, value, rules, hint);
-		number = rounded;
+		number = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
 	} else {
 		const match = typeof value === 'string' ? PLAIN_NUMBER.exec(value.trim()) : null;
-		if (!match || (rules.whole && match[2] !== undefined)) {
-			throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
-		}
-		if (rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals) throw tooPrecise(ctx, field, value, rules, hint);
-		number = Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+		if (!match || (rules.whole && match[2] !== undefined)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
+		const tooPrecise = rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals;
+		number = tooPrecise ? undefined : Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
 	}
+	if (number === undefined) throw invalidInput(ctx, field, `${describeValue(value)} has more than ${rules.maxDecimals} decimal places`, hint);
 	if (rules.whole && !Number.isSafeInteger(number)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
 	if (rules.min !== undefined && (rules.minExclusive ? number <= rules.min : number < rules.min)) {
 		throw invalidInput(ctx, field, `must be ${rules.minExclusive ? 'above' : 'at least'} ${rules.min}, got ${describeValue(value)}`, hint);
@@ -184,17 +174,14 @@ export function readWholeNumber(ctx: ValueContext, field: string, value: unknown
 	return readNumber(ctx, field, value, { whole: true, min });
 }
 
-export function readId(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a product ID (a whole number)' });
+function numberReader(rules: NumberRules): Reader<number> {
+	return (ctx, field, value) => readNumber(ctx, field, value, rules);
 }
 
-export function readPrice(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT });
-}
-
-export function readStockLevel(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { whole: true, min: 0, kind: 'a stock level (a whole number)' });
-}
+export const readId = numberReader({ whole: true, min: 1, kind: 'a product ID (a whole number)' });
+export const readPrice = numberReader({ min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT });
+export const readStockLevel = numberReader({ whole: true, min: 0, kind: 'a stock level (a whole number)' });
+export const readLimit = numberReader({ whole: true, min: 1, kind: 'a limit (a whole number)' });
 
 /** `max` above 100 where a share above the whole makes sense (a price increase). */
 export function readPercent(ctx: ValueContext, field: string, value: unknown, max = 100): number {
@@ -209,10 +196,6 @@ export function readVat(ctx: ValueContext, field: string, value: unknown): numbe
 		throw invalidInput(ctx, field, `must be one of ${VAT_RATES.join(', ')}, got ${describeValue(value)}`);
 	}
 	return vat;
-}
-
-export function readLimit(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a limit (a whole number)' });
 }
 
 const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
@@ -246,15 +229,13 @@ export function readDate(ctx: ValueContext, field: string, value: unknown): Date
 
 /** The UTC day of the instant given, as midnight UTC: the service counts in whole days. */
 export function readDay(ctx: ValueContext, field: string, value: unknown): Date {
-	const date = readDate(ctx, field, value);
-	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+	return startOfUtcDay(readDate(ctx, field, value));
 }
 
 /** A day from today (UTC) on, for what the service takes only from today: refused here rather than by its 400. */
 export function readDayFromToday(ctx: ValueContext, field: string, value: unknown, what: string): Date {
 	const day = readDay(ctx, field, value);
-	const now = new Date();
-	const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+	const today = startOfUtcDay();
 	if (day < today) {
 		throw invalidInput(ctx, field, `${day.toISOString().slice(0, 10)} is in the past`, `${what} today (${today.toISOString().slice(0, 10)}, UTC) or a later day`);
 	}

@@ -2,11 +2,7 @@
  * Invoices and invoice corrections ("documents"), for the node's operations and the polling
  * trigger: both kinds have the same shape and parallel endpoints, so everything here takes the kind.
  */
-import {
-	type BinaryHelperFunctions,
-	type IDataObject,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { PATHS } from '../../transport/endpoints';
@@ -14,6 +10,7 @@ import { nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
+import { isPlainObject } from '../../values/values';
 
 export type DocumentKind = 'invoice' | 'correction';
 
@@ -23,7 +20,6 @@ export const DOCUMENTS = {
 		resource: 'invoice',
 		listPath: PATHS.invoices,
 		linksPath: PATHS.invoiceUrls,
-		/** Start of file names of archived answers. */
 		fileStem: 'invoices',
 		label: 'invoice',
 		/** The id (a dedupe key) in `invoiceHeader.orderDetails` and in simplified output. */
@@ -42,11 +38,8 @@ export const DOCUMENTS = {
 };
 
 function objectAt(value: unknown, ...path: string[]): IDataObject {
-	let current = value;
-	for (const key of path) {
-		current = current && typeof current === 'object' && !Array.isArray(current) ? (current as IDataObject)[key] : undefined;
-	}
-	return current && typeof current === 'object' && !Array.isArray(current) ? (current as IDataObject) : {};
+	const found = path.reduce<unknown>((current, key) => (isPlainObject(current) ? current[key] : undefined), value);
+	return isPlainObject(found) ? found : {};
 }
 
 /** decode.ts made amounts numbers already; anything else is left out. */
@@ -60,9 +53,13 @@ function textOf(value: unknown): string | undefined {
 	return undefined;
 }
 
-export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
-	const id = objectAt(document, 'invoiceHeader', 'orderDetails')[DOCUMENTS[kind].idField];
+function orderDetailsId(document: IDataObject, field: string): string | undefined {
+	const id = objectAt(document, 'invoiceHeader', 'orderDetails')[field];
 	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
+	return orderDetailsId(document, DOCUMENTS[kind].idField);
 }
 
 /**
@@ -75,8 +72,7 @@ export function invoiceNumberOf(document: IDataObject, kind: DocumentKind): stri
 }
 
 export function suborderIdOf(document: IDataObject): string | undefined {
-	const id = objectAt(document, 'invoiceHeader', 'orderDetails').suborderId;
-	return typeof id === 'string' && id !== '' ? id : undefined;
+	return orderDetailsId(document, 'suborderId');
 }
 
 /** The date the service filters on. */
@@ -93,9 +89,8 @@ function toBoolean(value: unknown): boolean | undefined {
 
 /** Unreadable values pass through. */
 function toIsoUtc(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
 	const date = parseServiceTimestamp(value);
-	return date ? formatIsoUtc(date) : textOf(value);
+	return date ? formatIsoUtc(date) : textOf(value) || undefined;
 }
 
 /** The fields a bookkeeping sheet needs, dates as zoned ISO timestamps, amounts as numbers. */
@@ -109,16 +104,10 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): IDa
 	const taxGroups = Array.isArray(taxes.taxRateSpecification) ? (taxes.taxRateSpecification as IDataObject[]) : [];
 	const customerName = [textOf(customer.firstName), textOf(customer.lastName)].filter(Boolean).join(' ');
 	const vatRates = taxGroups.map((group) => numberOf(group?.vat)).filter((rate): rate is number => rate !== undefined);
-
-	const ids: IDataObject =
-		kind === 'invoice'
-			? { invoiceId: documentIdOf(document, kind), invoiceNumber: invoiceNumberOf(document, kind) }
-			: {
-					invoiceNumber: documentIdOf(document, kind),
-					referentDocumentNumber: textOf(fiscalDetails.referentDocumentNumber),
-				};
 	const simplified: IDataObject = {
-		...ids,
+		...(kind === 'invoice'
+			? { invoiceId: documentIdOf(document, kind), invoiceNumber: invoiceNumberOf(document, kind) }
+			: { invoiceNumber: documentIdOf(document, kind), referentDocumentNumber: textOf(fiscalDetails.referentDocumentNumber) }),
 		invoiceType: textOf(header.invoiceType),
 		suborderId: textOf(orderDetails.suborderId),
 		orderId: textOf(orderDetails.orderid),
@@ -163,24 +152,18 @@ export function flattenDocumentLinks(answer: unknown, requestedSuborderIds: stri
 		id !== undefined && (requested.size > 0 ? requested.has(id) : id !== SPEC_KEY_PLACEHOLDER);
 	const onlyRequested = requestedSuborderIds.length === 1 ? requestedSuborderIds[0] : null;
 	const toLink = (entry: unknown, key?: string): DocumentLink | undefined => {
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
-		const fields = entry as IDataObject;
-		const own = textOf([fields.suborderId, fields.suborderid].find((id) => id !== undefined && id !== null && id !== ''));
-		const { documentCorrelationId, link, ...otherFields } = fields;
+		if (!isPlainObject(entry)) return undefined;
+		const own = textOf([entry.suborderId, entry.suborderid].find((id) => id !== undefined && id !== null && id !== ''));
+		const { documentCorrelationId, link, ...otherFields } = entry;
 		delete otherFields.suborderId;
 		const suborderId = isSuborder(key) ? key : isSuborder(own) ? own : onlyRequested;
-		return {
-			suborderId,
-			documentCorrelationId: textOf(documentCorrelationId) ?? '',
-			link: textOf(link) ?? '',
-			...otherFields,
-		};
+		return { suborderId, documentCorrelationId: textOf(documentCorrelationId) ?? '', link: textOf(link) ?? '', ...otherFields };
 	};
 	const links: Array<DocumentLink | undefined> = [];
 	if (Array.isArray(answer)) {
 		for (const entry of answer) links.push(toLink(entry));
-	} else if (answer && typeof answer === 'object') {
-		for (const [key, value] of Object.entries(answer as IDataObject)) {
+	} else if (isPlainObject(answer)) {
+		for (const [key, value] of Object.entries(answer)) {
 			for (const entry of Array.isArray(value) ? value : [value]) links.push(toLink(entry, key));
 		}
 	}
@@ -194,12 +177,9 @@ export function linkOfDocument(document: IDataObject, kind: DocumentKind, links:
 	return links.find((link) => link.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
 }
 
-const SUBORDER_IDS_PER_REQUEST = 100;
-const SUBORDER_ID_BYTES_PER_REQUEST = 2_000;
-
-/** Suborder ids per /urls request: the service documents no limit; this keeps the query short. */
+/** Suborder ids per /urls request, at most 100 and 2,000 bytes: the service documents no limit; this keeps the query short. */
 export function suborderGroups(suborderIds: string[]): string[][] {
-	return chunkBySize(suborderIds, SUBORDER_IDS_PER_REQUEST, SUBORDER_ID_BYTES_PER_REQUEST);
+	return chunkBySize(suborderIds, 100, 2_000);
 }
 
 const PDF_MAGIC = '%PDF';
@@ -219,29 +199,23 @@ export async function downloadDocumentPdfs(
 ): Promise<INodeExecutionData[]> {
 	return await Promise.all(
 		links.map(async (link, index) => {
+			const which = `document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'})`;
 			let pdf: Buffer;
 			try {
 				pdf = await downloadPresigned(ctx, link.link, DOWNLOAD_TIMEOUT_MS);
 			} catch (error) {
 				const status = statusOf(error);
-				throw nodeError(
-					ctx.getNode(),
-					`Could not download the PDF of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'})${status ? `: HTTP ${status}` : ''}`,
-					{
-						itemIndex,
-						description:
-							status === 403 || status === 410
-								? 'Document links expire about 10 minutes after they are issued: fetch the links again and download them at once'
-								: (error as Error).message?.replace(/https?:\/\/\S+/g, '<link>'),
-					},
-				);
+				throw nodeError(ctx.getNode(), `Could not download the PDF of ${which}${status ? `: HTTP ${status}` : ''}`, {
+					itemIndex,
+					description:
+						status === 403 || status === 410
+							? 'Document links expire about 10 minutes after they are issued: fetch the links again and download them at once'
+							: (error as Error).message?.replace(/https?:\/\/\S+/g, '<link>'),
+				});
 			}
 			if (pdf.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
-				throw nodeError(
-					ctx.getNode(),
-					`The link of document ${link.documentCorrelationId} (suborder ${link.suborderId ?? 'not named'}) did not return a PDF`,
-					{ itemIndex, description: `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}` },
-				);
+				const description = `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}`;
+				throw nodeError(ctx.getNode(), `The link of ${which} did not return a PDF`, { itemIndex, description });
 			}
 			const name = (invoiceNumbers[index] || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
 			const binary = await ctx.helpers.prepareBinaryData(pdf, `${name}.pdf`, 'application/pdf');

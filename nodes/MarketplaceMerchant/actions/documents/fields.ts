@@ -1,35 +1,23 @@
 /** The fields the documents' operations and the trigger share, each with the reader of its value. */
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { formatIsoUtc, formatYearMonthDay } from '../../values/dates';
+import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
 import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
-import { simplifyField } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 
-const DAY_MS = 86_400_000;
 const FROM_LABEL = 'Date From';
 const TO_LABEL = 'Date To';
 
+function dateField(displayName: string, name: string, value: string, description: string): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: value, required: true, description };
+}
+
 export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
-	const { label } = DOCUMENTS[kind];
+	const range = `range (inclusive) of the ${DOCUMENTS[kind].label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC`;
 	return [
-		{
-			displayName: FROM_LABEL,
-			name: 'dateFrom',
-			type: 'dateTime',
-			default: '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}',
-			required: true,
-			description: `Start of the range (inclusive) of the ${label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.`,
-		},
-		{
-			displayName: TO_LABEL,
-			name: 'dateTo',
-			type: 'dateTime',
-			default: '={{ $now.toISO() }}',
-			required: true,
-			description: `End of the range (inclusive) of the ${label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day. Default: now.`,
-		},
+		dateField(FROM_LABEL, 'dateFrom', '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}', `Start of the ${range}. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.`),
+		dateField(TO_LABEL, 'dateTo', '={{ $now.toISO() }}', `End of the ${range}, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day. Default: now.`),
 	];
 }
 
@@ -38,14 +26,10 @@ export function readDocumentRange(ctx: ValueContext, fromValue: unknown, toValue
 	const from = readDate(ctx, FROM_LABEL, fromValue);
 	const toInstant = readDate(ctx, TO_LABEL, toValue);
 	const to = isBareDay(toValue) ? new Date(toInstant.getTime() + DAY_MS - 1) : toInstant;
-	const earliest = new Date(LIMITS.earliestInvoiceDate);
-	if (from.getTime() < earliest.getTime()) {
-		throw invalidInput(
-			ctx,
-			FROM_LABEL,
-			`must not be before ${formatYearMonthDay(earliest)} (got ${formatIsoUtc(from)})`,
-			`The service keeps no documents from before ${formatYearMonthDay(earliest)} and rejects such ranges`,
-		);
+	if (from.getTime() < Date.parse(LIMITS.earliestInvoiceDate)) {
+		const earliest = formatYearMonthDay(new Date(LIMITS.earliestInvoiceDate));
+		const hint = `The service keeps no documents from before ${earliest} and rejects such ranges`;
+		throw invalidInput(ctx, FROM_LABEL, `must not be before ${earliest} (got ${formatIsoUtc(from)})`, hint);
 	}
 	if (to.getTime() < from.getTime()) {
 		throw invalidInput(ctx, TO_LABEL, `must not be before ${FROM_LABEL} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
@@ -79,13 +63,6 @@ export function readInvoiceType(ctx: ValueContext, value: unknown): InvoiceTypeF
 	return readChoice(ctx, INVOICE_TYPE_LABEL, value, INVOICE_TYPES);
 }
 
-export function simplifyDocumentsField(kind: DocumentKind): INodeProperties {
-	const { label, idField } = DOCUMENTS[kind];
-	return simplifyField(
-		`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
-	);
-}
-
 const DEFAULT_BINARY_PROPERTY = 'data';
 
 export function outputFileField(description: string, displayOptions: INodeProperties['displayOptions']): INodeProperties {
@@ -101,8 +78,7 @@ export function outputFileField(description: string, displayOptions: INodeProper
 }
 
 export function binaryPropertyOf(ctx: Pick<IExecuteSingleFunctions, 'getNodeParameter'>): string {
-	const name = String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim();
-	return name || DEFAULT_BINARY_PROPERTY;
+	return String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim() || DEFAULT_BINARY_PROPERTY;
 }
 
 /** The range, as zoned ISO timestamps in UTC, and the type of the current item in the query. */

@@ -5,12 +5,11 @@ import {
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { decodeAnswer } from '../../answers/decode';
+import { decodeAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import type { RequestData } from '../../transport/send';
@@ -34,14 +33,10 @@ async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHt
 	return { ...requestOptions, qs: { ...requestOptions.qs, suborderIds: suborderIds.join(',') } };
 }
 
-async function readDocumentLinks(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
+const readDocumentLinks: PostReceiveFunction = async function (_items, response) {
 	const requested = toList(this.getNodeParameter('suborderIds', ''));
 	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls), requested).map((link) => ({ json: link }));
-}
+};
 
 /** Suborder ids in groups, each over the range in windows (a 404 for a window means nothing there). */
 function fetchDocumentLinks(kind: DocumentKind) {
@@ -59,22 +54,13 @@ function fetchDocumentLinks(kind: DocumentKind) {
 		}
 		if (links.length === 0) {
 			const shown = suborderIds.length > 10 ? `${suborderIds.slice(0, 10).join(', ')} and ${suborderIds.length - 10} more` : suborderIds.join(', ');
-			throw nodeError(
-				this.getNode(),
-				`No ${DOCUMENTS[kind].label} documents found for suborder ID(s) ${shown} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`,
-				{
-					itemIndex: this.getItemIndex(),
-					description: `Check the suborder IDs and that the range covers the date the ${DOCUMENTS[kind].label} was issued${qs.type ? ` and that it is ${String(qs.type)}` : ''}`,
-				},
-			);
+			const { label } = DOCUMENTS[kind];
+			const message = `No ${label} documents found for suborder ID(s) ${shown} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`;
+			const description = `Check the suborder IDs and that the range covers the date the ${label} was issued${qs.type ? ` and that it is ${String(qs.type)}` : ''}`;
+			throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description });
 		}
 		if (!(this.getNodeParameter('options.downloadPdfs', false) as boolean)) return links;
-		return await downloadDocumentPdfs(
-			this,
-			links.map(({ json }) => json as DocumentLink),
-			binaryPropertyOf(this),
-			this.getItemIndex(),
-		);
+		return await downloadDocumentPdfs(this, links.map(({ json }) => json as DocumentLink), binaryPropertyOf(this), this.getItemIndex());
 	};
 }
 

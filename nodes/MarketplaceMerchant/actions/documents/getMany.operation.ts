@@ -7,54 +7,35 @@ import {
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { readAnswer } from '../../answers/decode';
+import { looksLikeXml, readAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { splitDateRange } from '../../transport/pagination';
 import type { RequestData } from '../../transport/send';
-import { looksLikeXml } from '../../answers/xml';
-import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit } from '../common';
+import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
-import {
-	addRangeAndType,
-	binaryPropertyOf,
-	dateRangeFields,
-	invoiceTypeField,
-	outputFileField,
-	simplifyDocumentsField,
-} from './fields';
+import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
 import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
 
-function attachesRawXml(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): boolean {
-	return ctx.getNodeParameter('options.attachRawXml', false) as boolean;
-}
-
 async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	if (this.getNodeParameter('options.responseFormat', 'json') !== 'xml' && !attachesRawXml(this)) return requestOptions;
+	const format = this.getNodeParameter('options.responseFormat', 'json');
+	if (format !== 'xml' && !this.getNodeParameter('options.attachRawXml', false)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
 }
 
 /** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
-function attachRawXmlIfAsked(kind: DocumentKind) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
-		if (items.length === 0 || !attachesRawXml(this)) return items;
+function attachRawXmlIfAsked(kind: DocumentKind): PostReceiveFunction {
+	return async function (items, response) {
+		if (items.length === 0 || !this.getNodeParameter('options.attachRawXml', false)) return items;
 		const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 		if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
-		const file = await this.helpers.prepareBinaryData(
-			Buffer.from(body as string, 'utf8'),
-			`${DOCUMENTS[kind].fileStem}.xml`,
-			'application/xml',
-		);
+		const xml = Buffer.from(body as string, 'utf8');
+		const file = await this.helpers.prepareBinaryData(xml, `${DOCUMENTS[kind].fileStem}.xml`, 'application/xml');
 		const property = binaryPropertyOf(this);
 		return items.map((item) => ({ ...item, binary: { ...item.binary, [property]: file } }));
 	};
@@ -101,7 +82,9 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		...dateRangeFields(kind),
 		invoiceTypeField(`Which ${label}s to return`),
 		...returnAllAndLimit(),
-		simplifyDocumentsField(kind),
+		simplifyField(
+			`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
+		),
 		optionsCollection([
 			{
 				displayName: 'Attach Raw XML',
