@@ -48,15 +48,19 @@ export const requestOptionsProperty: INodeProperties = {
 	],
 };
 
+/** A text field that starts empty; `more` holds what else it has (required, placeholder). */
+export function textField(displayName: string, name: string, description: string, more: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'string', default: '', description, ...more };
+}
+
+/** Off by default (n8n's lint reads the default from a literal): a field on by default overrides it. */
+export function booleanField(displayName: string, name: string, description: string): INodeProperties {
+	return { displayName, name, type: 'boolean', default: false, description };
+}
+
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
+		booleanField('Return All', 'returnAll', 'Whether to return all results or only up to a given limit'),
 		{
 			displayName: 'Limit',
 			name: 'limit',
@@ -105,14 +109,11 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 /** Options of the operations whose answer reports failures per entry (read by `finishBulkResults`). */
 export function failOnItemErrorsOptions(): INodeProperties {
 	return optionsCollection([
-		{
-			displayName: 'Fail on Item Errors',
-			name: 'failOnItemErrors',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
-		},
+		booleanField(
+			'Fail on Item Errors',
+			'failOnItemErrors',
+			'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
+		),
 	]);
 }
 

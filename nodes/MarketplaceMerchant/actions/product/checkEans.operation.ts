@@ -12,7 +12,7 @@ import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { pacedRouting } from '../common';
+import { pacedRouting, textField } from '../common';
 import { eanKey, readEanList } from '../productValues';
 import { serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
@@ -63,15 +63,12 @@ const checkEans: INodePropertyOptions = {
 const displayOptions = { show: { resource: ['product'], operation: ['checkEans'] } };
 
 const checkEansFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'EANs',
-		name: 'eans',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 8600000000017, 4006381333931',
-		description: 'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
-	},
+	textField(
+		'EANs',
+		'eans',
+		'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
+		{ required: true, placeholder: 'e.g. 8600000000017, 4006381333931' },
+	),
 ]);
 
 export const operation: OperationModule = { option: checkEans, fields: checkEansFields };

@@ -15,7 +15,7 @@ import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { formatYearMonthDay } from '../../values/dates';
 import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../values/values';
-import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
+import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField, textField } from '../common';
 import type { OperationModule } from '../contract';
 
 export function productFilters(filters: INodeProperties[]): INodeProperties {
@@ -114,22 +114,9 @@ const displayOptions = { show: { resource: ['product'], operation: ['getMany'] }
 const getManyProductsFields = updateDisplayOptions(displayOptions, [
 	...returnAllAndLimit(),
 	productFilters([
-		{
-			displayName: 'EAN',
-			name: 'ean',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 8600000000017',
-			description: 'Only the product with this EAN (8 to 14 digits)',
-		},
+		textField('EAN', 'ean', 'Only the product with this EAN (8 to 14 digits)', { placeholder: 'e.g. 8600000000017' }),
 		modifiedAfterFilter,
-		{
-			displayName: 'Search',
-			name: 'search',
-			type: 'string',
-			default: '',
-			description: 'Text to look for in the name, SKU and EAN',
-		},
+		textField('Search', 'search', 'Text to look for in the name, SKU and EAN'),
 	]),
 	simplifyField(
 		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',

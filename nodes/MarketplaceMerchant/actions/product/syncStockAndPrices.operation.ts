@@ -8,6 +8,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
@@ -31,7 +32,7 @@ import {
 } from '../../values/values';
 import { bulkInputFields, oncePer, type BulkInput, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
-import { optionsCollection, panelLabels, readSimplify, simplifyResultsField } from '../common';
+import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyResultsField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE } from './updateMany.operation';
 import type { OperationModule } from '../contract';
@@ -61,36 +62,13 @@ const BULK_INPUT: BulkInput = {
 			name: 'product',
 			displayName: 'Product',
 			values: [
-				{
-					displayName: 'Match Value',
-					name: 'match',
-					type: 'string',
-					default: '',
+				textField('Match Value', 'match', 'The product ID, EAN or SKU (as Match By says) of the product', {
 					required: true,
 					placeholder: 'e.g. 8600000000017',
-					description: 'The product ID, EAN or SKU (as Match By says) of the product',
-				},
-				{
-					displayName: 'Stock Level',
-					name: 'stockLevel',
-					type: 'string',
-					default: '',
-					description: 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is',
-				},
-				{
-					displayName: 'Base Price',
-					name: 'basePrice',
-					type: 'string',
-					default: '',
-					description: 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is',
-				},
-				{
-					displayName: 'Allow Large Price Change',
-					name: 'allowLargePriceChange',
-					type: 'boolean',
-					default: false,
-					description: 'Whether this price may pass the price guard',
-				},
+				}),
+				textField('Stock Level', 'stockLevel', 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is'),
+				textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
+				booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
 			],
 		},
 	},
@@ -130,7 +108,6 @@ function readSettings(ctx: ItemContext): SyncSettings {
 		priceGuard: guardOn
 			? {
 					maxDecreasePercent: readPercent(ctx, FIELD_LABELS.maxDecreasePercent, options.maxDecreasePercent ?? 50),
-					// A price may rise by more than 100 %.
 					maxIncreasePercent: readPercent(ctx, FIELD_LABELS.maxIncreasePercent, options.maxIncreasePercent ?? 100, Infinity),
 					holdWholeEntry: options.guardedEntries === 'holdEntry',
 				}
@@ -236,6 +213,10 @@ const syncStockAndPricesOperation: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: [OPERATION] } };
 
+function percentOption(displayName: string, name: string, byDefault: number, description: string): INodeProperties {
+	return { displayName, name, type: 'number', typeOptions: { minValue: 0, maxValue: 100 }, default: byDefault, description };
+}
+
 const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Match By',
@@ -266,13 +247,7 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 		],
 		default: 'leave',
 	},
-	{
-		displayName: 'Dry Run',
-		name: 'dryRun',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to only report what would change (status "planned") and send nothing',
-	},
+	booleanField('Dry Run', 'dryRun', 'Whether to only report what would change (status "planned") and send nothing'),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -291,37 +266,23 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 		displayOptions: { show: { output: ['entries'] } },
 	},
 	optionsCollection([
+		booleanField(
+			'Confirm Setting More to 0',
+			'confirmZeroing',
+			'Whether to set stock to 0 for products not in the list even beyond Max Share Set to 0',
+		),
+		percentOption('Max Price Decrease (%)', 'maxDecreasePercent', 50, 'Price guard: a new price more than this far below the current one is held back'),
 		{
-			displayName: 'Confirm Setting More to 0',
-			name: 'confirmZeroing',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to set stock to 0 for products not in the list even beyond Max Share Set to 0',
-		},
-		{
-			displayName: 'Max Price Decrease (%)',
-			name: 'maxDecreasePercent',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 100 },
-			default: 50,
-			description: 'Price guard: a new price more than this far below the current one is held back',
-		},
-		{
-			displayName: 'Max Price Increase (%)',
-			name: 'maxIncreasePercent',
-			type: 'number',
+			...percentOption('Max Price Increase (%)', 'maxIncreasePercent', 100, 'Price guard: a new price more than this far above the current one is held back'),
+			// A price may rise by more than 100 %.
 			typeOptions: { minValue: 0 },
-			default: 100,
-			description: 'Price guard: a new price more than this far above the current one is held back',
 		},
-		{
-			displayName: 'Max Share Set to 0 (%)',
-			name: 'maxZeroSharePercent',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 100 },
-			default: 20,
-			description: 'With Set Stock to 0: the run is refused (nothing sent) when it would set more of the catalogue than this to 0',
-		},
+		percentOption(
+			'Max Share Set to 0 (%)',
+			'maxZeroSharePercent',
+			20,
+			'With Set Stock to 0: the run is refused (nothing sent) when it would set more of the catalogue than this to 0',
+		),
 		{
 			displayName: 'When a Price Is Held Back',
 			name: 'guardedEntries',
@@ -338,12 +299,12 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 			description: 'What the price guard holds back of an entry whose new price it does not trust',
 		},
 		{
-			displayName: 'Price Guard',
-			name: 'priceGuard',
-			type: 'boolean',
-			default: true,
-			description:
+			...booleanField(
+				'Price Guard',
+				'priceGuard',
 				'Whether to hold back entries whose new price is far from the current one (a wrong column must not reprice the catalogue). An entry with "allowLargePriceChange": true passes.',
+			),
+			default: true,
 		},
 	]),
 ]);

@@ -36,6 +36,12 @@ export const productUpdateFieldOptions: INodeProperties[] = [
 	PRODUCT_FIELDS.vat,
 ];
 
+/** Update Fields, of Update and of an Update Many row. */
+export function updateFieldsCollection(description: string): INodeProperties {
+	const options = productUpdateFieldOptions;
+	return { displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, description, options };
+}
+
 const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
 	basePrice: readPrice,
 	vat: readVat,
@@ -132,15 +138,7 @@ const displayOptions = { show: { resource: ['product'], operation: ['update'] } 
 
 const updateProductFields = updateDisplayOptions(displayOptions, [
 	productLocatorField({ name: 'productId' }),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Fields to change; give at least one. Fields not added keep their current value.',
-		options: productUpdateFieldOptions,
-	},
+	updateFieldsCollection('Fields to change; give at least one. Fields not added keep their current value.'),
 	simplifyResultsField(),
 	failOnItemErrorsOptions(),
 ]);

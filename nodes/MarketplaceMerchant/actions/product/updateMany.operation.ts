@@ -14,7 +14,7 @@ import { bulkInputFields, type BulkInput } from '../bulkInput';
 import { bulkWrite, runBulkOperation, type BulkOperation, type BulkRequests } from '../bulkRun';
 import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
-import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './update.operation';
+import { UPDATE_FIELD_NAMES, buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from './update.operation';
 import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
@@ -38,15 +38,7 @@ const BULK_INPUT: BulkInput = {
 			displayName: 'Product',
 			values: [
 				productLocatorField({ name: 'id' }),
-				{
-					displayName: 'Update Fields',
-					name: 'updateFields',
-					type: 'collection',
-					placeholder: 'Add Field',
-					default: {},
-					description: 'Fields to change; give at least one',
-					options: productUpdateFieldOptions,
-				},
+				updateFieldsCollection('Fields to change; give at least one'),
 			],
 		},
 		toEntry: (row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
