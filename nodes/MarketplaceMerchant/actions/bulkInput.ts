@@ -75,48 +75,44 @@ export function exampleDay(daysFromToday: number): string {
  */
 export function bulkInputFields(input: BulkInput): INodeProperties[] {
 	const { row } = input.rows;
-	const { itemProperty } = input.json;
-	const modeOptions = [
-		{
-			name: `One Item per ${input.entry}`,
-			value: ITEMS_MODE,
-			description: `Each input item (a sheet or CSV row) is one of the ${input.entries}, its fields mapped below; all items of the run go out together`,
-		},
-		{
-			name: 'Define Below',
-			value: ROWS_MODE,
-			description: `Enter the ${input.entries} as rows; each input item sends its own rows`,
-		},
-		{
-			name: 'JSON',
-			value: JSON_MODE,
-			description: `Read a list of ${input.entries} from a JSON field; each input item sends its own list`,
-		},
-	];
+	const notice = (displayName: string, mode: string): INodeProperties => ({
+		displayName,
+		name: 'bulkNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { inputMode: [mode] } },
+	});
 	const inputMode: INodeProperties = {
 		displayName: 'Input Mode',
 		name: 'inputMode',
 		type: 'options',
 		noDataExpression: true,
-		options: modeOptions,
+		options: [
+			{
+				name: `One Item per ${input.entry}`,
+				value: ITEMS_MODE,
+				description: `Each input item (a sheet or CSV row) is one of the ${input.entries}, its fields mapped below; all items of the run go out together`,
+			},
+			{
+				name: 'Define Below',
+				value: ROWS_MODE,
+				description: `Enter the ${input.entries} as rows; each input item sends its own rows`,
+			},
+			{
+				name: 'JSON',
+				value: JSON_MODE,
+				description: `Read a list of ${input.entries} from a JSON field; each input item sends its own list`,
+			},
+		],
 		default: ITEMS_MODE,
 		description: `Where the ${input.entries} come from`,
 	};
 	return [
-		{
-			displayName: `Each input item is one of the ${input.entries}: map its fields below (drag a column from the input). All items of the run are checked first and sent together in as few requests as the service allows, and each comes out as one item paired with its row.`,
-			name: 'bulkNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { inputMode: [ITEMS_MODE] } },
-		},
-		{
-			displayName: `One input item sends its whole list. An input item looks like: ${exampleItem(input)}`,
-			name: 'bulkNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { inputMode: [JSON_MODE] } },
-		},
+		notice(
+			`Each input item is one of the ${input.entries}: map its fields below (drag a column from the input). All items of the run are checked first and sent together in as few requests as the service allows, and each comes out as one item paired with its row.`,
+			ITEMS_MODE,
+		),
+		notice(`One input item sends its whole list. An input item looks like: ${exampleItem(input)}`, JSON_MODE),
 		{ ...inputMode, default: JSON_MODE, displayOptions: { show: { '@version': [1] } } },
 		{ ...inputMode, displayOptions: { show: { '@version': [2] } } },
 		...row.values.map(
@@ -131,7 +127,7 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 			name: input.json.name,
 			type: 'json',
 			// Reads the list where an Aggregate node puts it; an item without it gets an error saying so (jsonList).
-			default: `={{ $json.${itemProperty} }}`,
+			default: `={{ $json.${input.json.itemProperty} }}`,
 			required: true,
 			placeholder: input.json.placeholder,
 			description: input.json.description,

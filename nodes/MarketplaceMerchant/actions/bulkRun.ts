@@ -50,20 +50,17 @@ class RunItemContext implements ItemContext {
 
 /** One entry on its way through a run. */
 export interface BulkEntry<Checked> {
-	/** The input item its output item is paired with. */
 	itemIndex: number;
 	ctx: ItemContext;
 	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
 	position: number;
-	/** As given: a row, a JSON entry, or the mapped fields of an input item. */
+	/** A row, a JSON entry, or the mapped fields of an input item. */
 	raw: IDataObject;
-	/** `row 3 (EAN …) › Base Price` */
 	label: (key?: string) => string;
 	/** Reads a field by key; where the panel holds it, with its parameter, so that a value an expression did not give says why. */
 	reader: (key: string) => ValueContext;
 	/** Entered in the panel (rows, mapped items), not given as JSON. */
 	fromPanel: boolean;
-	/** Undefined when the entry is invalid. */
 	value?: Checked;
 	problem?: NodeOperationError;
 }
@@ -133,13 +130,6 @@ function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, fail
 	return batches;
 }
 
-/** The node's error for an item, as n8n shows it: the item's index on it. */
-function itemError(exec: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	const nodeFailure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(exec.getNode(), error);
-	nodeFailure.context.itemIndex ??= itemIndex;
-	return nodeFailure;
-}
-
 /** "Fail on Item Errors": the entries the service rejected fail their item. */
 function failOnRejected(exec: IExecuteFunctions, outputs: BatchOutput[], batch: Batch<unknown>): Error | undefined {
 	const failOnItemErrors = exec.getNodeParameter('options.failOnItemErrors', batch.items[0], false) as boolean;
@@ -169,7 +159,9 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	/** Items that fail as a whole: their list unreadable, an invalid entry under On Error = Continue, a failed request. */
 	const failed = new Map<number, Error>();
 	const fail = (itemIndex: number, error: unknown) => {
-		const nodeFailure = itemError(exec, error, itemIndex);
+		// The node's error for the item, as n8n shows it: the item's index on it.
+		const nodeFailure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(exec.getNode(), error);
+		nodeFailure.context.itemIndex ??= itemIndex;
 		if (!continueOnFail) throw nodeFailure;
 		failed.set(itemIndex, nodeFailure);
 	};
