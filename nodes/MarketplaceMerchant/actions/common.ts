@@ -2,13 +2,7 @@
  * Pieces of operation descriptions that several operations share, and the routing of every
  * operation. Fields carry no displayOptions: each operation file sets them with `updateDisplayOptions`.
  */
-import type {
-	DeclarativeRestApiSettings,
-	INodeProperties,
-	INodePropertyRouting,
-	PostReceiveAction,
-	PreSendAction,
-} from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyRouting, PostReceiveAction, PreSendAction } from 'n8n-workflow';
 
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
 import { readAnswerBody, sendSingle, type Route } from '../transport/send';

@@ -40,10 +40,7 @@ const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IE
 	},
 };
 
-export async function addProductFilters(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
+export async function addProductFilters(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = { ...requestOptions.qs };
 	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
@@ -71,17 +68,7 @@ function brandNameOf(brand: unknown): string | undefined {
 }
 
 const SIMPLIFIED_FIELDS = [
-	'id',
-	'externalId',
-	'ean',
-	'sku',
-	'name',
-	'brand',
-	'basePrice',
-	'newBasePrice',
-	'vat',
-	'stockLevel',
-	'productType',
+	'id', 'externalId', 'ean', 'sku', 'name', 'brand', 'basePrice', 'newBasePrice', 'vat', 'stockLevel', 'productType',
 ] as const;
 
 async function simplifyProductsIfAsked(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

@@ -59,10 +59,7 @@ async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpR
 }
 
 /** The service lists type names as plain strings: one item `{ name }` each. */
-async function typeNamesAsItems(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+async function typeNamesAsItems(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return items.map(({ json }) => {
 		const keys = Object.keys(json);
 		return { json: keys.length === 1 && keys[0] === 'value' ? { name: json.value } : json };

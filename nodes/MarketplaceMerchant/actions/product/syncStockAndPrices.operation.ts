@@ -31,7 +31,7 @@ import {
 	type ValueContext,
 } from '../../values/values';
 import { bulkInputFields, oncePer, type BulkInput, type ItemContext } from '../bulkInput';
-import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
+import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry } from '../bulkRun';
 import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyResultsField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE } from './updateMany.operation';
@@ -197,10 +197,8 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 	];
 }
 
-const SYNC: BulkOperation<SyncEntry> = { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch };
-
 async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBulkOperation(this, SYNC);
+	return await runBulkOperation<SyncEntry>(this, { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch });
 }
 
 const syncStockAndPricesOperation: INodePropertyOptions = {

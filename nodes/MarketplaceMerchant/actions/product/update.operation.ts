@@ -83,12 +83,7 @@ export function buildProductUpdate(
 		if (given) fields[property] = read(readerOf(property), fieldName(property), source[property]);
 	}
 	if (Object.keys(fields).length === 0) {
-		throw invalidInput(
-			ctx,
-			fieldName(),
-			'nothing to update',
-			`Give at least one of: ${UPDATE_FIELDS_NAMED}`,
-		);
+		throw invalidInput(ctx, fieldName(), 'nothing to update', `Give at least one of: ${UPDATE_FIELDS_NAMED}`);
 	}
 	return { product, fields };
 }
