@@ -69,10 +69,7 @@ export function exampleDay(daysFromToday: number): string {
 	return `${pad(day.getUTCDate())}/${pad(day.getUTCMonth() + 1)}/${day.getUTCFullYear()}`;
 }
 
-/**
- * Input Mode and its three inputs. Node version 1 keeps JSON as its default, so that workflows saved
- * with it (n8n saves no parameter left at its default) run as they did.
- */
+/** Input Mode and its three inputs; node version 1 keeps JSON as its default (docs/architecture.md, "Bulk operations"). */
 export function bulkInputFields(input: BulkInput): INodeProperties[] {
 	const { row } = input.rows;
 	const notice = (displayName: string, mode: string): INodeProperties => ({

@@ -1,8 +1,15 @@
 /** The product fields Import and Update both offer, and the product readers built on values.ts. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Route } from '../transport/send';
 import { textField } from './common';
 import { VAT_RATES, readChoice, readEan, readList, readNumber, type ValueContext } from '../values/values';
+
+/**
+ * The route of every product request. Each is safe to repeat: reads (Check EANs is a POST that only
+ * reads), updates set absolute values, and Import creates or edits by EAN.
+ */
+export const CATALOGUE: Route = { group: 'catalogue', idempotent: true };
 
 export const WEIGHT_UNITS = ['KG', 'G'] as const;
 

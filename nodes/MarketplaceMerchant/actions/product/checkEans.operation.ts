@@ -13,7 +13,7 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting, textField } from '../common';
-import { eanKey, readEanList } from '../productValues';
+import { CATALOGUE, eanKey, readEanList } from '../productValues';
 import { serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
@@ -50,9 +50,7 @@ const checkEans: INodePropertyOptions = {
 	action: 'Check whether EANs exist',
 	description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean and exists true or false',
 	routing: pacedRouting({
-		group: 'catalogue',
-		// A POST that only reads.
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'POST', url: PATHS.eanExists },
 		preSend: [buildEanListBody],
 		strategy: sendEanCheck,

@@ -16,6 +16,7 @@ import { ANSWERS } from '../../answers/schema';
 import { formatYearMonthDay } from '../../values/dates';
 import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../values/values';
 import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField, textField } from '../common';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 export function productFilters(filters: INodeProperties[]): INodeProperties {
@@ -87,8 +88,7 @@ const getManyProducts: INodePropertyOptions = {
 	description:
 		"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType. Without Return All, at most Limit products.",
 	routing: pacedRouting({
-		group: 'catalogue',
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'GET', url: PATHS.products },
 		preSend: [addProductFilters],
 		strategy: pageThrough(LIMITS.productsPageSize),

@@ -16,6 +16,7 @@ import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 /** On the node's `methods.loadOptions`. */
@@ -44,7 +45,7 @@ function languageHeaders(language: unknown): IDataObject {
 export async function getProductTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const response = await sendAuthenticated(
 		this,
-		{ group: 'catalogue', idempotent: true },
+		CATALOGUE,
 		{ method: 'GET', url: PATHS.productTypes, headers: { Accept: 'application/json', ...languageHeaders(this.getCurrentNodeParameter('language')) } },
 	);
 	return decodedList<unknown>(this, response, ANSWERS.productTypes)
@@ -72,8 +73,7 @@ const getTypes: INodePropertyOptions = {
 	action: 'Get product types',
 	description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
 	routing: pacedRouting({
-		group: 'catalogue',
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'GET', url: PATHS.productTypes },
 		preSend: [setLanguage],
 		postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],

@@ -32,7 +32,7 @@ import {
 } from '../../values/values';
 import { pacedRouting, panelLabels, textField } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
-import { PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
+import { CATALOGUE, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
@@ -131,9 +131,7 @@ const importProduct: INodePropertyOptions = {
 	description:
 		'Create a product, or edit the product with the same EAN, from one input item. The service applies imports asynchronously: the output is the import progress ID with the EAN, not the product.',
 	routing: pacedRouting({
-		group: 'catalogue',
-		// Import creates or edits by EAN: sending it twice gives the same catalogue.
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'POST', url: PATHS.import },
 		preSend: [buildImportBody],
 		strategy: sendImport,

@@ -35,6 +35,7 @@ import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput
 import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyResultsField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE } from './updateMany.operation';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -136,8 +137,6 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	}
 	return checked;
 }
-
-const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
 async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;

@@ -21,7 +21,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readingParameter, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
 import { pacedRouting, failOnItemErrorsOptions, panelLabels, readSimplify, simplifyResultsField } from '../common';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
-import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
+import { CATALOGUE, PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 import type { OperationModule } from '../contract';
 
 export const productUpdateFieldOptions: INodeProperties[] = [
@@ -119,9 +119,7 @@ const updateProduct: INodePropertyOptions = {
 	description:
 		"Change one product, named by its product ID (or EAN): base price (RSD, VAT included, plain digits; applies from the next day), VAT (0, 10 or 20), stock level (a whole number, 0 or more), SKU or package weight. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, and the input sent.",
 	routing: pacedRouting({
-		group: 'catalogue',
-		// Setting the same values again changes nothing.
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'PUT', url: PATHS.product },
 		preSend: [buildUpdateRequest],
 		strategy: sendProductUpdate,

@@ -15,6 +15,7 @@ import { bulkWrite, runBulkOperation, type BulkOperation, type BulkRequests } fr
 import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from './update.operation';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
@@ -49,8 +50,7 @@ const BULK_INPUT: BulkInput = {
 
 /** PUT product/bulk, as Sync Stock and Prices sends it too. */
 export const PRODUCT_BULK_UPDATE: BulkRequests = {
-	// Absolute values: sending one twice changes nothing.
-	route: { group: 'catalogue', idempotent: true },
+	route: CATALOGUE,
 	request: { method: 'PUT', url: PATHS.productBulk },
 	maxItems: LIMITS.productsPerBulkRequest,
 	answer: ANSWERS.productBulkUpdate,
