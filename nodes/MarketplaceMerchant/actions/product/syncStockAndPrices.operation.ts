@@ -30,11 +30,11 @@ import {
 	readText,
 	type ValueContext,
 } from '../../values/values';
-import { bulkInputFields, oncePer, type BulkInput, type ItemContext } from '../bulkInput';
+import { bulkInputFields, oncePer, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry } from '../bulkRun';
 import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyResultsField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
-import { PRODUCT_BULK_UPDATE } from './updateMany.operation';
+import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
 import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
@@ -43,39 +43,28 @@ const OPERATION = 'syncStockAndPrices';
 const JSON_HINT =
 	'An array of objects such as [{"ean": "8600000000017", "stockLevel": 5, "basePrice": 1299}], each naming its product by the Match By field ("id", "ean" or "sku") and giving stockLevel, basePrice or both; "allowLargePriceChange": true lets one entry past the price guard';
 
-const BULK_INPUT: BulkInput = {
-	entries: 'products to sync',
-	entry: 'Product',
-	json: {
-		name: 'productsJson',
-		displayName: 'Products (JSON)',
-		itemProperty: 'products',
+const BULK_INPUT = productListInput(
+	'products to sync',
+	{
 		description: `The list to match. ${JSON_HINT}. One input item is one sync run: aggregate sheet rows into one list first.`,
 		placeholder: '[{"ean": "8600000000017", "stockLevel": 5, "basePrice": 1299}]',
 		hint: JSON_HINT,
 		// Entries name their product by the Match By key; rows give it as Match Value.
 		labels: MATCH_LABEL,
 	},
-	rows: {
-		name: 'productRows',
-		displayName: 'Products',
-		row: {
-			name: 'product',
-			displayName: 'Product',
-			values: [
-				textField('Match Value', 'match', 'The product ID, EAN or SKU (as Match By says) of the product', {
-					required: true,
-					placeholder: 'e.g. 8600000000017',
-				}),
-				textField('Stock Level', 'stockLevel', 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is'),
-				textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
-				booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
-			],
-		},
+	{
+		values: [
+			textField('Match Value', 'match', 'The product ID, EAN or SKU (as Match By says) of the product', {
+				required: true,
+				placeholder: 'e.g. 8600000000017',
+			}),
+			textField('Stock Level', 'stockLevel', 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is'),
+			textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
+			booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
+		],
 	},
-	nameEntry: (ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABEL[matchByOf(ctx)]} ${String(entry.match)}`),
-	emptyProblem: 'the list is empty',
-};
+	(ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABEL[matchByOf(ctx)]} ${String(entry.match)}`),
+);
 
 const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
 	id: readId,
