@@ -10,7 +10,7 @@
 import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../answers/decode';
-import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
+import { describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
 import { fieldChains } from './common';
 
 const JSON_MODE = 'json';
@@ -221,7 +221,9 @@ export function entriesAt(source: BulkSource, positions: number[]): string {
 export interface BulkEntries {
 	entries: IDataObject[];
 	source: BulkSource;
-	label: (index: number, key?: string) => string;
+	/** `Products › row 3`, `row 3 (EAN 8600892210086)`; a field's part after it: `Update Fields › Base Price`. */
+	entryLabel: (index: number) => string;
+	fieldLabel: (key: string) => string;
 	/** The parameter a field was entered in (`productRows.product[2].updateFields.basePrice`); none for JSON entries. */
 	parameterOf?: (index: number, key: string) => string;
 }
@@ -254,22 +256,19 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries
 		const hint = fromJson ? input.json.hint : `Add at least one ${input.rows.row.displayName.toLowerCase()} row`;
 		throw invalidInput(ctx, source.list, input.emptyProblem, hint);
 	}
-	const fieldPart = fieldLabels(input, source.unit);
-	const label: BulkEntries['label'] = (index, key) => {
-		const entry = listEntry(source.list, index, source.unit);
-		return key === undefined ? entry : `${entry}${FIELD_SEPARATOR}${fieldPart(key)}`;
-	};
+	const entryLabel = (index: number) => listEntry(source.list, index, source.unit);
 	list.forEach((entry, index) => {
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-			throw invalidInput(ctx, label(index), `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
+			throw invalidInput(ctx, entryLabel(index), `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
 		}
 	});
 	const entries = list as IDataObject[];
-	if (fromJson) return { entries, source, label };
+	const fieldLabel = fieldLabelsOf[source.unit](input);
+	if (fromJson) return { entries, source, entryLabel, fieldLabel };
 	const paths = rowFieldPaths(input).inRow;
 	const rows = `${input.rows.name}.${input.rows.row.name}`;
 	const parameterOf = (index: number, key: string) => `${rows}[${index}].${paths.get(key) ?? key}`;
-	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, label, parameterOf };
+	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, entryLabel, fieldLabel, parameterOf };
 }
 
 export function readsOneEntryPerItem(ctx: ItemContext): boolean {
@@ -291,7 +290,10 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
 	};
 }
 
-const rowFieldLabels = oncePer((input: BulkInput) => fieldLabels(input, 'row'));
+const fieldLabelsOf = {
+	row: oncePer((input: BulkInput) => fieldLabels(input, 'row')),
+	entry: oncePer((input: BulkInput) => fieldLabels(input, 'entry')),
+};
 
 /** Where each row field is below its row (`updateFields.basePrice`) and, in the per-item mode, entered (`itemUpdateFields.basePrice`). */
 const rowFieldPaths = oncePer((input: BulkInput) => {
@@ -324,8 +326,7 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const entry = input.rows.toEntry ? input.rows.toEntry(row) : row;
 	const named = input.nameEntry(ctx, entry);
 	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
-	const fieldPart = rowFieldLabels(input);
-	const label: BulkEntries['label'] = (_index, key) => (key === undefined ? rowLabel : `${rowLabel}${FIELD_SEPARATOR}${fieldPart(key)}`);
 	const parameters = rowFieldPaths(input).ofItem;
-	return { entries: [entry], source: INPUT_ITEMS, label, parameterOf: (_index, key) => parameters.get(key) ?? itemParameterName(key) };
+	const parameterOf = (_index: number, key: string) => parameters.get(key) ?? itemParameterName(key);
+	return { entries: [entry], source: INPUT_ITEMS, entryLabel: () => rowLabel, fieldLabel: fieldLabelsOf.row(input), parameterOf };
 }

@@ -20,7 +20,7 @@ import { asNodeError, nodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
-import { readingParameter, type ValueContext } from '../values/values';
+import { FIELD_SEPARATOR, readingParameter, type ValueContext } from '../values/values';
 import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 
@@ -98,13 +98,14 @@ export function problemText(problem: NodeOperationError): string {
 
 /** The entry at `index` of what was read from an item, at `position` in its batch. */
 function bulkEntry<Checked>(ctx: ItemContext, read: BulkEntries, index: number, position: number): BulkEntry<Checked> {
-	const { parameterOf } = read;
+	const { parameterOf, fieldLabel } = read;
+	const entryLabel = read.entryLabel(index);
 	return {
 		itemIndex: ctx.getItemIndex(),
 		ctx,
 		position,
 		raw: read.entries[index],
-		label: (key) => read.label(index, key),
+		label: (key) => (key === undefined ? entryLabel : `${entryLabel}${FIELD_SEPARATOR}${fieldLabel(key)}`),
 		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(index, key)) : ctx),
 		fromPanel: parameterOf !== undefined,
 	};
