@@ -167,20 +167,18 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 
 	// The plan's outcomes for valid entries, invalid ones in their place.
 	let next = 0;
-	const perEntry = batch.entries.map((entry) =>
-		entry.problem
-			? { outcome: invalidOutcome(entry.position, entry.raw.match ?? entry.raw[settings.matchBy], problemText(entry.problem)), entry }
-			: { outcome: plan.outcomes[next++], entry },
+	const perEntry = batch.entries.map(({ problem, position, raw }) =>
+		problem ? invalidOutcome(position, raw.match ?? raw[settings.matchBy], problemText(problem)) : plan.outcomes[next++],
 	);
 	const notInList = plan.outcomes.slice(next);
-	if (summaryOnly) {
-		const summary = summarize([...perEntry.map(({ outcome }) => outcome), ...notInList], dryRun);
-		return [{ json: summary, pairedItem: batch.items.map((item) => ({ item })) }];
-	}
+	if (summaryOnly) return [{ json: summarize([...perEntry, ...notInList], dryRun), pairedItem: batch.items.map((item) => ({ item })) }];
 	const shape = (outcome: SyncOutcome, entry?: BulkEntry<SyncEntry>) =>
 		simplify ? simplifyOutcome(outcome, settings.matchBy, entry?.value, entry?.raw) : (outcome as IDataObject);
 	return [
-		...perEntry.map(({ outcome, entry }, position): BatchOutput => ({ json: shape(outcome, entry), entry: position, rejected: !succeeded(outcome) && !entry.problem })),
+		...perEntry.map((outcome, position): BatchOutput => {
+			const entry = batch.entries[position];
+			return { json: shape(outcome, entry), entry: position, rejected: !succeeded(outcome) && !entry.problem };
+		}),
 		...notInList.map((outcome): BatchOutput => ({ json: shape(outcome) })),
 	];
 }
