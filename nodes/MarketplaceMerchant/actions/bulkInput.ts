@@ -10,7 +10,7 @@
 import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../answers/decode';
-import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
+import { describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
 import { fieldChains } from './common';
 
 const JSON_MODE = 'json';
@@ -69,54 +69,47 @@ export function exampleDay(daysFromToday: number): string {
 	return `${pad(day.getUTCDate())}/${pad(day.getUTCMonth() + 1)}/${day.getUTCFullYear()}`;
 }
 
-/**
- * Input Mode and its three inputs. Node version 1 keeps JSON as its default, so that workflows saved
- * with it (n8n saves no parameter left at its default) run as they did.
- */
+/** Input Mode and its three inputs; node version 1 keeps JSON as its default (docs/architecture.md, "Bulk operations"). */
 export function bulkInputFields(input: BulkInput): INodeProperties[] {
 	const { row } = input.rows;
-	const { itemProperty } = input.json;
-	const modeOptions = [
-		{
-			name: `One Item per ${input.entry}`,
-			value: ITEMS_MODE,
-			description: `Each input item (a sheet or CSV row) is one of the ${input.entries}, its fields mapped below; all items of the run go out together`,
-		},
-		{
-			name: 'Define Below',
-			value: ROWS_MODE,
-			description: `Enter the ${input.entries} as rows; each input item sends its own rows`,
-		},
-		{
-			name: 'JSON',
-			value: JSON_MODE,
-			description: `Read a list of ${input.entries} from a JSON field; each input item sends its own list`,
-		},
-	];
+	const notice = (displayName: string, mode: string): INodeProperties => ({
+		displayName,
+		name: 'bulkNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { inputMode: [mode] } },
+	});
 	const inputMode: INodeProperties = {
 		displayName: 'Input Mode',
 		name: 'inputMode',
 		type: 'options',
 		noDataExpression: true,
-		options: modeOptions,
+		options: [
+			{
+				name: `One Item per ${input.entry}`,
+				value: ITEMS_MODE,
+				description: `Each input item (a sheet or CSV row) is one of the ${input.entries}, its fields mapped below; all items of the run go out together`,
+			},
+			{
+				name: 'Define Below',
+				value: ROWS_MODE,
+				description: `Enter the ${input.entries} as rows; each input item sends its own rows`,
+			},
+			{
+				name: 'JSON',
+				value: JSON_MODE,
+				description: `Read a list of ${input.entries} from a JSON field; each input item sends its own list`,
+			},
+		],
 		default: ITEMS_MODE,
 		description: `Where the ${input.entries} come from`,
 	};
 	return [
-		{
-			displayName: `Each input item is one of the ${input.entries}: map its fields below (drag a column from the input). All items of the run are checked first and sent together in as few requests as the service allows, and each comes out as one item paired with its row.`,
-			name: 'bulkNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { inputMode: [ITEMS_MODE] } },
-		},
-		{
-			displayName: `One input item sends its whole list. An input item looks like: ${exampleItem(input)}`,
-			name: 'bulkNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { inputMode: [JSON_MODE] } },
-		},
+		notice(
+			`Each input item is one of the ${input.entries}: map its fields below (drag a column from the input). All items of the run are checked first and sent together in as few requests as the service allows, and each comes out as one item paired with its row.`,
+			ITEMS_MODE,
+		),
+		notice(`One input item sends its whole list. An input item looks like: ${exampleItem(input)}`, JSON_MODE),
 		{ ...inputMode, default: JSON_MODE, displayOptions: { show: { '@version': [1] } } },
 		{ ...inputMode, displayOptions: { show: { '@version': [2] } } },
 		...row.values.map(
@@ -131,7 +124,7 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 			name: input.json.name,
 			type: 'json',
 			// Reads the list where an Aggregate node puts it; an item without it gets an error saying so (jsonList).
-			default: `={{ $json.${itemProperty} }}`,
+			default: `={{ $json.${input.json.itemProperty} }}`,
 			required: true,
 			placeholder: input.json.placeholder,
 			description: input.json.description,
@@ -228,7 +221,9 @@ export function entriesAt(source: BulkSource, positions: number[]): string {
 export interface BulkEntries {
 	entries: IDataObject[];
 	source: BulkSource;
-	label: (index: number, key?: string) => string;
+	/** `Products › row 3`, `row 3 (EAN 8600892210086)`; a field's part after it: `Update Fields › Base Price`. */
+	entryLabel: (index: number) => string;
+	fieldLabel: (key: string) => string;
 	/** The parameter a field was entered in (`productRows.product[2].updateFields.basePrice`); none for JSON entries. */
 	parameterOf?: (index: number, key: string) => string;
 }
@@ -261,22 +256,19 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries
 		const hint = fromJson ? input.json.hint : `Add at least one ${input.rows.row.displayName.toLowerCase()} row`;
 		throw invalidInput(ctx, source.list, input.emptyProblem, hint);
 	}
-	const fieldPart = fieldLabels(input, source.unit);
-	const label: BulkEntries['label'] = (index, key) => {
-		const entry = listEntry(source.list, index, source.unit);
-		return key === undefined ? entry : `${entry}${FIELD_SEPARATOR}${fieldPart(key)}`;
-	};
+	const entryLabel = (index: number) => listEntry(source.list, index, source.unit);
 	list.forEach((entry, index) => {
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-			throw invalidInput(ctx, label(index), `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
+			throw invalidInput(ctx, entryLabel(index), `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
 		}
 	});
 	const entries = list as IDataObject[];
-	if (fromJson) return { entries, source, label };
+	const fieldLabel = fieldLabelsOf[source.unit](input);
+	if (fromJson) return { entries, source, entryLabel, fieldLabel };
 	const paths = rowFieldPaths(input).inRow;
 	const rows = `${input.rows.name}.${input.rows.row.name}`;
 	const parameterOf = (index: number, key: string) => `${rows}[${index}].${paths.get(key) ?? key}`;
-	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, label, parameterOf };
+	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, entryLabel, fieldLabel, parameterOf };
 }
 
 export function readsOneEntryPerItem(ctx: ItemContext): boolean {
@@ -298,7 +290,10 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
 	};
 }
 
-const rowFieldLabels = oncePer((input: BulkInput) => fieldLabels(input, 'row'));
+const fieldLabelsOf = {
+	row: oncePer((input: BulkInput) => fieldLabels(input, 'row')),
+	entry: oncePer((input: BulkInput) => fieldLabels(input, 'entry')),
+};
 
 /** Where each row field is below its row (`updateFields.basePrice`) and, in the per-item mode, entered (`itemUpdateFields.basePrice`). */
 const rowFieldPaths = oncePer((input: BulkInput) => {
@@ -331,8 +326,7 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const entry = input.rows.toEntry ? input.rows.toEntry(row) : row;
 	const named = input.nameEntry(ctx, entry);
 	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
-	const fieldPart = rowFieldLabels(input);
-	const label: BulkEntries['label'] = (_index, key) => (key === undefined ? rowLabel : `${rowLabel}${FIELD_SEPARATOR}${fieldPart(key)}`);
 	const parameters = rowFieldPaths(input).ofItem;
-	return { entries: [entry], source: INPUT_ITEMS, label, parameterOf: (_index, key) => parameters.get(key) ?? itemParameterName(key) };
+	const parameterOf = (_index: number, key: string) => parameters.get(key) ?? itemParameterName(key);
+	return { entries: [entry], source: INPUT_ITEMS, entryLabel: () => rowLabel, fieldLabel: fieldLabelsOf.row(input), parameterOf };
 }

@@ -20,7 +20,7 @@ import { asNodeError, nodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
-import { readingParameter, type ValueContext } from '../values/values';
+import { FIELD_SEPARATOR, readingParameter, type ValueContext } from '../values/values';
 import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 
@@ -50,20 +50,17 @@ class RunItemContext implements ItemContext {
 
 /** One entry on its way through a run. */
 export interface BulkEntry<Checked> {
-	/** The input item its output item is paired with. */
 	itemIndex: number;
 	ctx: ItemContext;
 	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
 	position: number;
-	/** As given: a row, a JSON entry, or the mapped fields of an input item. */
+	/** A row, a JSON entry, or the mapped fields of an input item. */
 	raw: IDataObject;
-	/** `row 3 (EAN …) › Base Price` */
 	label: (key?: string) => string;
 	/** Reads a field by key; where the panel holds it, with its parameter, so that a value an expression did not give says why. */
 	reader: (key: string) => ValueContext;
 	/** Entered in the panel (rows, mapped items), not given as JSON. */
 	fromPanel: boolean;
-	/** Undefined when the entry is invalid. */
 	value?: Checked;
 	problem?: NodeOperationError;
 }
@@ -101,13 +98,14 @@ export function problemText(problem: NodeOperationError): string {
 
 /** The entry at `index` of what was read from an item, at `position` in its batch. */
 function bulkEntry<Checked>(ctx: ItemContext, read: BulkEntries, index: number, position: number): BulkEntry<Checked> {
-	const { parameterOf } = read;
+	const { parameterOf, fieldLabel } = read;
+	const entryLabel = read.entryLabel(index);
 	return {
 		itemIndex: ctx.getItemIndex(),
 		ctx,
 		position,
 		raw: read.entries[index],
-		label: (key) => read.label(index, key),
+		label: (key) => (key === undefined ? entryLabel : `${entryLabel}${FIELD_SEPARATOR}${fieldLabel(key)}`),
 		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(index, key)) : ctx),
 		fromPanel: parameterOf !== undefined,
 	};
@@ -131,13 +129,6 @@ function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, fail
 		}
 	}
 	return batches;
-}
-
-/** The node's error for an item, as n8n shows it: the item's index on it. */
-function itemError(exec: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	const nodeFailure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(exec.getNode(), error);
-	nodeFailure.context.itemIndex ??= itemIndex;
-	return nodeFailure;
 }
 
 /** "Fail on Item Errors": the entries the service rejected fail their item. */
@@ -169,7 +160,9 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	/** Items that fail as a whole: their list unreadable, an invalid entry under On Error = Continue, a failed request. */
 	const failed = new Map<number, Error>();
 	const fail = (itemIndex: number, error: unknown) => {
-		const nodeFailure = itemError(exec, error, itemIndex);
+		// The node's error for the item, as n8n shows it: the item's index on it.
+		const nodeFailure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(exec.getNode(), error);
+		nodeFailure.context.itemIndex ??= itemIndex;
 		if (!continueOnFail) throw nodeFailure;
 		failed.set(itemIndex, nodeFailure);
 	};

@@ -2,13 +2,7 @@
  * Pieces of operation descriptions that several operations share, and the routing of every
  * operation. Fields carry no displayOptions: each operation file sets them with `updateDisplayOptions`.
  */
-import type {
-	DeclarativeRestApiSettings,
-	INodeProperties,
-	INodePropertyRouting,
-	PostReceiveAction,
-	PreSendAction,
-} from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyRouting, PostReceiveAction, PreSendAction } from 'n8n-workflow';
 
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
 import { readAnswerBody, sendSingle, type Route } from '../transport/send';
@@ -48,15 +42,19 @@ export const requestOptionsProperty: INodeProperties = {
 	],
 };
 
+/** A text field that starts empty; `more` holds what else it has (required, placeholder). */
+export function textField(displayName: string, name: string, description: string, more: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'string', default: '', description, ...more };
+}
+
+/** Off by default (n8n's lint reads the default from a literal): a field on by default overrides it. */
+export function booleanField(displayName: string, name: string, description: string): INodeProperties {
+	return { displayName, name, type: 'boolean', default: false, description };
+}
+
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
+		booleanField('Return All', 'returnAll', 'Whether to return all results or only up to a given limit'),
 		{
 			displayName: 'Limit',
 			name: 'limit',
@@ -105,14 +103,11 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 /** Options of the operations whose answer reports failures per entry (read by `finishBulkResults`). */
 export function failOnItemErrorsOptions(): INodeProperties {
 	return optionsCollection([
-		{
-			displayName: 'Fail on Item Errors',
-			name: 'failOnItemErrors',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
-		},
+		booleanField(
+			'Fail on Item Errors',
+			'failOnItemErrors',
+			'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
+		),
 	]);
 }
 

@@ -1,7 +1,15 @@
 /** The product fields Import and Update both offer, and the product readers built on values.ts. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Route } from '../transport/send';
+import { textField } from './common';
 import { VAT_RATES, readChoice, readEan, readList, readNumber, type ValueContext } from '../values/values';
+
+/**
+ * The route of every product request. Each is safe to repeat: reads (Check EANs is a POST that only
+ * reads), updates set absolute values, and Import creates or edits by EAN.
+ */
+export const CATALOGUE: Route = { group: 'catalogue', idempotent: true };
 
 export const WEIGHT_UNITS = ['KG', 'G'] as const;
 
@@ -14,7 +22,7 @@ export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1
 
 /** A text field, not a number defaulting to 0: n8n (2.41) flags an empty required field before a run only for text types. */
 export function requiredPriceField(name: string, displayName: string, description: string): INodeProperties {
-	return { displayName, name, type: 'string', default: '', required: true, placeholder: 'e.g. 1299.99', description };
+	return textField(displayName, name, description, { required: true, placeholder: 'e.g. 1299.99' });
 }
 
 /**
@@ -23,14 +31,7 @@ export function requiredPriceField(name: string, displayName: string, descriptio
  * the shelf). The readers take text as they take numbers, so older workflows' numbers still read.
  */
 export const PRODUCT_FIELDS = {
-	basePrice: {
-		displayName: 'Base Price',
-		name: 'basePrice',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 1299.99',
-		description: `Price with VAT included; above 0. ${PRICE_FORMS}.`,
-	},
+	basePrice: textField('Base Price', 'basePrice', `Price with VAT included; above 0. ${PRICE_FORMS}.`, { placeholder: 'e.g. 1299.99' }),
 	packageWeightUnit: {
 		displayName: 'Package Weight Unit',
 		name: 'packageWeightUnit',
@@ -42,29 +43,16 @@ export const PRODUCT_FIELDS = {
 		default: 'KG',
 		description: 'Unit of the package weight',
 	},
-	packageWeightValue: {
-		displayName: 'Package Weight Value',
-		name: 'packageWeightValue',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 1.25',
-		description: 'Package weight; above 0, plain digits with at most 3 decimals (e.g. 1.25)',
-	},
-	sku: {
-		displayName: 'SKU',
-		name: 'sku',
-		type: 'string',
-		default: '',
-		description: 'Stock keeping unit',
-	},
-	stockLevel: {
-		displayName: 'Stock Level',
-		name: 'stockLevel',
-		type: 'string',
-		default: '',
+	packageWeightValue: textField(
+		'Package Weight Value',
+		'packageWeightValue',
+		'Package weight; above 0, plain digits with at most 3 decimals (e.g. 1.25)',
+		{ placeholder: 'e.g. 1.25' },
+	),
+	sku: textField('SKU', 'sku', 'Stock keeping unit'),
+	stockLevel: textField('Stock Level', 'stockLevel', 'Available stock; a whole number of 0 or more, plain digits (e.g. 1000)', {
 		placeholder: 'e.g. 1000',
-		description: 'Available stock; a whole number of 0 or more, plain digits (e.g. 1000)',
-	},
+	}),
 	vat: {
 		displayName: 'VAT',
 		name: 'vat',

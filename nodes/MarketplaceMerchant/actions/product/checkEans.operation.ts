@@ -12,8 +12,8 @@ import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { pacedRouting } from '../common';
-import { eanKey, readEanList } from '../productValues';
+import { pacedRouting, textField } from '../common';
+import { CATALOGUE, eanKey, readEanList } from '../productValues';
 import { serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
@@ -50,9 +50,7 @@ const checkEans: INodePropertyOptions = {
 	action: 'Check whether EANs exist',
 	description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean and exists true or false',
 	routing: pacedRouting({
-		group: 'catalogue',
-		// A POST that only reads.
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'POST', url: PATHS.eanExists },
 		preSend: [buildEanListBody],
 		strategy: sendEanCheck,
@@ -63,15 +61,12 @@ const checkEans: INodePropertyOptions = {
 const displayOptions = { show: { resource: ['product'], operation: ['checkEans'] } };
 
 const checkEansFields = updateDisplayOptions(displayOptions, [
-	{
-		displayName: 'EANs',
-		name: 'eans',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 8600000000017, 4006381333931',
-		description: 'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
-	},
+	textField(
+		'EANs',
+		'eans',
+		'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
+		{ required: true, placeholder: 'e.g. 8600000000017, 4006381333931' },
+	),
 ]);
 
 export const operation: OperationModule = { option: checkEans, fields: checkEansFields };

@@ -15,7 +15,8 @@ import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { formatYearMonthDay } from '../../values/dates';
 import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../values/values';
-import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
+import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField, textField } from '../common';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 export function productFilters(filters: INodeProperties[]): INodeProperties {
@@ -40,10 +41,7 @@ const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IE
 	},
 };
 
-export async function addProductFilters(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
+export async function addProductFilters(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = { ...requestOptions.qs };
 	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
@@ -71,17 +69,7 @@ function brandNameOf(brand: unknown): string | undefined {
 }
 
 const SIMPLIFIED_FIELDS = [
-	'id',
-	'externalId',
-	'ean',
-	'sku',
-	'name',
-	'brand',
-	'basePrice',
-	'newBasePrice',
-	'vat',
-	'stockLevel',
-	'productType',
+	'id', 'externalId', 'ean', 'sku', 'name', 'brand', 'basePrice', 'newBasePrice', 'vat', 'stockLevel', 'productType',
 ] as const;
 
 async function simplifyProductsIfAsked(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
@@ -100,8 +88,7 @@ const getManyProducts: INodePropertyOptions = {
 	description:
 		"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType. Without Return All, at most Limit products.",
 	routing: pacedRouting({
-		group: 'catalogue',
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'GET', url: PATHS.products },
 		preSend: [addProductFilters],
 		strategy: pageThrough(LIMITS.productsPageSize),
@@ -114,22 +101,9 @@ const displayOptions = { show: { resource: ['product'], operation: ['getMany'] }
 const getManyProductsFields = updateDisplayOptions(displayOptions, [
 	...returnAllAndLimit(),
 	productFilters([
-		{
-			displayName: 'EAN',
-			name: 'ean',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 8600000000017',
-			description: 'Only the product with this EAN (8 to 14 digits)',
-		},
+		textField('EAN', 'ean', 'Only the product with this EAN (8 to 14 digits)', { placeholder: 'e.g. 8600000000017' }),
 		modifiedAfterFilter,
-		{
-			displayName: 'Search',
-			name: 'search',
-			type: 'string',
-			default: '',
-			description: 'Text to look for in the name, SKU and EAN',
-		},
+		textField('Search', 'search', 'Text to look for in the name, SKU and EAN'),
 	]),
 	simplifyField(
 		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',

@@ -6,6 +6,7 @@ import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { addProductFilters, productFilters, modifiedAfterFilter } from './getMany.operation';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const getManyBasicProducts: INodePropertyOptions = {
@@ -15,8 +16,7 @@ const getManyBasicProducts: INodePropertyOptions = {
 	description:
 		'List products with only ID, EAN, SKU, prices (RSD, VAT included), stock level and warehouse: one item per product; faster than Get Many for large catalogues (2,500 per request). Without Return All, at most Limit products.',
 	routing: pacedRouting({
-		group: 'catalogue',
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'GET', url: PATHS.basicProducts },
 		preSend: [addProductFilters],
 		strategy: pageThrough(LIMITS.basicProductsPageSize),

@@ -16,6 +16,7 @@ import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 /** On the node's `methods.loadOptions`. */
@@ -44,7 +45,7 @@ function languageHeaders(language: unknown): IDataObject {
 export async function getProductTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const response = await sendAuthenticated(
 		this,
-		{ group: 'catalogue', idempotent: true },
+		CATALOGUE,
 		{ method: 'GET', url: PATHS.productTypes, headers: { Accept: 'application/json', ...languageHeaders(this.getCurrentNodeParameter('language')) } },
 	);
 	return decodedList<unknown>(this, response, ANSWERS.productTypes)
@@ -59,10 +60,7 @@ async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpR
 }
 
 /** The service lists type names as plain strings: one item `{ name }` each. */
-async function typeNamesAsItems(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+async function typeNamesAsItems(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return items.map(({ json }) => {
 		const keys = Object.keys(json);
 		return { json: keys.length === 1 && keys[0] === 'value' ? { name: json.value } : json };
@@ -75,8 +73,7 @@ const getTypes: INodePropertyOptions = {
 	action: 'Get product types',
 	description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
 	routing: pacedRouting({
-		group: 'catalogue',
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'GET', url: PATHS.productTypes },
 		preSend: [setLanguage],
 		postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],

@@ -30,9 +30,9 @@ import {
 	toList,
 	type ValueContext,
 } from '../../values/values';
-import { pacedRouting, panelLabels } from '../common';
+import { pacedRouting, panelLabels, textField } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
-import { PRODUCT_FIELDS, readWeight, readWeightUnit, requiredPriceField } from '../productValues';
+import { CATALOGUE, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
@@ -131,9 +131,7 @@ const importProduct: INodePropertyOptions = {
 	description:
 		'Create a product, or edit the product with the same EAN, from one input item. The service applies imports asynchronously: the output is the import progress ID with the EAN, not the product.',
 	routing: pacedRouting({
-		group: 'catalogue',
-		// Import creates or edits by EAN: sending it twice gives the same catalogue.
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'POST', url: PATHS.import },
 		preSend: [buildImportBody],
 		strategy: sendImport,
@@ -155,22 +153,8 @@ const additionalFieldOptions: INodeProperties[] = [
 				displayName: 'Attribute',
 				name: 'attribute',
 				values: [
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. color',
-						description: 'Attribute name',
-					},
-					{
-						displayName: 'Values',
-						name: 'values',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. red, dark blue',
-						description: 'Attribute values, separated by commas',
-					},
+					textField('Name', 'name', 'Attribute name', { placeholder: 'e.g. color' }),
+					textField('Values', 'values', 'Attribute values, separated by commas', { placeholder: 'e.g. red, dark blue' }),
 				],
 			},
 		],
@@ -182,37 +166,14 @@ const additionalFieldOptions: INodeProperties[] = [
 		default: '{}',
 		description: `Attributes as JSON, merged with the Attributes rows. ${ATTRIBUTES_HINT}.`,
 	},
-	{
-		displayName: 'Brand',
-		name: 'brand',
-		type: 'string',
-		default: '',
-		description: 'Brand name',
-	},
-	{
-		displayName: 'External ID',
-		name: 'externalId',
-		type: 'string',
-		default: '',
-		description: "The product's ID in your own system",
-	},
-	{
-		displayName: 'Gallery URLs',
-		name: 'gallery',
-		type: 'string',
-		default: '',
+	textField('Brand', 'brand', 'Brand name'),
+	textField('External ID', 'externalId', "The product's ID in your own system"),
+	textField('Gallery URLs', 'gallery', 'URLs of further product images: a list, or text with the URLs separated by commas or new lines', {
 		placeholder: 'e.g. https://example.com/1.jpg, https://example.com/2.jpg',
-		description: 'URLs of further product images: a list, or text with the URLs separated by commas or new lines',
-	},
+	}),
 	{ ...PRODUCT_FIELDS.packageWeightUnit, description: 'Unit of the package weight; the service assumes KG when not given' },
 	PRODUCT_FIELDS.packageWeightValue,
-	{
-		displayName: 'Parent EAN',
-		name: 'parentEan',
-		type: 'string',
-		default: '',
-		description: 'EAN of an existing product this one becomes a variation of (e.g. another size or color)',
-	},
+	textField('Parent EAN', 'parentEan', 'EAN of an existing product this one becomes a variation of (e.g. another size or color)'),
 	PRODUCT_FIELDS.sku,
 ];
 
@@ -226,42 +187,17 @@ const importProductFields = updateDisplayOptions(displayOptions, [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
+	textField('Name', 'name', 'Product name', { required: true }),
+	textField('EAN', 'ean', 'European Article Number: 8 to 14 digits; an existing product with this EAN is edited', {
 		required: true,
-		default: '',
-		description: 'Product name',
-	},
-	{
-		displayName: 'EAN',
-		name: 'ean',
-		type: 'string',
-		required: true,
-		default: '',
 		placeholder: 'e.g. 4006381333931',
-		description: 'European Article Number: 8 to 14 digits; an existing product with this EAN is edited',
-	},
-	{
-		displayName: 'Description',
-		name: 'description',
-		type: 'string',
-		typeOptions: { rows: 4 },
+	}),
+	textField('Description', 'description', 'Product description', { typeOptions: { rows: 4 }, required: true }),
+	textField('Cover Image URL', 'coverImage', 'URL (http or https) of the main product image', {
 		required: true,
-		default: '',
-		description: 'Product description',
-	},
-	{
-		displayName: 'Cover Image URL',
-		name: 'coverImage',
-		type: 'string',
-		required: true,
-		default: '',
 		placeholder: 'e.g. https://example.com/images/cover.jpg',
-		description: 'URL (http or https) of the main product image',
-	},
-	requiredPriceField('basePrice', PRODUCT_FIELDS.basePrice.displayName, PRODUCT_FIELDS.basePrice.description),
+	}),
+	{ ...PRODUCT_FIELDS.basePrice, required: true },
 	PRODUCT_FIELDS.vat,
 	{
 		// Required and read for every import: a top-level number keeps its default of 0 (a new
@@ -273,13 +209,7 @@ const importProductFields = updateDisplayOptions(displayOptions, [
 		default: 0,
 		description: PRODUCT_FIELDS.stockLevel.description,
 	},
-	{
-		displayName: 'Category',
-		name: 'category',
-		type: 'string',
-		default: '',
-		description: 'Main category of the product',
-	},
+	textField('Category', 'category', 'Main category of the product'),
 	{
 		...productTypeLanguageField,
 		displayName: 'Product Type Language',

@@ -16,13 +16,10 @@ export type MatchBy = 'id' | 'ean' | 'sku';
 const SYNC_STATUSES = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguous', 'failed', 'planned', 'invalid'] as const;
 
 type SyncStatus = (typeof SYNC_STATUSES)[number];
-
 export interface SyncEntry {
-	/** In its list (or the input item's), from 0. */
 	position: number;
-	/** As the user gave it, for the output. */
+	/** As the user gave it, for the output; `key` as `matchKeyOf` gives it, for lookup. */
 	match: string | number;
-	/** For lookup (`matchKeyOf`). */
 	key: string;
 	stockLevel?: number;
 	basePrice?: number;
@@ -161,7 +158,6 @@ export function planSync(
 	const label = MATCH_LABEL[matchBy];
 	const index = indexCatalogue(catalogue, matchBy);
 	const repeated = repeatedKeys(entries);
-
 	const outcomes: SyncOutcome[] = [];
 	const updates: SyncPlan['updates'] = [];
 	const mark = (result: SyncOutcome, status: SyncStatus, error: string) => {
@@ -180,7 +176,6 @@ export function planSync(
 		if (settings.zeroProductsNotInList) for (const product of only ? [only] : (found as IDataObject[])) named.add(product);
 		const result = outcome(entry.position + 1, entry.match, only, 'planned');
 		outcomes.push(result);
-
 		const positions = repeated.get(entry.key);
 		if (positions) {
 			const where = entriesAt(source, positions);
@@ -196,7 +191,6 @@ export function planSync(
 			}
 			continue;
 		}
-
 		result.changes = changesFor(entry, only);
 		if (!result.changes.stockLevel && !result.changes.basePrice) {
 			result.status = 'unchanged';

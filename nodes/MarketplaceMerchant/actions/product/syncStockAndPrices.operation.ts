@@ -8,6 +8,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
@@ -29,11 +30,12 @@ import {
 	readText,
 	type ValueContext,
 } from '../../values/values';
-import { bulkInputFields, oncePer, type BulkInput, type ItemContext } from '../bulkInput';
-import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry, type BulkOperation } from '../bulkRun';
-import { optionsCollection, panelLabels, readSimplify, simplifyResultsField } from '../common';
+import { bulkInputFields, oncePer, type ItemContext } from '../bulkInput';
+import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry } from '../bulkRun';
+import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyResultsField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
-import { PRODUCT_BULK_UPDATE } from './updateMany.operation';
+import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -41,62 +43,28 @@ const OPERATION = 'syncStockAndPrices';
 const JSON_HINT =
 	'An array of objects such as [{"ean": "8600000000017", "stockLevel": 5, "basePrice": 1299}], each naming its product by the Match By field ("id", "ean" or "sku") and giving stockLevel, basePrice or both; "allowLargePriceChange": true lets one entry past the price guard';
 
-const BULK_INPUT: BulkInput = {
-	entries: 'products to sync',
-	entry: 'Product',
-	json: {
-		name: 'productsJson',
-		displayName: 'Products (JSON)',
-		itemProperty: 'products',
+const BULK_INPUT = productListInput(
+	'products to sync',
+	{
 		description: `The list to match. ${JSON_HINT}. One input item is one sync run: aggregate sheet rows into one list first.`,
 		placeholder: '[{"ean": "8600000000017", "stockLevel": 5, "basePrice": 1299}]',
 		hint: JSON_HINT,
 		// Entries name their product by the Match By key; rows give it as Match Value.
 		labels: MATCH_LABEL,
 	},
-	rows: {
-		name: 'productRows',
-		displayName: 'Products',
-		row: {
-			name: 'product',
-			displayName: 'Product',
-			values: [
-				{
-					displayName: 'Match Value',
-					name: 'match',
-					type: 'string',
-					default: '',
-					required: true,
-					placeholder: 'e.g. 8600000000017',
-					description: 'The product ID, EAN or SKU (as Match By says) of the product',
-				},
-				{
-					displayName: 'Stock Level',
-					name: 'stockLevel',
-					type: 'string',
-					default: '',
-					description: 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is',
-				},
-				{
-					displayName: 'Base Price',
-					name: 'basePrice',
-					type: 'string',
-					default: '',
-					description: 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is',
-				},
-				{
-					displayName: 'Allow Large Price Change',
-					name: 'allowLargePriceChange',
-					type: 'boolean',
-					default: false,
-					description: 'Whether this price may pass the price guard',
-				},
-			],
-		},
+	{
+		values: [
+			textField('Match Value', 'match', 'The product ID, EAN or SKU (as Match By says) of the product', {
+				required: true,
+				placeholder: 'e.g. 8600000000017',
+			}),
+			textField('Stock Level', 'stockLevel', 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is'),
+			textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
+			booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
+		],
 	},
-	nameEntry: (ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABEL[matchByOf(ctx)]} ${String(entry.match)}`),
-	emptyProblem: 'the list is empty',
-};
+	(ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABEL[matchByOf(ctx)]} ${String(entry.match)}`),
+);
 
 const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
 	id: readId,
@@ -130,7 +98,6 @@ function readSettings(ctx: ItemContext): SyncSettings {
 		priceGuard: guardOn
 			? {
 					maxDecreasePercent: readPercent(ctx, FIELD_LABELS.maxDecreasePercent, options.maxDecreasePercent ?? 50),
-					// A price may rise by more than 100 %.
 					maxIncreasePercent: readPercent(ctx, FIELD_LABELS.maxIncreasePercent, options.maxIncreasePercent ?? 100, Infinity),
 					holdWholeEntry: options.guardedEntries === 'holdEntry',
 				}
@@ -159,8 +126,6 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	}
 	return checked;
 }
-
-const CATALOGUE = { group: 'catalogue', idempotent: true } as const;
 
 async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;
@@ -202,28 +167,24 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 
 	// The plan's outcomes for valid entries, invalid ones in their place.
 	let next = 0;
-	const perEntry = batch.entries.map((entry) =>
-		entry.problem
-			? { outcome: invalidOutcome(entry.position, entry.raw.match ?? entry.raw[settings.matchBy], problemText(entry.problem)), entry }
-			: { outcome: plan.outcomes[next++], entry },
+	const perEntry = batch.entries.map(({ problem, position, raw }) =>
+		problem ? invalidOutcome(position, raw.match ?? raw[settings.matchBy], problemText(problem)) : plan.outcomes[next++],
 	);
 	const notInList = plan.outcomes.slice(next);
-	if (summaryOnly) {
-		const summary = summarize([...perEntry.map(({ outcome }) => outcome), ...notInList], dryRun);
-		return [{ json: summary, pairedItem: batch.items.map((item) => ({ item })) }];
-	}
+	if (summaryOnly) return [{ json: summarize([...perEntry, ...notInList], dryRun), pairedItem: batch.items.map((item) => ({ item })) }];
 	const shape = (outcome: SyncOutcome, entry?: BulkEntry<SyncEntry>) =>
 		simplify ? simplifyOutcome(outcome, settings.matchBy, entry?.value, entry?.raw) : (outcome as IDataObject);
 	return [
-		...perEntry.map(({ outcome, entry }, position): BatchOutput => ({ json: shape(outcome, entry), entry: position, rejected: !succeeded(outcome) && !entry.problem })),
+		...perEntry.map((outcome, position): BatchOutput => {
+			const entry = batch.entries[position];
+			return { json: shape(outcome, entry), entry: position, rejected: !succeeded(outcome) && !entry.problem };
+		}),
 		...notInList.map((outcome): BatchOutput => ({ json: shape(outcome) })),
 	];
 }
 
-const SYNC: BulkOperation<SyncEntry> = { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch };
-
 async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBulkOperation(this, SYNC);
+	return await runBulkOperation<SyncEntry>(this, { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch });
 }
 
 const syncStockAndPricesOperation: INodePropertyOptions = {
@@ -235,6 +196,10 @@ const syncStockAndPricesOperation: INodePropertyOptions = {
 };
 
 const displayOptions = { show: { resource: ['product'], operation: [OPERATION] } };
+
+function percentOption(displayName: string, name: string, byDefault: number, description: string): INodeProperties {
+	return { displayName, name, type: 'number', typeOptions: { minValue: 0, maxValue: 100 }, default: byDefault, description };
+}
 
 const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 	{
@@ -266,13 +231,7 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 		],
 		default: 'leave',
 	},
-	{
-		displayName: 'Dry Run',
-		name: 'dryRun',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to only report what would change (status "planned") and send nothing',
-	},
+	booleanField('Dry Run', 'dryRun', 'Whether to only report what would change (status "planned") and send nothing'),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -291,37 +250,23 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 		displayOptions: { show: { output: ['entries'] } },
 	},
 	optionsCollection([
+		booleanField(
+			'Confirm Setting More to 0',
+			'confirmZeroing',
+			'Whether to set stock to 0 for products not in the list even beyond Max Share Set to 0',
+		),
+		percentOption('Max Price Decrease (%)', 'maxDecreasePercent', 50, 'Price guard: a new price more than this far below the current one is held back'),
 		{
-			displayName: 'Confirm Setting More to 0',
-			name: 'confirmZeroing',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to set stock to 0 for products not in the list even beyond Max Share Set to 0',
-		},
-		{
-			displayName: 'Max Price Decrease (%)',
-			name: 'maxDecreasePercent',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 100 },
-			default: 50,
-			description: 'Price guard: a new price more than this far below the current one is held back',
-		},
-		{
-			displayName: 'Max Price Increase (%)',
-			name: 'maxIncreasePercent',
-			type: 'number',
+			...percentOption('Max Price Increase (%)', 'maxIncreasePercent', 100, 'Price guard: a new price more than this far above the current one is held back'),
+			// A price may rise by more than 100 %.
 			typeOptions: { minValue: 0 },
-			default: 100,
-			description: 'Price guard: a new price more than this far above the current one is held back',
 		},
-		{
-			displayName: 'Max Share Set to 0 (%)',
-			name: 'maxZeroSharePercent',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 100 },
-			default: 20,
-			description: 'With Set Stock to 0: the run is refused (nothing sent) when it would set more of the catalogue than this to 0',
-		},
+		percentOption(
+			'Max Share Set to 0 (%)',
+			'maxZeroSharePercent',
+			20,
+			'With Set Stock to 0: the run is refused (nothing sent) when it would set more of the catalogue than this to 0',
+		),
 		{
 			displayName: 'When a Price Is Held Back',
 			name: 'guardedEntries',
@@ -338,12 +283,12 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 			description: 'What the price guard holds back of an entry whose new price it does not trust',
 		},
 		{
-			displayName: 'Price Guard',
-			name: 'priceGuard',
-			type: 'boolean',
-			default: true,
-			description:
+			...booleanField(
+				'Price Guard',
+				'priceGuard',
 				'Whether to hold back entries whose new price is far from the current one (a wrong column must not reprice the catalogue). An entry with "allowLargePriceChange": true passes.',
+			),
+			default: true,
 		},
 	]),
 ]);

@@ -21,7 +21,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readingParameter, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
 import { pacedRouting, failOnItemErrorsOptions, panelLabels, readSimplify, simplifyResultsField } from '../common';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
-import { PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
+import { CATALOGUE, PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 import type { OperationModule } from '../contract';
 
 export const productUpdateFieldOptions: INodeProperties[] = [
@@ -35,6 +35,12 @@ export const productUpdateFieldOptions: INodeProperties[] = [
 	PRODUCT_FIELDS.stockLevel,
 	PRODUCT_FIELDS.vat,
 ];
+
+/** Update Fields, of Update and of an Update Many row. */
+export function updateFieldsCollection(description: string): INodeProperties {
+	const options = productUpdateFieldOptions;
+	return { displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, description, options };
+}
 
 const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
 	basePrice: readPrice,
@@ -77,12 +83,7 @@ export function buildProductUpdate(
 		if (given) fields[property] = read(readerOf(property), fieldName(property), source[property]);
 	}
 	if (Object.keys(fields).length === 0) {
-		throw invalidInput(
-			ctx,
-			fieldName(),
-			'nothing to update',
-			`Give at least one of: ${UPDATE_FIELDS_NAMED}`,
-		);
+		throw invalidInput(ctx, fieldName(), 'nothing to update', `Give at least one of: ${UPDATE_FIELDS_NAMED}`);
 	}
 	return { product, fields };
 }
@@ -118,9 +119,7 @@ const updateProduct: INodePropertyOptions = {
 	description:
 		"Change one product, named by its product ID (or EAN): base price (RSD, VAT included, plain digits; applies from the next day), VAT (0, 10 or 20), stock level (a whole number, 0 or more), SKU or package weight. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, and the input sent.",
 	routing: pacedRouting({
-		group: 'catalogue',
-		// Setting the same values again changes nothing.
-		idempotent: true,
+		...CATALOGUE,
 		request: { method: 'PUT', url: PATHS.product },
 		preSend: [buildUpdateRequest],
 		strategy: sendProductUpdate,
@@ -132,15 +131,7 @@ const displayOptions = { show: { resource: ['product'], operation: ['update'] } 
 
 const updateProductFields = updateDisplayOptions(displayOptions, [
 	productLocatorField({ name: 'productId' }),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Fields to change; give at least one. Fields not added keep their current value.',
-		options: productUpdateFieldOptions,
-	},
+	updateFieldsCollection('Fields to change; give at least one. Fields not added keep their current value.'),
 	simplifyResultsField(),
 	failOnItemErrorsOptions(),
 ]);

@@ -4,6 +4,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
@@ -14,51 +15,47 @@ import { bulkInputFields, type BulkInput } from '../bulkInput';
 import { bulkWrite, runBulkOperation, type BulkOperation, type BulkRequests } from '../bulkRun';
 import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
-import { UPDATE_FIELD_NAMES, buildProductUpdate, productUpdateFieldOptions, type CheckedProductUpdate } from './update.operation';
+import { UPDATE_FIELD_NAMES, buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from './update.operation';
+import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
-const BULK_INPUT: BulkInput = {
-	entries: 'products to update',
-	entry: 'Product',
-	json: {
-		name: 'productsJson',
-		displayName: 'Products (JSON)',
-		itemProperty: 'products',
+/** The product list of Update Many and Sync Stock and Prices: one set of parameter names and labels. */
+export function productListInput(
+	entries: string,
+	json: Pick<BulkInput['json'], 'description' | 'placeholder' | 'hint' | 'labels'>,
+	rows: Pick<BulkInput['rows'], 'toEntry'> & { values: INodeProperties[] },
+	nameEntry: BulkInput['nameEntry'],
+): BulkInput {
+	const { values, ...rowOptions } = rows;
+	return {
+		entries,
+		entry: 'Product',
+		json: { name: 'productsJson', displayName: 'Products (JSON)', itemProperty: 'products', ...json },
+		rows: { name: 'productRows', displayName: 'Products', row: { name: 'product', displayName: 'Product', values }, ...rowOptions },
+		nameEntry,
+		emptyProblem: 'the list is empty',
+	};
+}
+
+const BULK_INPUT = productListInput(
+	'products to update',
+	{
 		description: `List of updates. ${JSON_HINT}. Numbers may be given as text.`,
 		placeholder: '[{"id": 100001, "stockLevel": 5}, {"id": 100002, "basePrice": 1299.9}]',
 		hint: JSON_HINT,
 	},
-	rows: {
-		name: 'productRows',
-		displayName: 'Products',
-		row: {
-			name: 'product',
-			displayName: 'Product',
-			values: [
-				productLocatorField({ name: 'id' }),
-				{
-					displayName: 'Update Fields',
-					name: 'updateFields',
-					type: 'collection',
-					placeholder: 'Add Field',
-					default: {},
-					description: 'Fields to change; give at least one',
-					options: productUpdateFieldOptions,
-				},
-			],
-		},
+	{
+		values: [productLocatorField({ name: 'id' }), updateFieldsCollection('Fields to change; give at least one')],
 		toEntry: (row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
 	},
-	nameEntry: (ctx, entry) => productNamedBy(ctx, entry.id),
-	emptyProblem: 'the list is empty',
-};
+	(ctx, entry) => productNamedBy(ctx, entry.id),
+);
 
 /** PUT product/bulk, as Sync Stock and Prices sends it too. */
 export const PRODUCT_BULK_UPDATE: BulkRequests = {
-	// Absolute values: sending one twice changes nothing.
-	route: { group: 'catalogue', idempotent: true },
+	route: CATALOGUE,
 	request: { method: 'PUT', url: PATHS.productBulk },
 	maxItems: LIMITS.productsPerBulkRequest,
 	answer: ANSWERS.productBulkUpdate,
