@@ -9,6 +9,7 @@ import {
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
 	type INodeProperties,
+	type INodePropertyMode,
 } from 'n8n-workflow';
 
 import { decodedList, decodedNumber } from '../answers/decode';
@@ -28,50 +29,46 @@ const EAN_LOOKUP_SIZE = 20;
 
 const MODES = { list: 'From List', id: 'By ID', ean: 'By EAN' };
 
-export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
+/** A locator field (product, discount): From List first, then the modes that take a typed value. */
+export function locatorField(
+	displayName: string,
+	name: string,
+	description: string,
+	list: { placeholder: string; searchListMethod: string },
+	typedModes: INodePropertyMode[],
+): INodeProperties {
+	const { placeholder, searchListMethod } = list;
 	return {
-		displayName: 'Product ID',
+		displayName,
 		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description:
-			description ??
-			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
+		description,
 		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a product...',
-				typeOptions: { searchListMethod: 'searchProducts', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 100001',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A product ID is a whole number, e.g. 100001' },
-					},
-				],
-			},
-			{
-				displayName: 'By EAN',
-				name: 'ean',
-				type: 'string',
-				placeholder: 'e.g. 8600123456782',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\s*[0-9]{8,14}\\s*$', errorMessage: 'An EAN is 8 to 14 digits, e.g. 8600123456782' },
-					},
-				],
-			},
+			{ displayName: MODES.list, name: 'list', type: 'list', placeholder, typeOptions: { searchListMethod, searchable: true } },
+			...typedModes,
 		],
 	};
+}
+
+function digitsMode(name: 'id' | 'ean', placeholder: string, regex: string, errorMessage: string): INodePropertyMode {
+	const validation = [{ type: 'regex', properties: { regex, errorMessage } }];
+	return { displayName: MODES[name], name, type: 'string', placeholder, validation };
+}
+
+export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
+	return locatorField(
+		'Product ID',
+		name,
+		description ??
+			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
+		{ placeholder: 'Select a product...', searchListMethod: 'searchProducts' },
+		[
+			digitsMode('id', 'e.g. 100001', '^\\s*[0-9]+\\s*$', 'A product ID is a whole number, e.g. 100001'),
+			digitsMode('ean', 'e.g. 8600123456782', '^\\s*[0-9]{8,14}\\s*$', 'An EAN is 8 to 14 digits, e.g. 8600123456782'),
+		],
+	);
 }
 
 type ProductRef = { id: number } | { ean: string };

@@ -14,7 +14,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { resultLimit } from '../../transport/pagination';
 import { DATE_FORMS, readDay, readParameter } from '../../values/values';
 import { pacedRouting, returnAllAndLimit } from '../common';
-import { RESOURCE, checkDiscountPeriod } from './shared';
+import { RESOURCE, checkDiscountPeriod, dayField } from './shared';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'getMany';
@@ -52,22 +52,8 @@ export const operation: OperationModule = {
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
-		{
-			displayName: 'Date From',
-			name: 'dateFrom',
-			type: 'dateTime',
-			default: '',
-			required: true,
-			description: `First day of the range: ${DATE_FORMS}`,
-		},
-		{
-			displayName: 'Date To',
-			name: 'dateTo',
-			type: 'dateTime',
-			default: '',
-			required: true,
-			description: `Last day of the range: ${DATE_FORMS}`,
-		},
+		dayField('Date From', 'dateFrom', `First day of the range: ${DATE_FORMS}`, true),
+		dayField('Date To', 'dateTo', `Last day of the range: ${DATE_FORMS}`, true),
 		...returnAllAndLimit(),
 	]),
 };

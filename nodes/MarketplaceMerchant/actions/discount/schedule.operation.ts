@@ -7,7 +7,7 @@ import { lookUpProductIds, productLocatorField, productNamedBy, readProductRef, 
 import { PRICE_FORMS, requiredPriceField } from '../productValues';
 import { exampleDay } from '../bulkInput';
 import type { BulkEntry } from '../bulkRun';
-import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, discountTypeOf, discountTypeOptions } from './shared';
+import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
 interface CheckedSchedule {
@@ -64,21 +64,13 @@ const rowFields: INodeProperties[] = [
 		`Price with VAT during the discount; must be at least 5% below the regular price. ${PRICE_FORMS}.`,
 	),
 	currencyField('currency', 'Currency', 'Currency of the discount price; the service takes RSD'),
-	{
-		displayName: 'Date From',
-		name: 'dateFrom',
-		type: 'dateTime',
-		default: '',
-		required: true,
-		description: `First day of the discount: today or later. A discount dated today starts at once, otherwise at 00:01. Accepts ${DATE_FORMS}.`,
-	},
-	{
-		displayName: 'Date To',
-		name: 'dateTo',
-		type: 'dateTime',
-		default: '',
-		description: `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`,
-	},
+	dayField(
+		'Date From',
+		'dateFrom',
+		`First day of the discount: today or later. A discount dated today starts at once, otherwise at 00:01. Accepts ${DATE_FORMS}.`,
+		true,
+	),
+	dayField('Date To', 'dateTo', `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`),
 	{
 		displayName: 'Discount Type',
 		name: 'discountType',

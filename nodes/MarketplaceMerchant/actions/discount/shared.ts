@@ -22,6 +22,7 @@ import { ANSWERS, type AnswerSchema } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
 import { bulkInputFields, type BulkInput } from '../bulkInput';
+import { locatorField } from '../productLocator';
 import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
 import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import type { OperationModule } from '../contract';
@@ -129,29 +130,14 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 }
 
 export function discountLocatorField(description: string): INodeProperties {
-	return {
-		displayName: 'Discount ID',
-		name: 'discountId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a discount...',
-				typeOptions: { searchListMethod: 'searchDiscounts', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47',
-			},
-		],
-	};
+	return locatorField('Discount ID', 'discountId', description, { placeholder: 'Select a discount...', searchListMethod: 'searchDiscounts' }, [
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47' },
+	]);
+}
+
+/** A day field of the discount operations (Get Many's range, Schedule's and Update's rows). */
+export function dayField(displayName: string, name: string, description: string, required = false): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: '', ...(required ? { required } : {}), description };
 }
 
 /** Reads a discount locator's value, or a plain discount ID (older workflows, JSON entries). */
