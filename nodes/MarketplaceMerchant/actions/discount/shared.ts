@@ -1,7 +1,6 @@
 /**
  * What the discount operations share: the discount types and their rules, the discount locator
- * (Update rows, Cancel) with its list of current and upcoming discounts, and the bulk operations
- * Schedule and Update, which send their entries in chunks of at most 500.
+ * with its list of current and upcoming discounts, and the bulk operations Schedule and Update.
  */
 import {
 	updateDisplayOptions,
@@ -77,10 +76,7 @@ export function discountTypeOf(ctx: ValueContext, field: string, value: unknown)
 	return readChoice(ctx, field, value, DISCOUNT_TYPES);
 }
 
-/**
- * The rules the service applies to every discount period: the end not before the start, no end
- * for a clearance sale, and the longest run of a sale or seasonal sale.
- */
+/** The service's rules for a period: the end not before the start, no end for a clearance sale, the longest run. */
 export function checkDiscountPeriod(
 	ctx: ValueContext,
 	type: DiscountType | undefined,
@@ -187,20 +183,17 @@ export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: stri
 	return { results };
 }
 
-interface BulkDiscountOperation<Checked> extends Pick<BulkOperation<Checked>, 'check' | 'resolve'> {
+interface BulkDiscountOperation<Checked>
+	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
+		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
 	method: 'POST' | 'PUT';
 	answer: AnswerSchema;
-	/** For descriptions: 'discounts', 'discount updates'. */
-	entries: string;
-	/** One entry, and one row of the panel: 'Discount', 'Discount Update'. */
-	entry: string;
 	rowsName: string;
 	rowFields: INodeProperties[];
 	jsonDescription: string;
 	jsonPlaceholder: string;
 	jsonLabels?: Record<string, string>;
-	nameEntry: BulkInput['nameEntry'];
 	body: (value: Checked) => IDataObject;
 	idOfInvalid: (raw: IDataObject) => unknown;
 }
