@@ -95,12 +95,8 @@ export interface NamedProductRef {
 }
 
 async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promise<number[]> {
-	const response = await sendAuthenticated(ctx, CATALOGUE_READ, {
-		method: 'GET',
-		url: PATHS.products,
-		qs: { ean, page: 0, size: EAN_LOOKUP_SIZE },
-	});
-	const products = decodedList(ctx, response, ANSWERS.products);
+	const qs = { ean, page: 0, size: EAN_LOOKUP_SIZE };
+	const products = decodedList(ctx, await sendAuthenticated(ctx, CATALOGUE_READ, { method: 'GET', url: PATHS.products, qs }), ANSWERS.products);
 	return products.filter((product) => eanKey(product.ean) === eanKey(ean)).map((product) => Number(product.id));
 }
 
@@ -115,14 +111,11 @@ export async function lookUpProductIds(
 		if ('id' in ref) return ref.id;
 		const ids = found.get(ref.ean) ?? [];
 		if (ids.length === 1) return ids[0];
-		return ids.length === 0
-			? invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list')
-			: invalidInput(
-					ctx,
-					field,
-					`${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`,
-					'Give the product by its ID instead',
-				);
+		if (ids.length === 0) {
+			return invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list');
+		}
+		const problem = `${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`;
+		return invalidInput(ctx, field, problem, 'Give the product by its ID instead');
 	});
 }
 
@@ -167,10 +160,7 @@ export async function searchProducts(this: ILoadOptionsFunctions, filter?: strin
 	const response = await sendAuthenticated(this, CATALOGUE_READ, { method: 'GET', url: PATHS.products, qs });
 	const products = decodedList(this, response, ANSWERS.products);
 	return {
-		results: products.map((product) => ({
-			name: listEntryName(product),
-			value: String(product.id),
-		})),
+		results: products.map((product) => ({ name: listEntryName(product), value: String(product.id) })),
 		// A page shorter than asked for is the last one (the answers carry no paging metadata).
 		paginationToken: products.length < SEARCH_PAGE_SIZE ? undefined : String(page + 1),
 	};
