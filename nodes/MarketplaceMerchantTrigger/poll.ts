@@ -166,13 +166,8 @@ async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateW
 		if (link) toDownload.push({ entry, link });
 		else entry.item.json.pdfError = `The service returned no PDF link for this ${DOCUMENTS[kind].label}`;
 	}
-	const downloaded = await downloadDocumentPdfs(
-		ctx,
-		toDownload.map(({ link }) => link),
-		binaryProperty,
-		undefined,
-		toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind)),
-	);
+	const names = toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind));
+	const downloaded = await downloadDocumentPdfs(ctx, toDownload.map(({ link }) => link), binaryProperty, undefined, names);
 	toDownload.forEach(({ entry }, index) => {
 		entry.item.binary = downloaded[index].binary;
 	});
@@ -263,14 +258,10 @@ async function newDocumentsIn(
 	spent: () => boolean,
 ): Promise<{ emissions: Emission[]; handledUpTo: Date }> {
 	const kind = KIND_OF_EVENT[event];
-	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({
-		document,
-		invoicedAt: invoicedDateOf(document),
-	}));
+	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({ document, invoicedAt: invoicedDateOf(document) }));
 	// Undated documents first: a step boundary needs the date of the first document left over.
 	const sortKey = ({ invoicedAt }: { invoicedAt?: Date }) => invoicedAt?.getTime() ?? Number.MIN_SAFE_INTEGER;
 	dated.sort((a, b) => sortKey(a) - sortKey(b));
-
 	const stepSize = settings.downloadPdfs ? DOCUMENTS_PER_PDF_STEP : Math.max(dated.length, 1);
 	const emissions: Emission[] = [];
 	for (let start = 0; start < dated.length; start += stepSize) {

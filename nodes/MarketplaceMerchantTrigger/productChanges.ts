@@ -148,10 +148,8 @@ function changedFields(previous: Fingerprint, current: Fingerprint, watched: Wat
 
 function toItem(product: IDataObject, previous: Fingerprint | null, changed: string[] | null, simplify: boolean): INodeExecutionData {
 	if (simplify) {
-		const { stockLevel, basePrice, newBasePrice } = fingerprintOf(product);
-		return {
-			json: { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, stockLevel, basePrice, newBasePrice, previous: previous as IDataObject | null },
-		};
+		const summary = { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, ...fingerprintOf(product) };
+		return { json: { ...summary, previous: previous as IDataObject | null } };
 	}
 	return { json: { event: PRODUCT_CHANGED, ...product, previous: previous as IDataObject | null, changed } };
 }

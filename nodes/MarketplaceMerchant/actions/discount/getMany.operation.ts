@@ -30,9 +30,7 @@ async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttp
 
 /** The endpoint answers the whole range at once (no paging): Limit keeps the first results. */
 async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const discounts = await sendRequest(this, requestData);
-	const limit = resultLimit(this);
-	return discounts.length > limit ? discounts.slice(0, limit) : discounts;
+	return (await sendRequest(this, requestData)).slice(0, resultLimit(this));
 }
 
 export const operation: OperationModule = {

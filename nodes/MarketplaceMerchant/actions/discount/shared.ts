@@ -166,15 +166,8 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
 export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const now = new Date();
 	const today = todayUtc();
-	const response = await sendAuthenticated(
-		this,
-		{ group: 'payments', idempotent: true },
-		{
-			method: 'GET',
-			url: PATHS.discounts,
-			qs: { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) },
-		},
-	);
+	const qs = { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) };
+	const response = await sendAuthenticated(this, { group: 'payments', idempotent: true }, { method: 'GET', url: PATHS.discounts, qs });
 	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
 	const results = decodedList(this, response, ANSWERS.discounts)
 		.filter((discount) => !isBlank(discount.discountId))
