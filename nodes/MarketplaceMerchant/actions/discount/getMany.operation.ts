@@ -23,7 +23,7 @@ const OPERATION = 'getMany';
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const from = readParameter(this, 'dateFrom', 'Date From', readDay);
 	const to = readParameter(this, 'dateTo', 'Date To', readDay);
-	checkDiscountPeriod(this, undefined, from, to, { from: 'Date From', to: 'Date To' });
+	checkDiscountPeriod(this, 'Date To', undefined, from, to);
 	requestOptions.qs = { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) };
 	return requestOptions;
 }

@@ -30,7 +30,7 @@ function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>
 	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(reader('dateTo'), label('dateTo'), entry.dateTo);
 	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(reader('dateTo'), label('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
 	checkDiscountStart(reader('dateFrom'), discountType, dateFrom, label('dateFrom'));
-	checkDiscountPeriod(reader('dateTo'), discountType, dateFrom, dateTo, { from: label('dateFrom'), to: label('dateTo') });
+	checkDiscountPeriod(reader('dateTo'), label('dateTo'), discountType, dateFrom, dateTo);
 	const currencyKey = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
 	const terms: IDataObject = {
 		discountPrice,

@@ -77,26 +77,20 @@ export function discountTypeOf(ctx: ValueContext, field: string, value: unknown)
 }
 
 /** The service's rules for a period: the end not before the start, no end for a clearance sale, the longest run. */
-export function checkDiscountPeriod(
-	ctx: ValueContext,
-	type: DiscountType | undefined,
-	from: Date | undefined,
-	to: Date | undefined,
-	fields: { from: string; to: string },
-): void {
+export function checkDiscountPeriod(ctx: ValueContext, toField: string, type: DiscountType | undefined, from?: Date, to?: Date): void {
 	if (type === 'CLEARANCE_SALE' && to) {
-		throw invalidInput(ctx, fields.to, 'a CLEARANCE_SALE has no end date', 'Leave the end date empty: a clearance sale runs until it is cancelled');
+		throw invalidInput(ctx, toField, 'a CLEARANCE_SALE has no end date', 'Leave the end date empty: a clearance sale runs until it is cancelled');
 	}
 	if (!from || !to) return;
 	const days = Math.floor((to.getTime() - from.getTime()) / DAY_MS) + 1;
 	if (days < 1) {
-		throw invalidInput(ctx, fields.to, `${formatDayMonthYear(to)} is before the start ${formatDayMonthYear(from)}`);
+		throw invalidInput(ctx, toField, `${formatDayMonthYear(to)} is before the start ${formatDayMonthYear(from)}`);
 	}
 	const maxDays = type ? MAX_DAYS[type] : undefined;
 	if (maxDays !== undefined && days > maxDays) {
 		throw invalidInput(
 			ctx,
-			fields.to,
+			toField,
 			`a ${type} lasts at most ${maxDays} days; ${formatDayMonthYear(from)} to ${formatDayMonthYear(to)} is ${days} days`,
 		);
 	}

@@ -40,7 +40,7 @@ function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<IDataObject>)
 	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
 	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
 	if (newDateFrom) checkDiscountStart(reader('newDateFrom'), newType, newDateFrom, label('newDateFrom'));
-	checkDiscountPeriod(reader('newDateTo'), newType, newDateFrom, newDateTo, { from: label('newDateFrom'), to: label('newDateTo') });
+	checkDiscountPeriod(reader('newDateTo'), label('newDateTo'), newType, newDateFrom, newDateTo);
 	if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
 	if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
 	if (newType) update.newDiscountType = newType;
