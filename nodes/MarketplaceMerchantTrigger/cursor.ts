@@ -54,10 +54,8 @@ export class EventCursor {
 	) {}
 
 	/**
-	 * Without a stored state (first activation, or a new Start From date), the trigger starts from
-	 * Start From and emits what it finds, or, by default, seeds: it remembers the look-back window
-	 * before now without emitting it, so the next poll's look-back does not emit documents older
-	 * than the activation.
+	 * Without a stored state (first activation, a new Start From date): from Start From, emitting; by
+	 * default it seeds, remembering the look-back window before now unemitted, older than the activation.
 	 */
 	static open(stored: unknown, settings: CursorSettings): EventCursor {
 		const startOrigin = settings.startFrom?.toISOString();
@@ -81,20 +79,13 @@ export class EventCursor {
 		if (Object.prototype.hasOwnProperty.call(this.state.seen, id)) return false;
 		// A document whose date is not inside the range that returned it is kept as long as the
 		// range's end would be: the service may filter on a date we cannot read.
-		const inside =
-			invoicedAt !== undefined &&
-			invoicedAt.getTime() >= window.from.getTime() &&
-			invoicedAt.getTime() <= window.to.getTime();
-		const rememberedAt = inside ? invoicedAt : window.to;
-		this.state.seen[id] = Math.floor(rememberedAt.getTime() / 1000);
+		const ms = invoicedAt?.getTime();
+		const inside = ms !== undefined && ms >= window.from.getTime() && ms <= window.to.getTime();
+		this.state.seen[id] = Math.floor((inside ? ms : window.to.getTime()) / 1000);
 		return true;
 	}
 
-	/**
-	 * Records that every document invoiced up to `end` (inclusive) was handled: the cursor moves
-	 * there, and ids that no later query can return (their whole second lies before the next
-	 * query's start) are forgotten.
-	 */
+	/** Every document invoiced up to `end` (inclusive) was handled; ids whose whole second lies before the next query's start go. */
 	completeUpTo(end: Date): void {
 		this.state.cursor = end.toISOString();
 		const nextQueryStartMs = end.getTime() - this.settings.lookBackMs;

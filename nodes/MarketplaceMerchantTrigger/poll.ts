@@ -310,11 +310,8 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	return inInvoicedOrder(emissions);
 }
 
-/** The document with the latest invoiced date; of equal dates, the one listed last. */
+/** The document with the latest invoiced date; of equal dates (the sort is stable), the one listed last. */
 function newestOf(documents: IDataObject[]): IDataObject | undefined {
-	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? -Infinity;
-	return documents.reduce<IDataObject | undefined>(
-		(newest, document) => (newest === undefined || at(document) >= at(newest) ? document : newest),
-		undefined,
-	);
+	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? Number.MIN_SAFE_INTEGER;
+	return documents.sort((a, b) => at(a) - at(b)).at(-1);
 }
