@@ -16,13 +16,9 @@ interface CheckedSchedule {
 	productId?: number;
 }
 
-/** The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it. */
-function productKeyOf(entry: IDataObject): string {
-	return ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
-}
-
 function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
-	const productKey = productKeyOf(entry);
+	// The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it.
+	const productKey = ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
 	const product = { field: label(productKey), ref: readProductRef(reader(productKey), label(productKey), entry[productKey]) };
 	const discountPrice = readPrice(reader('discountPrice'), label('discountPrice'), entry.discountPrice);
 	const discountType = discountTypeOf(reader('discountType'), label('discountType'), entry.discountType);
