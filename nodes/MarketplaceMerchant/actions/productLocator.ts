@@ -34,8 +34,7 @@ export function locatorField(
 	displayName: string,
 	name: string,
 	description: string,
-	list: { placeholder: string; searchListMethod: string },
-	typedModes: INodePropertyMode[],
+	{ list, modes }: { list: { placeholder: string; searchListMethod: string }; modes: INodePropertyMode[] },
 ): INodeProperties {
 	const { placeholder, searchListMethod } = list;
 	return {
@@ -47,15 +46,14 @@ export function locatorField(
 		description,
 		modes: [
 			{ displayName: MODES.list, name: 'list', type: 'list', placeholder, typeOptions: { searchListMethod, searchable: true } },
-			...typedModes,
+			...modes,
 		],
 	};
 }
 
-function digitsMode(name: 'id' | 'ean', placeholder: string, regex: string, errorMessage: string): INodePropertyMode {
-	const validation = [{ type: 'regex', properties: { regex, errorMessage } }];
-	return { displayName: MODES[name], name, type: 'string', placeholder, validation };
-}
+const regexCheck = (regex: string, errorMessage: string) => [{ type: 'regex', properties: { regex, errorMessage } }];
+const ID_CHECK = regexCheck('^\\s*[0-9]+\\s*$', 'A product ID is a whole number, e.g. 100001');
+const EAN_CHECK = regexCheck('^\\s*[0-9]{8,14}\\s*$', 'An EAN is 8 to 14 digits, e.g. 8600123456782');
 
 export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
 	return locatorField(
@@ -63,11 +61,13 @@ export function productLocatorField({ name, description }: { name: string; descr
 		name,
 		description ??
 			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
-		{ placeholder: 'Select a product...', searchListMethod: 'searchProducts' },
-		[
-			digitsMode('id', 'e.g. 100001', '^\\s*[0-9]+\\s*$', 'A product ID is a whole number, e.g. 100001'),
-			digitsMode('ean', 'e.g. 8600123456782', '^\\s*[0-9]{8,14}\\s*$', 'An EAN is 8 to 14 digits, e.g. 8600123456782'),
-		],
+		{
+			list: { placeholder: 'Select a product...', searchListMethod: 'searchProducts' },
+			modes: [
+				{ displayName: MODES.id, name: 'id', type: 'string', placeholder: 'e.g. 100001', validation: ID_CHECK },
+				{ displayName: MODES.ean, name: 'ean', type: 'string', placeholder: 'e.g. 8600123456782', validation: EAN_CHECK },
+			],
+		},
 	);
 }
 

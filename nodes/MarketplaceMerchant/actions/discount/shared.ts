@@ -120,9 +120,10 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 }
 
 export function discountLocatorField(description: string): INodeProperties {
-	return locatorField('Discount ID', 'discountId', description, { placeholder: 'Select a discount...', searchListMethod: 'searchDiscounts' }, [
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47' },
-	]);
+	return locatorField('Discount ID', 'discountId', description, {
+		list: { placeholder: 'Select a discount...', searchListMethod: 'searchDiscounts' },
+		modes: [{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47' }],
+	});
 }
 
 /** A day field of the discount operations (Get Many's range, Schedule's and Update's rows). */
