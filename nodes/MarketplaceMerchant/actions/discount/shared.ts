@@ -67,10 +67,7 @@ const DAY_MS = 86_400_000;
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
 
-function todayUtc(): Date {
-	const now = new Date();
-	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
+const todayUtc = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
 
 export function discountTypeOf(ctx: ValueContext, field: string, value: unknown): DiscountType {
 	return readChoice(ctx, field, value, DISCOUNT_TYPES);
@@ -186,11 +183,7 @@ interface BulkDiscountOperation<Checked>
 	idOfInvalid: (raw: IDataObject) => unknown;
 }
 
-/**
- * A bulk discount operation (Schedule, Update) over all input items (actions/bulkRun.ts): a list
- * under `discounts` in the input item, or rows, each entry checked before anything is sent, and
- * each result paired with the entry it belongs to.
- */
+/** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
 export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Checked>): OperationModule {
 	const input: BulkInput = {
 		entries: spec.entries,
@@ -205,11 +198,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
 			labels: spec.jsonLabels,
 		},
-		rows: {
-			name: spec.rowsName,
-			displayName: 'Discounts',
-			row: { name: 'discount', displayName: spec.entry, values: spec.rowFields },
-		},
+		rows: { name: spec.rowsName, displayName: 'Discounts', row: { name: 'discount', displayName: spec.entry, values: spec.rowFields } },
 		emptyProblem: 'no discounts to send',
 	};
 	const operation: BulkOperation<Checked> = {
