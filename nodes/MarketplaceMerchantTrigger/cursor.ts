@@ -21,11 +21,7 @@ export interface EventState {
 	seen: Record<string, number>;
 }
 
-interface CursorSettings {
-	lookBackMs: number;
-	startFrom?: Date;
-	now: Date;
-}
+type CursorSettings = { lookBackMs: number; startFrom?: Date; now: Date };
 
 export type DateWindow = ReturnType<typeof splitIntoWindows>[number];
 

@@ -26,11 +26,7 @@ const MAX_PAGES_PER_POLL = 100;
 const STATE_VERSION = 2;
 const VERSION_WITHOUT_BASELINE = 1;
 
-interface Fingerprint {
-	stockLevel: number | null;
-	basePrice: number | null;
-	newBasePrice: number | null;
-}
+type Fingerprint = Record<'stockLevel' | 'basePrice' | 'newBasePrice', number | null>;
 
 /** Stored in static data under `productChanged`, compact since it is saved after every poll. */
 interface ProductChangeState {

@@ -89,10 +89,7 @@ export function productNamedBy(ctx: ValueContext, value: unknown): string | unde
 	}
 }
 
-export interface NamedProductRef {
-	field: string;
-	ref: ProductRef;
-}
+export type NamedProductRef = { field: string; ref: ProductRef };
 
 async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promise<number[]> {
 	const qs = { ean, page: 0, size: EAN_LOOKUP_SIZE };
