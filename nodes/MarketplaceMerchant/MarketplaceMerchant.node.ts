@@ -15,12 +15,7 @@ import { testMerchantCredential } from './transport/credentialTest';
 
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];
 
-/**
- * A declarative node: every operation is its `routing` (actions/<resource>/<operation>.operation.ts)
- * on the shared engine in transport/. The four bulk operations are `customOperations`, as they run
- * once over all input items (actions/bulkRun.ts says why). Version 2 makes "One Item per …" their
- * default Input Mode; version 1 keeps JSON for workflows saved with it (docs/architecture.md).
- */
+/** Declarative: each operation is its `routing`; the bulk ones are `customOperations`; versions 1 and 2 in docs/architecture.md. */
 export class MarketplaceMerchant implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Merchant',

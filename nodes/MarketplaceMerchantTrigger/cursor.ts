@@ -1,18 +1,12 @@
 /**
  * What the trigger remembers between polls, per event type, so that every document fires exactly
- * once. The service filters on the invoiced date (bounds inclusive), but a document can become visible
- * after its invoiced date has passed. Each poll therefore asks for [cursor − look-back, now],
- * drops the documents it emitted before, emits the rest, and only then moves the cursor to now.
- *
- * - At least once: a document is returned by the first poll whose range ends after it became
- *   visible, as long as its invoiced date is then no more than the look-back window behind the
- *   previous cursor, i.e. as long as it showed up less than one look-back window late.
- * - At most once: an emitted id is kept while a later query can still return it, i.e. while its
- *   invoiced date is not before the next query's start (cursor − look-back); after that no query
- *   reaches it. So the state holds the documents of one look-back window, whatever the number of
- *   documents ever seen.
- * - Atomic: the state changes only after every request of the poll succeeded (poll.ts);
- *   a poll that fails changes nothing, and the next poll covers the same period again.
+ * once. The service filters on the invoiced date (bounds inclusive), but a document can become
+ * visible after that date: each poll asks for [cursor − look-back, now], drops the documents it
+ * emitted before, emits the rest, and only then moves the cursor to now.
+ * - At least once: for a document that shows up less than one look-back window late.
+ * - At most once: an emitted id is kept while its invoiced date is not before the next query's
+ *   start (cursor − look-back), so the state holds one look-back window of documents, not all ever seen.
+ * - Atomic: the state changes only once every request of the poll succeeded (poll.ts).
  */
 import { LIMITS } from '../MarketplaceMerchant/transport/endpoints';
 import { splitIntoWindows } from '../MarketplaceMerchant/values/dates';
@@ -27,11 +21,7 @@ export interface EventState {
 	seen: Record<string, number>;
 }
 
-interface CursorSettings {
-	lookBackMs: number;
-	startFrom?: Date;
-	now: Date;
-}
+type CursorSettings = { lookBackMs: number; startFrom?: Date; now: Date };
 
 export type DateWindow = ReturnType<typeof splitIntoWindows>[number];
 
@@ -60,30 +50,24 @@ export class EventCursor {
 	) {}
 
 	/**
-	 * Without a stored state (first activation, or a new Start From date), the trigger starts from
-	 * Start From and emits what it finds, or, by default, seeds: it remembers the look-back window
-	 * before now without emitting it, so the next poll's look-back does not emit documents older
-	 * than the activation.
+	 * Without a stored state (first activation, a new Start From date): from Start From, emitting; by
+	 * default it seeds, remembering the look-back window before now unemitted, older than the activation.
 	 */
 	static open(stored: unknown, settings: CursorSettings): EventCursor {
 		const startOrigin = settings.startFrom?.toISOString();
 		if (isEventState(stored) && (startOrigin === undefined || stored.origin === startOrigin)) {
 			return new EventCursor({ origin: stored.origin, cursor: stored.cursor, seen: { ...stored.seen } }, true, settings);
 		}
-		if (startOrigin !== undefined) return new EventCursor({ origin: startOrigin, seen: {} }, true, settings);
-		return new EventCursor({ origin: ORIGIN_NOW, seen: {} }, false, settings);
+		return new EventCursor({ origin: startOrigin ?? ORIGIN_NOW, seen: {} }, startOrigin !== undefined, settings);
 	}
 
 	/** The ranges still to query up to now, oldest first, never before the earliest date the service serves. */
 	pendingWindows(): DateWindow[] {
 		const { lookBackMs, now } = this.settings;
-		let fromMs: number;
-		if (this.state.cursor !== undefined) fromMs = Date.parse(this.state.cursor) - lookBackMs;
-		else if (this.state.origin === ORIGIN_NOW) fromMs = now.getTime() - lookBackMs;
-		else fromMs = Date.parse(this.state.origin);
-		fromMs = Math.max(fromMs, EARLIEST_MS);
-		if (fromMs > now.getTime()) return [];
-		return splitIntoWindows(new Date(fromMs), now);
+		const { cursor, origin } = this.state;
+		const startMs = origin === ORIGIN_NOW ? now.getTime() - lookBackMs : Date.parse(origin);
+		const fromMs = Math.max(cursor === undefined ? startMs : Date.parse(cursor) - lookBackMs, EARLIEST_MS);
+		return fromMs > now.getTime() ? [] : splitIntoWindows(new Date(fromMs), now);
 	}
 
 	/** Whether the document was not emitted before; remembers it when it is new. */
@@ -91,20 +75,13 @@ export class EventCursor {
 		if (Object.prototype.hasOwnProperty.call(this.state.seen, id)) return false;
 		// A document whose date is not inside the range that returned it is kept as long as the
 		// range's end would be: the service may filter on a date we cannot read.
-		const inside =
-			invoicedAt !== undefined &&
-			invoicedAt.getTime() >= window.from.getTime() &&
-			invoicedAt.getTime() <= window.to.getTime();
-		const rememberedAt = inside ? invoicedAt : window.to;
-		this.state.seen[id] = Math.floor(rememberedAt.getTime() / 1000);
+		const ms = invoicedAt?.getTime();
+		const inside = ms !== undefined && ms >= window.from.getTime() && ms <= window.to.getTime();
+		this.state.seen[id] = Math.floor((inside ? ms : window.to.getTime()) / 1000);
 		return true;
 	}
 
-	/**
-	 * Records that every document invoiced up to `end` (inclusive) was handled: the cursor moves
-	 * there, and ids that no later query can return (their whole second lies before the next
-	 * query's start) are forgotten.
-	 */
+	/** Every document invoiced up to `end` (inclusive) was handled; ids whose whole second lies before the next query's start go. */
 	completeUpTo(end: Date): void {
 		this.state.cursor = end.toISOString();
 		const nextQueryStartMs = end.getTime() - this.settings.lookBackMs;

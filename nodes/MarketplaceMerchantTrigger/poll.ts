@@ -1,7 +1,6 @@
 /**
- * What one poll of New Invoice / New Invoice Correction does: read the settings, ask for the
- * documents since the cursor (or, for "Fetch Test Event", the newest one), emit the new ones with
- * their PDFs, and only then move the cursor. Every request goes through send.ts like the node's.
+ * One poll of New Invoice / New Invoice Correction: the documents since the cursor (or, for "Fetch
+ * Test Event", the newest one), the new ones emitted with their PDFs, then the cursor moved.
  */
 import { createHash } from 'crypto';
 import {
@@ -52,12 +51,13 @@ const BUDGET_SHARE = 0.5;
 /** Used where n8n does not state a poll budget (before n8n 2.x). */
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 export const DEFAULT_LOOK_BACK_MINUTES = 60;
-/** "Fetch Test Event" looks this far back first, then up to 3 months. */
-const TEST_EVENT_DAYS = 30;
+/** "Fetch Test Event" looks this far back first (documents: then up to 3 months; products: after yesterday). */
+export const TEST_EVENT_DAYS = 30;
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
 const REQUEST_TIMEOUT_MS = 180_000;
 
 type TriggerSettings = ReturnType<typeof readSettings>;
+export type PollResult = INodeExecutionData[][] | null;
 
 function readSettings(ctx: IPollFunctions) {
 	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
@@ -78,10 +78,7 @@ function readSettings(ctx: IPollFunctions) {
 	};
 }
 
-/**
- * What was being read, the HTTP status, and what to do. Wrapping the NodeApiError n8n's helpers
- * throw would hand back the same error, so a new one is built from its parts.
- */
+/** What was being read, the HTTP status, and what to do: built anew, as wrapping a NodeApiError hands it back unchanged. */
 function describeFailure(ctx: IPollFunctions, error: unknown, what: string): NodeApiError {
 	const status = statusOf(error);
 	const original = (error ?? {}) as { message?: string; description?: string | null };
@@ -151,10 +148,8 @@ interface Emission {
 }
 
 /**
- * Attaches each document's PDF to its item. Links are asked for by suborder id (the window
- * narrows the search) and downloaded at once, since they expire after about 10 minutes. A
- * document the service has no link for is emitted without a PDF and says so in `pdfError`; a
- * failing request fails the poll, which then repeats the same period.
+ * Links are asked for by suborder id (the window narrows the search) and downloaded at once: they
+ * expire after about 10 minutes. A document without a link says so in `pdfError`.
  */
 async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, entries: Emission[], binaryProperty: string): Promise<void> {
 	const suborderIds = [...new Set(entries.map(({ document }) => suborderIdOf(document)).filter((id): id is string => !!id))];
@@ -171,13 +166,8 @@ async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateW
 		if (link) toDownload.push({ entry, link });
 		else entry.item.json.pdfError = `The service returned no PDF link for this ${DOCUMENTS[kind].label}`;
 	}
-	const downloaded = await downloadDocumentPdfs(
-		ctx,
-		toDownload.map(({ link }) => link),
-		binaryProperty,
-		undefined,
-		toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind)),
-	);
+	const names = toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind));
+	const downloaded = await downloadDocumentPdfs(ctx, toDownload.map(({ link }) => link), binaryProperty, undefined, names);
 	toDownload.forEach(({ entry }, index) => {
 		entry.item.binary = downloaded[index].binary;
 	});
@@ -213,10 +203,7 @@ function budgetOf(ctx: IPollFunctions): () => boolean {
  */
 const runningPolls = new Set<string>();
 
-export async function withoutOverlap(
-	ctx: IPollFunctions,
-	poll: () => Promise<INodeExecutionData[][] | null>,
-): Promise<INodeExecutionData[][] | null> {
+export async function withoutOverlap(ctx: IPollFunctions, poll: () => Promise<PollResult>): Promise<PollResult> {
 	const pollKey = `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id}`;
 	if (runningPolls.has(pollKey)) {
 		ctx.logger.warn('The previous poll of this trigger is still running: this poll is skipped');
@@ -230,7 +217,7 @@ export async function withoutOverlap(
 	}
 }
 
-export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollForNewDocuments(ctx: IPollFunctions): Promise<PollResult> {
 	const settings = readSettings(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const spent = budgetOf(ctx);
@@ -252,8 +239,7 @@ export async function pollForNewDocuments(ctx: IPollFunctions): Promise<INodeExe
 		}
 	}
 
-	// Only now, with every request done, does the stored state change: a poll that throws above
-	// leaves every cursor where it was, and the next poll covers the same period again.
+	// Only now, with every request done, does the stored state change (cursor.ts: atomic).
 	for (const [event, cursor] of cursors) staticData[event] = cursor.toJSON() as unknown as IDataObject;
 	return emissions.length === 0 ? null : inInvoicedOrder(emissions);
 }
@@ -272,14 +258,10 @@ async function newDocumentsIn(
 	spent: () => boolean,
 ): Promise<{ emissions: Emission[]; handledUpTo: Date }> {
 	const kind = KIND_OF_EVENT[event];
-	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({
-		document,
-		invoicedAt: invoicedDateOf(document),
-	}));
+	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({ document, invoicedAt: invoicedDateOf(document) }));
 	// Undated documents first: a step boundary needs the date of the first document left over.
 	const sortKey = ({ invoicedAt }: { invoicedAt?: Date }) => invoicedAt?.getTime() ?? Number.MIN_SAFE_INTEGER;
 	dated.sort((a, b) => sortKey(a) - sortKey(b));
-
 	const stepSize = settings.downloadPdfs ? DOCUMENTS_PER_PDF_STEP : Math.max(dated.length, 1);
 	const emissions: Emission[] = [];
 	for (let start = 0; start < dated.length; start += stepSize) {
@@ -328,11 +310,8 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	return inInvoicedOrder(emissions);
 }
 
-/** The document with the latest invoiced date; of equal dates, the one listed last. */
+/** The document with the latest invoiced date; of equal dates (the sort is stable), the one listed last. */
 function newestOf(documents: IDataObject[]): IDataObject | undefined {
-	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? -Infinity;
-	return documents.reduce<IDataObject | undefined>(
-		(newest, document) => (newest === undefined || at(document) >= at(newest) ? document : newest),
-		undefined,
-	);
+	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? Number.MIN_SAFE_INTEGER;
+	return documents.sort((a, b) => at(a) - at(b)).at(-1);
 }

@@ -1,14 +1,8 @@
 /**
- * "Product Changed": once per product whose watched values (stock, price) changed since the last
- * poll; a product modified in another way (its description; under Price Only, a sale) does not fire.
- *
- * The service only filters products by modification day (`date-modified-after=yyyy-MM-dd`, that
- * day included) and does not say what changed. So the trigger keeps a baseline, a fingerprint
- * (stock, prices) of every product, read whole on activation; each poll re-reads the products
- * modified since the previous day (or the last poll's day, if earlier) and compares them. A
- * product without a fingerprint (created after activation) fires nothing, since nothing tells
- * what changed; its next change fires. The state grows with the catalogue, about 9 bytes a
- * product, not with the changes (bench: product-trigger).
+ * "Product Changed" (README). The service filters products only by modification day
+ * (`date-modified-after`, that day included) and does not say what changed, so the state keeps a
+ * fingerprint (stock, prices) of every product, read whole on activation, and each poll compares
+ * the products modified since the previous day (or the last poll's day, if earlier).
  */
 import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
@@ -16,7 +10,7 @@ import { formatYearMonthDay } from '../MarketplaceMerchant/values/dates';
 import { decodedNumber } from '../MarketplaceMerchant/answers/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/answers/schema';
-import { getFromService, isEntry, listOf } from './poll';
+import { TEST_EVENT_DAYS, getFromService, isEntry, listOf, type PollResult } from './poll';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { priceInCents } from '../MarketplaceMerchant/actions/productValues';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
@@ -28,17 +22,11 @@ type WatchedFields = 'both' | 'stock' | 'price';
 const DAY_MS = 86_400_000;
 /** Pages of 2,500 one poll reads at most (the whole of a 250,000-product catalogue). */
 const MAX_PAGES_PER_POLL = 100;
-/** "Fetch Test Event" looks back this far when nothing was modified since yesterday. */
-const TEST_EVENT_DAYS = 30;
 /** 2: a baseline of the whole catalogue. Version 1's fingerprints (recent products only) are compared once while it is read. */
 const STATE_VERSION = 2;
 const VERSION_WITHOUT_BASELINE = 1;
 
-interface Fingerprint {
-	stockLevel: number | null;
-	basePrice: number | null;
-	newBasePrice: number | null;
-}
+type Fingerprint = Record<'stockLevel' | 'basePrice' | 'newBasePrice', number | null>;
 
 /** Stored in static data under `productChanged`, compact since it is saved after every poll. */
 interface ProductChangeState {
@@ -68,11 +56,7 @@ function decodeNumber(text: string | undefined): number | null {
 	return Number.isNaN(value) ? null : value;
 }
 
-/**
- * A price as cents for the stored state: whole cents where the price has at most 2 decimals (as
- * priceInCents rounds them), the exact value otherwise, so that the state gives back any price the
- * service sent, odd ones included, and a change of a third decimal is still a change.
- */
+/** Whole cents where the price has at most 2 decimals, else exact: a change of a third decimal is still a change. */
 function exactCents(price: number | null): number | null {
 	if (price === null) return null;
 	const cents = priceInCents(price);
@@ -160,10 +144,8 @@ function changedFields(previous: Fingerprint, current: Fingerprint, watched: Wat
 
 function toItem(product: IDataObject, previous: Fingerprint | null, changed: string[] | null, simplify: boolean): INodeExecutionData {
 	if (simplify) {
-		const { stockLevel, basePrice, newBasePrice } = fingerprintOf(product);
-		return {
-			json: { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, stockLevel, basePrice, newBasePrice, previous: previous as IDataObject | null },
-		};
+		const summary = { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, ...fingerprintOf(product) };
+		return { json: { ...summary, previous: previous as IDataObject | null } };
 	}
 	return { json: { event: PRODUCT_CHANGED, ...product, previous: previous as IDataObject | null, changed } };
 }
@@ -174,7 +156,7 @@ function readOptions(ctx: IPollFunctions): { watched: WatchedFields; simplify: b
 }
 
 /** A scheduled poll: without a baseline (activation, a version 1 state) it reads the whole catalogue. */
-export async function pollProductChanges(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResult> {
 	const { watched, simplify } = readOptions(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const state = storedState(staticData[PRODUCT_CHANGED]);

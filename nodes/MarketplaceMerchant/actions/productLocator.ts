@@ -9,6 +9,7 @@ import {
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
 	type INodeProperties,
+	type INodePropertyMode,
 } from 'n8n-workflow';
 
 import { decodedList, decodedNumber } from '../answers/decode';
@@ -28,50 +29,46 @@ const EAN_LOOKUP_SIZE = 20;
 
 const MODES = { list: 'From List', id: 'By ID', ean: 'By EAN' };
 
-export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
+/** A locator field (product, discount): From List first, then the modes that take a typed value. */
+export function locatorField(
+	displayName: string,
+	name: string,
+	description: string,
+	{ list, modes }: { list: { placeholder: string; searchListMethod: string }; modes: INodePropertyMode[] },
+): INodeProperties {
+	const { placeholder, searchListMethod } = list;
 	return {
-		displayName: 'Product ID',
+		displayName,
 		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description:
-			description ??
-			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
+		description,
 		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a product...',
-				typeOptions: { searchListMethod: 'searchProducts', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 100001',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A product ID is a whole number, e.g. 100001' },
-					},
-				],
-			},
-			{
-				displayName: 'By EAN',
-				name: 'ean',
-				type: 'string',
-				placeholder: 'e.g. 8600123456782',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\s*[0-9]{8,14}\\s*$', errorMessage: 'An EAN is 8 to 14 digits, e.g. 8600123456782' },
-					},
-				],
-			},
+			{ displayName: MODES.list, name: 'list', type: 'list', placeholder, typeOptions: { searchListMethod, searchable: true } },
+			...modes,
 		],
 	};
+}
+
+const regexCheck = (regex: string, errorMessage: string) => [{ type: 'regex', properties: { regex, errorMessage } }];
+const ID_CHECK = regexCheck('^\\s*[0-9]+\\s*$', 'A product ID is a whole number, e.g. 100001');
+const EAN_CHECK = regexCheck('^\\s*[0-9]{8,14}\\s*$', 'An EAN is 8 to 14 digits, e.g. 8600123456782');
+
+export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
+	return locatorField(
+		'Product ID',
+		name,
+		description ??
+			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
+		{
+			list: { placeholder: 'Select a product...', searchListMethod: 'searchProducts' },
+			modes: [
+				{ displayName: MODES.id, name: 'id', type: 'string', placeholder: 'e.g. 100001', validation: ID_CHECK },
+				{ displayName: MODES.ean, name: 'ean', type: 'string', placeholder: 'e.g. 8600123456782', validation: EAN_CHECK },
+			],
+		},
+	);
 }
 
 type ProductRef = { id: number } | { ean: string };
@@ -92,18 +89,11 @@ export function productNamedBy(ctx: ValueContext, value: unknown): string | unde
 	}
 }
 
-export interface NamedProductRef {
-	field: string;
-	ref: ProductRef;
-}
+export type NamedProductRef = { field: string; ref: ProductRef };
 
 async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promise<number[]> {
-	const response = await sendAuthenticated(ctx, CATALOGUE_READ, {
-		method: 'GET',
-		url: PATHS.products,
-		qs: { ean, page: 0, size: EAN_LOOKUP_SIZE },
-	});
-	const products = decodedList(ctx, response, ANSWERS.products);
+	const qs = { ean, page: 0, size: EAN_LOOKUP_SIZE };
+	const products = decodedList(ctx, await sendAuthenticated(ctx, CATALOGUE_READ, { method: 'GET', url: PATHS.products, qs }), ANSWERS.products);
 	return products.filter((product) => eanKey(product.ean) === eanKey(ean)).map((product) => Number(product.id));
 }
 
@@ -118,14 +108,11 @@ export async function lookUpProductIds(
 		if ('id' in ref) return ref.id;
 		const ids = found.get(ref.ean) ?? [];
 		if (ids.length === 1) return ids[0];
-		return ids.length === 0
-			? invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list')
-			: invalidInput(
-					ctx,
-					field,
-					`${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`,
-					'Give the product by its ID instead',
-				);
+		if (ids.length === 0) {
+			return invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list');
+		}
+		const problem = `${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`;
+		return invalidInput(ctx, field, problem, 'Give the product by its ID instead');
 	});
 }
 
@@ -170,10 +157,7 @@ export async function searchProducts(this: ILoadOptionsFunctions, filter?: strin
 	const response = await sendAuthenticated(this, CATALOGUE_READ, { method: 'GET', url: PATHS.products, qs });
 	const products = decodedList(this, response, ANSWERS.products);
 	return {
-		results: products.map((product) => ({
-			name: listEntryName(product),
-			value: String(product.id),
-		})),
+		results: products.map((product) => ({ name: listEntryName(product), value: String(product.id) })),
 		// A page shorter than asked for is the last one (the answers carry no paging metadata).
 		paginationToken: products.length < SEARCH_PAGE_SIZE ? undefined : String(page + 1),
 	};

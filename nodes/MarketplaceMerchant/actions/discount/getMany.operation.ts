@@ -14,7 +14,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { resultLimit } from '../../transport/pagination';
 import { DATE_FORMS, readDay, readParameter } from '../../values/values';
 import { pacedRouting, returnAllAndLimit } from '../common';
-import { RESOURCE, checkDiscountPeriod } from './shared';
+import { RESOURCE, checkDiscountPeriod, dayField } from './shared';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'getMany';
@@ -23,16 +23,14 @@ const OPERATION = 'getMany';
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const from = readParameter(this, 'dateFrom', 'Date From', readDay);
 	const to = readParameter(this, 'dateTo', 'Date To', readDay);
-	checkDiscountPeriod(this, undefined, from, to, { from: 'Date From', to: 'Date To' });
+	checkDiscountPeriod(this, 'Date To', undefined, from, to);
 	requestOptions.qs = { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) };
 	return requestOptions;
 }
 
 /** The endpoint answers the whole range at once (no paging): Limit keeps the first results. */
 async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const discounts = await sendRequest(this, requestData);
-	const limit = resultLimit(this);
-	return discounts.length > limit ? discounts.slice(0, limit) : discounts;
+	return (await sendRequest(this, requestData)).slice(0, resultLimit(this));
 }
 
 export const operation: OperationModule = {
@@ -52,22 +50,8 @@ export const operation: OperationModule = {
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
-		{
-			displayName: 'Date From',
-			name: 'dateFrom',
-			type: 'dateTime',
-			default: '',
-			required: true,
-			description: `First day of the range: ${DATE_FORMS}`,
-		},
-		{
-			displayName: 'Date To',
-			name: 'dateTo',
-			type: 'dateTime',
-			default: '',
-			required: true,
-			description: `Last day of the range: ${DATE_FORMS}`,
-		},
+		dayField('Date From', 'dateFrom', `First day of the range: ${DATE_FORMS}`, true),
+		dayField('Date To', 'dateTo', `Last day of the range: ${DATE_FORMS}`, true),
 		...returnAllAndLimit(),
 	]),
 };

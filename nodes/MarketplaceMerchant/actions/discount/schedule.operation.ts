@@ -7,7 +7,7 @@ import { lookUpProductIds, productLocatorField, productNamedBy, readProductRef, 
 import { PRICE_FORMS, requiredPriceField } from '../productValues';
 import { exampleDay } from '../bulkInput';
 import type { BulkEntry } from '../bulkRun';
-import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, discountTypeOf, discountTypeOptions } from './shared';
+import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
 interface CheckedSchedule {
@@ -16,13 +16,9 @@ interface CheckedSchedule {
 	productId?: number;
 }
 
-/** The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it. */
-function productKeyOf(entry: IDataObject): string {
-	return ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
-}
-
 function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
-	const productKey = productKeyOf(entry);
+	// The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it.
+	const productKey = ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
 	const product = { field: label(productKey), ref: readProductRef(reader(productKey), label(productKey), entry[productKey]) };
 	const discountPrice = readPrice(reader('discountPrice'), label('discountPrice'), entry.discountPrice);
 	const discountType = discountTypeOf(reader('discountType'), label('discountType'), entry.discountType);
@@ -30,7 +26,7 @@ function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>
 	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(reader('dateTo'), label('dateTo'), entry.dateTo);
 	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(reader('dateTo'), label('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
 	checkDiscountStart(reader('dateFrom'), discountType, dateFrom, label('dateFrom'));
-	checkDiscountPeriod(reader('dateTo'), discountType, dateFrom, dateTo, { from: label('dateFrom'), to: label('dateTo') });
+	checkDiscountPeriod(reader('dateTo'), label('dateTo'), discountType, dateFrom, dateTo);
 	const currencyKey = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
 	const terms: IDataObject = {
 		discountPrice,
@@ -64,21 +60,13 @@ const rowFields: INodeProperties[] = [
 		`Price with VAT during the discount; must be at least 5% below the regular price. ${PRICE_FORMS}.`,
 	),
 	currencyField('currency', 'Currency', 'Currency of the discount price; the service takes RSD'),
-	{
-		displayName: 'Date From',
-		name: 'dateFrom',
-		type: 'dateTime',
-		default: '',
-		required: true,
-		description: `First day of the discount: today or later. A discount dated today starts at once, otherwise at 00:01. Accepts ${DATE_FORMS}.`,
-	},
-	{
-		displayName: 'Date To',
-		name: 'dateTo',
-		type: 'dateTime',
-		default: '',
-		description: `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`,
-	},
+	dayField(
+		'Date From',
+		'dateFrom',
+		`First day of the discount: today or later. A discount dated today starts at once, otherwise at 00:01. Accepts ${DATE_FORMS}.`,
+		true,
+	),
+	dayField('Date To', 'dateTo', `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`),
 	{
 		displayName: 'Discount Type',
 		name: 'discountType',

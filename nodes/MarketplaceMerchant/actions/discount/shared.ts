@@ -1,7 +1,6 @@
 /**
  * What the discount operations share: the discount types and their rules, the discount locator
- * (Update rows, Cancel) with its list of current and upcoming discounts, and the bulk operations
- * Schedule and Update, which send their entries in chunks of at most 500.
+ * with its list of current and upcoming discounts, and the bulk operations Schedule and Update.
  */
 import {
 	updateDisplayOptions,
@@ -22,6 +21,7 @@ import { ANSWERS, type AnswerSchema } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
 import { bulkInputFields, type BulkInput } from '../bulkInput';
+import { locatorField } from '../productLocator';
 import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
 import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
 import type { OperationModule } from '../contract';
@@ -67,39 +67,27 @@ const DAY_MS = 86_400_000;
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
 
-function todayUtc(): Date {
-	const now = new Date();
-	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
+const todayUtc = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
 
 export function discountTypeOf(ctx: ValueContext, field: string, value: unknown): DiscountType {
 	return readChoice(ctx, field, value, DISCOUNT_TYPES);
 }
 
-/**
- * The rules the service applies to every discount period: the end not before the start, no end
- * for a clearance sale, and the longest run of a sale or seasonal sale.
- */
-export function checkDiscountPeriod(
-	ctx: ValueContext,
-	type: DiscountType | undefined,
-	from: Date | undefined,
-	to: Date | undefined,
-	fields: { from: string; to: string },
-): void {
+/** The service's rules for a period: the end not before the start, no end for a clearance sale, the longest run. */
+export function checkDiscountPeriod(ctx: ValueContext, toField: string, type: DiscountType | undefined, from?: Date, to?: Date): void {
 	if (type === 'CLEARANCE_SALE' && to) {
-		throw invalidInput(ctx, fields.to, 'a CLEARANCE_SALE has no end date', 'Leave the end date empty: a clearance sale runs until it is cancelled');
+		throw invalidInput(ctx, toField, 'a CLEARANCE_SALE has no end date', 'Leave the end date empty: a clearance sale runs until it is cancelled');
 	}
 	if (!from || !to) return;
 	const days = Math.floor((to.getTime() - from.getTime()) / DAY_MS) + 1;
 	if (days < 1) {
-		throw invalidInput(ctx, fields.to, `${formatDayMonthYear(to)} is before the start ${formatDayMonthYear(from)}`);
+		throw invalidInput(ctx, toField, `${formatDayMonthYear(to)} is before the start ${formatDayMonthYear(from)}`);
 	}
 	const maxDays = type ? MAX_DAYS[type] : undefined;
 	if (maxDays !== undefined && days > maxDays) {
 		throw invalidInput(
 			ctx,
-			fields.to,
+			toField,
 			`a ${type} lasts at most ${maxDays} days; ${formatDayMonthYear(from)} to ${formatDayMonthYear(to)} is ${days} days`,
 		);
 	}
@@ -129,29 +117,15 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 }
 
 export function discountLocatorField(description: string): INodeProperties {
-	return {
-		displayName: 'Discount ID',
-		name: 'discountId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a discount...',
-				typeOptions: { searchListMethod: 'searchDiscounts', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47',
-			},
-		],
-	};
+	return locatorField('Discount ID', 'discountId', description, {
+		list: { placeholder: 'Select a discount...', searchListMethod: 'searchDiscounts' },
+		modes: [{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47' }],
+	});
+}
+
+/** A day field of the discount operations (Get Many's range, Schedule's and Update's rows). */
+export function dayField(displayName: string, name: string, description: string, required = false): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: '', ...(required ? { required } : {}), description };
 }
 
 /** Reads a discount locator's value, or a plain discount ID (older workflows, JSON entries). */
@@ -184,15 +158,8 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
 export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const now = new Date();
 	const today = todayUtc();
-	const response = await sendAuthenticated(
-		this,
-		{ group: 'payments', idempotent: true },
-		{
-			method: 'GET',
-			url: PATHS.discounts,
-			qs: { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) },
-		},
-	);
+	const qs = { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) };
+	const response = await sendAuthenticated(this, { group: 'payments', idempotent: true }, { method: 'GET', url: PATHS.discounts, qs });
 	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
 	const results = decodedList(this, response, ANSWERS.discounts)
 		.filter((discount) => !isBlank(discount.discountId))
@@ -201,29 +168,22 @@ export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: stri
 	return { results };
 }
 
-interface BulkDiscountOperation<Checked> extends Pick<BulkOperation<Checked>, 'check' | 'resolve'> {
+interface BulkDiscountOperation<Checked>
+	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
+		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
 	method: 'POST' | 'PUT';
 	answer: AnswerSchema;
-	/** For descriptions: 'discounts', 'discount updates'. */
-	entries: string;
-	/** One entry, and one row of the panel: 'Discount', 'Discount Update'. */
-	entry: string;
 	rowsName: string;
 	rowFields: INodeProperties[];
 	jsonDescription: string;
 	jsonPlaceholder: string;
 	jsonLabels?: Record<string, string>;
-	nameEntry: BulkInput['nameEntry'];
 	body: (value: Checked) => IDataObject;
 	idOfInvalid: (raw: IDataObject) => unknown;
 }
 
-/**
- * A bulk discount operation (Schedule, Update) over all input items (actions/bulkRun.ts): a list
- * under `discounts` in the input item, or rows, each entry checked before anything is sent, and
- * each result paired with the entry it belongs to.
- */
+/** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
 export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Checked>): OperationModule {
 	const input: BulkInput = {
 		entries: spec.entries,
@@ -238,11 +198,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
 			labels: spec.jsonLabels,
 		},
-		rows: {
-			name: spec.rowsName,
-			displayName: 'Discounts',
-			row: { name: 'discount', displayName: spec.entry, values: spec.rowFields },
-		},
+		rows: { name: spec.rowsName, displayName: 'Discounts', row: { name: 'discount', displayName: spec.entry, values: spec.rowFields } },
 		emptyProblem: 'no discounts to send',
 	};
 	const operation: BulkOperation<Checked> = {

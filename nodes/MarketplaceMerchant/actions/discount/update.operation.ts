@@ -12,6 +12,7 @@ import {
 	checkDiscountStart,
 	currencyField,
 	currencyOf,
+	dayField,
 	discountLocatorField,
 	discountTypeOf,
 	discountTypeOptions,
@@ -39,7 +40,7 @@ function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<IDataObject>)
 	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
 	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
 	if (newDateFrom) checkDiscountStart(reader('newDateFrom'), newType, newDateFrom, label('newDateFrom'));
-	checkDiscountPeriod(reader('newDateTo'), newType, newDateFrom, newDateTo, { from: label('newDateFrom'), to: label('newDateTo') });
+	checkDiscountPeriod(reader('newDateTo'), label('newDateTo'), newType, newDateFrom, newDateTo);
 	if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
 	if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
 	if (newType) update.newDiscountType = newType;
@@ -57,20 +58,12 @@ const rowFields: INodeProperties[] = [
 		description: `Leave empty to keep the price. A running discount can only get a lower price. ${PRICE_FORMS}.`,
 	},
 	currencyField('newDiscountPriceCurrency', 'New Currency', 'Currency of the new price (the service takes RSD); sent only with a new price'),
-	{
-		displayName: 'New Date From',
-		name: 'newDateFrom',
-		type: 'dateTime',
-		default: '',
-		description: `Leave empty to keep the start day; otherwise today or later. The dates of a running discount cannot change. Accepts ${DATE_FORMS}.`,
-	},
-	{
-		displayName: 'New Date To',
-		name: 'newDateTo',
-		type: 'dateTime',
-		default: '',
-		description: `Leave empty to keep the end day. Accepts ${DATE_FORMS}.`,
-	},
+	dayField(
+		'New Date From',
+		'newDateFrom',
+		`Leave empty to keep the start day; otherwise today or later. The dates of a running discount cannot change. Accepts ${DATE_FORMS}.`,
+	),
+	dayField('New Date To', 'newDateTo', `Leave empty to keep the end day. Accepts ${DATE_FORMS}.`),
 	{
 		displayName: 'New Discount Type',
 		name: 'newDiscountType',

@@ -43,12 +43,8 @@ async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHtt
 	const dateValue = this.getNodeParameter('date', '');
 	// The service answers a past day with 400 ("present or future date"): refused before sending.
 	const date = isBlank(dateValue) ? new Date() : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
-	const ids = await productIdsOf(this);
-	requestOptions.qs = {
-		...requestOptions.qs,
-		merchantInventoryIds: ids.join(','),
-		dateFrom: formatDayMonthYear(date),
-	};
+	const merchantInventoryIds = (await productIdsOf(this)).join(',');
+	requestOptions.qs = { ...requestOptions.qs, merchantInventoryIds, dateFrom: formatDayMonthYear(date) };
 	return requestOptions;
 }
 
