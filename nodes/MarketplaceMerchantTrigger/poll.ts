@@ -28,7 +28,7 @@ import {
 } from '../MarketplaceMerchant/actions/documents/documents';
 import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
-import { isBlank, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
+import { isBlank, isPlainObject, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { decodeAnswer } from '../MarketplaceMerchant/answers/decode';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
@@ -128,8 +128,6 @@ export function listOf(ctx: IPollFunctions, answer: unknown, what: string): unkn
 	return answer;
 }
 
-export const isEntry = (entry: unknown): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry);
-
 function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
 	return { dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to), ...(type ? { type } : {}) };
 }
@@ -137,7 +135,7 @@ function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
 async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {
 	const what = `${DOCUMENTS[kind].label}s from ${formatIsoUtc(window.from)} to ${formatIsoUtc(window.to)}`;
 	const answer = await getFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
-	return listOf(ctx, answer, what).filter(isEntry);
+	return listOf(ctx, answer, what).filter(isPlainObject);
 }
 
 interface Emission {

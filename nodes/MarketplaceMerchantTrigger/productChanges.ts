@@ -6,11 +6,12 @@
  */
 import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
-import { formatYearMonthDay } from '../MarketplaceMerchant/values/dates';
+import { DAY_MS, formatYearMonthDay, startOfUtcDay } from '../MarketplaceMerchant/values/dates';
+import { isPlainObject } from '../MarketplaceMerchant/values/values';
 import { decodedNumber } from '../MarketplaceMerchant/answers/decode';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/answers/schema';
-import { TEST_EVENT_DAYS, getFromService, isEntry, listOf, type PollResult } from './poll';
+import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { priceInCents } from '../MarketplaceMerchant/actions/productValues';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
@@ -19,7 +20,6 @@ export const PRODUCT_CHANGED = 'productChanged';
 
 type WatchedFields = 'both' | 'stock' | 'price';
 
-const DAY_MS = 86_400_000;
 /** Pages of 2,500 one poll reads at most (the whole of a 250,000-product catalogue). */
 const MAX_PAGES_PER_POLL = 100;
 /** 2: a baseline of the whole catalogue. Version 1's fingerprints (recent products only) are compared once while it is read. */
@@ -105,8 +105,6 @@ function storedState(value: unknown): ProductChangeState | undefined {
 	return state as ProductChangeState;
 }
 
-const startOfUtcDay = (ms: number) => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
-
 /** The basic products modified on or after `day` (without one: the whole catalogue), in pages of 2,500. */
 async function productsModifiedSince(ctx: IPollFunctions, day: Date | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
 	const since = day === undefined ? undefined : formatYearMonthDay(day);
@@ -117,7 +115,7 @@ async function productsModifiedSince(ctx: IPollFunctions, day: Date | undefined,
 		const query = since === undefined ? { page, size } : { 'date-modified-after': since, page, size };
 		const answer = await getFromService(ctx, 'catalogue', PATHS.basicProducts, query, what, ANSWERS.basicProducts);
 		const list = listOf(ctx, answer, what);
-		products.push(...list.filter(isEntry));
+		products.push(...list.filter(isPlainObject));
 		if (list.length < size) break;
 	}
 	return products;
@@ -161,9 +159,9 @@ export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResul
 	const staticData = ctx.getWorkflowStaticData('node');
 	const state = storedState(staticData[PRODUCT_CHANGED]);
 	const now = Date.now();
-	const yesterday = startOfUtcDay(now) - DAY_MS;
+	const yesterday = startOfUtcDay(new Date(now)).getTime() - DAY_MS;
 	const readsCatalogue = state?.v !== STATE_VERSION;
-	const from = state ? Math.min(yesterday, startOfUtcDay(Date.parse(state.polledAt))) : yesterday;
+	const from = state ? Math.min(yesterday, startOfUtcDay(new Date(state.polledAt)).getTime()) : yesterday;
 	const known = state ? decodeFingerprints(state.products) : new Map<number, Fingerprint>();
 
 	const products = await productsModifiedSince(ctx, readsCatalogue ? undefined : new Date(from));
@@ -198,7 +196,7 @@ export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResul
 /** "Fetch Test Event": one product modified recently, as the event would show it (without previous values). */
 export async function fetchTestProductChange(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
 	const { simplify } = readOptions(ctx);
-	const today = startOfUtcDay(Date.now());
+	const today = startOfUtcDay().getTime();
 	for (const days of [1, TEST_EVENT_DAYS]) {
 		const [product] = await productsModifiedSince(ctx, new Date(today - days * DAY_MS), 1);
 		if (product) return [[toItem(product, null, null, simplify)]];

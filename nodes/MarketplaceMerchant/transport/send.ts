@@ -10,7 +10,6 @@ import type {
 	FunctionsBase,
 	IAllExecuteFunctions,
 	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
@@ -19,7 +18,7 @@ import type {
 	RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import { namingRequest, rememberRequest, requestLabel } from '../answers/decode';
+import { namingRequest, rememberRequest, requestLabel, type PostReceiveFunction } from '../answers/decode';
 import type { EndpointGroup } from './endpoints';
 import { nodeError, serviceError } from './errors';
 import { DEFAULT_TIMEOUT_MS, sendWithPolicy } from './requestPolicy';
@@ -233,14 +232,10 @@ async function readBodyWithinCap(node: INode, body: unknown, timeoutMs: number):
 }
 
 /** The first postReceive action of every operation. */
-export async function readAnswerBody(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
+export const readAnswerBody: PostReceiveFunction = async function (_items, response) {
 	response.body = (await readBodyWithinCap(this.getNode(), response.body, requestTimeoutMs(this))) as IN8nHttpFullResponse['body'];
 	return [];
-}
+};
 
 /** An error with a streamed body built again from it, as n8n builds it from a JSON body. */
 async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> {

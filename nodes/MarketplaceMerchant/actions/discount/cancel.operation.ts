@@ -3,13 +3,12 @@ import {
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type JsonObject,
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
-import { decodeAnswer } from '../../answers/decode';
+import { decodeAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { serviceError, statusOf } from '../../transport/errors';
 import { ANSWERS } from '../../answers/schema';
@@ -47,15 +46,11 @@ async function sendCancellation(this: IExecutePaginationFunctions, requestData: 
 }
 
 /** The service answers with a message only: the item says which discount was cancelled. */
-async function cancellationResult(
-	this: IExecuteSingleFunctions,
-	_items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
+const cancellationResult: PostReceiveFunction = async function (_items, response) {
 	const body = decodeAnswer(this, response, ANSWERS.discountCancel) as { message?: unknown } | undefined;
 	const message = typeof body?.message === 'string' ? body.message : '';
 	return [{ json: { discountId: discountIdOf(this), cancelled: true, message } }];
-}
+};
 
 export const operation: OperationModule = {
 	option: {

@@ -15,7 +15,7 @@ import {
 
 import { pairDiscountResults } from '../../answers/bulkResults';
 import { decodedList } from '../../answers/decode';
-import { formatDayMonthYear, parseServiceTimestamp } from '../../values/dates';
+import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS, type AnswerSchema } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
@@ -62,12 +62,8 @@ export function currencyField(name: string, displayName: string, description: st
 	};
 }
 
-const DAY_MS = 86_400_000;
-
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
-
-const todayUtc = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
 
 export function discountTypeOf(ctx: ValueContext, field: string, value: unknown): DiscountType {
 	return readChoice(ctx, field, value, DISCOUNT_TYPES);
@@ -102,7 +98,7 @@ function inSeasonalStartWindow(day: Date): boolean {
 
 /** A new discount starts today (UTC; it starts at once) or later and, if seasonal, in a start window. */
 export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undefined, from: Date, field: string): void {
-	const today = todayUtc();
+	const today = startOfUtcDay();
 	if (from.getTime() < today.getTime()) {
 		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, `A discount starts today (${formatDayMonthYear(today)}, UTC) or later`);
 	}
@@ -157,7 +153,7 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
  */
 export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const now = new Date();
-	const today = todayUtc();
+	const today = startOfUtcDay();
 	const qs = { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) };
 	const response = await sendAuthenticated(this, { group: 'payments', idempotent: true }, { method: 'GET', url: PATHS.discounts, qs });
 	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
