@@ -73,13 +73,6 @@ export function simplifyField(description: string): INodeProperties {
 	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
 }
 
-/** Simplify of the bulk writes' results (read by answers/bulkResults.ts, `finishBulkResults`). */
-export function simplifyResultsField(): INodeProperties {
-	return simplifyField(
-		"Whether to return one flat item per entry: ID, success, error (null on success) and the input sent. Off: the service's own result fields with the input.",
-	);
-}
-
 /**
  * The one reader of Simplify (node and trigger): the field's default when a workflow made through
  * n8n's API does not set it, and true or false only, also as text; anything else names the field.
@@ -100,15 +93,20 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/** Options of the operations whose answer reports failures per entry (read by `finishBulkResults`). */
-export function failOnItemErrorsOptions(): INodeProperties {
-	return optionsCollection([
-		booleanField(
-			'Fail on Item Errors',
-			'failOnItemErrors',
-			'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
+/** Simplify and Fail on Item Errors of the bulk writes, whose answer reports each entry (read by answers/bulkResults.ts, `finishBulkResults`). */
+export function bulkResultFields(): INodeProperties[] {
+	return [
+		simplifyField(
+			"Whether to return one flat item per entry: ID, success, error (null on success) and the input sent. Off: the service's own result fields with the input.",
 		),
-	]);
+		optionsCollection([
+			booleanField(
+				'Fail on Item Errors',
+				'failOnItemErrors',
+				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
+			),
+		]),
+	];
 }
 
 /**

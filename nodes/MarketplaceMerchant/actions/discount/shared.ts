@@ -23,7 +23,7 @@ import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueCon
 import { bulkInputFields, type BulkInput } from '../bulkInput';
 import { locatorField } from '../productLocator';
 import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
-import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
+import { bulkResultFields } from '../common';
 import type { OperationModule } from '../contract';
 
 export const RESOURCE = 'discount';
@@ -218,7 +218,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 	const displayOptions = { show: { resource: [RESOURCE], operation: [String(spec.option.value)] } };
 	return {
 		option: spec.option,
-		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(input), simplifyResultsField(), failOnItemErrorsOptions()]),
+		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(input), ...bulkResultFields()]),
 		run: async function (this: IExecuteFunctions) {
 			return await runBulkOperation(this, operation);
 		},

@@ -32,7 +32,7 @@ import {
 } from '../../values/values';
 import { bulkInputFields, oncePer, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry } from '../bulkRun';
-import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyResultsField, textField } from '../common';
+import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
 import { CATALOGUE } from '../productValues';
@@ -244,9 +244,9 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 		default: 'entries',
 	},
 	{
-		...simplifyResultsField(),
-		description:
+		...simplifyField(
 			'Whether to return one flat item per entry: the product ID, success, status, error (null unless the entry was not written), the input and the changes. Off: the full outcome with the entry position, match value and errors list.',
+		),
 		displayOptions: { show: { output: ['entries'] } },
 	},
 	optionsCollection([

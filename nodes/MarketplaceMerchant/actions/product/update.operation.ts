@@ -19,7 +19,7 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readingParameter, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
-import { pacedRouting, failOnItemErrorsOptions, panelLabels, readSimplify, simplifyResultsField } from '../common';
+import { bulkResultFields, pacedRouting, panelLabels, readSimplify } from '../common';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
 import { CATALOGUE, PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
 import type { OperationModule } from '../contract';
@@ -132,8 +132,7 @@ const displayOptions = { show: { resource: ['product'], operation: ['update'] } 
 const updateProductFields = updateDisplayOptions(displayOptions, [
 	productLocatorField({ name: 'productId' }),
 	updateFieldsCollection('Fields to change; give at least one. Fields not added keep their current value.'),
-	simplifyResultsField(),
-	failOnItemErrorsOptions(),
+	...bulkResultFields(),
 ]);
 
 const FIELD_LABELS = panelLabels(updateProductFields);

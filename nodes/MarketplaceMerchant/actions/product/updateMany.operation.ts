@@ -13,7 +13,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { bulkInputFields, type BulkInput } from '../bulkInput';
 import { bulkWrite, runBulkOperation, type BulkOperation, type BulkRequests } from '../bulkRun';
-import { failOnItemErrorsOptions, simplifyResultsField } from '../common';
+import { bulkResultFields } from '../common';
 import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from './update.operation';
 import { CATALOGUE } from '../productValues';
@@ -97,10 +97,6 @@ const updateManyProducts: INodePropertyOptions = {
 
 const displayOptions = { show: { resource: ['product'], operation: ['updateMany'] } };
 
-const updateManyProductsFields = updateDisplayOptions(displayOptions, [
-	...bulkInputFields(BULK_INPUT),
-	simplifyResultsField(),
-	failOnItemErrorsOptions(),
-]);
+const updateManyProductsFields = updateDisplayOptions(displayOptions, [...bulkInputFields(BULK_INPUT), ...bulkResultFields()]);
 
 export const operation: OperationModule = { option: updateManyProducts, fields: updateManyProductsFields, run: updateManyProductsRun };
