@@ -10,7 +10,7 @@
 import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../answers/decode';
-import { describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, type ValueContext } from '../values/values';
+import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, readingParameter, type ValueContext } from '../values/values';
 import { fieldChains } from './common';
 
 const JSON_MODE = 'json';
@@ -218,18 +218,32 @@ export function entriesAt(source: BulkSource, positions: number[]): string {
 	return source.list === '' ? `${unit} ${listed}` : fieldPath(source.list, `${unit} ${listed}`);
 }
 
-export interface BulkEntries {
-	entries: IDataObject[];
-	source: BulkSource;
-	/** `Products › row 3`, `row 3 (EAN 8600892210086)`; a field's part after it: `Update Fields › Base Price`. */
-	entryLabel: (index: number) => string;
-	fieldLabel: (key: string) => string;
-	/** The parameter a field was entered in (`productRows.product[2].updateFields.basePrice`); none for JSON entries. */
-	parameterOf?: (index: number, key: string) => string;
+/** One entry as read: a row, a JSON entry, or the mapped fields of an input item. */
+export interface EntryRead {
+	raw: IDataObject;
+	/** `Products › row 3`, `row 3 (EAN 8600892210086)`; with a key, the field's part after it: `… › Update Fields › Base Price`. */
+	label: (key?: string) => string;
+	/** Reads a field by key; where the panel holds it, with its parameter, so that a value an expression did not give says why. */
+	reader: (key: string) => ValueContext;
+	/** Entered in the panel (rows, mapped items), not given as JSON. */
+	fromPanel: boolean;
+}
+
+/** What a field's key gives: its part of a label, the parameter it was entered in (`productRows.product[2].updateFields.basePrice`). */
+type OfKey = (key: string) => string;
+
+/** `parameterOf` is none for JSON entries. */
+function entryRead(ctx: ItemContext, raw: IDataObject, entryLabel: string, fieldLabel: OfKey, parameterOf?: OfKey): EntryRead {
+	return {
+		raw,
+		label: (key) => (key === undefined ? entryLabel : `${entryLabel}${FIELD_SEPARATOR}${fieldLabel(key)}`),
+		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(key)) : ctx),
+		fromPanel: parameterOf !== undefined,
+	};
 }
 
 /** A field's part of a label: `Update Fields › Base Price` in a row, `Base Price (basePrice)` in JSON. */
-function fieldLabels(input: BulkInput, unit: BulkSource['unit']): (key: string) => string {
+function fieldLabels(input: BulkInput, unit: BulkSource['unit']): OfKey {
 	const chains = fieldChains(input.rows.row.values, 'displayName');
 	for (const [key, label] of Object.entries(input.json.labels ?? {})) if (!chains.has(key)) chains.set(key, [label]);
 	// Built for every value read (150,000 in a sync of 50,000 entries): each key's part once.
@@ -246,29 +260,27 @@ function fieldLabels(input: BulkInput, unit: BulkSource['unit']): (key: string) 
 }
 
 /** The entries of the current item. An empty list is an error: a bulk call for nothing is a mistake in what feeds it. */
-export function readBulkEntries(ctx: ItemContext, input: BulkInput): BulkEntries {
+export function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: EntryRead[]; source: BulkSource } {
 	const fromJson = ctx.getNodeParameter('inputMode', JSON_MODE) === JSON_MODE;
 	const source: BulkSource = fromJson ? { list: input.json.displayName, unit: 'entry' } : { list: input.rows.displayName, unit: 'row' };
-	const list = fromJson
-		? jsonList(ctx, input)
-		: ((ctx.getNodeParameter(`${input.rows.name}.${input.rows.row.name}`, []) as unknown[] | undefined) ?? []);
+	const rows = `${input.rows.name}.${input.rows.row.name}`;
+	const list = fromJson ? jsonList(ctx, input) : ((ctx.getNodeParameter(rows, []) as unknown[] | undefined) ?? []);
 	if (list.length === 0) {
 		const hint = fromJson ? input.json.hint : `Add at least one ${input.rows.row.displayName.toLowerCase()} row`;
 		throw invalidInput(ctx, source.list, input.emptyProblem, hint);
 	}
-	const entryLabel = (index: number) => listEntry(source.list, index, source.unit);
-	list.forEach((entry, index) => {
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-			throw invalidInput(ctx, entryLabel(index), `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
-		}
-	});
-	const entries = list as IDataObject[];
 	const fieldLabel = fieldLabelsOf[source.unit](input);
-	if (fromJson) return { entries, source, entryLabel, fieldLabel };
 	const paths = rowFieldPaths(input).inRow;
-	const rows = `${input.rows.name}.${input.rows.row.name}`;
-	const parameterOf = (index: number, key: string) => `${rows}[${index}].${paths.get(key) ?? key}`;
-	return { entries: input.rows.toEntry ? entries.map(input.rows.toEntry) : entries, source, entryLabel, fieldLabel, parameterOf };
+	const toEntry = input.rows.toEntry ?? ((row: IDataObject) => row);
+	const entries = list.map((entry, index) => {
+		const entryLabel = listEntry(source.list, index, source.unit);
+		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+			throw invalidInput(ctx, entryLabel, `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
+		}
+		if (fromJson) return entryRead(ctx, entry as IDataObject, entryLabel, fieldLabel);
+		return entryRead(ctx, toEntry(entry as IDataObject), entryLabel, fieldLabel, (key) => `${rows}[${index}].${paths.get(key) ?? key}`);
+	});
+	return { entries, source };
 }
 
 export function readsOneEntryPerItem(ctx: ItemContext): boolean {
@@ -317,7 +329,7 @@ function mappedValue(ctx: ItemContext, parameter: string): IDataObject[string] |
 }
 
 /** The entry of one input item in the per-item mode: the mapped fields, as a row holds them. */
-export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
+export function readItemEntry(ctx: ItemContext, input: BulkInput): EntryRead {
 	const row: IDataObject = {};
 	for (const field of input.rows.row.values) {
 		const value = mappedValue(ctx, itemParameterName(field.name));
@@ -327,6 +339,5 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): BulkEntries {
 	const named = input.nameEntry(ctx, entry);
 	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
 	const parameters = rowFieldPaths(input).ofItem;
-	const parameterOf = (_index: number, key: string) => parameters.get(key) ?? itemParameterName(key);
-	return { entries: [entry], source: INPUT_ITEMS, entryLabel: () => rowLabel, fieldLabel: fieldLabelsOf.row(input), parameterOf };
+	return entryRead(ctx, entry, rowLabel, fieldLabelsOf.row(input), (key) => parameters.get(key) ?? itemParameterName(key));
 }

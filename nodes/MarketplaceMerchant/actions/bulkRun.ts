@@ -20,8 +20,7 @@ import { asNodeError, nodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
-import { FIELD_SEPARATOR, readingParameter, type ValueContext } from '../values/values';
-import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkEntries, type BulkInput, type BulkSource, type ItemContext } from './bulkInput';
+import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 
 /** What the value readers see of one item. A class, not closures: a run of 50,000 rows holds one per row. */
@@ -49,18 +48,11 @@ class RunItemContext implements ItemContext {
 }
 
 /** One entry on its way through a run. */
-export interface BulkEntry<Checked> {
+export interface BulkEntry<Checked> extends EntryRead {
 	itemIndex: number;
 	ctx: ItemContext;
 	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
 	position: number;
-	/** A row, a JSON entry, or the mapped fields of an input item. */
-	raw: IDataObject;
-	label: (key?: string) => string;
-	/** Reads a field by key; where the panel holds it, with its parameter, so that a value an expression did not give says why. */
-	reader: (key: string) => ValueContext;
-	/** Entered in the panel (rows, mapped items), not given as JSON. */
-	fromPanel: boolean;
 	value?: Checked;
 	problem?: NodeOperationError;
 }
@@ -96,33 +88,18 @@ export function problemText(problem: NodeOperationError): string {
 	return problem.message.replace(/ \(item \d+\)$/, '');
 }
 
-/** The entry at `index` of what was read from an item, at `position` in its batch. */
-function bulkEntry<Checked>(ctx: ItemContext, read: BulkEntries, index: number, position: number): BulkEntry<Checked> {
-	const { parameterOf, fieldLabel } = read;
-	const entryLabel = read.entryLabel(index);
-	return {
-		itemIndex: ctx.getItemIndex(),
-		ctx,
-		position,
-		raw: read.entries[index],
-		label: (key) => (key === undefined ? entryLabel : `${entryLabel}${FIELD_SEPARATOR}${fieldLabel(key)}`),
-		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(index, key)) : ctx),
-		fromPanel: parameterOf !== undefined,
-	};
-}
-
 function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, failed: Map<number, Error>): Array<Batch<Checked>> {
 	const contexts = Array.from({ length: exec.getInputData().length }, (_, index) => new RunItemContext(exec, index));
 	if (contexts.length > 0 && readsOneEntryPerItem(contexts[0])) {
-		const entries = contexts.map((ctx, itemIndex) => bulkEntry<Checked>(ctx, readItemEntry(ctx, input), 0, itemIndex));
+		const entries = contexts.map((ctx, itemIndex) => ({ itemIndex, ctx, position: itemIndex, ...readItemEntry(ctx, input) }));
 		return [{ items: contexts.map((_, index) => index), source: INPUT_ITEMS, entries }];
 	}
 	const batches: Array<Batch<Checked>> = [];
 	for (const ctx of contexts) {
 		try {
-			const read = readBulkEntries(ctx, input);
-			const entries = read.entries.map((_, position) => bulkEntry<Checked>(ctx, read, position, position));
-			batches.push({ items: [ctx.getItemIndex()], source: read.source, entries });
+			const { entries, source } = readBulkEntries(ctx, input);
+			const itemIndex = ctx.getItemIndex();
+			batches.push({ items: [itemIndex], source, entries: entries.map((entry, position) => ({ itemIndex, ctx, position, ...entry })) });
 		} catch (error) {
 			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
 			failed.set(ctx.getItemIndex(), error);
