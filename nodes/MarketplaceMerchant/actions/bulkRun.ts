@@ -20,7 +20,7 @@ import { asNodeError, nodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
-import { INPUT_ITEMS, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead, type ItemContext } from './bulkInput';
+import { readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead, type ItemContext } from './bulkInput';
 import { readSimplify } from './common';
 
 /** What the value readers see of one item. A class, not closures: a run of 50,000 rows holds one per row. */
@@ -92,7 +92,7 @@ function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, fail
 	const contexts = Array.from({ length: exec.getInputData().length }, (_, index) => new RunItemContext(exec, index));
 	if (contexts.length > 0 && readsOneEntryPerItem(contexts[0])) {
 		const entries = contexts.map((ctx, itemIndex) => ({ itemIndex, ctx, position: itemIndex, ...readItemEntry(ctx, input) }));
-		return [{ items: contexts.map((_, index) => index), source: INPUT_ITEMS, entries }];
+		return [{ items: contexts.map((_, index) => index), source: { list: '', unit: 'row' }, entries }];
 	}
 	const batches: Array<Batch<Checked>> = [];
 	for (const ctx of contexts) {

@@ -11,8 +11,6 @@ import { VAT_RATES, readChoice, readEan, readList, readNumber, type ValueContext
  */
 export const CATALOGUE: Route = { group: 'catalogue', idempotent: true };
 
-export const WEIGHT_UNITS = ['KG', 'G'] as const;
-
 /** How every price comparison is made (Sync, the trigger's Product Changed): 1299.00 and a float's 1299.9999999 are one price. */
 export function priceInCents(price: number): number {
 	return Math.round(price * 100);
@@ -69,7 +67,7 @@ export function readWeight(ctx: ValueContext, field: string, value: unknown): nu
 }
 
 export function readWeightUnit(ctx: ValueContext, field: string, value: unknown): string {
-	return readChoice(ctx, field, value, WEIGHT_UNITS);
+	return readChoice(ctx, field, value, ['KG', 'G'] as const);
 }
 
 /** An EAN for comparing: 0740617304350 and 740617304350 are the same GTIN, and the service may answer either. */

@@ -35,7 +35,6 @@ export function productListInput(
 		json: { name: 'productsJson', displayName: 'Products (JSON)', itemProperty: 'products', ...json },
 		rows: { name: 'productRows', displayName: 'Products', row: { name: 'product', displayName: 'Product', values }, ...rowOptions },
 		nameEntry,
-		emptyProblem: 'the list is empty',
 	};
 }
 
