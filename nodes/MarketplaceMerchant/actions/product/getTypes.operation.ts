@@ -43,11 +43,8 @@ function languageHeaders(language: unknown): IDataObject {
 
 /** Import's Product Type list, in alphabetical order. */
 export async function getProductTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const response = await sendAuthenticated(
-		this,
-		CATALOGUE,
-		{ method: 'GET', url: PATHS.productTypes, headers: { Accept: 'application/json', ...languageHeaders(this.getCurrentNodeParameter('language')) } },
-	);
+	const headers = { Accept: 'application/json', ...languageHeaders(this.getCurrentNodeParameter('language')) };
+	const response = await sendAuthenticated(this, CATALOGUE, { method: 'GET', url: PATHS.productTypes, headers });
 	return decodedList<unknown>(this, response, ANSWERS.productTypes)
 		.filter((name) => !isBlank(name))
 		.map((name) => ({ name: String(name), value: String(name) }))

@@ -237,11 +237,9 @@ export function planSync(
 	return { outcomes, updates };
 }
 
-const SUCCEEDED: ReadonlySet<SyncStatus> = new Set<SyncStatus>(['updated', 'unchanged', 'planned']);
-
 /** Written, as asked, or planned in a dry run. */
-export function succeeded(result: SyncOutcome): boolean {
-	return SUCCEEDED.has(result.status);
+export function succeeded({ status }: SyncOutcome): boolean {
+	return status === 'updated' || status === 'unchanged' || status === 'planned';
 }
 
 /**

@@ -81,10 +81,8 @@ const matchByOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('matchBy', 
  */
 function matchKeyIn(entry: IDataObject, matchBy: MatchBy, fromRows: boolean): string {
 	if (fromRows) return 'match';
-	if (!isBlank(entry[matchBy])) return matchBy;
-	if (!isBlank(entry.match)) return 'match';
-	if (matchBy === 'id') return ['productId', 'merchantInventoryId'].find((key) => !isBlank(entry[key])) ?? matchBy;
-	return matchBy;
+	const keys = matchBy === 'id' ? [matchBy, 'match', 'productId', 'merchantInventoryId'] : [matchBy, 'match'];
+	return keys.find((key) => !isBlank(entry[key])) ?? matchBy;
 }
 
 function readSettings(ctx: ItemContext): SyncSettings {
