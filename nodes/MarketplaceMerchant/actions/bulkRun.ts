@@ -95,14 +95,13 @@ function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, fail
 		return [{ items: contexts.map((_, index) => index), source: { list: '', unit: 'row' }, entries }];
 	}
 	const batches: Array<Batch<Checked>> = [];
-	for (const ctx of contexts) {
+	for (const [itemIndex, ctx] of contexts.entries()) {
 		try {
 			const { entries, source } = readBulkEntries(ctx, input);
-			const itemIndex = ctx.getItemIndex();
 			batches.push({ items: [itemIndex], source, entries: entries.map((entry, position) => ({ itemIndex, ctx, position, ...entry })) });
 		} catch (error) {
 			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
-			failed.set(ctx.getItemIndex(), error);
+			failed.set(itemIndex, error);
 		}
 	}
 	return batches;

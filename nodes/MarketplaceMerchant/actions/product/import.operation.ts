@@ -42,16 +42,12 @@ const ATTRIBUTE_VALUE_SEPARATORS = /[,\n]/;
 
 /** Attributes from the JSON field and the rows, merged by name. */
 function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObject): Record<string, string[]> | undefined {
-	const pairs: Array<[string, unknown]> = [];
-	const json = isBlank(additionalFields.attributesJson)
-		? undefined
-		: readJson(ctx, FIELD_LABELS.attributesJson, additionalFields.attributesJson, ATTRIBUTES_HINT);
-	if (!isBlank(json)) {
-		if (typeof json !== 'object' || Array.isArray(json)) {
-			throw invalidInput(ctx, FIELD_LABELS.attributesJson, 'must be an object', ATTRIBUTES_HINT);
-		}
-		pairs.push(...Object.entries(json as IDataObject));
+	const given = additionalFields.attributesJson;
+	const json = isBlank(given) ? undefined : readJson(ctx, FIELD_LABELS.attributesJson, given, ATTRIBUTES_HINT);
+	if (!isBlank(json) && (typeof json !== 'object' || Array.isArray(json))) {
+		throw invalidInput(ctx, FIELD_LABELS.attributesJson, 'must be an object', ATTRIBUTES_HINT);
 	}
+	const pairs: Array<[string, unknown]> = isBlank(json) ? [] : Object.entries(json as IDataObject);
 	const rows = ((additionalFields.attributes as IDataObject | undefined)?.attribute ?? []) as IDataObject[];
 	rows.forEach((row, index) => {
 		pairs.push([readText(ctx, fieldPath(listEntry(FIELD_LABELS.attributes, index, 'row'), 'Name'), row.name), row.values]);
