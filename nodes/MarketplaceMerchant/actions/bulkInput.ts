@@ -246,8 +246,9 @@ function entryRead(ctx: ItemContext, raw: IDataObject, entryLabel: string, field
 function fieldLabels(input: BulkInput, unit: BulkSource['unit']): OfKey {
 	const chains = fieldChains(input.rows.row.values, 'displayName');
 	for (const [key, label] of Object.entries(input.json.labels ?? {})) if (!chains.has(key)) chains.set(key, [label]);
-	// Built once per operation for every value read (150,000 in a sync of 50,000 entries): each key's part once.
-	const parts = new Map([...chains].map(([key, chain]) => [key, unit === 'row' ? fieldPath(...chain) : `${chain[chain.length - 1]} (${key})`]));
+	// Read for every value (150,000 in a sync of 50,000 entries): each key's part built once per operation.
+	const partOf = (key: string, chain: string[]) => (unit === 'row' ? fieldPath(...chain) : `${chain[chain.length - 1]} (${key})`);
+	const parts = new Map([...chains].map(([key, chain]) => [key, partOf(key, chain)]));
 	return (key) => parts.get(key) ?? key;
 }
 

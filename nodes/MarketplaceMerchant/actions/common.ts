@@ -93,7 +93,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/** Simplify and Fail on Item Errors of the bulk writes, whose answer reports each entry (read by answers/bulkResults.ts, `finishBulkResults`). */
+/** Simplify and Fail on Item Errors of the bulk writes (read by answers/bulkResults.ts, `finishBulkResults`). */
 export function bulkResultFields(): INodeProperties[] {
 	return [
 		simplifyField(
