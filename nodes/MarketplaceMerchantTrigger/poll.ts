@@ -84,17 +84,18 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 	const original = (error ?? {}) as { message?: string; description?: string | null };
 	const originalMessage = original.message ?? String(error);
 	const details = { message: originalMessage, description: original.description ?? null } as JsonObject;
-	let message = `Could not read ${what}: ${originalMessage}`;
-	let description = original.description ?? undefined;
+	const failure = (message: string, description?: string) =>
+		serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
 	if (status === 401 || status === 403) {
-		message = `The service rejected the credential while reading ${what} (HTTP ${status})`;
 		// The request engine's description already ends with what to check (errors.ts, credentialAdvice).
-		description = original.description ?? credentialAdvice(status);
-	} else if (status === 429 || (status !== undefined && status >= 500)) {
-		message = `The service did not answer the request for ${what} (HTTP ${status}, after retries)`;
-		description = `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`;
+		const advice = original.description ?? credentialAdvice(status);
+		return failure(`The service rejected the credential while reading ${what} (HTTP ${status})`, advice);
 	}
-	return serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
+	if (status === 429 || (status !== undefined && status >= 500)) {
+		const description = `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`;
+		return failure(`The service did not answer the request for ${what} (HTTP ${status}, after retries)`, description);
+	}
+	return failure(`Could not read ${what}: ${originalMessage}`, original.description ?? undefined);
 }
 
 /** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer. */
@@ -256,10 +257,9 @@ async function newDocumentsIn(
 	spent: () => boolean,
 ): Promise<{ emissions: Emission[]; handledUpTo: Date }> {
 	const kind = KIND_OF_EVENT[event];
-	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({ document, invoicedAt: invoicedDateOf(document) }));
 	// Undated documents first: a step boundary needs the date of the first document left over.
-	const sortKey = ({ invoicedAt }: { invoicedAt?: Date }) => invoicedAt?.getTime() ?? Number.MIN_SAFE_INTEGER;
-	dated.sort((a, b) => sortKey(a) - sortKey(b));
+	const documents = oldestFirst(await fetchDocuments(ctx, kind, window, settings.type));
+	const dated = documents.map((document) => ({ document, invoicedAt: invoicedDateOf(document) }));
 	const stepSize = settings.downloadPdfs ? DOCUMENTS_PER_PDF_STEP : Math.max(dated.length, 1);
 	const emissions: Emission[] = [];
 	for (let start = 0; start < dated.length; start += stepSize) {
@@ -290,7 +290,7 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	for (const event of settings.events) {
 		const kind = KIND_OF_EVENT[event];
 		for (const period of periods) {
-			const newest = newestOf(await fetchDocuments(ctx, kind, period, settings.type));
+			const newest = oldestFirst(await fetchDocuments(ctx, kind, period, settings.type)).at(-1);
 			if (!newest) continue;
 			const emission: Emission = { document: newest, item: toItem(newest, event, settings), at: invoicedDateOf(newest)?.getTime() ?? 0 };
 			if (settings.downloadPdfs) await attachPdfs(ctx, kind, period, [emission], settings.binaryProperty);
@@ -308,8 +308,8 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	return inInvoicedOrder(emissions);
 }
 
-/** The document with the latest invoiced date; of equal dates (the sort is stable), the one listed last. */
-function newestOf(documents: IDataObject[]): IDataObject | undefined {
+/** Undated documents first; of equal dates (the sort is stable) in the order listed. */
+function oldestFirst(documents: IDataObject[]): IDataObject[] {
 	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? Number.MIN_SAFE_INTEGER;
-	return documents.sort((a, b) => at(a) - at(b)).at(-1);
+	return documents.sort((a, b) => at(a) - at(b));
 }
