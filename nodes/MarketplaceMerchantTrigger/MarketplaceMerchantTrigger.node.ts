@@ -39,11 +39,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				options: [
 					{ name: 'New Invoice', value: 'invoice', description: 'A new invoice was issued' },
 					{ name: 'New Invoice Correction', value: 'invoiceCorrection', description: 'A new invoice correction was issued' },
-					{
-						name: 'New Invoice or Invoice Correction',
-						value: 'any',
-						description: 'Either; the output field "event" tells which',
-					},
+					{ name: 'New Invoice or Invoice Correction', value: 'any', description: 'Either; the output field "event" tells which' },
 					{
 						name: 'Product Changed',
 						value: PRODUCT_CHANGED,
