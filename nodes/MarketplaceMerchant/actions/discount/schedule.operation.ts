@@ -49,11 +49,7 @@ async function resolveProducts(exec: IExecuteFunctions, entries: Array<BulkEntry
 }
 
 const rowFields: INodeProperties[] = [
-	productLocatorField({
-		name: 'merchantInventoryId',
-		description:
-			'The product the discount applies to: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
-	}),
+	productLocatorField({ name: 'merchantInventoryId', product: 'The product the discount applies to' }),
 	requiredPriceField(
 		'discountPrice',
 		'Discount Price',
@@ -67,13 +63,7 @@ const rowFields: INodeProperties[] = [
 		true,
 	),
 	dayField('Date To', 'dateTo', `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`),
-	{
-		displayName: 'Discount Type',
-		name: 'discountType',
-		type: 'options',
-		options: discountTypeOptions,
-		default: 'SALE',
-	},
+	{ displayName: 'Discount Type', name: 'discountType', type: 'options', options: discountTypeOptions, default: 'SALE' },
 ];
 
 export const operation = bulkDiscountOperation<CheckedSchedule>({
