@@ -56,13 +56,7 @@ export class MarketplaceMerchantApi implements ICredentialType {
 			default: '',
 			description: 'Optional. Sent as the X-API-Key header of the token request when filled in.',
 		},
-		{
-			displayName: 'Access Token',
-			name: 'accessToken',
-			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
-			default: '',
-		},
+		{ displayName: 'Access Token', name: 'accessToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {

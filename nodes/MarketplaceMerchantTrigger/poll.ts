@@ -220,13 +220,11 @@ export async function pollForNewDocuments(ctx: IPollFunctions): Promise<PollResu
 	const settings = readSettings(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const spent = budgetOf(ctx);
-	const now = new Date();
-	const cursors = new Map<TriggerEvent, EventCursor>();
+	const cursorSettings = { lookBackMs: settings.lookBackMs, startFrom: settings.startFrom, now: new Date() };
+	const cursors = settings.events.map((event) => [event, EventCursor.open(staticData[event], cursorSettings)] as const);
 	const emissions: Emission[] = [];
 
-	for (const event of settings.events) {
-		const cursor = EventCursor.open(staticData[event], { lookBackMs: settings.lookBackMs, startFrom: settings.startFrom, now });
-		cursors.set(event, cursor);
+	for (const [event, cursor] of cursors) {
 		const windows = cursor.pendingWindows().slice(0, MAX_WINDOWS_PER_POLL);
 		for (const [index, window] of windows.entries()) {
 			// Every event moves on by at least one step per poll, so catching up always progresses.
