@@ -1,10 +1,4 @@
-import {
-	NodeConnectionTypes,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 
 import { optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';

@@ -26,7 +26,7 @@ import {
 	type DocumentKind,
 	type DocumentLink,
 } from '../MarketplaceMerchant/actions/documents/documents';
-import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
+import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { isBlank, isPlainObject, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
@@ -127,10 +127,6 @@ export function listOf(ctx: IPollFunctions, answer: unknown, what: string): unkn
 		});
 	}
 	return answer;
-}
-
-function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
-	return { dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to), ...(type ? { type } : {}) };
 }
 
 async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {

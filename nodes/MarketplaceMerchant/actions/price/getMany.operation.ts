@@ -1,9 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteSingleFunctions, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
 import { readAnswer } from '../../answers/decode';
