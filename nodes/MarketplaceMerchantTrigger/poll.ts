@@ -27,7 +27,7 @@ import {
 	type DocumentLink,
 } from '../MarketplaceMerchant/actions/documents/documents';
 import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
-import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
+import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { isBlank, isPlainObject, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { decodeAnswer } from '../MarketplaceMerchant/answers/decode';
@@ -121,12 +121,9 @@ export async function getFromService(
 /** A list answer (none is empty), or an error when it is something else. */
 export function listOf(ctx: IPollFunctions, answer: unknown, what: string): unknown[] {
 	if (answer === undefined || answer === null) return [];
-	if (!Array.isArray(answer)) {
-		throw serviceError(ctx.getNode(), { body: JSON.stringify(answer).slice(0, 200) } as JsonObject, {
-			message: `The service answered the request for ${what} with something that is not a list`,
-		});
-	}
-	return answer;
+	if (Array.isArray(answer)) return answer;
+	const message = `The service answered the request for ${what} with something that is not a list`;
+	throw serviceError(ctx.getNode(), { body: JSON.stringify(answer).slice(0, 200) } as JsonObject, { message });
 }
 
 async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {
@@ -163,9 +160,7 @@ async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateW
 	}
 	const names = toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind));
 	const downloaded = await downloadDocumentPdfs(ctx, toDownload.map(({ link }) => link), binaryProperty, undefined, names);
-	toDownload.forEach(({ entry }, index) => {
-		entry.item.binary = downloaded[index].binary;
-	});
+	for (const [index, { entry }] of toDownload.entries()) entry.item.binary = downloaded[index].binary;
 }
 
 /** A document without an id (never seen on the live service) is known by its content. */
@@ -277,7 +272,7 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	const settings = readSettings(ctx);
 	const now = new Date();
 	const periods: DateWindow[] = [
-		{ from: new Date(now.getTime() - TEST_EVENT_DAYS * 86_400_000), to: now },
+		{ from: new Date(now.getTime() - TEST_EVENT_DAYS * DAY_MS), to: now },
 		{ from: new Date(addMonths(now, -3).getTime() + 1), to: now },
 	];
 	const emissions: Emission[] = [];
