@@ -132,12 +132,8 @@ async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: D
 	return listOf(ctx, answer, what).filter(isPlainObject);
 }
 
-interface Emission {
-	document: IDataObject;
-	item: INodeExecutionData;
-	/** Sort key: invoiced date, or the end of the window that returned the document. */
-	at: number;
-}
+/** `at`, the sort key: the invoiced date, or the end of the window that returned the document. */
+type Emission = { document: IDataObject; item: INodeExecutionData; at: number };
 
 /**
  * Links are asked for by suborder id (the window narrows the search) and downloaded at once: they

@@ -10,11 +10,7 @@ import type { BulkEntry } from '../bulkRun';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
-interface CheckedSchedule {
-	product: NamedProductRef;
-	terms: IDataObject;
-	productId?: number;
-}
+type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number };
 
 function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
 	// The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it.

@@ -37,11 +37,7 @@ const SEASONAL_START = 'between 1 and 15 July or between 25 December and 10 Janu
 export const discountTypeOptions: INodePropertyOptions[] = [
 	{ name: 'Clearance Sale', value: 'CLEARANCE_SALE', description: 'Runs until cancelled: has no end date' },
 	{ name: 'Sale', value: 'SALE', description: 'Lasts at most 31 days' },
-	{
-		name: 'Seasonal Sale',
-		value: 'SEASONAL_SALE',
-		description: `Lasts at most 60 days and starts ${SEASONAL_START}`,
-	},
+	{ name: 'Seasonal Sale', value: 'SEASONAL_SALE', description: `Lasts at most 60 days and starts ${SEASONAL_START}` },
 ];
 
 /** Every example of the live service prices in dinars, the only currency it is known to take. */
