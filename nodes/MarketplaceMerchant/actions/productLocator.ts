@@ -115,10 +115,9 @@ export async function lookUpProductIds(
 /** The product IDs of one item's references; the first that has none fails the item. */
 export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
 	const ids = await lookUpProductIds(ctx, refs.map((ref) => ({ ...ref, ctx })));
-	return ids.map((id) => {
-		if (id instanceof NodeOperationError) throw id;
-		return id;
-	});
+	const problem = ids.find((id): id is NodeOperationError => id instanceof NodeOperationError);
+	if (problem) throw problem;
+	return ids as number[];
 }
 
 /** Platform facts: every price the service gives is in RSD. */
