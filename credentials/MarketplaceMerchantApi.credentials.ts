@@ -16,10 +16,7 @@ export class MarketplaceMerchantApi implements ICredentialType {
 
 	displayName = 'Marketplace Merchant API';
 
-	icon: Icon = {
-		light: 'file:../icons/marketplace.svg',
-		dark: 'file:../icons/marketplace.dark.svg',
-	};
+	icon: Icon = { light: 'file:../icons/marketplace.svg', dark: 'file:../icons/marketplace.dark.svg' };
 
 	documentationUrl = 'https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant#credential';
 
@@ -57,16 +54,9 @@ export class MarketplaceMerchantApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description:
-				'Optional. Sent as the X-API-Key header of the token request when filled in.',
+			description: 'Optional. Sent as the X-API-Key header of the token request when filled in.',
 		},
-		{
-			displayName: 'Access Token',
-			name: 'accessToken',
-			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
-			default: '',
-		},
+		{ displayName: 'Access Token', name: 'accessToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
@@ -75,10 +65,6 @@ export class MarketplaceMerchantApi implements ICredentialType {
 
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
+		properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
 	};
 }

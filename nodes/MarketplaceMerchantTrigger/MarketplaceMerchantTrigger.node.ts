@@ -1,10 +1,4 @@
-import {
-	NodeConnectionTypes,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 
 import { optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
@@ -39,11 +33,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				options: [
 					{ name: 'New Invoice', value: 'invoice', description: 'A new invoice was issued' },
 					{ name: 'New Invoice Correction', value: 'invoiceCorrection', description: 'A new invoice correction was issued' },
-					{
-						name: 'New Invoice or Invoice Correction',
-						value: 'any',
-						description: 'Either; the output field "event" tells which',
-					},
+					{ name: 'New Invoice or Invoice Correction', value: 'any', description: 'Either; the output field "event" tells which' },
 					{
 						name: 'Product Changed',
 						value: PRODUCT_CHANGED,

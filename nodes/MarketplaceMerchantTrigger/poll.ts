@@ -26,8 +26,8 @@ import {
 	type DocumentKind,
 	type DocumentLink,
 } from '../MarketplaceMerchant/actions/documents/documents';
-import { readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
-import { addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
+import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
+import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { isBlank, isPlainObject, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { decodeAnswer } from '../MarketplaceMerchant/answers/decode';
@@ -84,17 +84,18 @@ function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Nod
 	const original = (error ?? {}) as { message?: string; description?: string | null };
 	const originalMessage = original.message ?? String(error);
 	const details = { message: originalMessage, description: original.description ?? null } as JsonObject;
-	let message = `Could not read ${what}: ${originalMessage}`;
-	let description = original.description ?? undefined;
+	const failure = (message: string, description?: string) =>
+		serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
 	if (status === 401 || status === 403) {
-		message = `The service rejected the credential while reading ${what} (HTTP ${status})`;
 		// The request engine's description already ends with what to check (errors.ts, credentialAdvice).
-		description = original.description ?? credentialAdvice(status);
-	} else if (status === 429 || (status !== undefined && status >= 500)) {
-		message = `The service did not answer the request for ${what} (HTTP ${status}, after retries)`;
-		description = `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`;
+		const advice = original.description ?? credentialAdvice(status);
+		return failure(`The service rejected the credential while reading ${what} (HTTP ${status})`, advice);
 	}
-	return serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
+	if (status === 429 || (status !== undefined && status >= 500)) {
+		const description = `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`;
+		return failure(`The service did not answer the request for ${what} (HTTP ${status}, after retries)`, description);
+	}
+	return failure(`Could not read ${what}: ${originalMessage}`, original.description ?? undefined);
 }
 
 /** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer. */
@@ -120,16 +121,9 @@ export async function getFromService(
 /** A list answer (none is empty), or an error when it is something else. */
 export function listOf(ctx: IPollFunctions, answer: unknown, what: string): unknown[] {
 	if (answer === undefined || answer === null) return [];
-	if (!Array.isArray(answer)) {
-		throw serviceError(ctx.getNode(), { body: JSON.stringify(answer).slice(0, 200) } as JsonObject, {
-			message: `The service answered the request for ${what} with something that is not a list`,
-		});
-	}
-	return answer;
-}
-
-function rangeQuery(window: DateWindow, type: InvoiceTypeFilter): IDataObject {
-	return { dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to), ...(type ? { type } : {}) };
+	if (Array.isArray(answer)) return answer;
+	const message = `The service answered the request for ${what} with something that is not a list`;
+	throw serviceError(ctx.getNode(), { body: JSON.stringify(answer).slice(0, 200) } as JsonObject, { message });
 }
 
 async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {
@@ -138,12 +132,8 @@ async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: D
 	return listOf(ctx, answer, what).filter(isPlainObject);
 }
 
-interface Emission {
-	document: IDataObject;
-	item: INodeExecutionData;
-	/** Sort key: invoiced date, or the end of the window that returned the document. */
-	at: number;
-}
+/** `at`, the sort key: the invoiced date, or the end of the window that returned the document. */
+type Emission = { document: IDataObject; item: INodeExecutionData; at: number };
 
 /**
  * Links are asked for by suborder id (the window narrows the search) and downloaded at once: they
@@ -166,9 +156,7 @@ async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateW
 	}
 	const names = toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind));
 	const downloaded = await downloadDocumentPdfs(ctx, toDownload.map(({ link }) => link), binaryProperty, undefined, names);
-	toDownload.forEach(({ entry }, index) => {
-		entry.item.binary = downloaded[index].binary;
-	});
+	for (const [index, { entry }] of toDownload.entries()) entry.item.binary = downloaded[index].binary;
 }
 
 /** A document without an id (never seen on the live service) is known by its content. */
@@ -219,13 +207,11 @@ export async function pollForNewDocuments(ctx: IPollFunctions): Promise<PollResu
 	const settings = readSettings(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const spent = budgetOf(ctx);
-	const now = new Date();
-	const cursors = new Map<TriggerEvent, EventCursor>();
+	const cursorSettings = { lookBackMs: settings.lookBackMs, startFrom: settings.startFrom, now: new Date() };
+	const cursors = settings.events.map((event) => [event, EventCursor.open(staticData[event], cursorSettings)] as const);
 	const emissions: Emission[] = [];
 
-	for (const event of settings.events) {
-		const cursor = EventCursor.open(staticData[event], { lookBackMs: settings.lookBackMs, startFrom: settings.startFrom, now });
-		cursors.set(event, cursor);
+	for (const [event, cursor] of cursors) {
 		const windows = cursor.pendingWindows().slice(0, MAX_WINDOWS_PER_POLL);
 		for (const [index, window] of windows.entries()) {
 			// Every event moves on by at least one step per poll, so catching up always progresses.
@@ -256,10 +242,9 @@ async function newDocumentsIn(
 	spent: () => boolean,
 ): Promise<{ emissions: Emission[]; handledUpTo: Date }> {
 	const kind = KIND_OF_EVENT[event];
-	const dated = (await fetchDocuments(ctx, kind, window, settings.type)).map((document) => ({ document, invoicedAt: invoicedDateOf(document) }));
 	// Undated documents first: a step boundary needs the date of the first document left over.
-	const sortKey = ({ invoicedAt }: { invoicedAt?: Date }) => invoicedAt?.getTime() ?? Number.MIN_SAFE_INTEGER;
-	dated.sort((a, b) => sortKey(a) - sortKey(b));
+	const documents = oldestFirst(await fetchDocuments(ctx, kind, window, settings.type));
+	const dated = documents.map((document) => ({ document, invoicedAt: invoicedDateOf(document) }));
 	const stepSize = settings.downloadPdfs ? DOCUMENTS_PER_PDF_STEP : Math.max(dated.length, 1);
 	const emissions: Emission[] = [];
 	for (let start = 0; start < dated.length; start += stepSize) {
@@ -283,14 +268,14 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	const settings = readSettings(ctx);
 	const now = new Date();
 	const periods: DateWindow[] = [
-		{ from: new Date(now.getTime() - TEST_EVENT_DAYS * 86_400_000), to: now },
+		{ from: new Date(now.getTime() - TEST_EVENT_DAYS * DAY_MS), to: now },
 		{ from: new Date(addMonths(now, -3).getTime() + 1), to: now },
 	];
 	const emissions: Emission[] = [];
 	for (const event of settings.events) {
 		const kind = KIND_OF_EVENT[event];
 		for (const period of periods) {
-			const newest = newestOf(await fetchDocuments(ctx, kind, period, settings.type));
+			const newest = oldestFirst(await fetchDocuments(ctx, kind, period, settings.type)).at(-1);
 			if (!newest) continue;
 			const emission: Emission = { document: newest, item: toItem(newest, event, settings), at: invoicedDateOf(newest)?.getTime() ?? 0 };
 			if (settings.downloadPdfs) await attachPdfs(ctx, kind, period, [emission], settings.binaryProperty);
@@ -308,8 +293,8 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	return inInvoicedOrder(emissions);
 }
 
-/** The document with the latest invoiced date; of equal dates (the sort is stable), the one listed last. */
-function newestOf(documents: IDataObject[]): IDataObject | undefined {
+/** Undated documents first; of equal dates (the sort is stable) in the order listed. */
+function oldestFirst(documents: IDataObject[]): IDataObject[] {
 	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? Number.MIN_SAFE_INTEGER;
-	return documents.sort((a, b) => at(a) - at(b)).at(-1);
+	return documents.sort((a, b) => at(a) - at(b));
 }

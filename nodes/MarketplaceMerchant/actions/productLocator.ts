@@ -55,20 +55,16 @@ const regexCheck = (regex: string, errorMessage: string) => [{ type: 'regex', pr
 const ID_CHECK = regexCheck('^\\s*[0-9]+\\s*$', 'A product ID is a whole number, e.g. 100001');
 const EAN_CHECK = regexCheck('^\\s*[0-9]{8,14}\\s*$', 'An EAN is 8 to 14 digits, e.g. 8600123456782');
 
-export function productLocatorField({ name, description }: { name: string; description?: string }): INodeProperties {
-	return locatorField(
-		'Product ID',
-		name,
-		description ??
-			'The product: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
-		{
-			list: { placeholder: 'Select a product...', searchListMethod: 'searchProducts' },
-			modes: [
-				{ displayName: MODES.id, name: 'id', type: 'string', placeholder: 'e.g. 100001', validation: ID_CHECK },
-				{ displayName: MODES.ean, name: 'ean', type: 'string', placeholder: 'e.g. 8600123456782', validation: EAN_CHECK },
-			],
-		},
-	);
+/** `product` says which product the field is for. */
+export function productLocatorField({ name, product = 'The product' }: { name: string; product?: string }): INodeProperties {
+	const ways = 'pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN';
+	return locatorField('Product ID', name, `${product}: ${ways}`, {
+		list: { placeholder: 'Select a product...', searchListMethod: 'searchProducts' },
+		modes: [
+			{ displayName: MODES.id, name: 'id', type: 'string', placeholder: 'e.g. 100001', validation: ID_CHECK },
+			{ displayName: MODES.ean, name: 'ean', type: 'string', placeholder: 'e.g. 8600123456782', validation: EAN_CHECK },
+		],
+	});
 }
 
 type ProductRef = { id: number } | { ean: string };
@@ -119,10 +115,9 @@ export async function lookUpProductIds(
 /** The product IDs of one item's references; the first that has none fails the item. */
 export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
 	const ids = await lookUpProductIds(ctx, refs.map((ref) => ({ ...ref, ctx })));
-	return ids.map((id) => {
-		if (id instanceof NodeOperationError) throw id;
-		return id;
-	});
+	const problem = ids.find((id): id is NodeOperationError => id instanceof NodeOperationError);
+	if (problem) throw problem;
+	return ids as number[];
 }
 
 /** Platform facts: every price the service gives is in RSD. */

@@ -24,8 +24,7 @@ function discountIdOf(ctx: IExecuteSingleFunctions): string {
 }
 
 async function setCancellationUrl(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	requestOptions.url = `${PATHS.discounts}/${encodeURIComponent(discountIdOf(this))}/cancellations`;
-	return requestOptions;
+	return { ...requestOptions, url: `${PATHS.discounts}/${encodeURIComponent(discountIdOf(this))}/cancellations` };
 }
 
 /** A 404 names the discount instead of n8n's generic "resource could not be found". */

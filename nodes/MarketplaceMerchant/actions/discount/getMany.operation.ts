@@ -24,8 +24,7 @@ async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttp
 	const from = readParameter(this, 'dateFrom', 'Date From', readDay);
 	const to = readParameter(this, 'dateTo', 'Date To', readDay);
 	checkDiscountPeriod(this, 'Date To', undefined, from, to);
-	requestOptions.qs = { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) };
-	return requestOptions;
+	return { ...requestOptions, qs: { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) } };
 }
 
 /** The endpoint answers the whole range at once (no paging): Limit keeps the first results. */

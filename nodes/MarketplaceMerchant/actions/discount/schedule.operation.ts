@@ -10,11 +10,7 @@ import type { BulkEntry } from '../bulkRun';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
-interface CheckedSchedule {
-	product: NamedProductRef;
-	terms: IDataObject;
-	productId?: number;
-}
+type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number };
 
 function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
 	// The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it.
@@ -49,11 +45,7 @@ async function resolveProducts(exec: IExecuteFunctions, entries: Array<BulkEntry
 }
 
 const rowFields: INodeProperties[] = [
-	productLocatorField({
-		name: 'merchantInventoryId',
-		description:
-			'The product the discount applies to: pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN',
-	}),
+	productLocatorField({ name: 'merchantInventoryId', product: 'The product the discount applies to' }),
 	requiredPriceField(
 		'discountPrice',
 		'Discount Price',
@@ -67,13 +59,7 @@ const rowFields: INodeProperties[] = [
 		true,
 	),
 	dayField('Date To', 'dateTo', `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`),
-	{
-		displayName: 'Discount Type',
-		name: 'discountType',
-		type: 'options',
-		options: discountTypeOptions,
-		default: 'SALE',
-	},
+	{ displayName: 'Discount Type', name: 'discountType', type: 'options', options: discountTypeOptions, default: 'SALE' },
 ];
 
 export const operation = bulkDiscountOperation<CheckedSchedule>({

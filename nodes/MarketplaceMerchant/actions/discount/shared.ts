@@ -31,14 +31,13 @@ export const RESOURCE = 'discount';
 const DISCOUNT_TYPES = ['SALE', 'SEASONAL_SALE', 'CLEARANCE_SALE'] as const;
 type DiscountType = (typeof DISCOUNT_TYPES)[number];
 
+/** When a SEASONAL_SALE may start (inSeasonalStartWindow). */
+const SEASONAL_START = 'between 1 and 15 July or between 25 December and 10 January';
+
 export const discountTypeOptions: INodePropertyOptions[] = [
 	{ name: 'Clearance Sale', value: 'CLEARANCE_SALE', description: 'Runs until cancelled: has no end date' },
 	{ name: 'Sale', value: 'SALE', description: 'Lasts at most 31 days' },
-	{
-		name: 'Seasonal Sale',
-		value: 'SEASONAL_SALE',
-		description: 'Lasts at most 60 days and starts between 1 and 15 July or between 25 December and 10 January',
-	},
+	{ name: 'Seasonal Sale', value: 'SEASONAL_SALE', description: `Lasts at most 60 days and starts ${SEASONAL_START}` },
 ];
 
 /** Every example of the live service prices in dinars, the only currency it is known to take. */
@@ -52,14 +51,8 @@ export function currencyOf(ctx: ValueContext, field: string, value: unknown): st
 
 /** A currency row field: a list, so that nothing the service refuses can be typed. */
 export function currencyField(name: string, displayName: string, description: string): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'options',
-		options: CURRENCIES.map((currency) => ({ name: currency, value: currency })),
-		default: DEFAULT_CURRENCY,
-		description,
-	};
+	const options = CURRENCIES.map((currency) => ({ name: currency, value: currency }));
+	return { displayName, name, type: 'options', options, default: DEFAULT_CURRENCY, description };
 }
 
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
@@ -81,15 +74,12 @@ export function checkDiscountPeriod(ctx: ValueContext, toField: string, type: Di
 	}
 	const maxDays = type ? MAX_DAYS[type] : undefined;
 	if (maxDays !== undefined && days > maxDays) {
-		throw invalidInput(
-			ctx,
-			toField,
-			`a ${type} lasts at most ${maxDays} days; ${formatDayMonthYear(from)} to ${formatDayMonthYear(to)} is ${days} days`,
-		);
+		const period = `${formatDayMonthYear(from)} to ${formatDayMonthYear(to)}`;
+		throw invalidInput(ctx, toField, `a ${type} lasts at most ${maxDays} days; ${period} is ${days} days`);
 	}
 }
 
-/** Whether a SEASONAL_SALE may start on this day: 1 to 15 July, or 25 December to 10 January. */
+/** Whether a SEASONAL_SALE may start on this day (SEASONAL_START). */
 function inSeasonalStartWindow(day: Date): boolean {
 	const month = day.getUTCMonth() + 1;
 	const date = day.getUTCDate();
@@ -103,12 +93,7 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, `A discount starts today (${formatDayMonthYear(today)}, UTC) or later`);
 	}
 	if (type === 'SEASONAL_SALE' && !inSeasonalStartWindow(from)) {
-		throw invalidInput(
-			ctx,
-			field,
-			`a SEASONAL_SALE cannot start on ${formatDayMonthYear(from)}`,
-			'A seasonal sale starts between 1 and 15 July or between 25 December and 10 January',
-		);
+		throw invalidInput(ctx, field, `a SEASONAL_SALE cannot start on ${formatDayMonthYear(from)}`, `A seasonal sale starts ${SEASONAL_START}`);
 	}
 }
 

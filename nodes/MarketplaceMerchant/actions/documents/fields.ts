@@ -81,11 +81,14 @@ export function binaryPropertyOf(ctx: Pick<IExecuteSingleFunctions, 'getNodePara
 	return String(ctx.getNodeParameter('options.binaryPropertyName', DEFAULT_BINARY_PROPERTY) ?? '').trim() || DEFAULT_BINARY_PROPERTY;
 }
 
-/** The range, as zoned ISO timestamps in UTC, and the type of the current item in the query. */
+/** The query of a range, as zoned ISO timestamps in UTC, and a type. */
+export function rangeQuery(range: { from: Date; to: Date }, type: InvoiceTypeFilter): IDataObject {
+	return { dateFrom: formatIsoUtc(range.from), dateTo: formatIsoUtc(range.to), ...(type ? { type } : {}) };
+}
+
+/** The range and the type of the current item in the query. */
 export async function addRangeAndType(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
 	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
-	const qs: IDataObject = { ...requestOptions.qs, dateFrom: formatIsoUtc(range.from), dateTo: formatIsoUtc(range.to) };
-	if (type) qs.type = type;
-	return { ...requestOptions, qs };
+	return { ...requestOptions, qs: { ...requestOptions.qs, ...rangeQuery(range, type) } };
 }

@@ -29,17 +29,14 @@ async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: I
 }
 
 /** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
-function attachRawXmlIfAsked(kind: DocumentKind): PostReceiveFunction {
-	return async function (items, response) {
-		if (items.length === 0 || !this.getNodeParameter('options.attachRawXml', false)) return items;
-		const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
-		if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
-		const xml = Buffer.from(body as string, 'utf8');
-		const file = await this.helpers.prepareBinaryData(xml, `${DOCUMENTS[kind].fileStem}.xml`, 'application/xml');
-		const property = binaryPropertyOf(this);
-		return items.map((item) => ({ ...item, binary: { ...item.binary, [property]: file } }));
-	};
-}
+const attachRawXmlIfAsked: PostReceiveFunction = async function (items, response) {
+	if (items.length === 0 || !this.getNodeParameter('options.attachRawXml', false)) return items;
+	const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
+	if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
+	const file = await this.helpers.prepareBinaryData(Buffer.from(body as string, 'utf8'), 'answer.xml', 'application/xml');
+	const property = binaryPropertyOf(this);
+	return items.map((item) => ({ ...item, binary: { ...item.binary, [property]: file } }));
+};
 
 function fetchDocuments(kind: DocumentKind) {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
@@ -75,7 +72,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 			request: { method: 'GET', url: listPath },
 			preSend: [addRangeAndType, acceptXmlIfAsked],
 			strategy: fetchDocuments(kind),
-			postReceive: [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked(kind)],
+			postReceive: [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked],
 		}),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [

@@ -1,9 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteSingleFunctions, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
 import { readAnswer } from '../../answers/decode';
@@ -44,8 +39,7 @@ async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHtt
 	// The service answers a past day with 400 ("present or future date"): refused before sending.
 	const date = isBlank(dateValue) ? new Date() : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
 	const merchantInventoryIds = (await productIdsOf(this)).join(',');
-	requestOptions.qs = { ...requestOptions.qs, merchantInventoryIds, dateFrom: formatDayMonthYear(date) };
-	return requestOptions;
+	return { ...requestOptions, qs: { ...requestOptions.qs, merchantInventoryIds, dateFrom: formatDayMonthYear(date) } };
 }
 
 export const operation: OperationModule = {
