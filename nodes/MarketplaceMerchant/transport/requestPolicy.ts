@@ -13,10 +13,6 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** The retries of one request together may take this many times its timeout, not attempts × timeout. */
 export const RETRY_BUDGET_TIMEOUTS = 3;
 
-function retryBudgetMs(timeoutMs: number): number {
-	return timeoutMs * RETRY_BUDGET_TIMEOUTS;
-}
-
 function outcomeOf(error: unknown, timeoutMs: number): string {
 	if (isTimeout(error)) return `no answer within ${Math.round(timeoutMs / 1000)} s`;
 	const status = statusOf(error);
@@ -45,7 +41,7 @@ class AttemptLog {
 
 	/** One more attempt's timeout after `waitMs` (then spent): the budget left, at most a timeout; none under half a timeout. */
 	retryAfter(waitMs: number): number | undefined {
-		const left = retryBudgetMs(this.timeoutMs) - this.spentMs - waitMs;
+		const left = this.timeoutMs * RETRY_BUDGET_TIMEOUTS - this.spentMs - waitMs;
 		if (left < this.timeoutMs / 2) return undefined;
 		this.spentMs += waitMs;
 		return Math.min(Math.round(left), this.timeoutMs);
@@ -54,7 +50,7 @@ class AttemptLog {
 	summary(budgetSpent: boolean): string {
 		const seconds = Math.round(this.spentMs / 1000);
 		const budget = budgetSpent
-			? ` — the retries of one request may take at most ${Math.round(retryBudgetMs(this.timeoutMs) / 1000)} s`
+			? ` — the retries of one request may take at most ${Math.round(this.timeoutMs * RETRY_BUDGET_TIMEOUTS / 1000)} s`
 			: '';
 		return `The node gave up after ${this.count} attempt${this.count === 1 ? '' : 's'} in ${seconds} s (${this.outcomes.join('; ')})${budget}.`;
 	}
@@ -112,7 +108,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 				perMinute: policy.perMinute ?? Infinity,
 				wanted: policy.wanted,
 				since,
-				giveUpAfterMs: retryBudgetMs(policy.timeoutMs),
+				giveUpAfterMs: policy.timeoutMs * RETRY_BUDGET_TIMEOUTS,
 			});
 		} catch (error) {
 			// The gate rejects a wait only with RefusedTooLong.
@@ -180,7 +176,7 @@ function refusedError(node: INode, policy: SendPolicy, refused: RefusedTooLong, 
 	const error = serviceError(node, { message: refused.message } as JsonObject, {
 		httpCode: '429',
 		message: 'The service is receiving too many requests from you (HTTP 429): the node gave up',
-		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refused.refusedForMs / 1000)} s, and would not take one more within the ${Math.round(retryBudgetMs(policy.timeoutMs) / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,
+		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refused.refusedForMs / 1000)} s, and would not take one more within the ${Math.round(policy.timeoutMs * RETRY_BUDGET_TIMEOUTS / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,
 	});
 	(error as unknown as JsonObject).attempts = log.count;
 	return error;

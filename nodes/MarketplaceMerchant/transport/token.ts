@@ -80,10 +80,8 @@ function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secr
 		});
 	}
 	if (status === 429 || status >= 500) {
-		return new UserError(
-			`The token endpoint is unavailable (HTTP ${status}): try again later`,
-			{ description: `${description}. The token request was sent ${attempts} time${attempts === 1 ? '' : 's'}.` },
-		);
+		const sent = `The token request was sent ${attempts} time${attempts === 1 ? '' : 's'}.`;
+		return new UserError(`The token endpoint is unavailable (HTTP ${status}): try again later`, { description: `${description}. ${sent}` });
 	}
 	return new UserError(`The token request failed (HTTP ${status})`, { description });
 }
