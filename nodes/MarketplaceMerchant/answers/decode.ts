@@ -268,9 +268,7 @@ export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 /** Undefined without a root element. A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */
 function readXmlBody({ body: schema }: AnswerSchema, xml: string): unknown {
 	// The service's answers never declare one; reading on would hand the workflow unexpanded references (`&lol9;`) as data.
-	if (/<!DOCTYPE/i.test(xml)) {
-		throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
-	}
+	if (/<!DOCTYPE/i.test(xml)) throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
 	checkComplete(xml);
 	const document = parser.parse(xml) as Record<string, unknown[]>;
 	const [rootName] = Object.keys(document);
@@ -335,15 +333,14 @@ function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullR
 	const status = `HTTP ${response.statusCode}, ${Buffer.byteLength(text)} bytes`;
 	const stops = 'The node stops rather than return only the part that arrived: run it again, and if this persists,';
 	const reason = (error as Error).message;
-	let cause: JsonObject = { body: text.slice(0, 200) };
+	const isXml = error instanceof IncompleteXml || looksLikeXml(response.headers?.['content-type'], text);
+	const cause: JsonObject = isXml ? { message: reason } : { body: text.slice(0, 200) };
 	let message = 'The service answered with a body that is not valid JSON';
 	let description = `HTTP ${response.statusCode}; the answer starts with: ${text.slice(0, 120)}`;
 	if (error instanceof IncompleteXml) {
-		cause = { message: reason };
 		message = "The service's answer is not a complete XML document: it was cut off or is broken";
 		description = `The XML answer ${reason} (${status}). ${stops} ask for shorter date ranges or check for a proxy that cuts answers.`;
-	} else if (looksLikeXml(response.headers?.['content-type'], text)) {
-		cause = { message: reason };
+	} else if (isXml) {
 		message = 'The service answered with XML that could not be read';
 		description = reason;
 	} else if (endsEarly(text, error)) {

@@ -61,8 +61,7 @@ function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idFiel
 			invoiceType: STRING,
 			...reason,
 			merchantDetails: objectOf({
-				...fieldsOf(STRING, 'name', 'businessSpaceCode', 'taxIdentificationNumber', 'identificationNumber'),
-				...fieldsOf(STRING, 'taxAdministrationId', 'cashier'),
+				...fieldsOf(STRING, 'name', 'businessSpaceCode', 'taxIdentificationNumber', 'identificationNumber', 'taxAdministrationId', 'cashier'),
 				contactDetails: objectOf({ phone: STRING, email: STRING }),
 				address: objectOf({ street: STRING, city: STRING }),
 			}),
