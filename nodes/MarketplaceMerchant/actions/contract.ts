@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /** A bulk operation's run over all input items (bulkRun.ts): n8n's custom operation. */
-export type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
 export interface OperationModule {
 	/** Its entry in the Operation list, with its `routing` unless `run` is given. */
