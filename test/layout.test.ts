@@ -50,6 +50,16 @@ describe('Layout of nodes/', () => {
 		expect(untested).toEqual([]);
 	});
 
+	it('keeps one module contract: a resource file exports `resource`, an operation file `operation` (documents: `operationOf(kind)`)', () => {
+		const files = tsFilesUnder(ACTIONS);
+		const offContract = [
+			...files.filter((file) => file.endsWith('.resource.ts') && !/^export const resource\b/m.test(readFileSync(file, 'utf8'))),
+			...files.filter((file) => file.endsWith('.operation.ts') && !/^export (const operation\b|function operationOf\b)/m.test(readFileSync(file, 'utf8'))),
+		].map((file) => path.relative(ACTIONS, file));
+		expect(files.filter((file) => file.endsWith('.resource.ts'))).toHaveLength(6);
+		expect(offContract).toEqual([]);
+	});
+
 	it.each(['transport', 'answers', 'values'])('%s/ imports nothing from the operations or the node above it', (folder) => {
 		const upward = tsFilesUnder(path.join(NODES, 'MarketplaceMerchant', folder)).flatMap((file) =>
 			importsOf(file)

@@ -3,7 +3,8 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { customOperationsOf, resourceProperties, resourceProperty, subtitleOf } from './actions/contract';
 import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/shared';
-import { invoice, invoiceCorrection } from './actions/documents/Documents.resource';
+import { resource as invoice } from './actions/documents/Invoice.resource';
+import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { getProductTypes } from './actions/product/getTypes.operation';
