@@ -10,7 +10,19 @@
 import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../answers/decode';
-import { FIELD_SEPARATOR, describeValue, fieldPath, invalidInput, isBlank, listEntry, readJson, readingParameter, type ValueContext } from '../values/values';
+import { DAY_MS, formatDayMonthYear } from '../values/dates';
+import {
+	FIELD_SEPARATOR,
+	describeValue,
+	fieldPath,
+	invalidInput,
+	isBlank,
+	isPlainObject,
+	listEntry,
+	readJson,
+	readingParameter,
+	type ValueContext,
+} from '../values/values';
 import { fieldChains } from './common';
 
 const JSON_MODE = 'json';
@@ -64,9 +76,7 @@ function itemParameterName(rowField: string): string {
 
 /** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
 export function exampleDay(daysFromToday: number): string {
-	const day = new Date(Date.now() + daysFromToday * 86_400_000);
-	const pad = (value: number) => String(value).padStart(2, '0');
-	return `${pad(day.getUTCDate())}/${pad(day.getUTCMonth() + 1)}/${day.getUTCFullYear()}`;
+	return formatDayMonthYear(new Date(Date.now() + daysFromToday * DAY_MS));
 }
 
 /** Input Mode and its three inputs; node version 1 keeps JSON as its default (docs/architecture.md, "Bulk operations"). */
@@ -267,11 +277,11 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: 
 	const toEntry = input.rows.toEntry ?? ((row: IDataObject) => row);
 	const entries = list.map((entry, index) => {
 		const entryLabel = listEntry(source.list, index, source.unit);
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+		if (!isPlainObject(entry)) {
 			throw invalidInput(ctx, entryLabel, `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
 		}
-		if (fromJson) return entryRead(ctx, entry as IDataObject, entryLabel, fieldLabel);
-		return entryRead(ctx, toEntry(entry as IDataObject), entryLabel, fieldLabel, (key) => `${rows}[${index}].${paths.get(key) ?? key}`);
+		if (fromJson) return entryRead(ctx, entry, entryLabel, fieldLabel);
+		return entryRead(ctx, toEntry(entry), entryLabel, fieldLabel, (key) => `${rows}[${index}].${paths.get(key) ?? key}`);
 	});
 	return { entries, source };
 }

@@ -17,6 +17,7 @@ import {
 	fieldPath,
 	invalidInput,
 	isBlank,
+	isPlainObject,
 	listEntry,
 	readEan,
 	readJson,
@@ -44,7 +45,7 @@ const ATTRIBUTE_VALUE_SEPARATORS = /[,\n]/;
 function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObject): Record<string, string[]> | undefined {
 	const given = additionalFields.attributesJson;
 	const json = isBlank(given) ? undefined : readJson(ctx, FIELD_LABELS.attributesJson, given, ATTRIBUTES_HINT);
-	if (!isBlank(json) && (typeof json !== 'object' || Array.isArray(json))) {
+	if (!isBlank(json) && !isPlainObject(json)) {
 		throw invalidInput(ctx, FIELD_LABELS.attributesJson, 'must be an object', ATTRIBUTES_HINT);
 	}
 	const pairs: Array<[string, unknown]> = isBlank(json) ? [] : Object.entries(json as IDataObject);
