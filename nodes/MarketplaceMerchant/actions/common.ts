@@ -7,7 +7,7 @@ import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyRouting,
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
 import { readAnswerBody, sendSingle, type Route } from '../transport/send';
 import { forInputItem, recordingInputFailures, type PaginationFunction } from '../transport/pagination';
-import { fieldPath, readBoolean, type ValueContext } from '../values/values';
+import { fieldPath, readBoolean, type SettingsContext } from '../values/values';
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
@@ -77,7 +77,7 @@ export function simplifyField(description: string): INodeProperties {
  * The one reader of Simplify (node and trigger): the field's default when a workflow made through
  * n8n's API does not set it, and true or false only, also as text; anything else names the field.
  */
-export function readSimplify(ctx: ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown }): boolean {
+export function readSimplify(ctx: SettingsContext): boolean {
 	return readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true));
 }
 

@@ -22,7 +22,7 @@ import { namingRequest, rememberRequest, requestLabel, type PostReceiveFunction 
 import type { EndpointGroup } from './endpoints';
 import { nodeError, serviceError } from './errors';
 import { DEFAULT_TIMEOUT_MS, sendWithPolicy } from './requestPolicy';
-import { isBlank, readWholeNumber, type ValueContext } from '../values/values';
+import { isBlank, readWholeNumber, type SettingsContext } from '../values/values';
 
 export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 
@@ -45,10 +45,8 @@ export interface Route {
 
 export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route };
 
-type OptionsContext = ValueContext & { getNodeParameter(name: string, fallback?: unknown): unknown };
-
 /** Request Options › Timeout (Seconds) in milliseconds (read here so that the engine never imports actions/). */
-function requestTimeoutMs(ctx: OptionsContext): number {
+function requestTimeoutMs(ctx: SettingsContext): number {
 	const seconds = ctx.getNodeParameter('requestOptions.timeoutSeconds', '');
 	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
 }
@@ -97,7 +95,7 @@ export interface SendSettings {
 	wanted?: () => boolean;
 }
 
-export function sendSettingsOf(ctx: OptionsContext): SendSettings & { timeoutMs: number } {
+export function sendSettingsOf(ctx: SettingsContext): SendSettings & { timeoutMs: number } {
 	const perMinute = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
 	return {
 		timeoutMs: requestTimeoutMs(ctx),

@@ -17,7 +17,12 @@ export interface ValueContext {
 	whyMissing?: () => string | undefined;
 }
 
-export interface ParameterContext extends ValueContext {
+/** Reads the node's parameters: an item's, or the trigger's settings. */
+export interface SettingsContext extends ValueContext {
+	getNodeParameter(parameterName: string, fallbackValue?: unknown): unknown;
+}
+
+export interface ParameterContext extends SettingsContext {
 	getNodeParameter(parameterName: string, fallbackValue?: unknown, options?: { rawExpressions?: boolean }): unknown;
 	getInputData(): INodeExecutionData | undefined;
 }
