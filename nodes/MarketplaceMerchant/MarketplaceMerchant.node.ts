@@ -8,11 +8,11 @@ import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrec
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { getProductTypes } from './actions/product/getTypes.operation';
-import { searchProducts } from './actions/productLocator';
+import { searchProducts } from './actions/products';
 import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/send';
-import { testMerchantCredential } from './transport/credentialTest';
+import { testMerchantCredential } from './transport/credential';
 
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];
 

@@ -4,7 +4,6 @@
  */
 import { createHash } from 'crypto';
 import {
-	NodeApiError,
 	type IDataObject,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
@@ -32,7 +31,7 @@ import { isBlank, isPlainObject, readDate, readWholeNumber } from '../Marketplac
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { decodeAnswer } from '../MarketplaceMerchant/answers/decode';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
-import { credentialAdvice, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
+import { asNodeError, joinSentences, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schema';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import { EventCursor, type DateWindow } from './cursor';
@@ -78,24 +77,13 @@ function readSettings(ctx: IPollFunctions) {
 	};
 }
 
-/** What was being read, the HTTP status, and what to do: built anew, as wrapping a NodeApiError hands it back unchanged. */
-function describeFailure(ctx: IPollFunctions, error: unknown, what: string): NodeApiError {
+/** The request engine's error (errors.ts), saying what the poll was reading and that nothing was lost. */
+function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Error {
+	const failure = asNodeError(ctx.getNode(), error);
 	const status = statusOf(error);
-	const original = (error ?? {}) as { message?: string; description?: string | null };
-	const originalMessage = original.message ?? String(error);
-	const details = { message: originalMessage, description: original.description ?? null } as JsonObject;
-	const failure = (message: string, description?: string) =>
-		serviceError(ctx.getNode(), details, { httpCode: status === undefined ? undefined : String(status), message, description });
-	if (status === 401 || status === 403) {
-		// The request engine's description already ends with what to check (errors.ts, credentialAdvice).
-		const advice = original.description ?? credentialAdvice(status);
-		return failure(`The service rejected the credential while reading ${what} (HTTP ${status})`, advice);
-	}
-	if (status === 429 || (status !== undefined && status >= 500)) {
-		const description = `${originalMessage}. Nothing was skipped: the next poll asks for the same period again.`;
-		return failure(`The service did not answer the request for ${what} (HTTP ${status}, after retries)`, description);
-	}
-	return failure(`Could not read ${what}: ${originalMessage}`, original.description ?? undefined);
+	failure.message = `Could not read ${what}${status === undefined ? '' : ` (HTTP ${status})`}: ${failure.message}`;
+	failure.description = joinSentences(failure.description, 'Nothing was skipped: the next poll asks for the same period again.');
+	return failure;
 }
 
 /** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer. */

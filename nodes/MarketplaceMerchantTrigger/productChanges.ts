@@ -13,7 +13,7 @@ import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { ANSWERS } from '../MarketplaceMerchant/answers/schema';
 import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
 import { readSimplify } from '../MarketplaceMerchant/actions/common';
-import { priceInCents } from '../MarketplaceMerchant/actions/productValues';
+import { priceInCents } from '../MarketplaceMerchant/actions/products';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 
 export const PRODUCT_CHANGED = 'productChanged';

@@ -1,5 +1,5 @@
 /**
- * "Pick, don't type" (issue 13): the product locator (actions/productLocator.ts) through n8n-core's
+ * "Pick, don't type" (issue 13): the product locator (actions/products.ts) through n8n-core's
  * real LoadOptionsContext (the editor's list searches) and RoutingNode (runs with locator values),
  * against the sandbox over HTTP.
  */

@@ -13,10 +13,10 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { NO_RESULT_ERROR, shapeBulkResult } from '../answers/bulkResults';
+import { idOrNull, rejectionError, shapeBulkResult } from '../answers/bulkResults';
 import { decodedList } from '../answers/decode';
 import { LIMITS, RATE_LIMITS } from '../transport/endpoints';
-import { asNodeError, nodeError } from '../transport/errors';
+import { asNodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
@@ -112,17 +112,8 @@ function failOnRejected(exec: IExecuteFunctions, outputs: BatchOutput[], batch: 
 	const failOnItemErrors = exec.getNodeParameter('options.failOnItemErrors', batch.items[0], false) as boolean;
 	const rejected = outputs.filter((output) => output.rejected && output.entry !== undefined);
 	if (!failOnItemErrors || rejected.length === 0) return undefined;
-	const examples = rejected
-		.slice(0, 5)
-		// An entry by its position from 1, as the panel counts rows and a sheet's items come.
-		.map(({ json, entry }) => `Entry ${batch.entries[entry as number].position + 1} ${JSON.stringify(json.input)}: ${String(json.error)}`)
-		.join('\n');
-	const withoutResult = rejected.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
-	const message =
-		withoutResult === 0
-			? `${rejected.length} of ${outputs.filter((output) => output.entry !== undefined).length} entries were rejected by the service`
-			: `${rejected.length} of ${batch.entries.length} entries failed: ${rejected.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
-	return nodeError(exec.getNode(), message, { itemIndex: batch.items[0], description: examples });
+	const failed = rejected.map(({ json, entry }) => ({ json, position: batch.entries[entry as number].position + 1 }));
+	return rejectionError(exec.getNode(), batch.items[0], failed, batch.entries.length);
 }
 
 /**
@@ -265,10 +256,6 @@ interface BulkWrite<Checked> extends BulkRequests {
 	body: (value: Checked) => IDataObject;
 	/** The id an invalid entry comes out with (it was never sent). */
 	idOfInvalid: (raw: IDataObject) => unknown;
-}
-
-function idOrNull(value: unknown): string | number | null {
-	return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? value : null;
 }
 
 /**

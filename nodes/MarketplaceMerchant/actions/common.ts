@@ -2,7 +2,7 @@
  * Pieces of operation descriptions that several operations share, and the routing of every
  * operation. Fields carry no displayOptions: each operation file sets them with `updateDisplayOptions`.
  */
-import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyRouting, PostReceiveAction, PreSendAction } from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyMode, INodePropertyRouting, PostReceiveAction, PreSendAction } from 'n8n-workflow';
 
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
 import { readAnswerBody, sendSingle, type Route } from '../transport/send';
@@ -65,6 +65,28 @@ export function returnAllAndLimit(): INodeProperties[] {
 			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
+}
+
+/** A resource locator (product, discount): From List first, then the modes that take a typed value. */
+export function locatorField(
+	displayName: string,
+	name: string,
+	description: string,
+	{ list, modes }: { list: { placeholder: string; searchListMethod: string }; modes: INodePropertyMode[] },
+): INodeProperties {
+	const { placeholder, searchListMethod } = list;
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', placeholder, typeOptions: { searchListMethod, searchable: true } },
+			...modes,
+		],
+	};
 }
 
 /** On by default: the flat summary is what a no-code user wants; the full answer is one click away. */

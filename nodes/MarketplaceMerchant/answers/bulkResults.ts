@@ -3,7 +3,7 @@
  * README.md's "Results are paired with entries" tells. A success has no `error` key at all: in
  * n8n's table a column of nulls reads as a column of failures.
  */
-import { type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { type IDataObject, type IExecutePaginationFunctions, type INode, type INodeExecutionData } from 'n8n-workflow';
 import { nodeError } from '../transport/errors';
 
 /** `id`: the product updated, the discount scheduled or changed. `raw`: the service's own result (the output with Simplify off). */
@@ -30,7 +30,7 @@ function sameId(fromResult: unknown, fromEntry: unknown): boolean {
 	return String(fromResult).trim() === String(fromEntry ?? '').trim();
 }
 
-function idOrNull(...candidates: unknown[]): string | number | null {
+export function idOrNull(...candidates: unknown[]): string | number | null {
 	for (const candidate of candidates) {
 		if (typeof candidate === 'number' || (typeof candidate === 'string' && candidate.trim() !== '')) return candidate;
 	}
@@ -103,18 +103,22 @@ export function shapeBulkResult({ raw, ...result }: BulkResult, simplify: boolea
 	return { ...raw, input: result.input };
 }
 
+/** "Fail on Item Errors": the error of an input item whose entries (`position` from 1, as the panel counts rows) failed, of `total`. */
+export function rejectionError(node: INode, itemIndex: number, failed: Array<{ json: IDataObject; position: number }>, total: number) {
+	const examples = failed.slice(0, 5).map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`);
+	const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
+	const message =
+		withoutResult === 0
+			? `${failed.length} of ${total} entries were rejected by the service`
+			: `${failed.length} of ${total} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
+	return nodeError(node, message, { itemIndex, description: examples.join('\n') });
+}
+
 /** The end of every bulk write: the item fails when "Fail on Item Errors" is on and an entry failed. */
 export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
-	// Positions from 1, as the panel counts rows.
 	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
 	if (failed.length > 0 && (this.getNodeParameter('options.failOnItemErrors', false) as boolean)) {
-		const examples = failed.slice(0, 5).map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`);
-		const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
-		const message =
-			withoutResult === 0
-				? `${failed.length} of ${items.length} entries were rejected by the service`
-				: `${failed.length} of ${items.length} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
-		throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description: examples.join('\n') });
+		throw rejectionError(this.getNode(), this.getItemIndex(), failed, items.length);
 	}
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));
 }

@@ -127,6 +127,13 @@ export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[]
 	return nodeError;
 }
 
+/** `more` after `description`, as a new sentence. */
+export function joinSentences(description: string | null | undefined, more: string): string {
+	const text = (description ?? '').trim();
+	const separator = text === '' ? '' : /[.!?]$/.test(text) ? ' ' : '. ';
+	return `${text}${separator}${more}`;
+}
+
 export function serviceError(node: INode, details: JsonObject, options?: ConstructorParameters<typeof NodeApiError>[2]): NodeApiError {
 	return new NodeApiError(node, details, options);
 }

@@ -18,7 +18,7 @@ import {
 
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
 import { RATE_LIMITS } from './endpoints';
-import { RequestNotNeeded } from './pacing';
+import { RequestNotNeeded } from './requestPolicy';
 import { sendRequest, type RequestData, type Route } from './send';
 import { asNodeError, nodeError, statusOf } from './errors';
 import { readLimit, toList } from '../values/values';

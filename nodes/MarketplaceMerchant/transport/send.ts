@@ -1,6 +1,6 @@
 /**
  * Every request of the node and the trigger is sent here, under requestPolicy.ts (those of no
- * node: token.ts's `sendForAnswer`). Answers are bounded: n8n hands axios `maxContentLength:
+ * node: credential.ts's `sendForAnswer`). Answers are bounded: n8n hands axios `maxContentLength:
  * Infinity` and inflates gzip without limit, so a gzip bomb would grow the process until killed.
  * Every request asks for a stream (`encoding: 'stream'`), read here counting the inflated bytes:
  * past the cap the connection is closed and the request fails with a clear error.
@@ -199,7 +199,7 @@ async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolea
 	return Buffer.concat(chunks, total);
 }
 
-/** A streamed body's bytes, any other body as it is; throws as `readAtMost` does (token.ts words it). */
+/** A streamed body's bytes, any other body as it is; throws as `readAtMost` does (credential.ts words it). */
 export async function readCappedBody(body: unknown, timeoutMs: number): Promise<unknown> {
 	return isByteStream(body) ? await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs) : body;
 }

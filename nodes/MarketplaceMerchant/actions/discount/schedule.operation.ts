@@ -1,10 +1,9 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
-import { lookUpProductIds, productLocatorField, productNamedBy, readProductRef, type NamedProductRef } from '../productLocator';
-import { PRICE_FORMS, requiredPriceField } from '../productValues';
+import { PRICE_FORMS, productLocatorField, productNamedBy, readProductRef, requiredPriceField, resolveEntryProducts, type NamedProductRef } from '../products';
 import { exampleDay } from '../bulkInput';
 import type { BulkEntry } from '../bulkRun';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
@@ -32,16 +31,6 @@ function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>
 	};
 	if (dateTo) terms.dateTo = formatDayMonthYear(dateTo);
 	return { product, terms };
-}
-
-/** Products given by EAN are looked up once every entry of the run is checked. */
-async function resolveProducts(exec: IExecuteFunctions, entries: Array<BulkEntry<CheckedSchedule>>): Promise<void> {
-	const ids = await lookUpProductIds(exec, entries.map(({ ctx, value }) => ({ ctx, ...(value as CheckedSchedule).product })));
-	entries.forEach((entry, index) => {
-		const id = ids[index];
-		if (id instanceof NodeOperationError) entry.problem = id;
-		else (entry.value as CheckedSchedule).productId = id;
-	});
 }
 
 const rowFields: INodeProperties[] = [
@@ -82,7 +71,7 @@ export const operation = bulkDiscountOperation<CheckedSchedule>({
 	jsonLabels: { discountPriceCurrency: 'Currency' },
 	jsonPlaceholder: `[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "${exampleDay(7)}", "dateTo": "${exampleDay(21)}", "discountType": "SALE"}]`,
 	check: checkSchedule,
-	resolve: resolveProducts,
+	resolve: resolveEntryProducts,
 	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
 	// A discount not scheduled has no id of its own.
 	idOfInvalid: () => null,

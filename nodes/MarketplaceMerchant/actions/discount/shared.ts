@@ -21,9 +21,8 @@ import { ANSWERS, type AnswerSchema } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
 import { bulkInputFields, type BulkInput } from '../bulkInput';
-import { locatorField } from '../productLocator';
 import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
-import { bulkResultFields } from '../common';
+import { bulkResultFields, locatorField } from '../common';
 import type { OperationModule } from '../contract';
 
 export const RESOURCE = 'discount';

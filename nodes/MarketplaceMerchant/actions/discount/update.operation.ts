@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
-import { PRICE_FORMS } from '../productValues';
+import { PRICE_FORMS } from '../products';
 import { panelLabels } from '../common';
 import type { BulkEntry } from '../bulkRun';
 import {

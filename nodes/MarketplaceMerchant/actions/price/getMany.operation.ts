@@ -6,7 +6,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../values/values';
-import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
+import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 

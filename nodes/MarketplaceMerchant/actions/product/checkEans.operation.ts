@@ -13,7 +13,7 @@ import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { pacedRouting, textField } from '../common';
-import { CATALOGUE, eanKey, readEanList } from '../productValues';
+import { CATALOGUE, eanKey, readEanList } from '../products';
 import { serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 

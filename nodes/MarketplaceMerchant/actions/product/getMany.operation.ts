@@ -16,7 +16,7 @@ import { ANSWERS } from '../../answers/schema';
 import { formatYearMonthDay } from '../../values/dates';
 import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../values/values';
 import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField, textField } from '../common';
-import { CATALOGUE } from '../productValues';
+import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
 
 export function productFilters(filters: INodeProperties[]): INodeProperties {

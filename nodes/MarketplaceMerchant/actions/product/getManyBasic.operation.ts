@@ -6,7 +6,7 @@ import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { addProductFilters, productFilters, modifiedAfterFilter } from './getMany.operation';
-import { CATALOGUE } from '../productValues';
+import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
 
 const getManyBasicProducts: INodePropertyOptions = {

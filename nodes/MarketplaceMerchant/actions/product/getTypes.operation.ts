@@ -16,7 +16,7 @@ import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
-import { CATALOGUE } from '../productValues';
+import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
 
 /** On the node's `methods.loadOptions`. */

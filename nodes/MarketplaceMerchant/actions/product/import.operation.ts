@@ -33,7 +33,7 @@ import {
 } from '../../values/values';
 import { pacedRouting, panelLabels, textField } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
-import { CATALOGUE, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
+import { CATALOGUE, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../products';
 import type { OperationModule } from '../contract';
 
 const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';

@@ -8,7 +8,7 @@ import { type IDataObject } from 'n8n-workflow';
 import { decodedNumber } from '../../answers/decode';
 import { fieldPath, isBlank, type ValueContext } from '../../values/values';
 import { entriesAt, type BulkSource } from '../bulkInput';
-import { priceInCents } from '../productValues';
+import { priceInCents } from '../products';
 import { nodeError } from '../../transport/errors';
 
 export type MatchBy = 'id' | 'ean' | 'sku';

@@ -35,7 +35,7 @@ import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput
 import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
-import { CATALOGUE } from '../productValues';
+import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';

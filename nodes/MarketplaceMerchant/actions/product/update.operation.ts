@@ -20,8 +20,7 @@ import { ANSWERS } from '../../answers/schema';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readingParameter, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
 import { bulkResultFields, pacedRouting, panelLabels, readSimplify } from '../common';
-import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../productLocator';
-import { CATALOGUE, PRICE_FORMS, PRODUCT_FIELDS, readWeight, readWeightUnit } from '../productValues';
+import { CATALOGUE, PRICE_FORMS, PRODUCT_FIELDS, productLocatorField, readProductRef, readWeight, readWeightUnit, resolveProductIds, type NamedProductRef } from '../products';
 import type { OperationModule } from '../contract';
 
 export const productUpdateFieldOptions: INodeProperties[] = [

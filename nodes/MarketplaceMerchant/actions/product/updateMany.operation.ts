@@ -1,5 +1,4 @@
 import {
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -14,9 +13,8 @@ import { ANSWERS } from '../../answers/schema';
 import { bulkInputFields, type BulkInput } from '../bulkInput';
 import { bulkWrite, runBulkOperation, type BulkOperation, type BulkRequests } from '../bulkRun';
 import { bulkResultFields } from '../common';
-import { lookUpProductIds, productLocatorField, productNamedBy } from '../productLocator';
+import { CATALOGUE, productLocatorField, productNamedBy, resolveEntryProducts } from '../products';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from './update.operation';
-import { CATALOGUE } from '../productValues';
 import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
@@ -65,14 +63,7 @@ const UPDATE_MANY: BulkOperation<CheckedProductUpdate> = {
 	input: BULK_INPUT,
 	// Rows and mapped items come from the panel (an added field left empty is missing); JSON entries do not.
 	check: ({ ctx, raw, label, reader, fromPanel }) => buildProductUpdate(ctx, raw, label, fromPanel ? reader : undefined),
-	resolve: async (exec, entries) => {
-		const ids = await lookUpProductIds(exec, entries.map(({ ctx, value }) => ({ ctx, ...(value as CheckedProductUpdate).product })));
-		entries.forEach((entry, index) => {
-			const id = ids[index];
-			if (id instanceof NodeOperationError) entry.problem = id;
-			else (entry.value as CheckedProductUpdate).productId = id;
-		});
-	},
+	resolve: resolveEntryProducts,
 	send: bulkWrite({
 		...PRODUCT_BULK_UPDATE,
 		body: ({ productId, fields }) => ({ id: productId, ...fields }),

@@ -1,7 +1,9 @@
 /**
- * The product locator of Product Update, Update Many rows, Price Get Many and Discount Schedule
- * rows: From List (search by name, SKU or EAN), By ID, and By EAN, looked up with Get Many's `ean`
- * filter before anything else is sent. A plain value (older workflows, JSON entries) is By ID.
+ * What the product operations share with Price › Get Many, the discount operations and the
+ * trigger's Product Changed: the product fields and readers (built on values.ts), and the product
+ * locator of Product Update, Update Many rows, Price Get Many and Discount Schedule rows: From List
+ * (search by name, SKU or EAN), By ID, and By EAN, looked up with Get Many's `ean` filter before
+ * anything else is sent. A plain value (older workflows, JSON entries) is By ID.
  */
 import {
 	NodeOperationError,
@@ -9,17 +11,91 @@ import {
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
 	type INodeProperties,
-	type INodePropertyMode,
 } from 'n8n-workflow';
 
 import { decodedList, decodedNumber } from '../answers/decode';
 import { PATHS } from '../transport/endpoints';
 import { ANSWERS } from '../answers/schema';
 import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
-import { invalidInput, isBlank, readEan, readId, readLocator, readText, readWholeNumber, type ValueContext } from '../values/values';
-import { eanKey } from './productValues';
+import { VAT_RATES, invalidInput, isBlank, readChoice, readEan, readId, readList, readLocator, readNumber, readText, readWholeNumber, type ValueContext } from '../values/values';
+import { locatorField, textField } from './common';
 
-const CATALOGUE_READ: Route = { group: 'catalogue', idempotent: true };
+/**
+ * The route of every product request. Each is safe to repeat: reads (Check EANs is a POST that only
+ * reads), updates set absolute values, and Import creates or edits by EAN.
+ */
+export const CATALOGUE: Route = { group: 'catalogue', idempotent: true };
+
+/** How every price comparison is made (Sync, the trigger's Product Changed): 1299.00 and a float's 1299.9999999 are one price. */
+export function priceInCents(price: number): number {
+	return Math.round(price * 100);
+}
+
+export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1299.50; thousands separators and decimal commas are rejected';
+
+/** A text field, not a number defaulting to 0: n8n (2.41) flags an empty required field before a run only for text types. */
+export function requiredPriceField(name: string, displayName: string, description: string): INodeProperties {
+	return textField(displayName, name, description, { required: true, placeholder: 'e.g. 1299.99' });
+}
+
+/**
+ * Base Price, Package Weight Value and Stock Level are text fields that start empty: an n8n number
+ * field added to a collection holds 0, a value the merchant never typed (a stock of 0 would empty
+ * the shelf). The readers take text as they take numbers, so older workflows' numbers still read.
+ */
+export const PRODUCT_FIELDS = {
+	basePrice: textField('Base Price', 'basePrice', `Price with VAT included; above 0. ${PRICE_FORMS}.`, { placeholder: 'e.g. 1299.99' }),
+	packageWeightUnit: {
+		displayName: 'Package Weight Unit',
+		name: 'packageWeightUnit',
+		type: 'options',
+		options: [
+			{ name: 'Grams (G)', value: 'G' },
+			{ name: 'Kilograms (KG)', value: 'KG' },
+		],
+		default: 'KG',
+		description: 'Unit of the package weight',
+	},
+	packageWeightValue: textField(
+		'Package Weight Value',
+		'packageWeightValue',
+		'Package weight; above 0, plain digits with at most 3 decimals (e.g. 1.25)',
+		{ placeholder: 'e.g. 1.25' },
+	),
+	sku: textField('SKU', 'sku', 'Stock keeping unit'),
+	stockLevel: textField('Stock Level', 'stockLevel', 'Available stock; a whole number of 0 or more, plain digits (e.g. 1000)', {
+		placeholder: 'e.g. 1000',
+	}),
+	vat: {
+		displayName: 'VAT',
+		name: 'vat',
+		type: 'options',
+		options: VAT_RATES.map((rate) => ({ name: `${rate}%`, value: rate })),
+		default: 20,
+		description: 'VAT rate in percent; the service accepts 0, 10 and 20',
+	},
+} satisfies Record<string, INodeProperties>;
+
+/** Above 0, at most 3 decimal places (grams of a kilogram). */
+export function readWeight(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 3, kind: 'a weight' });
+}
+
+export function readWeightUnit(ctx: ValueContext, field: string, value: unknown): string {
+	return readChoice(ctx, field, value, ['KG', 'G'] as const);
+}
+
+/** An EAN for comparing: 0740617304350 and 740617304350 are the same GTIN, and the service may answer either. */
+export function eanKey(ean: unknown): string {
+	return String(ean ?? '').trim().replace(/^0+(?=\d)/, '');
+}
+
+export function readEanList(ctx: ValueContext, field: string, value: unknown): string[] {
+	return readList(ctx, field, value, {
+		empty: { problem: 'the list is empty', hint: 'Give at least one EAN' },
+		readEntry: (ean, eanField) => readEan(ctx, eanField, ean),
+	});
+}
 
 /** Products per page of the editor's list: n8n asks for the next page as the user scrolls. */
 const SEARCH_PAGE_SIZE = 50;
@@ -28,28 +104,6 @@ const SEARCH_PAGE_SIZE = 50;
 const EAN_LOOKUP_SIZE = 20;
 
 const MODES = { list: 'From List', id: 'By ID', ean: 'By EAN' };
-
-/** A locator field (product, discount): From List first, then the modes that take a typed value. */
-export function locatorField(
-	displayName: string,
-	name: string,
-	description: string,
-	{ list, modes }: { list: { placeholder: string; searchListMethod: string }; modes: INodePropertyMode[] },
-): INodeProperties {
-	const { placeholder, searchListMethod } = list;
-	return {
-		displayName,
-		name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		modes: [
-			{ displayName: MODES.list, name: 'list', type: 'list', placeholder, typeOptions: { searchListMethod, searchable: true } },
-			...modes,
-		],
-	};
-}
 
 const regexCheck = (regex: string, errorMessage: string) => [{ type: 'regex', properties: { regex, errorMessage } }];
 const ID_CHECK = regexCheck('^\\s*[0-9]+\\s*$', 'A product ID is a whole number, e.g. 100001');
@@ -89,12 +143,12 @@ export type NamedProductRef = { field: string; ref: ProductRef };
 
 async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promise<number[]> {
 	const qs = { ean, page: 0, size: EAN_LOOKUP_SIZE };
-	const products = decodedList(ctx, await sendAuthenticated(ctx, CATALOGUE_READ, { method: 'GET', url: PATHS.products, qs }), ANSWERS.products);
+	const products = decodedList(ctx, await sendAuthenticated(ctx, CATALOGUE, { method: 'GET', url: PATHS.products, qs }), ANSWERS.products);
 	return products.filter((product) => eanKey(product.ean) === eanKey(ean)).map((product) => Number(product.id));
 }
 
 /** The product ID of every reference, in order, or why it has none (each distinct EAN looked up once). */
-export async function lookUpProductIds(
+async function lookUpProductIds(
 	sender: AuthenticatedContext,
 	refs: Array<NamedProductRef & { ctx: ValueContext }>,
 ): Promise<Array<number | NodeOperationError>> {
@@ -109,6 +163,19 @@ export async function lookUpProductIds(
 		}
 		const problem = `${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`;
 		return invalidInput(ctx, field, problem, 'Give the product by its ID instead');
+	});
+}
+
+/** The `resolve` of a bulk operation whose entries name a product: each gets its ID, or is invalid when its EAN names none or several. */
+export async function resolveEntryProducts<Checked extends { product: NamedProductRef; productId?: number }>(
+	sender: AuthenticatedContext,
+	entries: Array<{ ctx: ValueContext; value?: Checked; problem?: NodeOperationError }>,
+): Promise<void> {
+	const ids = await lookUpProductIds(sender, entries.map(({ ctx, value }) => ({ ctx, ...(value as Checked).product })));
+	entries.forEach((entry, index) => {
+		const id = ids[index];
+		if (id instanceof NodeOperationError) entry.problem = id;
+		else (entry.value as Checked).productId = id;
 	});
 }
 
@@ -149,7 +216,7 @@ export async function searchProducts(this: ILoadOptionsFunctions, filter?: strin
 	const page = isBlank(paginationToken) ? 0 : readWholeNumber(this, 'Page', paginationToken, 0);
 	const qs: IDataObject = { page, size: SEARCH_PAGE_SIZE };
 	if (!isBlank(filter)) qs.search = readText(this, 'Search', filter);
-	const response = await sendAuthenticated(this, CATALOGUE_READ, { method: 'GET', url: PATHS.products, qs });
+	const response = await sendAuthenticated(this, CATALOGUE, { method: 'GET', url: PATHS.products, qs });
 	const products = decodedList(this, response, ANSWERS.products);
 	return {
 		results: products.map((product) => ({ name: listEntryName(product), value: String(product.id) })),

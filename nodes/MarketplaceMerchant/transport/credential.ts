@@ -1,15 +1,25 @@
 /**
- * The credential's token (the client-credentials request, a process-wide cache, the tokens seen
- * rejected), and `sendForAnswer` for the requests that belong to no node.
+ * The credential's own requests, which belong to no node: its token (the client-credentials
+ * request, a process-wide cache, the tokens seen rejected) and its Test button (a new token, then
+ * one request with it: the warehouses list, the smallest answer; why a `credentialTest` method
+ * and not a `test` request: docs/architecture.md), both sent by `sendForAnswer`.
  */
 import { createHash } from 'crypto';
-import { UserError, type ICredentialDataDecryptedObject, type IDataObject, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
+import {
+	UserError,
+	type ICredentialDataDecryptedObject,
+	type ICredentialTestFunctions,
+	type ICredentialsDecrypted,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import { PATHS, type EndpointGroup } from './endpoints';
 import { credentialAdvice, errorCodeOf, networkFailureReason, redactText, secretList } from './errors';
-import { RefusedTooLong } from './pacing';
-import { sendWithPolicy } from './requestPolicy';
-import { answerTooLargeText, jsonOrText, normalizeBaseUrl, readCappedBody, STREAMED_ANSWER } from './send';
+import { DEFAULT_TIMEOUT_MS, RefusedTooLong, sendWithPolicy } from './requestPolicy';
+import { answerTooLargeText, jsonOrText, merchantKeyOf, normalizeBaseUrl, readCappedBody, STREAMED_ANSWER } from './send';
 import { decodeJson } from '../answers/decode';
 import { ANSWERS } from '../answers/schema';
 
@@ -55,7 +65,7 @@ function displayUrl(url: string): string {
 	return parsed.toString().replace(/\/+$/, '');
 }
 
-export function serverMessage(body: unknown): string | undefined {
+function serverMessage(body: unknown): string | undefined {
 	const message = (body as { message?: unknown } | null | undefined)?.message;
 	return typeof message === 'string' ? message : undefined;
 }
@@ -87,13 +97,13 @@ function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secr
 }
 
 /** n8n's `httpRequest` helper, or a stand-in (the credential test). */
-export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and its Base URL. */
 type Answerer = { name: string; baseUrl: string };
 
 /** A request of no node under the policy and cap: the last answer whatever its status; an error only when none came. */
-export async function sendForAnswer(
+async function sendForAnswer(
 	httpRequest: HttpRequest,
 	options: IHttpRequestOptions & { url: string },
 	policy: { merchantKey: string; group: EndpointGroup; timeoutMs: number },
@@ -144,7 +154,7 @@ function noAnswerError(error: unknown, answerer: Answerer, url: string): UserErr
 }
 
 /** A new token, never from the cache (the credential test checks the values as they are now); a UserError says what to check. */
-export async function requestToken(
+async function requestToken(
 	httpRequest: HttpRequest,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<{ token: string; lifetimeSeconds: number }> {
@@ -216,4 +226,56 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 			entry.pending = undefined;
 		});
 	return await entry.pending;
+}
+
+function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
+	return async ({ url: uri, method, headers, qs, body, json, timeout, encoding, ignoreHttpStatusErrors, returnFullResponse }) => {
+		const answer = (await ctx.helpers.request({
+			method, uri, headers, qs, body, json, timeout,
+			useStream: encoding === 'stream',
+			simple: ignoreHttpStatusErrors !== true,
+			resolveWithFullResponse: returnFullResponse === true,
+		})) as IN8nHttpFullResponse;
+		return { body: answer.body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage };
+	};
+}
+
+function verdictOf(response: IN8nHttpFullResponse, secrets: string[]): INodeCredentialTestResult {
+	const status = response.statusCode;
+	if (status === 401) return { status: 'Error', message: 'The access token was rejected (HTTP 401): check the Client ID and Client Secret' };
+	if (status === 403) return { status: 'Error', message: 'The client has no permission for the merchant API (HTTP 403)' };
+	if (status === 404) return { status: 'Error', message: 'The merchant API was not found (HTTP 404): check the Base URL' };
+	if (status < 200 || status > 299) {
+		const detail = serverMessage(response.body);
+		return { status: 'Error', message: `The merchant API answered HTTP ${status}${detail ? `: ${redactText(detail, secrets)}` : ''}` };
+	}
+	// A Base URL that points at a web site can answer 200 with a page: the API answers JSON.
+	if (!response.body || typeof response.body !== 'object' || Buffer.isBuffer(response.body)) {
+		return { status: 'Error', message: `The Base URL answered HTTP ${status}, but not as the merchant API (no JSON): check the Base URL` };
+	}
+	// What n8n answers for a passed `test` request.
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+export async function testMerchantCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const values = credential.data ?? {};
+	const httpRequest = asHttpRequest(this);
+	const baseUrl = normalizeBaseUrl(values.baseUrl);
+	try {
+		const { token } = await requestToken(httpRequest, values);
+		const { response } = await sendForAnswer(
+			httpRequest,
+			{ method: 'GET', url: `${baseUrl}${PATHS.warehouses}`, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+			// The group Warehouse › Get Many declares for the same request.
+			{ merchantKey: merchantKeyOf(baseUrl, values.clientId), group: 'orders', timeoutMs: DEFAULT_TIMEOUT_MS },
+			{ name: 'merchant API', baseUrl },
+		);
+		return verdictOf(response, secretList([values.clientSecret, values.apiKey, token]));
+	} catch (error) {
+		// requestToken and sendForAnswer fail only with UserErrors worded for users, secrets left out.
+		return { status: 'Error', message: (error as Error).message };
+	}
 }
