@@ -3,13 +3,7 @@
  * Test Event", the newest one), the new ones emitted with their PDFs, then the cursor moved.
  */
 import { createHash } from 'crypto';
-import {
-	type IDataObject,
-	type IN8nHttpFullResponse,
-	type INodeExecutionData,
-	type IPollFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 
 import {
 	DOCUMENTS,
