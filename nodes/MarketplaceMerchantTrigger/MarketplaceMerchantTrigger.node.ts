@@ -60,7 +60,10 @@ export class MarketplaceMerchantTrigger implements INodeType {
 			simplifyField(
 				'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values',
 			),
-			{ ...booleanField('Download PDFs', 'downloadPdfs', 'Whether to attach the PDF of each document as binary data'), displayOptions: DOCUMENTS_ONLY },
+			{
+				...booleanField('Download PDFs', 'downloadPdfs', 'Whether to attach the PDF of each document as binary data'),
+				displayOptions: DOCUMENTS_ONLY,
+			},
 			{
 				...outputFileField('Binary field for the PDF of each document', { show: { downloadPdfs: [true] }, ...DOCUMENTS_ONLY }),
 				required: true,
