@@ -140,11 +140,9 @@ function changedFields(previous: Fingerprint, current: Fingerprint, watched: Wat
 }
 
 function toItem(product: IDataObject, previous: Fingerprint | null, changed: string[] | null, simplify: boolean): INodeExecutionData {
-	if (simplify) {
-		const summary = { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, ...fingerprintOf(product) };
-		return { json: { ...summary, previous: previous as IDataObject | null } };
-	}
-	return { json: { event: PRODUCT_CHANGED, ...product, previous: previous as IDataObject | null, changed } };
+	if (!simplify) return { json: { event: PRODUCT_CHANGED, ...product, previous, changed } };
+	const summary = { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, ...fingerprintOf(product) };
+	return { json: { ...summary, previous } };
 }
 
 /** A scheduled poll: without a baseline (activation, a version 1 state) it reads the whole catalogue. */
