@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { customOperationsOf, resourceProperties, resourceProperty, subtitleOf } from './actions/contract';
+import { customOperationsOf, resourceProperties, subtitleOf } from './actions/contract';
 import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/shared';
 import { resource as invoice } from './actions/documents/Invoice.resource';
@@ -37,7 +37,7 @@ export class MarketplaceMerchant implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [resourceProperty(RESOURCES, 'product'), ...RESOURCES.flatMap(resourceProperties), requestOptionsProperty],
+		properties: [...resourceProperties(RESOURCES, 'product'), requestOptionsProperty],
 	};
 
 	methods = {

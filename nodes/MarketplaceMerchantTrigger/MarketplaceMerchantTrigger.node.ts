@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 
-import { optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
+import { booleanField, optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/send';
 import { testMerchantCredential } from '../MarketplaceMerchant/transport/credential';
@@ -61,12 +61,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values',
 			),
 			{
-				displayName: 'Download PDFs',
-				name: 'downloadPdfs',
-				type: 'boolean',
-				default: false,
+				...booleanField('Download PDFs', 'downloadPdfs', 'Whether to attach the PDF of each document as binary data'),
 				displayOptions: DOCUMENTS_ONLY,
-				description: 'Whether to attach the PDF of each document as binary data',
 			},
 			{
 				...outputFileField('Binary field for the PDF of each document', { show: { downloadPdfs: [true] }, ...DOCUMENTS_ONLY }),

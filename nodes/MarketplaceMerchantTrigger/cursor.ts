@@ -29,8 +29,7 @@ const ORIGIN_NOW = 'now';
 const EARLIEST_MS = Date.parse(LIMITS.earliestInvoiceDate);
 
 function isEventState(value: unknown): value is EventState {
-	if (!value || typeof value !== 'object') return false;
-	const state = value as Partial<EventState>;
+	const state = (value ?? {}) as Partial<EventState>;
 	return (
 		typeof state.origin === 'string' &&
 		(state.cursor === undefined || !Number.isNaN(Date.parse(state.cursor))) &&

@@ -3,13 +3,7 @@
  * Test Event", the newest one), the new ones emitted with their PDFs, then the cursor moved.
  */
 import { createHash } from 'crypto';
-import {
-	type IDataObject,
-	type IN8nHttpFullResponse,
-	type INodeExecutionData,
-	type IPollFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 
 import {
 	DOCUMENTS,
@@ -77,16 +71,7 @@ function readSettings(ctx: IPollFunctions) {
 	};
 }
 
-/** The request engine's error (errors.ts), saying what the poll was reading and that nothing was lost. */
-function describeFailure(ctx: IPollFunctions, error: unknown, what: string): Error {
-	const failure = asNodeError(ctx.getNode(), error);
-	const status = statusOf(error);
-	failure.message = `Could not read ${what}${status === undefined ? '' : ` (HTTP ${status})`}: ${failure.message}`;
-	failure.description = joinSentences(failure.description, 'Nothing was skipped: the next poll asks for the same period again.');
-	return failure;
-}
-
-/** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer. */
+/** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer; an error says what was being read. */
 export async function getFromService(
 	ctx: IPollFunctions,
 	group: EndpointGroup,
@@ -100,8 +85,12 @@ export async function getFromService(
 	try {
 		response = await sendAuthenticated(ctx, { group, idempotent: true }, { method: 'GET', url: path, qs, timeout: REQUEST_TIMEOUT_MS });
 	} catch (error) {
-		if (notFoundIsEmpty && statusOf(error) === 404) return undefined;
-		throw describeFailure(ctx, error, what);
+		const status = statusOf(error);
+		if (notFoundIsEmpty && status === 404) return undefined;
+		const failure = asNodeError(ctx.getNode(), error);
+		failure.message = `Could not read ${what}${status === undefined ? '' : ` (HTTP ${status})`}: ${failure.message}`;
+		failure.description = joinSentences(failure.description, 'Nothing was skipped: the next poll asks for the same period again.');
+		throw failure;
 	}
 	return decodeAnswer(ctx, response, answer);
 }

@@ -98,8 +98,7 @@ export function decodeFingerprints(encoded: string): Map<number, Fingerprint> {
 }
 
 function storedState(value: unknown): ProductChangeState | undefined {
-	if (!value || typeof value !== 'object') return undefined;
-	const state = value as Partial<ProductChangeState>;
+	const state = (value ?? {}) as Partial<ProductChangeState>;
 	const version = state.v === STATE_VERSION || state.v === VERSION_WITHOUT_BASELINE;
 	if (!version || typeof state.products !== 'string' || Number.isNaN(Date.parse(String(state.polledAt)))) return undefined;
 	return state as ProductChangeState;
@@ -141,21 +140,16 @@ function changedFields(previous: Fingerprint, current: Fingerprint, watched: Wat
 }
 
 function toItem(product: IDataObject, previous: Fingerprint | null, changed: string[] | null, simplify: boolean): INodeExecutionData {
-	if (simplify) {
-		const summary = { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, ...fingerprintOf(product) };
-		return { json: { ...summary, previous: previous as IDataObject | null } };
-	}
-	return { json: { event: PRODUCT_CHANGED, ...product, previous: previous as IDataObject | null, changed } };
-}
-
-function readOptions(ctx: IPollFunctions): { watched: WatchedFields; simplify: boolean } {
-	const watched = ctx.getNodeParameter('watchFields', 'both') as WatchedFields;
-	return { watched: ['both', 'stock', 'price'].includes(watched) ? watched : 'both', simplify: readSimplify(ctx) };
+	if (!simplify) return { json: { event: PRODUCT_CHANGED, ...product, previous, changed } };
+	const summary = { id: decodedNumber(product.id), ean: product.ean ?? null, sku: product.sku ?? null, ...fingerprintOf(product) };
+	return { json: { ...summary, previous } };
 }
 
 /** A scheduled poll: without a baseline (activation, a version 1 state) it reads the whole catalogue. */
 export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResult> {
-	const { watched, simplify } = readOptions(ctx);
+	const watchFields = ctx.getNodeParameter('watchFields', 'both') as WatchedFields;
+	const watched = ['both', 'stock', 'price'].includes(watchFields) ? watchFields : 'both';
+	const simplify = readSimplify(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const state = storedState(staticData[PRODUCT_CHANGED]);
 	const now = Date.now();
@@ -195,7 +189,7 @@ export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResul
 
 /** "Fetch Test Event": one product modified recently, as the event would show it (without previous values). */
 export async function fetchTestProductChange(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
-	const { simplify } = readOptions(ctx);
+	const simplify = readSimplify(ctx);
 	const today = startOfUtcDay().getTime();
 	for (const days of [1, TEST_EVENT_DAYS]) {
 		const [product] = await productsModifiedSince(ctx, new Date(today - days * DAY_MS), 1);

@@ -91,7 +91,6 @@ export function locatorField(
 
 /** On by default: the flat summary is what a no-code user wants; the full answer is one click away. */
 export function simplifyField(description: string): INodeProperties {
-	// n8n's lint reads the default from a literal.
 	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
 }
 
@@ -105,14 +104,7 @@ export function readSimplify(ctx: SettingsContext): boolean {
 
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options,
-	};
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
 
 /** Simplify and Fail on Item Errors of the bulk writes (read by answers/bulkResults.ts, `finishBulkResults`). */

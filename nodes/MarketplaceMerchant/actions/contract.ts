@@ -24,32 +24,30 @@ export interface ResourceModule {
 	operations: OperationModule[];
 }
 
-/** In alphabetical order, as n8n's lint asks. */
-export function resourceProperty(resources: ResourceModule[], defaultResource: string): INodeProperties {
-	return {
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: resources.map(({ name, value }) => ({ name, value })).sort((a, b) => a.name.localeCompare(b.name)),
-		default: defaultResource,
-	};
-}
-
-/** A resource's Operation choice (alphabetical, as n8n's lint asks), then all its operations' fields. */
-export function resourceProperties({ value, defaultOperation, operations }: ResourceModule): INodeProperties[] {
-	const options = operations.map(({ option }) => option).sort((a, b) => a.name.localeCompare(b.name));
+/** The Resource choice, then each resource's Operation choice and its operations' fields; choices alphabetical, as n8n's lint asks. */
+export function resourceProperties(resources: ResourceModule[], defaultResource: string): INodeProperties[] {
+	const alphabetical = <T extends { name: string }>(options: T[]) => options.sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		{
-			displayName: 'Operation',
-			name: 'operation',
+			displayName: 'Resource',
+			name: 'resource',
 			type: 'options',
 			noDataExpression: true,
-			displayOptions: { show: { resource: [value] } },
-			options,
-			default: defaultOperation,
+			options: alphabetical(resources.map(({ name, value }) => ({ name, value }))),
+			default: defaultResource,
 		},
-		...operations.flatMap(({ fields }) => fields),
+		...resources.flatMap(({ value, defaultOperation, operations }): INodeProperties[] => [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: [value] } },
+				options: alphabetical(operations.map(({ option }) => option)),
+				default: defaultOperation,
+			},
+			...operations.flatMap(({ fields }) => fields),
+		]),
 	];
 }
 
