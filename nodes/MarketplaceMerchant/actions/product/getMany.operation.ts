@@ -1,4 +1,4 @@
-/** Product › Get Many, and the Filters collection Get Many Basic shares with it. */
+/** Product › Get Many, and what Get Many Basic shares with it: the paging, the Filters collection and its reader. */
 import {
 	updateDisplayOptions,
 	type IDataObject,
@@ -7,6 +7,7 @@ import {
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
+	type PostReceiveAction,
 } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
@@ -18,10 +19,6 @@ import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../.
 import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField, textField } from '../common';
 import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
-
-export function productFilters(filters: INodeProperties[]): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters };
-}
 
 export const modifiedAfterFilter: INodeProperties = {
 	displayName: 'Modified After',
@@ -41,7 +38,7 @@ const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IE
 	},
 };
 
-export async function addProductFilters(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function addProductFilters(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = { ...requestOptions.qs };
 	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
@@ -81,33 +78,44 @@ async function simplifyProductsIfAsked(this: IExecuteSingleFunctions, items: INo
 	});
 }
 
-const getManyProducts: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getMany',
-	action: 'Get many products',
-	description:
-		"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType. Without Return All, at most Limit products.",
-	routing: pacedRouting({
-		...CATALOGUE,
-		request: { method: 'GET', url: PATHS.products },
-		preSend: [addProductFilters],
-		strategy: pageThrough(LIMITS.productsPageSize),
-		postReceive: [readAnswer(ANSWERS.products), simplifyProductsIfAsked],
-	}),
-};
+type ListRequest = { url: string; pageSize: number; postReceive: PostReceiveAction[] };
 
-const displayOptions = { show: { resource: ['product'], operation: ['getMany'] } };
+/** A list of the catalogue in pages, with Return All and Limit, the Filters `filters`, then the fields `more`. */
+export function productListOperation(
+	option: Omit<INodePropertyOptions, 'routing'>,
+	{ url, pageSize, postReceive }: ListRequest,
+	filters: INodeProperties[],
+	more: INodeProperties[] = [],
+): OperationModule {
+	const strategy = pageThrough(pageSize);
+	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend: [addProductFilters], strategy, postReceive });
+	return {
+		option: { ...option, routing },
+		fields: updateDisplayOptions({ show: { resource: ['product'], operation: [String(option.value)] } }, [
+			...returnAllAndLimit(),
+			{ displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters },
+			...more,
+		]),
+	};
+}
 
-const getManyProductsFields = updateDisplayOptions(displayOptions, [
-	...returnAllAndLimit(),
-	productFilters([
+export const operation = productListOperation(
+	{
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many products',
+		description:
+			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType. Without Return All, at most Limit products.",
+	},
+	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, postReceive: [readAnswer(ANSWERS.products), simplifyProductsIfAsked] },
+	[
 		textField('EAN', 'ean', 'Only the product with this EAN (8 to 14 digits)', { placeholder: 'e.g. 8600000000017' }),
 		modifiedAfterFilter,
 		textField('Search', 'search', 'Text to look for in the name, SKU and EAN'),
-	]),
-	simplifyField(
-		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
-	),
-]);
-
-export const operation: OperationModule = { option: getManyProducts, fields: getManyProductsFields };
+	],
+	[
+		simplifyField(
+			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
+		),
+	],
+);
