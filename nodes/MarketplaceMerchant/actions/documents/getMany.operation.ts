@@ -2,18 +2,10 @@
  * Get Many of invoices or corrections over a range of any length (3-month windows, merged in order
  * without duplicates), read from JSON or XML, optionally with the raw XML answer attached.
  */
-import {
-	updateDisplayOptions,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type INodeExecutionData,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type PreSendAction } from 'n8n-workflow';
 
 import { looksLikeXml, readAnswer, type PostReceiveFunction } from '../../answers/decode';
-import { splitDateRange } from '../../transport/pagination';
-import type { RequestData } from '../../transport/send';
+import { splitDateRange, type PaginationFunction } from '../../transport/pagination';
 import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
@@ -22,11 +14,11 @@ import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
 
-async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const acceptXmlIfAsked: PreSendAction = async function (requestOptions) {
 	const format = this.getNodeParameter('options.responseFormat', 'json');
 	if (format !== 'xml' && !this.getNodeParameter('options.attachRawXml', false)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
-}
+};
 
 /** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
 const attachRawXmlIfAsked: PostReceiveFunction = async function (items, response) {
@@ -38,8 +30,8 @@ const attachRawXmlIfAsked: PostReceiveFunction = async function (items, response
 	return items.map((item) => ({ ...item, binary: { ...item.binary, [property]: file } }));
 };
 
-function fetchDocuments(kind: DocumentKind) {
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+function fetchDocuments(kind: DocumentKind): PaginationFunction {
+	return async function (requestData) {
 		const property = binaryPropertyOf(this);
 		const inWindows = splitDateRange({
 			idOf: ({ json }) => documentIdOf(json, kind),
@@ -61,7 +53,7 @@ function fetchDocuments(kind: DocumentKind) {
 
 export function operationOf(kind: DocumentKind): OperationModule {
 	const { resource, label, listPath, idField } = DOCUMENTS[kind];
-	const option: INodePropertyOptions = {
+	const option = {
 		name: 'Get Many',
 		value: GET_MANY,
 		action: `Get many ${label}s`,
