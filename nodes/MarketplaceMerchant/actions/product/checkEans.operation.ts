@@ -1,33 +1,26 @@
-import {
-	type IExecutePaginationFunctions,
-	type JsonObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type INodeExecutionData,
-	type INodePropertyOptions,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type JsonObject, type PreSendAction } from 'n8n-workflow';
 
 import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest } from '../../transport/send';
+import type { PaginationFunction } from '../../transport/pagination';
 import { pacedRouting, textField } from '../common';
 import { CATALOGUE, eanKey, readEanList } from '../products';
 import { serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
-async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const buildEanListBody: PreSendAction = async function (requestOptions) {
 	const eans = readEanList(this, 'EANs', this.getNodeParameter('eans', ''));
 	requestOptions.body = [...new Set(eans)];
 	return requestOptions;
-}
+};
 
 /**
  * One item per requested EAN, in the order given, matched to the answer by `eanKey`. An EAN the
  * answer says nothing about fails the item rather than reading as "does not exist".
  */
-async function sendEanCheck(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+const sendEanCheck: PaginationFunction = async function (requestData) {
 	const eans = requestData.options.body as string[];
 	const existsByDigits = new Map<string, unknown>();
 	for (const { json } of await sendRequest(this, requestData)) {
@@ -42,9 +35,9 @@ async function sendEanCheck(this: IExecutePaginationFunctions, requestData: Requ
 		});
 	}
 	return eans.map((ean) => ({ json: { ean, exists: existsByDigits.get(eanKey(ean)) as boolean } }));
-}
+};
 
-const checkEans: INodePropertyOptions = {
+const checkEans = {
 	name: 'Check EANs',
 	value: 'checkEans',
 	action: 'Check whether EANs exist',

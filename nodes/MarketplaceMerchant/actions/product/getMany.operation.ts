@@ -1,21 +1,12 @@
 /** Product › Get Many, and what Get Many Basic shares with it: the paging, the Filters collection and its reader. */
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-	type PostReceiveAction,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties, type INodePropertyOptions, type PreSendAction } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { readAnswer } from '../../answers/decode';
+import { readAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { pageThrough } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { formatYearMonthDay } from '../../values/dates';
-import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText } from '../../values/values';
+import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText, type ValueContext } from '../../values/values';
 import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField, textField } from '../common';
 import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
@@ -28,7 +19,7 @@ export const modifiedAfterFilter: INodeProperties = {
 	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
 };
 
-const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IExecuteSingleFunctions, field: string, value: unknown) => string }> = {
+const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: ValueContext, field: string, value: unknown) => string }> = {
 	search: { parameter: 'search', label: fieldPath('Filters', 'Search'), read: readText },
 	ean: { parameter: 'ean', label: fieldPath('Filters', 'EAN'), read: readEan },
 	modifiedAfter: {
@@ -38,7 +29,7 @@ const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: IE
 	},
 };
 
-async function addProductFilters(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const addProductFilters: PreSendAction = async function (requestOptions) {
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = { ...requestOptions.qs };
 	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
@@ -47,7 +38,7 @@ async function addProductFilters(this: IExecuteSingleFunctions, requestOptions: 
 	}
 	requestOptions.qs = qs;
 	return requestOptions;
-}
+};
 
 /** The service sends `brand` serialized (`{"id":29785,"name":"Nike"}`); a plain name or a parsed object is read too. */
 function brandNameOf(brand: unknown): string | undefined {
@@ -69,16 +60,16 @@ const SIMPLIFIED_FIELDS = [
 	'id', 'externalId', 'ean', 'sku', 'name', 'brand', 'basePrice', 'newBasePrice', 'vat', 'stockLevel', 'productType',
 ] as const;
 
-async function simplifyProductsIfAsked(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+const simplifyProductsIfAsked: PostReceiveFunction = async function (items) {
 	if (!readSimplify(this)) return items;
 	return items.map(({ json }) => {
 		const simplified: IDataObject = {};
 		for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
 		return { json: simplified };
 	});
-}
+};
 
-type ListRequest = { url: string; pageSize: number; postReceive: PostReceiveAction[] };
+type ListRequest = { url: string; pageSize: number; postReceive: PostReceiveFunction[] };
 
 /** A list of the catalogue in pages, with Return All and Limit, the Filters `filters`, then the fields `more`. */
 export function productListOperation(
