@@ -1,9 +1,11 @@
 /** The fields the documents' operations and the trigger share, each with the reader of its value. */
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, PostReceiveAction, PreSendAction } from 'n8n-workflow';
 
 import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
 import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
+import type { PaginationFunction } from '../../transport/pagination';
+import { pacedRouting } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 
 const FROM_LABEL = 'Date From';
@@ -87,8 +89,14 @@ export function rangeQuery(range: { from: Date; to: Date }, type: InvoiceTypeFil
 }
 
 /** The range and the type of the current item in the query. */
-export async function addRangeAndType(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const addRangeAndType: PreSendAction = async function (requestOptions) {
 	const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
 	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
 	return { ...requestOptions, qs: { ...requestOptions.qs, ...rangeQuery(range, type) } };
+};
+
+/** The routing of the documents' operations: a GET of `url` with the item's range and type in the query, then what `preSend` adds. */
+export function rangeRouting(url: string, preSend: PreSendAction, strategy: PaginationFunction, postReceive: PostReceiveAction[]) {
+	const request = { method: 'GET' as const, url };
+	return pacedRouting({ group: 'orders', idempotent: true, request, preSend: [addRangeAndType, preSend], strategy, postReceive });
 }

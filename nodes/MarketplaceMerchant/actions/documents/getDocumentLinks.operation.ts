@@ -5,9 +5,9 @@ import { decodeAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { splitDateRange, type PaginationFunction } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
 import { readList, toList } from '../../values/values';
-import { optionsCollection, pacedRouting } from '../common';
+import { optionsCollection } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
-import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
+import { binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField, rangeRouting } from './fields';
 import { nodeError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
@@ -62,14 +62,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_DOCUMENT_LINKS,
 		action: `Get ${label} document links`,
 		description: `Get links to the PDF documents of the ${label}s of some suborders: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
-		routing: pacedRouting({
-			group: 'orders',
-			idempotent: true,
-			request: { method: 'GET', url: linksPath },
-			preSend: [addRangeAndType, addSuborderIds],
-			strategy: fetchDocumentLinks(kind),
-			postReceive: [readDocumentLinks],
-		}),
+		routing: rangeRouting(linksPath, addSuborderIds, fetchDocumentLinks(kind), [readDocumentLinks]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_DOCUMENT_LINKS] } }, [
 		{

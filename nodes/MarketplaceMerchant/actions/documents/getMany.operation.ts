@@ -6,10 +6,10 @@ import { updateDisplayOptions, type PreSendAction } from 'n8n-workflow';
 
 import { looksLikeXml, readAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { splitDateRange, type PaginationFunction } from '../../transport/pagination';
-import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
+import { optionsCollection, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
-import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
+import { binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
@@ -58,14 +58,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_MANY,
 		action: `Get many ${label}s`,
 		description: `List the ${label}s invoiced in a date range (ISO 8601 or dd/MM/yyyy; by default the last 7 days): one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
-		routing: pacedRouting({
-			group: 'orders',
-			idempotent: true,
-			request: { method: 'GET', url: listPath },
-			preSend: [addRangeAndType, acceptXmlIfAsked],
-			strategy: fetchDocuments(kind),
-			postReceive: [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked],
-		}),
+		routing: rangeRouting(listPath, acceptXmlIfAsked, fetchDocuments(kind), [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
 		...dateRangeFields(kind),
