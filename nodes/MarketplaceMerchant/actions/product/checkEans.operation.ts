@@ -37,29 +37,26 @@ const sendEanCheck: PaginationFunction = async function (requestData) {
 	return eans.map((ean) => ({ json: { ean, exists: existsByDigits.get(eanKey(ean)) as boolean } }));
 };
 
-const checkEans = {
-	name: 'Check EANs',
-	value: 'checkEans',
-	action: 'Check whether EANs exist',
-	description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean and exists true or false',
-	routing: pacedRouting({
-		...CATALOGUE,
-		request: { method: 'POST', url: PATHS.eanExists },
-		preSend: [buildEanListBody],
-		strategy: sendEanCheck,
-		postReceive: [readAnswer(ANSWERS.eanExists)],
-	}),
+export const operation: OperationModule = {
+	option: {
+		name: 'Check EANs',
+		value: 'checkEans',
+		action: 'Check whether EANs exist',
+		description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean and exists true or false',
+		routing: pacedRouting({
+			...CATALOGUE,
+			request: { method: 'POST', url: PATHS.eanExists },
+			preSend: [buildEanListBody],
+			strategy: sendEanCheck,
+			postReceive: [readAnswer(ANSWERS.eanExists)],
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['checkEans'] } }, [
+		textField(
+			'EANs',
+			'eans',
+			'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
+			{ required: true, placeholder: 'e.g. 8600000000017, 4006381333931' },
+		),
+	]),
 };
-
-const displayOptions = { show: { resource: ['product'], operation: ['checkEans'] } };
-
-const checkEansFields = updateDisplayOptions(displayOptions, [
-	textField(
-		'EANs',
-		'eans',
-		'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
-		{ required: true, placeholder: 'e.g. 8600000000017, 4006381333931' },
-	),
-]);
-
-export const operation: OperationModule = { option: checkEans, fields: checkEansFields };

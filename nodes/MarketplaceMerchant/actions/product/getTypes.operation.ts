@@ -55,21 +55,18 @@ const typeNamesAsItems: PostReceiveFunction = async function (items) {
 	});
 };
 
-const getTypes = {
-	name: 'Get Types',
-	value: 'getTypes',
-	action: 'Get product types',
-	description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
-	routing: pacedRouting({
-		...CATALOGUE,
-		request: { method: 'GET', url: PATHS.productTypes },
-		preSend: [setLanguage],
-		postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
-	}),
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Types',
+		value: 'getTypes',
+		action: 'Get product types',
+		description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
+		routing: pacedRouting({
+			...CATALOGUE,
+			request: { method: 'GET', url: PATHS.productTypes },
+			preSend: [setLanguage],
+			postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['getTypes'] } }, [productTypeLanguageField]),
 };
-
-const displayOptions = { show: { resource: ['product'], operation: ['getTypes'] } };
-
-const getProductTypesFields = updateDisplayOptions(displayOptions, [productTypeLanguageField]);
-
-export const operation: OperationModule = { option: getTypes, fields: getProductTypesFields };

@@ -166,9 +166,7 @@ const additionalFieldOptions: INodeProperties[] = [
 	PRODUCT_FIELDS.sku,
 ];
 
-const displayOptions = { show: { resource: ['product'], operation: ['import'] } };
-
-const importProductFields = updateDisplayOptions(displayOptions, [
+const importProductFields = updateDisplayOptions({ show: { resource: ['product'], operation: ['import'] } }, [
 	{
 		displayName:
 			'The service applies an import asynchronously: the node outputs the import progress ID, not the product, and the service may still reject the import later. Name, Description, Cover Image URL, EAN, Base Price and VAT are required for every import.',
