@@ -15,11 +15,12 @@ function dateField(displayName: string, name: string, value: string, description
 	return { displayName, name, type: 'dateTime', default: value, required: true, description };
 }
 
-export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
+export function rangeAndTypeFields(kind: DocumentKind, typeDescription: string): INodeProperties[] {
 	const range = `range (inclusive) of the ${DOCUMENTS[kind].label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC`;
 	return [
 		dateField(FROM_LABEL, 'dateFrom', '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}', `Start of the ${range}. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.`),
 		dateField(TO_LABEL, 'dateTo', '={{ $now.toISO() }}', `End of the ${range}, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day. Default: now.`),
+		invoiceTypeField(typeDescription),
 	];
 }
 

@@ -7,7 +7,7 @@ import { ANSWERS } from '../../answers/schema';
 import { readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
-import { binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField, rangeRouting } from './fields';
+import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
 import { nodeError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
@@ -74,8 +74,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 			placeholder: '5100123-1, 5100456-2',
 			description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives an array`,
 		},
-		...dateRangeFields(kind),
-		invoiceTypeField(`Which ${label}s' documents to return`),
+		...rangeAndTypeFields(kind, `Which ${label}s' documents to return`),
 		optionsCollection([
 			{
 				displayName: 'Download PDFs',

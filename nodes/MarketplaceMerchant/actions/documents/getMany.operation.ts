@@ -9,7 +9,7 @@ import { splitDateRange, type PaginationFunction } from '../../transport/paginat
 import { optionsCollection, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
-import { binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField, rangeRouting } from './fields';
+import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
@@ -61,8 +61,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		routing: rangeRouting(listPath, acceptXmlIfAsked, fetchDocuments(kind), [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
-		...dateRangeFields(kind),
-		invoiceTypeField(`Which ${label}s to return`),
+		...rangeAndTypeFields(kind, `Which ${label}s to return`),
 		...returnAllAndLimit(),
 		simplifyField(
 			`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
