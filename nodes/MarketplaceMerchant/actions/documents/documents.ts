@@ -168,9 +168,7 @@ export function linkOfDocument(document: IDataObject, kind: DocumentKind, links:
 }
 
 /** Suborder ids per /urls request, at most 100 and 2,000 bytes: the service documents no limit; this keeps the query short. */
-export function suborderGroups(suborderIds: string[]): string[][] {
-	return chunkBySize(suborderIds, 100, 2_000);
-}
+export const suborderGroups = (suborderIds: string[]) => chunkBySize(suborderIds, 100, 2_000);
 
 const PDF_MAGIC = '%PDF';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
