@@ -43,9 +43,7 @@ function objectAt(value: unknown, ...path: string[]): IDataObject {
 }
 
 /** decode.ts made amounts numbers already; anything else is left out. */
-function numberOf(value: unknown): number | undefined {
-	return typeof value === 'number' ? value : undefined;
-}
+const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 function textOf(value: unknown): string | undefined {
 	if (typeof value === 'string') return value;
@@ -58,9 +56,7 @@ function orderDetailsId(document: IDataObject, field: string): string | undefine
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
-	return orderDetailsId(document, DOCUMENTS[kind].idField);
-}
+export const documentIdOf = (document: IDataObject, kind: DocumentKind) => orderDetailsId(document, DOCUMENTS[kind].idField);
 
 /**
  * The number the merchant's books and the customer know: of an invoice the tax administration's
@@ -71,9 +67,7 @@ export function invoiceNumberOf(document: IDataObject, kind: DocumentKind): stri
 	return textOf(objectAt(document, 'invoiceHeader', 'fiscalDetails').invoiceNumber);
 }
 
-export function suborderIdOf(document: IDataObject): string | undefined {
-	return orderDetailsId(document, 'suborderId');
-}
+export const suborderIdOf = (document: IDataObject) => orderDetailsId(document, 'suborderId');
 
 /** The date the service filters on. */
 export function invoicedDateOf(document: IDataObject): Date | undefined {
@@ -130,12 +124,8 @@ export function simplifyDocument(document: IDataObject, kind: DocumentKind): IDa
 	return simplified;
 }
 
-export interface DocumentLink extends IDataObject {
-	/** null when the answer does not say which of several requested suborders it is for. */
-	suborderId: string | null;
-	documentCorrelationId: string;
-	link: string;
-}
+/** `suborderId` is null when the answer does not say which of several requested suborders it is for. */
+export type DocumentLink = IDataObject & { suborderId: string | null; documentCorrelationId: string; link: string };
 
 /** The spec's placeholder name for the suborder-id keys (platform facts: not a literal key). */
 const SPEC_KEY_PLACEHOLDER = 'suborderIdNumberValue';
@@ -178,9 +168,7 @@ export function linkOfDocument(document: IDataObject, kind: DocumentKind, links:
 }
 
 /** Suborder ids per /urls request, at most 100 and 2,000 bytes: the service documents no limit; this keeps the query short. */
-export function suborderGroups(suborderIds: string[]): string[][] {
-	return chunkBySize(suborderIds, 100, 2_000);
-}
+export const suborderGroups = (suborderIds: string[]) => chunkBySize(suborderIds, 100, 2_000);
 
 const PDF_MAGIC = '%PDF';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -193,7 +181,7 @@ const DOWNLOAD_TIMEOUT_MS = 120_000;
 export async function downloadDocumentPdfs(
 	ctx: DownloadContext & { helpers: Pick<BinaryHelperFunctions, 'prepareBinaryData'> },
 	links: DocumentLink[],
-	binaryProperty = 'data',
+	binaryProperty: string,
 	itemIndex?: number,
 	invoiceNumbers: Array<string | undefined> = [],
 ): Promise<INodeExecutionData[]> {

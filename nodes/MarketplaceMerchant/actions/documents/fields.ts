@@ -1,9 +1,11 @@
 /** The fields the documents' operations and the trigger share, each with the reader of its value. */
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, PostReceiveAction, PreSendAction } from 'n8n-workflow';
 
 import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
 import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
+import type { PaginationFunction } from '../../transport/pagination';
+import { pacedRouting } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 
 const FROM_LABEL = 'Date From';
@@ -13,11 +15,12 @@ function dateField(displayName: string, name: string, value: string, description
 	return { displayName, name, type: 'dateTime', default: value, required: true, description };
 }
 
-export function dateRangeFields(kind: DocumentKind): INodeProperties[] {
+export function rangeAndTypeFields(kind: DocumentKind, typeDescription: string): INodeProperties[] {
 	const range = `range (inclusive) of the ${DOCUMENTS[kind].label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC`;
 	return [
 		dateField(FROM_LABEL, 'dateFrom', '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}', `Start of the ${range}. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.`),
 		dateField(TO_LABEL, 'dateTo', '={{ $now.toISO() }}', `End of the ${range}, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day. Default: now.`),
+		invoiceTypeField(typeDescription),
 	];
 }
 
@@ -87,8 +90,14 @@ export function rangeQuery(range: { from: Date; to: Date }, type: InvoiceTypeFil
 }
 
 /** The range and the type of the current item in the query. */
-export async function addRangeAndType(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const addRangeAndType: PreSendAction = async function (requestOptions) {
 	const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
 	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
 	return { ...requestOptions, qs: { ...requestOptions.qs, ...rangeQuery(range, type) } };
+};
+
+/** The routing of the documents' operations: a GET of `url` with the item's range and type in the query, then what `preSend` adds. */
+export function rangeRouting(url: string, preSend: PreSendAction, strategy: PaginationFunction, postReceive: PostReceiveAction[]) {
+	const request = { method: 'GET' as const, url };
+	return pacedRouting({ group: 'orders', idempotent: true, request, preSend: [addRangeAndType, preSend], strategy, postReceive });
 }

@@ -1,29 +1,20 @@
 /** Get Document Links of invoices or corrections: one item per document link of some suborders, optionally with its PDF. */
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type INodeExecutionData,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeExecutionData, type PreSendAction } from 'n8n-workflow';
 
 import { decodeAnswer, type PostReceiveFunction } from '../../answers/decode';
-import { splitDateRange } from '../../transport/pagination';
+import { splitDateRange, type PaginationFunction } from '../../transport/pagination';
 import { ANSWERS } from '../../answers/schema';
-import type { RequestData } from '../../transport/send';
 import { readList, toList } from '../../values/values';
-import { optionsCollection, pacedRouting } from '../common';
+import { optionsCollection } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
-import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
+import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
 import { nodeError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 
 /** None fails the item before a request is sent. */
-async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const addSuborderIds: PreSendAction = async function (requestOptions) {
 	const suborderIds = readList(this, 'Suborder IDs', this.getNodeParameter('suborderIds', ''), {
 		empty: {
 			problem: 'must list at least one suborder ID',
@@ -31,7 +22,7 @@ async function addSuborderIds(this: IExecuteSingleFunctions, requestOptions: IHt
 		},
 	});
 	return { ...requestOptions, qs: { ...requestOptions.qs, suborderIds: suborderIds.join(',') } };
-}
+};
 
 const readDocumentLinks: PostReceiveFunction = async function (_items, response) {
 	const requested = toList(this.getNodeParameter('suborderIds', ''));
@@ -39,12 +30,12 @@ const readDocumentLinks: PostReceiveFunction = async function (_items, response)
 };
 
 /** Suborder ids in groups, each over the range in windows (a 404 for a window means nothing there). */
-function fetchDocumentLinks(kind: DocumentKind) {
+function fetchDocumentLinks(kind: DocumentKind): PaginationFunction {
 	const inWindows = splitDateRange({
 		idOf: ({ json }) => (json.documentCorrelationId ? String(json.documentCorrelationId) : undefined),
 		notFoundIsEmpty: true,
 	});
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	return async function (requestData) {
 		const qs = requestData.options.qs as IDataObject;
 		const suborderIds = toList(qs.suborderIds);
 		const links: INodeExecutionData[] = [];
@@ -66,19 +57,12 @@ function fetchDocumentLinks(kind: DocumentKind) {
 
 export function operationOf(kind: DocumentKind): OperationModule {
 	const { resource, label, linksPath } = DOCUMENTS[kind];
-	const option: INodePropertyOptions = {
+	const option = {
 		name: 'Get Document Links',
 		value: GET_DOCUMENT_LINKS,
 		action: `Get ${label} document links`,
 		description: `Get links to the PDF documents of the ${label}s of some suborders: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
-		routing: pacedRouting({
-			group: 'orders',
-			idempotent: true,
-			request: { method: 'GET', url: linksPath },
-			preSend: [addRangeAndType, addSuborderIds],
-			strategy: fetchDocumentLinks(kind),
-			postReceive: [readDocumentLinks],
-		}),
+		routing: rangeRouting(linksPath, addSuborderIds, fetchDocumentLinks(kind), [readDocumentLinks]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_DOCUMENT_LINKS] } }, [
 		{
@@ -90,8 +74,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 			placeholder: '5100123-1, 5100456-2',
 			description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives an array`,
 		},
-		...dateRangeFields(kind),
-		invoiceTypeField(`Which ${label}s' documents to return`),
+		...rangeAndTypeFields(kind, `Which ${label}s' documents to return`),
 		optionsCollection([
 			{
 				displayName: 'Download PDFs',

@@ -2,31 +2,23 @@
  * Get Many of invoices or corrections over a range of any length (3-month windows, merged in order
  * without duplicates), read from JSON or XML, optionally with the raw XML answer attached.
  */
-import {
-	updateDisplayOptions,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type INodeExecutionData,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type PreSendAction } from 'n8n-workflow';
 
 import { looksLikeXml, readAnswer, type PostReceiveFunction } from '../../answers/decode';
-import { splitDateRange } from '../../transport/pagination';
-import type { RequestData } from '../../transport/send';
-import { optionsCollection, pacedRouting, readSimplify, returnAllAndLimit, simplifyField } from '../common';
+import { splitDateRange, type PaginationFunction } from '../../transport/pagination';
+import { optionsCollection, readSimplify, returnAllAndLimit, simplifyField } from '../common';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
-import { addRangeAndType, binaryPropertyOf, dateRangeFields, invoiceTypeField, outputFileField } from './fields';
+import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
 
-async function acceptXmlIfAsked(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const acceptXmlIfAsked: PreSendAction = async function (requestOptions) {
 	const format = this.getNodeParameter('options.responseFormat', 'json');
 	if (format !== 'xml' && !this.getNodeParameter('options.attachRawXml', false)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
-}
+};
 
 /** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
 const attachRawXmlIfAsked: PostReceiveFunction = async function (items, response) {
@@ -38,8 +30,8 @@ const attachRawXmlIfAsked: PostReceiveFunction = async function (items, response
 	return items.map((item) => ({ ...item, binary: { ...item.binary, [property]: file } }));
 };
 
-function fetchDocuments(kind: DocumentKind) {
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+function fetchDocuments(kind: DocumentKind): PaginationFunction {
+	return async function (requestData) {
 		const property = binaryPropertyOf(this);
 		const inWindows = splitDateRange({
 			idOf: ({ json }) => documentIdOf(json, kind),
@@ -61,23 +53,15 @@ function fetchDocuments(kind: DocumentKind) {
 
 export function operationOf(kind: DocumentKind): OperationModule {
 	const { resource, label, listPath, idField } = DOCUMENTS[kind];
-	const option: INodePropertyOptions = {
+	const option = {
 		name: 'Get Many',
 		value: GET_MANY,
 		action: `Get many ${label}s`,
 		description: `List the ${label}s invoiced in a date range (ISO 8601 or dd/MM/yyyy; by default the last 7 days): one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
-		routing: pacedRouting({
-			group: 'orders',
-			idempotent: true,
-			request: { method: 'GET', url: listPath },
-			preSend: [addRangeAndType, acceptXmlIfAsked],
-			strategy: fetchDocuments(kind),
-			postReceive: [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked],
-		}),
+		routing: rangeRouting(listPath, acceptXmlIfAsked, fetchDocuments(kind), [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
-		...dateRangeFields(kind),
-		invoiceTypeField(`Which ${label}s to return`),
+		...rangeAndTypeFields(kind, `Which ${label}s to return`),
 		...returnAllAndLimit(),
 		simplifyField(
 			`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,

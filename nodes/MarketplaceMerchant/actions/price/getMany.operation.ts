@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteSingleFunctions, type IHttpRequestOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type PreSendAction } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
 import { readAnswer } from '../../answers/decode';
@@ -10,42 +10,35 @@ import { productLocatorField, readProductRef, resolveProductIds, type NamedProdu
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 
-const RESOURCE = 'price';
-const OPERATION = 'getMany';
-
-/** The Product IDs list, then the picked Products rows (EANs looked up once every value is checked). */
-async function productIdsOf(ctx: IExecuteSingleFunctions): Promise<number[]> {
-	const listValue = ctx.getNodeParameter('merchantInventoryIds', '');
-	const rows = (ctx.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
+const setIdsAndDate: PreSendAction = async function (requestOptions) {
+	const dateValue = this.getNodeParameter('date', '');
+	// The service answers a past day with 400 ("present or future date"): refused before sending.
+	const date = isBlank(dateValue) ? new Date() : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
+	// The Product IDs list, then the picked Products rows (EANs looked up once every value is checked).
+	const listValue = this.getNodeParameter('merchantInventoryIds', '');
+	const rows = (this.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
 	const listed: NamedProductRef[] =
 		rows.length > 0 && toList(listValue).length === 0
 			? []
-			: readList(ctx, 'Product IDs', listValue, {
+			: readList(this, 'Product IDs', listValue, {
 					empty: {
 						problem: 'no ids given',
 						hint: 'Give a list of product ids, e.g. 100001, 100002 or an expression returning an array, or add products under Products',
 					},
-					readEntry: (id, idField) => ({ field: idField, ref: { id: readId(ctx, idField, id) } }),
+					readEntry: (id, idField) => ({ field: idField, ref: { id: readId(this, idField, id) } }),
 				});
 	const picked = rows.map((row, index) => {
 		const field = fieldPath(listEntry('Products', index, 'row'), 'Product ID');
-		return { field, ref: readProductRef(readingParameter(ctx, `products.product[${index}].id`), field, row.id) };
+		return { field, ref: readProductRef(readingParameter(this, `products.product[${index}].id`), field, row.id) };
 	});
-	return await resolveProductIds(ctx, [...listed, ...picked]);
-}
-
-async function setIdsAndDate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const dateValue = this.getNodeParameter('date', '');
-	// The service answers a past day with 400 ("present or future date"): refused before sending.
-	const date = isBlank(dateValue) ? new Date() : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
-	const merchantInventoryIds = (await productIdsOf(this)).join(',');
+	const merchantInventoryIds = (await resolveProductIds(this, [...listed, ...picked])).join(',');
 	return { ...requestOptions, qs: { ...requestOptions.qs, merchantInventoryIds, dateFrom: formatDayMonthYear(date) } };
-}
+};
 
 export const operation: OperationModule = {
 	option: {
 		name: 'Get Many',
-		value: OPERATION,
+		value: 'getMany',
 		action: 'Get many prices',
 		description:
 			'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (RSD, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
@@ -59,7 +52,7 @@ export const operation: OperationModule = {
 			postReceive: [readAnswer(ANSWERS.prices)],
 		}),
 	},
-	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
+	fields: updateDisplayOptions({ show: { resource: ['price'], operation: ['getMany'] } }, [
 		{
 			displayName: 'Product IDs',
 			name: 'merchantInventoryIds',

@@ -1,33 +1,26 @@
-import {
-	type IExecutePaginationFunctions,
-	type JsonObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type INodeExecutionData,
-	type INodePropertyOptions,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type JsonObject, type PreSendAction } from 'n8n-workflow';
 
 import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest } from '../../transport/send';
+import type { PaginationFunction } from '../../transport/pagination';
 import { pacedRouting, textField } from '../common';
 import { CATALOGUE, eanKey, readEanList } from '../products';
 import { serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
-async function buildEanListBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const buildEanListBody: PreSendAction = async function (requestOptions) {
 	const eans = readEanList(this, 'EANs', this.getNodeParameter('eans', ''));
 	requestOptions.body = [...new Set(eans)];
 	return requestOptions;
-}
+};
 
 /**
  * One item per requested EAN, in the order given, matched to the answer by `eanKey`. An EAN the
  * answer says nothing about fails the item rather than reading as "does not exist".
  */
-async function sendEanCheck(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+const sendEanCheck: PaginationFunction = async function (requestData) {
 	const eans = requestData.options.body as string[];
 	const existsByDigits = new Map<string, unknown>();
 	for (const { json } of await sendRequest(this, requestData)) {
@@ -42,31 +35,28 @@ async function sendEanCheck(this: IExecutePaginationFunctions, requestData: Requ
 		});
 	}
 	return eans.map((ean) => ({ json: { ean, exists: existsByDigits.get(eanKey(ean)) as boolean } }));
-}
-
-const checkEans: INodePropertyOptions = {
-	name: 'Check EANs',
-	value: 'checkEans',
-	action: 'Check whether EANs exist',
-	description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean and exists true or false',
-	routing: pacedRouting({
-		...CATALOGUE,
-		request: { method: 'POST', url: PATHS.eanExists },
-		preSend: [buildEanListBody],
-		strategy: sendEanCheck,
-		postReceive: [readAnswer(ANSWERS.eanExists)],
-	}),
 };
 
-const displayOptions = { show: { resource: ['product'], operation: ['checkEans'] } };
-
-const checkEansFields = updateDisplayOptions(displayOptions, [
-	textField(
-		'EANs',
-		'eans',
-		'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
-		{ required: true, placeholder: 'e.g. 8600000000017, 4006381333931' },
-	),
-]);
-
-export const operation: OperationModule = { option: checkEans, fields: checkEansFields };
+export const operation: OperationModule = {
+	option: {
+		name: 'Check EANs',
+		value: 'checkEans',
+		action: 'Check whether EANs exist',
+		description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean and exists true or false',
+		routing: pacedRouting({
+			...CATALOGUE,
+			request: { method: 'POST', url: PATHS.eanExists },
+			preSend: [buildEanListBody],
+			strategy: sendEanCheck,
+			postReceive: [readAnswer(ANSWERS.eanExists)],
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['checkEans'] } }, [
+		textField(
+			'EANs',
+			'eans',
+			'EAN codes to check, 8 to 14 digits each (the service judges the check digit): a list, or text with the codes separated by commas or new lines',
+			{ required: true, placeholder: 'e.g. 8600000000017, 4006381333931' },
+		),
+	]),
+};

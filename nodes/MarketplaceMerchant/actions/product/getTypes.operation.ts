@@ -1,16 +1,7 @@
 /** Product › Get Types, and the same names in a language as Import's Product Type list. */
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
-import { decodedList, readAnswer } from '../../answers/decode';
+import { decodedList, readAnswer, type PostReceiveFunction } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
@@ -42,7 +33,7 @@ function languageHeaders(language: unknown): IDataObject {
 }
 
 /** Import's Product Type list, in alphabetical order. */
-export async function getProductTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getProductTypes(this: ILoadOptionsFunctions) {
 	const headers = { Accept: 'application/json', ...languageHeaders(this.getCurrentNodeParameter('language')) };
 	const response = await sendAuthenticated(this, CATALOGUE, { method: 'GET', url: PATHS.productTypes, headers });
 	return decodedList<unknown>(this, response, ANSWERS.productTypes)
@@ -51,34 +42,31 @@ export async function getProductTypes(this: ILoadOptionsFunctions): Promise<INod
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-async function setLanguage(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const setLanguage: PreSendAction = async function (requestOptions) {
 	requestOptions.headers = { ...requestOptions.headers, ...languageHeaders(this.getNodeParameter('language', '')) };
 	return requestOptions;
-}
+};
 
 /** The service lists type names as plain strings: one item `{ name }` each. */
-async function typeNamesAsItems(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+const typeNamesAsItems: PostReceiveFunction = async function (items) {
 	return items.map(({ json }) => {
 		const keys = Object.keys(json);
 		return { json: keys.length === 1 && keys[0] === 'value' ? { name: json.value } : json };
 	});
-}
-
-const getTypes: INodePropertyOptions = {
-	name: 'Get Types',
-	value: 'getTypes',
-	action: 'Get product types',
-	description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
-	routing: pacedRouting({
-		...CATALOGUE,
-		request: { method: 'GET', url: PATHS.productTypes },
-		preSend: [setLanguage],
-		postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
-	}),
 };
 
-const displayOptions = { show: { resource: ['product'], operation: ['getTypes'] } };
-
-const getProductTypesFields = updateDisplayOptions(displayOptions, [productTypeLanguageField]);
-
-export const operation: OperationModule = { option: getTypes, fields: getProductTypesFields };
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Types',
+		value: 'getTypes',
+		action: 'Get product types',
+		description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
+		routing: pacedRouting({
+			...CATALOGUE,
+			request: { method: 'GET', url: PATHS.productTypes },
+			preSend: [setLanguage],
+			postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['getTypes'] } }, [productTypeLanguageField]),
+};

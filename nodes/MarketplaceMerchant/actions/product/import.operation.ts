@@ -1,18 +1,10 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
-	type IHttpRequestOptions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
 import { readAnswer } from '../../answers/decode';
 import { PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest } from '../../transport/send';
+import type { PaginationFunction } from '../../transport/pagination';
 import {
 	fieldPath,
 	invalidInput,
@@ -42,7 +34,7 @@ const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.
 const ATTRIBUTE_VALUE_SEPARATORS = /[,\n]/;
 
 /** Attributes from the JSON field and the rows, merged by name. */
-function readAttributes(ctx: IExecuteSingleFunctions, additionalFields: IDataObject): Record<string, string[]> | undefined {
+function readAttributes(ctx: ValueContext, additionalFields: IDataObject): Record<string, string[]> | undefined {
 	const given = additionalFields.attributesJson;
 	const json = isBlank(given) ? undefined : readJson(ctx, FIELD_LABELS.attributesJson, given, ATTRIBUTES_HINT);
 	if (!isBlank(json) && !isPlainObject(json)) {
@@ -91,7 +83,7 @@ const ADDITIONAL_FIELD_READERS: Record<string, FieldReader> = {
 	externalId: readText,
 };
 
-async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const buildImportBody: PreSendAction = async function (requestOptions) {
 	const parameter = (name: string) => this.getNodeParameter(name, '');
 	const body: IDataObject = {};
 	for (const [name, read] of Object.entries(REQUIRED_FIELD_READERS)) body[name] = readParameter(this, name, FIELD_LABELS[name], read);
@@ -107,21 +99,21 @@ async function buildImportBody(this: IExecuteSingleFunctions, requestOptions: IH
 	if (attributes) body.attributes = attributes;
 	requestOptions.body = body;
 	return requestOptions;
-}
+};
 
 const IMPORT_NOTICE =
 	'The service applies an import asynchronously: it answered with the import progress ID (id), not a product. The product appears only once the service has applied the import, and the service may still reject it then.';
 
 /** Tells which product each progress ID belongs to, and that it is only a receipt. */
-async function sendImport(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+const sendImport: PaginationFunction = async function (requestData) {
 	const sent = requestData.options.body as IDataObject;
 	const answers = await sendRequest(this, requestData);
 	const identity: IDataObject = { ean: sent.ean, name: sent.name };
 	for (const name of ['sku', 'externalId']) if (sent[name] !== undefined) identity[name] = sent[name];
 	return answers.map(({ json }) => ({ json: { ...json, ...identity, notice: IMPORT_NOTICE } }));
-}
+};
 
-const importProduct: INodePropertyOptions = {
+const importProduct = {
 	name: 'Import',
 	value: 'import',
 	action: 'Import a product',
@@ -174,9 +166,7 @@ const additionalFieldOptions: INodeProperties[] = [
 	PRODUCT_FIELDS.sku,
 ];
 
-const displayOptions = { show: { resource: ['product'], operation: ['import'] } };
-
-const importProductFields = updateDisplayOptions(displayOptions, [
+const importProductFields = updateDisplayOptions({ show: { resource: ['product'], operation: ['import'] } }, [
 	{
 		displayName:
 			'The service applies an import asynchronously: the node outputs the import progress ID, not the product, and the service may still reject the import later. Name, Description, Cover Image URL, EAN, Base Price and VAT are required for every import.',
