@@ -286,9 +286,11 @@ export function decodeText(text: string, contentType: unknown, answer: AnswerSch
 	return decodeJson(JSON.parse(text), answer);
 }
 
-/** The request each answer of `sendAuthenticated` came from, to name in an error about the answer. */
-const requestOfAnswer = new WeakMap<object, string>();
-/** Errors about an unreadable answer whose request the sender names (`namingRequest`). */
+/**
+ * An error about an unreadable answer names its request: `sendAuthenticated` labels each answer here
+ * before it is read; in routing, where the answer is read inside n8n, the sender names it (`namingRequest`).
+ */
+export const requestOfAnswer = new WeakMap<object, string>();
 const unreadableAnswerErrors = new WeakSet<object>();
 
 /** How a request is named in errors: its method, path and query, never the host (a Base URL may carry a password). */
@@ -308,15 +310,10 @@ export function requestLabel(method: unknown, url: string | undefined, qs?: unkn
 	return label.length > 300 ? `${label.slice(0, 300)}…` : label;
 }
 
-export function rememberRequest(response: IN8nHttpFullResponse, label: string): void {
-	requestOfAnswer.set(response, label);
-}
-
 export function namingRequest(error: unknown, label: string): unknown {
-	if (!unreadableAnswerErrors.has(error as object)) return error;
+	if (!unreadableAnswerErrors.delete(error as object)) return error;
 	const named = error as { description?: string | null };
 	named.description = `${named.description ?? ''} Request: ${label}.`.trim();
-	unreadableAnswerErrors.delete(error as object);
 	return error;
 }
 
