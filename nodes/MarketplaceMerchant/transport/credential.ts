@@ -117,10 +117,7 @@ async function sendForAnswer(
 			last = undefined;
 			const request = { ...options, returnFullResponse: true, ignoreHttpStatusErrors: true, ...STREAMED_ANSWER, timeout };
 			const answer = (await httpRequest(request)) as IN8nHttpFullResponse;
-			const bytes = await readCappedBody(answer.body, timeout);
-			const text = Buffer.isBuffer(bytes) || typeof bytes === 'string' ? bytes.toString() : undefined;
-			// As JSON when it is JSON (an error page may not be); undefined when empty.
-			answer.body = (text === undefined ? bytes : jsonOrText(text)) as IN8nHttpFullResponse['body'];
+			answer.body = jsonOrText(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
 			last = answer;
 			if (answer.statusCode === 429 || answer.statusCode >= 500) {
 				// Thrown with its status and headers, so that the policy retries it.
@@ -209,10 +206,8 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 	// A token given here is never the one known to be rejected.
 	const callerToken = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 	if (callerToken !== '') rememberRejected(callerToken, now);
-	if (entry.pending) {
-		// The token being requested now is newer than the caller's, which was already in use.
-		return await entry.pending;
-	}
+	// The token being requested now is newer than the caller's, which was already in use.
+	if (entry.pending) return await entry.pending;
 	// Not pending, so not pruned above: unexpired, or new and empty.
 	if (entry.token && !rejectedTokens.has(sha256(entry.token))) return entry.token;
 	entry.pending = requestToken(httpRequest, credentials)

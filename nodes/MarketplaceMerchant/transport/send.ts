@@ -237,12 +237,14 @@ async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> 
 	const response = axiosError?.response;
 	if (!response || !isByteStream(response.data)) return error;
 	const bytes = await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS).catch(() => Buffer.alloc(0));
-	response.data = jsonOrText(bytes.toString('utf8'));
+	response.data = jsonOrText(bytes);
 	return serviceError(node, axiosError as JsonObject);
 }
 
-/** As axios gives an answer when JSON is expected. */
-export function jsonOrText(text: string): unknown {
+/** Bytes or text as axios gives an answer when JSON is expected: JSON when it is JSON (an error page may not be); undefined when empty. */
+export function jsonOrText(body: unknown): unknown {
+	if (!Buffer.isBuffer(body) && typeof body !== 'string') return body;
+	const text = body.toString();
 	if (text.trim() === '') return undefined;
 	try {
 		return JSON.parse(text);
