@@ -294,14 +294,10 @@ export const requestOfAnswer = new WeakMap<object, string>();
 const unreadableAnswerErrors = new WeakSet<object>();
 
 /** How a request is named in errors: its method, path and query, never the host (a Base URL may carry a password). */
-export function requestLabel(method: unknown, url: string | undefined, qs?: unknown): string {
-	let path = url ?? '';
-	try {
-		const parsed = new URL(path, 'http://base.invalid');
-		path = `${parsed.pathname}${parsed.search}`;
-	} catch {
-		// a path that is not a URL stays as it is
-	}
+export function requestLabel(method: unknown, url = '', qs?: unknown): string {
+	// A path that is not a URL stays as it is.
+	const parsed = URL.canParse(url, 'http://base.invalid') ? new URL(url, 'http://base.invalid') : undefined;
+	const path = parsed ? `${parsed.pathname}${parsed.search}` : url;
 	const query =
 		isPlainObject(qs) && Object.keys(qs).length > 0
 			? `${path.includes('?') ? '&' : '?'}${new URLSearchParams(Object.entries(qs).map(([key, value]): [string, string] => [key, String(value)])).toString()}`

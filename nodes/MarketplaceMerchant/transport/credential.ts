@@ -32,11 +32,7 @@ const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 const REJECTED_TOKEN_MEMORY_MS = 60 * 60 * 1000;
 const MAX_REJECTED_TOKENS = 10_000;
 
-interface TokenCacheEntry {
-	pending?: Promise<string>;
-	token?: string;
-	expiresAt?: number;
-}
+type TokenCacheEntry = { pending?: Promise<string>; token?: string; expiresAt?: number };
 
 /** One token request for all items of the process (n8n calls `preAuthentication` for each at once); keys hash the secret. */
 const tokenCache = new Map<string, TokenCacheEntry>();
