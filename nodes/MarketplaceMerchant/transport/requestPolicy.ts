@@ -106,17 +106,13 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 	const log = new AttemptLog(policy.timeoutMs);
 	let attemptTimeoutMs = policy.timeoutMs;
 	let rateLimited = false;
-	const since = Date.now();
+	const giveUpAfterMs = policy.timeoutMs * RETRY_BUDGET_TIMEOUTS;
+	const waiter = { perMinute: policy.perMinute ?? Infinity, wanted: policy.wanted, since: Date.now(), giveUpAfterMs };
 	for (;;) {
 		// A retry after a 5xx already waited its turn; after a 429 the next probe is another request's.
 		let sentAt: number | undefined;
 		try {
-			sentAt = await acquire(gate, log.count > 0 && !rateLimited, {
-				perMinute: policy.perMinute ?? Infinity,
-				wanted: policy.wanted,
-				since,
-				giveUpAfterMs: policy.timeoutMs * RETRY_BUDGET_TIMEOUTS,
-			});
+			sentAt = await acquire(gate, log.count > 0 && !rateLimited, waiter);
 		} catch (error) {
 			// The gate rejects a wait only with RefusedTooLong.
 			throw policy.node ? refusedError(policy.node, policy, error as RefusedTooLong, log) : error;
@@ -192,9 +188,7 @@ function retryDelayMs(error: unknown, policy: SendPolicy, attempts: RetryCounts)
 		if (++attempts.unauthorized > EXTRA_TOKEN_RENEWALS) return undefined;
 		return Math.round(Math.random() * TOKEN_RENEWAL_JITTER_MS * attempts.unauthorized);
 	}
-	if (status === 429) {
-		return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
-	}
+	if (status === 429) return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
 	const retryable = status === 503 || (policy.idempotent && (status === 502 || status === 504 || isCutOff(error)));
 	if (!retryable || ++attempts.unavailable >= MAX_UNAVAILABLE_ATTEMPTS) return undefined;
 	return retryAfterMs(headers) ?? backoffMs(attempts.unavailable);
@@ -204,7 +198,7 @@ function retryDelayMs(error: unknown, policy: SendPolicy, attempts: RetryCounts)
 const WINDOW_MARGIN = 0.005;
 const WINDOW_MARGIN_MS = 40;
 const MAX_WINDOW_MARGIN_MS = 160;
-/** Each quiet half window adds SHARE_STEP back. */
+/** The share after an unexplained 429 is multiplied by SHARE_CUT; each quiet half window adds SHARE_STEP back. */
 const SHARE_CUT = 0.75;
 const SHARE_STEP = 0.1;
 /** One worker among ten still sends. */
