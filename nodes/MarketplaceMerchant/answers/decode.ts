@@ -306,7 +306,7 @@ export function requestLabel(method: unknown, url = '', qs?: unknown): string {
 	return label.length > 300 ? `${label.slice(0, 300)}…` : label;
 }
 
-export function namingRequest(error: unknown, label: string): unknown {
+export function namingRequest<T>(error: T, label: string): T {
 	if (!unreadableAnswerErrors.delete(error as object)) return error;
 	const named = error as { description?: string | null };
 	named.description = `${named.description ?? ''} Request: ${label}.`.trim();
@@ -322,7 +322,6 @@ function endsEarly(text: string, error: unknown): boolean {
 }
 
 function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, text: string, error: unknown): Error {
-	const request = requestOfAnswer.get(response);
 	const status = `HTTP ${response.statusCode}, ${Buffer.byteLength(text)} bytes`;
 	const stops = 'The node stops rather than return only the part that arrived: run it again, and if this persists,';
 	const reason = (error as Error).message;
@@ -340,10 +339,10 @@ function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullR
 		message += ': it ends before the document does (cut off)';
 		description = `${status}; the answer starts with: ${text.slice(0, 120)}. ${stops} check for a proxy that cuts answers.`;
 	}
-	if (request !== undefined) description += ` Request: ${request}.`;
 	const built = serviceError(ctx.getNode(), cause, { message, description });
-	if (request === undefined) unreadableAnswerErrors.add(built);
-	return built;
+	unreadableAnswerErrors.add(built);
+	const request = requestOfAnswer.get(response);
+	return request === undefined ? built : namingRequest(built, request);
 }
 
 /** An answer's body read against its schema; one that cannot be read is an error naming the request, never fewer items. */
