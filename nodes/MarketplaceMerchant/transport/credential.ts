@@ -20,7 +20,7 @@ import { PATHS, type EndpointGroup } from './endpoints';
 import { credentialAdvice, errorCodeOf, networkFailureReason, redactText, secretList } from './errors';
 import { DEFAULT_TIMEOUT_MS, RefusedTooLong, sendWithPolicy } from './requestPolicy';
 import { answerTooLargeText, jsonOrText, merchantKeyOf, normalizeBaseUrl, readCappedBody, STREAMED_ANSWER } from './send';
-import { decodeJson } from '../answers/decode';
+import { decodedNumber, decodeJson } from '../answers/decode';
 import { ANSWERS } from '../answers/schema';
 
 /** The platform issues 15-minute tokens; used when an answer carries no usable `expires_in`. */
@@ -179,9 +179,8 @@ async function requestToken(
 		});
 	}
 	// `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default.
-	const expiresIn = body?.expires_in;
-	const usable = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0;
-	return { token, lifetimeSeconds: usable ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
+	const expiresIn = decodedNumber(body?.expires_in) ?? 0;
+	return { token, lifetimeSeconds: expiresIn > 0 ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
 }
 
 /**

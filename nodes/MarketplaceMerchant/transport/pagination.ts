@@ -199,9 +199,8 @@ export function splitQueryList(parameter: string, maxIds: number, options: { not
 		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
 		const queries = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM).map((chunk) => ({ [parameter]: chunk.join(',') }));
 		const results: INodeExecutionData[] = [];
-		const notFound = await sendEachQuery(this, requestData, queries, widthFor(requestData), options.notFoundIsEmpty, (items) => {
-			for (const item of items) results.push(item);
-		});
+		const take = (items: INodeExecutionData[]) => void results.push(...items);
+		const notFound = await sendEachQuery(this, requestData, queries, widthFor(requestData), options.notFoundIsEmpty, take);
 		if (results.length === 0 && notFound !== undefined) throw asNodeError(this.getNode(), notFound);
 		return results;
 	};
