@@ -62,12 +62,11 @@ export async function sendRequest(
 	override: Partial<RequestData['options']> = {},
 	wanted?: () => boolean,
 ): Promise<INodeExecutionData[]> {
-	const settings = sendSettingsOf(ctx);
-	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
-	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: settings.timeoutMs };
-	const { policy } = await policyOf(ctx, requestData.route, { ...settings, wanted });
+	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER };
+	const { policy } = await policyOf(ctx, requestData.route, { ...sendSettingsOf(ctx), wanted });
 	return await sendWithPolicy(policy, async (attemptTimeoutMs) => {
 		try {
+			// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
 			return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
 		} catch (error) {
 			// The operation's postReceive read the answer: an answer it could not read names this request.
