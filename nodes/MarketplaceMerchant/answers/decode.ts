@@ -286,20 +286,18 @@ export function decodeText(text: string, contentType: unknown, answer: AnswerSch
 	return decodeJson(JSON.parse(text), answer);
 }
 
-/** The request each answer of `sendAuthenticated` came from, to name in an error about the answer. */
-const requestOfAnswer = new WeakMap<object, string>();
-/** Errors about an unreadable answer whose request the sender names (`namingRequest`). */
+/**
+ * An error about an unreadable answer names its request: `sendAuthenticated` labels each answer here
+ * before it is read; in routing, where the answer is read inside n8n, the sender names it (`namingRequest`).
+ */
+export const requestOfAnswer = new WeakMap<object, string>();
 const unreadableAnswerErrors = new WeakSet<object>();
 
 /** How a request is named in errors: its method, path and query, never the host (a Base URL may carry a password). */
-export function requestLabel(method: unknown, url: string | undefined, qs?: unknown): string {
-	let path = url ?? '';
-	try {
-		const parsed = new URL(path, 'http://base.invalid');
-		path = `${parsed.pathname}${parsed.search}`;
-	} catch {
-		// a path that is not a URL stays as it is
-	}
+export function requestLabel(method: unknown, url = '', qs?: unknown): string {
+	// A path that is not a URL stays as it is.
+	const parsed = URL.canParse(url, 'http://base.invalid') ? new URL(url, 'http://base.invalid') : undefined;
+	const path = parsed ? `${parsed.pathname}${parsed.search}` : url;
 	const query =
 		isPlainObject(qs) && Object.keys(qs).length > 0
 			? `${path.includes('?') ? '&' : '?'}${new URLSearchParams(Object.entries(qs).map(([key, value]): [string, string] => [key, String(value)])).toString()}`
@@ -308,15 +306,10 @@ export function requestLabel(method: unknown, url: string | undefined, qs?: unkn
 	return label.length > 300 ? `${label.slice(0, 300)}…` : label;
 }
 
-export function rememberRequest(response: IN8nHttpFullResponse, label: string): void {
-	requestOfAnswer.set(response, label);
-}
-
-export function namingRequest(error: unknown, label: string): unknown {
-	if (!unreadableAnswerErrors.has(error as object)) return error;
+export function namingRequest<T>(error: T, label: string): T {
+	if (!unreadableAnswerErrors.delete(error as object)) return error;
 	const named = error as { description?: string | null };
 	named.description = `${named.description ?? ''} Request: ${label}.`.trim();
-	unreadableAnswerErrors.delete(error as object);
 	return error;
 }
 
@@ -329,7 +322,6 @@ function endsEarly(text: string, error: unknown): boolean {
 }
 
 function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullResponse, text: string, error: unknown): Error {
-	const request = requestOfAnswer.get(response);
 	const status = `HTTP ${response.statusCode}, ${Buffer.byteLength(text)} bytes`;
 	const stops = 'The node stops rather than return only the part that arrived: run it again, and if this persists,';
 	const reason = (error as Error).message;
@@ -347,10 +339,10 @@ function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullR
 		message += ': it ends before the document does (cut off)';
 		description = `${status}; the answer starts with: ${text.slice(0, 120)}. ${stops} check for a proxy that cuts answers.`;
 	}
-	if (request !== undefined) description += ` Request: ${request}.`;
 	const built = serviceError(ctx.getNode(), cause, { message, description });
-	if (request === undefined) unreadableAnswerErrors.add(built);
-	return built;
+	unreadableAnswerErrors.add(built);
+	const request = requestOfAnswer.get(response);
+	return request === undefined ? built : namingRequest(built, request);
 }
 
 /** An answer's body read against its schema; one that cannot be read is an error naming the request, never fewer items. */

@@ -20,7 +20,7 @@ import { PATHS, type EndpointGroup } from './endpoints';
 import { credentialAdvice, errorCodeOf, networkFailureReason, redactText, secretList } from './errors';
 import { DEFAULT_TIMEOUT_MS, RefusedTooLong, sendWithPolicy } from './requestPolicy';
 import { answerTooLargeText, jsonOrText, merchantKeyOf, normalizeBaseUrl, readCappedBody, STREAMED_ANSWER } from './send';
-import { decodeJson } from '../answers/decode';
+import { decodedNumber, decodeJson } from '../answers/decode';
 import { ANSWERS } from '../answers/schema';
 
 /** The platform issues 15-minute tokens; used when an answer carries no usable `expires_in`. */
@@ -32,11 +32,7 @@ const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 const REJECTED_TOKEN_MEMORY_MS = 60 * 60 * 1000;
 const MAX_REJECTED_TOKENS = 10_000;
 
-interface TokenCacheEntry {
-	pending?: Promise<string>;
-	token?: string;
-	expiresAt?: number;
-}
+type TokenCacheEntry = { pending?: Promise<string>; token?: string; expiresAt?: number };
 
 /** One token request for all items of the process (n8n calls `preAuthentication` for each at once); keys hash the secret. */
 const tokenCache = new Map<string, TokenCacheEntry>();
@@ -117,10 +113,7 @@ async function sendForAnswer(
 			last = undefined;
 			const request = { ...options, returnFullResponse: true, ignoreHttpStatusErrors: true, ...STREAMED_ANSWER, timeout };
 			const answer = (await httpRequest(request)) as IN8nHttpFullResponse;
-			const bytes = await readCappedBody(answer.body, timeout);
-			const text = Buffer.isBuffer(bytes) || typeof bytes === 'string' ? bytes.toString() : undefined;
-			// As JSON when it is JSON (an error page may not be); undefined when empty.
-			answer.body = (text === undefined ? bytes : jsonOrText(text)) as IN8nHttpFullResponse['body'];
+			answer.body = jsonOrText(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
 			last = answer;
 			if (answer.statusCode === 429 || answer.statusCode >= 500) {
 				// Thrown with its status and headers, so that the policy retries it.
@@ -186,9 +179,8 @@ async function requestToken(
 		});
 	}
 	// `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default.
-	const expiresIn = body?.expires_in;
-	const usable = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0;
-	return { token, lifetimeSeconds: usable ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
+	const expiresIn = decodedNumber(body?.expires_in) ?? 0;
+	return { token, lifetimeSeconds: expiresIn > 0 ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
 }
 
 /**
@@ -209,10 +201,8 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 	// A token given here is never the one known to be rejected.
 	const callerToken = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 	if (callerToken !== '') rememberRejected(callerToken, now);
-	if (entry.pending) {
-		// The token being requested now is newer than the caller's, which was already in use.
-		return await entry.pending;
-	}
+	// The token being requested now is newer than the caller's, which was already in use.
+	if (entry.pending) return await entry.pending;
 	// Not pending, so not pruned above: unexpired, or new and empty.
 	if (entry.token && !rejectedTokens.has(sha256(entry.token))) return entry.token;
 	entry.pending = requestToken(httpRequest, credentials)

@@ -25,12 +25,11 @@ interface GroupLimits {
 }
 
 const MINUTE_MS = 60_000;
-const SECOND_MS = 1_000;
 
 /** A minute's limit and 5 a second, as the catalogue and orders groups have. */
 const perMinuteAndFivePerSecond = (perMinute: number): RateWindow[] => [
 	{ limit: perMinute, lengthMs: MINUTE_MS },
-	{ limit: 5, lengthMs: SECOND_MS, evenly: true },
+	{ limit: 5, lengthMs: 1_000, evenly: true },
 ];
 
 /** Every group with windows has the minute as its longest: the Requests per Minute option caps it. */

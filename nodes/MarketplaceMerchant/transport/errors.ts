@@ -8,10 +8,7 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 /** Longest single wait, whatever Retry-After says. */
 export const MAX_WAIT_MS = 120_000;
 
-interface ErrorResponse {
-	status?: number;
-	headers?: Record<string, unknown>;
-}
+type ErrorResponse = { status?: number; headers?: Record<string, unknown> };
 
 /** The HTTP answer behind an error of n8n's request helpers (NodeApiError or axios-like). */
 export function responseOf(error: unknown): ErrorResponse {

@@ -18,7 +18,6 @@ import {
 
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
 import { RATE_LIMITS } from './endpoints';
-import { RequestNotNeeded } from './requestPolicy';
 import { sendRequest, type RequestData, type Route } from './send';
 import { asNodeError, nodeError, statusOf } from './errors';
 import { readLimit, toList } from '../values/values';
@@ -164,11 +163,6 @@ export function pageThrough(maxPageSize: number): PaginationFunction {
 	};
 }
 
-/** "Nothing found" for its part, as the service answers with 404. */
-function isNotFound(error: unknown): boolean {
-	return !(error instanceof RequestNotNeeded) && statusOf(error) === 404;
-}
-
 /**
  * One request per query (merged into the item's), up to `width` at once, each answer handed to `take`
  * in order (false stops). With `notFoundIsEmpty` a 404 gives no items: the first is returned.
@@ -186,7 +180,8 @@ async function sendEachQuery(
 		try {
 			return await sendRequest(ctx, requestData, { qs: { ...requestData.options.qs, ...queries[index] } }, wanted);
 		} catch (error) {
-			if (!notFoundIsEmpty || !isNotFound(error)) throw asNodeError(ctx.getNode(), error);
+			// "Nothing found" for its part, as the service answers.
+			if (!notFoundIsEmpty || statusOf(error) !== 404) throw asNodeError(ctx.getNode(), error);
 			notFound ??= error;
 			return [];
 		}
@@ -204,9 +199,8 @@ export function splitQueryList(parameter: string, maxIds: number, options: { not
 		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
 		const queries = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM).map((chunk) => ({ [parameter]: chunk.join(',') }));
 		const results: INodeExecutionData[] = [];
-		const notFound = await sendEachQuery(this, requestData, queries, widthFor(requestData), options.notFoundIsEmpty, (items) => {
-			for (const item of items) results.push(item);
-		});
+		const take = (items: INodeExecutionData[]) => void results.push(...items);
+		const notFound = await sendEachQuery(this, requestData, queries, widthFor(requestData), options.notFoundIsEmpty, take);
 		if (results.length === 0 && notFound !== undefined) throw asNodeError(this.getNode(), notFound);
 		return results;
 	};
@@ -247,9 +241,7 @@ export async function sendEachChunk<T, R>(
 	const outcomes: Array<Settled<R>> = [];
 	const inSequence = idOf === undefined || repeatsAcrossChunks(chunks, idOf);
 	const sendChunk = async (index: number) => await settle(send(chunks[index], index));
-	await inOrder(chunks.length, inSequence ? 1 : width, sendChunk, (outcome) => {
-		outcomes.push(outcome);
-	});
+	await inOrder(chunks.length, inSequence ? 1 : width, sendChunk, (outcome) => void outcomes.push(outcome));
 	return outcomes;
 }
 

@@ -1,16 +1,18 @@
 /**
  * How every request is sent: it waits at its merchant's and endpoint group's gate (RoutingNode
- * starts every item at once, 1,000 items against 60 a minute) and is retried on the answers the
- * service gives under load.
+ * starts every item at once, 1,000 items against 60 a minute) and is retried, within a budget,
+ * after 429 (as Retry-After asks), 503, a second 401 and, when idempotent, 502/504, a cut
+ * connection or a timeout.
  *
  * Pacing: the gate lets requests through at the known limits (endpoints.ts) with at most the
- * group's in-flight allowance open, so the service need not answer 429. The service counts a request on arrival, a little later and with
- * jitter, so each window is kept a margin longer, doubled by a 429 our own requests explain.
- * Other processes (queue-mode workers) share the limits unseen: a 429 closes the gate for its
- * Retry-After and lets one request probe before the rest follow; a second 429 within a window
- * that our traffic does not explain cuts this gate's share, and quiet gives it back, so N workers
- * settle near 1/N each. A service that answers only 429 still ends the run: a request that waited
- * its retry budget meanwhile gives up unsent (RefusedTooLong), all waiting items together.
+ * group's in-flight allowance open, so the service need not answer 429. The service counts a
+ * request on arrival, a little later and with jitter, so each window is kept a margin longer,
+ * doubled by a 429 our own requests explain. Other processes (queue-mode workers) share the limits
+ * unseen: a 429 closes the gate for its Retry-After and lets one request probe before the rest
+ * follow; a second 429 within a window that our traffic does not explain cuts this gate's share
+ * (one stray 429, a late arrival, does not), and quiet gives it back, so N workers settle near 1/N
+ * each. A service that answers only 429 still ends the run: a request that waited its retry budget
+ * meanwhile gives up unsent (RefusedTooLong), all waiting items together.
  */
 import { sleep, type INode, type JsonObject } from 'n8n-workflow';
 
@@ -92,33 +94,25 @@ interface SendPolicy {
 	perMinute?: number;
 	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded). */
 	wanted?: () => boolean;
-	/** Only then are 502/504 and a cut connection retried (the service may have acted); 429 and 503 always are. */
+	/** Whether 502/504 and a cut connection are retried (the service may have acted). */
 	idempotent: boolean;
 	timeoutMs: number;
 	secrets?: unknown[];
 }
 
-/**
- * Sends a request through the group's gate, retried within its budget after 429 (as Retry-After
- * asks), 503, a second 401 and, when idempotent, 502/504, a cut connection or a timeout.
- */
 export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeoutMs: number) => Promise<T>): Promise<T> {
 	const gate = gateFor(policy.merchantKey, policy.group);
 	const attempts: RetryCounts = { rateLimited: 0, unavailable: 0, unauthorized: 0 };
 	const log = new AttemptLog(policy.timeoutMs);
 	let attemptTimeoutMs = policy.timeoutMs;
 	let rateLimited = false;
-	const since = Date.now();
+	const giveUpAfterMs = policy.timeoutMs * RETRY_BUDGET_TIMEOUTS;
+	const waiter = { perMinute: policy.perMinute ?? Infinity, wanted: policy.wanted, since: Date.now(), giveUpAfterMs };
 	for (;;) {
 		// A retry after a 5xx already waited its turn; after a 429 the next probe is another request's.
 		let sentAt: number | undefined;
 		try {
-			sentAt = await acquire(gate, log.count > 0 && !rateLimited, {
-				perMinute: policy.perMinute ?? Infinity,
-				wanted: policy.wanted,
-				since,
-				giveUpAfterMs: policy.timeoutMs * RETRY_BUDGET_TIMEOUTS,
-			});
+			sentAt = await acquire(gate, log.count > 0 && !rateLimited, waiter);
 		} catch (error) {
 			// The gate rejects a wait only with RefusedTooLong.
 			throw policy.node ? refusedError(policy.node, policy, error as RefusedTooLong, log) : error;
@@ -141,9 +135,9 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 				if (waitMs !== undefined) waitMs = Math.min(closedMs, MAX_WAIT_MS);
 			}
 			const nextTimeoutMs = waitMs === undefined ? undefined : log.retryAfter(waitMs);
-			const overBudget = waitMs !== undefined && nextTimeoutMs === undefined;
 			if (waitMs === undefined || nextTimeoutMs === undefined) {
-				throw finalError(policy, error, log, overBudget, rateLimited ? Date.now() - gate.refusingSince : undefined);
+				// With a wait, over the budget.
+				throw finalError(policy, error, log, waitMs !== undefined, rateLimited ? Date.now() - gate.refusingSince : undefined);
 			}
 			attemptTimeoutMs = nextTimeoutMs;
 		} finally {
@@ -173,7 +167,6 @@ function finalError(policy: SendPolicy, error: unknown, log: AttemptLog, overBud
 	return nodeError;
 }
 
-/** The error of a request that waited its retry budget while the service answered the gate only with 429. */
 function refusedError(node: INode, policy: SendPolicy, refused: RefusedTooLong, log: AttemptLog) {
 	const own = log.count > 0 ? ` ${log.summary(false)}` : ' This request was not sent again.';
 	const error = serviceError(node, { message: refused.message } as JsonObject, {
@@ -195,11 +188,8 @@ function retryDelayMs(error: unknown, policy: SendPolicy, attempts: RetryCounts)
 		if (++attempts.unauthorized > EXTRA_TOKEN_RENEWALS) return undefined;
 		return Math.round(Math.random() * TOKEN_RENEWAL_JITTER_MS * attempts.unauthorized);
 	}
-	if (status === 429) {
-		return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
-	}
-	const retryable =
-		status === 503 || (policy.idempotent && (status === 502 || status === 504 || isCutOff(error)));
+	if (status === 429) return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
+	const retryable = status === 503 || (policy.idempotent && (status === 502 || status === 504 || isCutOff(error)));
 	if (!retryable || ++attempts.unavailable >= MAX_UNAVAILABLE_ATTEMPTS) return undefined;
 	return retryAfterMs(headers) ?? backoffMs(attempts.unavailable);
 }
@@ -236,12 +226,9 @@ class Gate {
 	inFlight = 0;
 	/** In flight allowed now: 1 after a 429 (one request probes), one more per success up to the group's allowance. */
 	allowed: number;
-	/**
-	 * Until a first answer, the requests let through may all be waiting for the same token request
-	 * and reach the service together: the first answer counts them all from its time.
-	 */
+	/** Until a first answer, those let through may all wait for one token request: the first answer counts them all from then. */
 	answered = false;
-	/** The part of the known limits this process may use: less after 429s from others' traffic. */
+	/** The part of the known limits this process may use. */
 	share = 1;
 	/** Quiet is counted from here, or from the last 429. */
 	shareChangedAt = 0;
@@ -302,10 +289,7 @@ function windowDelayMs(gate: Gate, windows: RateWindow[], perMinute: number, now
 	return delay;
 }
 
-/**
- * Ends the waits that cannot be sent within their budget while the service answers only 429
- * (time queued behind others counts). Checked whenever the gate moves: no timer of its own.
- */
+/** Ends the waits refused too long (time queued behind others counts); checked whenever the gate moves, no timer of its own. */
 function giveUpRefusedWaits(gate: Gate, now: number): void {
 	if (gate.refusingSince === 0 || gate.waiting.length === 0) return;
 	const reopensAt = Math.max(gate.blockedUntil, now);
@@ -379,9 +363,8 @@ function release(gate: Gate, succeeded: boolean, rateLimited: boolean): void {
 /**
  * The service answered 429 to a request let through at `sentAt`: the whole group waits for
  * `retryAfterMs`, or until its windows have room (at least the shortest window; `fallbackMs`
- * without windows). If our own requests fill a window, the 429 is jitter: the margin doubles;
- * if not, somebody else uses the limits: the second such 429 within a window cuts the share. Only
- * a request let through after the last 429 tells something new. Returns how long the gate closed.
+ * without windows). Only a request let through after the last 429 tells something new (the
+ * margin, the share). Returns how long the gate closed.
  */
 function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: number | undefined, fallbackMs: number): number {
 	const now = Date.now();
@@ -402,7 +385,6 @@ function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: number | 
 		if (ownTrafficFillsAWindow) {
 			gate.marginMs = Math.min(MAX_WINDOW_MARGIN_MS, gate.marginMs * 2);
 		} else if (now - gate.unexplainedAt < longest) {
-			// Twice within a window: one stray 429 (a late arrival) does not halve a lone process's pace.
 			gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
 			gate.shareChangedAt = now;
 		}

@@ -9,6 +9,7 @@ import type {
 	DeclarativeRestApiSettings,
 	FunctionsBase,
 	IAllExecuteFunctions,
+	IDataObject,
 	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -18,7 +19,7 @@ import type {
 	RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import { namingRequest, rememberRequest, requestLabel, type PostReceiveFunction } from '../answers/decode';
+import { namingRequest, requestLabel, requestOfAnswer, type PostReceiveFunction } from '../answers/decode';
 import type { EndpointGroup } from './endpoints';
 import { nodeError, serviceError } from './errors';
 import { DEFAULT_TIMEOUT_MS, sendWithPolicy } from './requestPolicy';
@@ -45,12 +46,6 @@ export interface Route {
 
 export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route };
 
-/** Request Options › Timeout (Seconds) in milliseconds (read here so that the engine never imports actions/). */
-function requestTimeoutMs(ctx: SettingsContext): number {
-	const seconds = ctx.getNodeParameter('requestOptions.timeoutSeconds', '');
-	return isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000;
-}
-
 /** A request's policy, the credential read once (in n8n each read is a database read). */
 async function policyOf(ctx: Pick<FunctionsBase, 'getCredentials' | 'getNode'>, route: Route, settings: SendSettings & { timeoutMs: number }) {
 	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials(CREDENTIAL_TYPE);
@@ -67,12 +62,11 @@ export async function sendRequest(
 	override: Partial<RequestData['options']> = {},
 	wanted?: () => boolean,
 ): Promise<INodeExecutionData[]> {
-	const settings = sendSettingsOf(ctx);
-	// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
-	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER, timeout: settings.timeoutMs };
-	const { policy } = await policyOf(ctx, requestData.route, { ...settings, wanted });
+	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER };
+	const { policy } = await policyOf(ctx, requestData.route, { ...sendSettingsOf(ctx), wanted });
 	return await sendWithPolicy(policy, async (attemptTimeoutMs) => {
 		try {
+			// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
 			return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
 		} catch (error) {
 			// The operation's postReceive read the answer: an answer it could not read names this request.
@@ -95,10 +89,11 @@ export interface SendSettings {
 	wanted?: () => boolean;
 }
 
+/** Read here so that the engine never imports actions/. */
 export function sendSettingsOf(ctx: SettingsContext): SendSettings & { timeoutMs: number } {
-	const perMinute = (ctx.getNodeParameter('requestOptions', {}) as { requestsPerMinute?: unknown }).requestsPerMinute;
+	const { timeoutSeconds: seconds, requestsPerMinute: perMinute } = ctx.getNodeParameter('requestOptions', {}) as IDataObject;
 	return {
-		timeoutMs: requestTimeoutMs(ctx),
+		timeoutMs: isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000,
 		perMinute: isBlank(perMinute) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', perMinute, 1),
 	};
 }
@@ -118,7 +113,7 @@ export async function sendAuthenticated(
 			const options = { headers: { Accept: 'application/json' }, ...request, url, returnFullResponse: true, ...STREAMED_ANSWER, timeout };
 			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			answer.body = (await readBodyWithinCap(ctx.getNode(), answer.body, timeout)) as IN8nHttpFullResponse['body'];
-			rememberRequest(answer, requestLabel(request.method, url, request.qs));
+			requestOfAnswer.set(answer, requestLabel(request.method, url, request.qs));
 			return answer;
 		} catch (error) {
 			throw await withErrorBodyRead(ctx.getNode(), error);
@@ -231,7 +226,7 @@ async function readBodyWithinCap(node: INode, body: unknown, timeoutMs: number):
 
 /** The first postReceive action of every operation. */
 export const readAnswerBody: PostReceiveFunction = async function (_items, response) {
-	response.body = (await readBodyWithinCap(this.getNode(), response.body, requestTimeoutMs(this))) as IN8nHttpFullResponse['body'];
+	response.body = (await readBodyWithinCap(this.getNode(), response.body, sendSettingsOf(this).timeoutMs)) as IN8nHttpFullResponse['body'];
 	return [];
 };
 
@@ -241,12 +236,14 @@ async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> 
 	const response = axiosError?.response;
 	if (!response || !isByteStream(response.data)) return error;
 	const bytes = await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS).catch(() => Buffer.alloc(0));
-	response.data = jsonOrText(bytes.toString('utf8'));
+	response.data = jsonOrText(bytes);
 	return serviceError(node, axiosError as JsonObject);
 }
 
-/** As axios gives an answer when JSON is expected. */
-export function jsonOrText(text: string): unknown {
+/** Bytes or text as axios gives an answer when JSON is expected: JSON when it is JSON (an error page may not be); undefined when empty. */
+export function jsonOrText(body: unknown): unknown {
+	if (!Buffer.isBuffer(body) && typeof body !== 'string') return body;
+	const text = body.toString();
 	if (text.trim() === '') return undefined;
 	try {
 		return JSON.parse(text);
