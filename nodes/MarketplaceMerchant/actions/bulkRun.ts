@@ -7,8 +7,6 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type IGetNodeParameterOptions,
-	type INode,
 	type INodeExecutionData,
 	type IPairedItemData,
 } from 'n8n-workflow';
@@ -20,39 +18,11 @@ import { asNodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
-import { readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead, type ItemContext } from './bulkInput';
+import { ItemContext, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead } from './bulkInput';
 import { readSimplify } from './common';
-
-/** What the value readers see of one item. A class, not closures: a run of 50,000 rows holds one per row. */
-class RunItemContext implements ItemContext {
-	constructor(
-		private readonly exec: IExecuteFunctions,
-		private readonly itemIndex: number,
-	) {}
-
-	getNode(): INode {
-		return this.exec.getNode();
-	}
-
-	getItemIndex(): number {
-		return this.itemIndex;
-	}
-
-	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
-		return this.exec.getNodeParameter(name, this.itemIndex, fallback, options);
-	}
-
-	getInputData(): INodeExecutionData {
-		return this.exec.getInputData()[this.itemIndex];
-	}
-}
 
 /** One entry on its way through a run. */
 export interface BulkEntry<Checked> extends EntryRead {
-	itemIndex: number;
-	ctx: ItemContext;
-	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
-	position: number;
 	value?: Checked;
 	problem?: NodeOperationError;
 }
@@ -89,16 +59,15 @@ export function problemText(problem: NodeOperationError): string {
 }
 
 function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, failed: Map<number, Error>): Array<Batch<Checked>> {
-	const contexts = Array.from({ length: exec.getInputData().length }, (_, index) => new RunItemContext(exec, index));
+	const contexts = Array.from({ length: exec.getInputData().length }, (_, index) => new ItemContext(exec, index));
 	if (contexts.length > 0 && readsOneEntryPerItem(contexts[0])) {
-		const entries = contexts.map((ctx, itemIndex) => ({ itemIndex, ctx, position: itemIndex, ...readItemEntry(ctx, input) }));
+		const entries = contexts.map((ctx) => readItemEntry(ctx, input));
 		return [{ items: contexts.map((_, index) => index), source: { list: '', unit: 'row' }, entries }];
 	}
 	const batches: Array<Batch<Checked>> = [];
 	for (const [itemIndex, ctx] of contexts.entries()) {
 		try {
-			const { entries, source } = readBulkEntries(ctx, input);
-			batches.push({ items: [itemIndex], source, entries: entries.map((entry, position) => ({ itemIndex, ctx, position, ...entry })) });
+			batches.push({ items: [itemIndex], ...readBulkEntries(ctx, input) });
 		} catch (error) {
 			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
 			failed.set(itemIndex, error);
