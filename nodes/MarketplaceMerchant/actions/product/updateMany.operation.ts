@@ -61,8 +61,7 @@ export const PRODUCT_BULK_UPDATE: BulkRequests = {
 
 const UPDATE_MANY: BulkOperation<CheckedProductUpdate> = {
 	input: BULK_INPUT,
-	// Rows and mapped items come from the panel (an added field left empty is missing); JSON entries do not.
-	check: ({ ctx, raw, label, reader, fromPanel }) => buildProductUpdate(ctx, raw, label, fromPanel ? reader : undefined),
+	check: buildProductUpdate,
 	resolve: resolveEntryProducts,
 	send: bulkWrite({
 		...PRODUCT_BULK_UPDATE,
