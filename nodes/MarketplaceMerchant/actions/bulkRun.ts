@@ -223,8 +223,8 @@ export async function sendInBulk(
 
 interface BulkWrite<Checked> extends BulkRequests {
 	body: (value: Checked) => IDataObject;
-	/** The id an invalid entry comes out with (it was never sent). */
-	idOfInvalid: (raw: IDataObject) => unknown;
+	/** The id an invalid entry comes out with (it was never sent); none for a new discount, which has no id of its own. */
+	idOfInvalid?: (raw: IDataObject) => unknown;
 }
 
 /**
@@ -244,12 +244,12 @@ export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Che
 		const results = outcomes.map((outcome, index): IDataObject =>
 			outcome.ok
 				? outcome.result
-				: { id: idOrNull(write.idOfInvalid(bodies[index])), success: false, error: `The bulk request failed: ${outcome.message}`, input: bodies[index] },
+				: { id: idOrNull(write.idOfInvalid?.(bodies[index])), success: false, error: `The bulk request failed: ${outcome.message}`, input: bodies[index] },
 		);
 		let next = 0;
 		return batch.entries.map((entry, position): BatchOutput => {
 			if (entry.problem) {
-				const json = { id: idOrNull(write.idOfInvalid(entry.raw)), success: false, error: problemText(entry.problem), input: entry.raw };
+				const json = { id: idOrNull(write.idOfInvalid?.(entry.raw)), success: false, error: problemText(entry.problem), input: entry.raw };
 				return { json, entry: position };
 			}
 			const result = results[next++];

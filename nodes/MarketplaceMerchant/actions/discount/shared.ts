@@ -17,7 +17,7 @@ import { pairDiscountResults } from '../../answers/bulkResults';
 import { decodedList } from '../../answers/decode';
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { ANSWERS, type AnswerSchema } from '../../answers/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
 import { bulkInputFields, type BulkInput } from '../bulkInput';
@@ -152,15 +152,15 @@ interface BulkDiscountOperation<Checked>
 	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
 		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
+	/** POST schedules, PUT updates. */
 	method: 'POST' | 'PUT';
-	answer: AnswerSchema;
 	rowsName: string;
 	rowFields: INodeProperties[];
 	jsonDescription: string;
 	jsonPlaceholder: string;
 	jsonLabels?: Record<string, string>;
 	body: (value: Checked) => IDataObject;
-	idOfInvalid: (raw: IDataObject) => unknown;
+	idOfInvalid?: (raw: IDataObject) => unknown;
 }
 
 /** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
@@ -191,7 +191,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			request: { method: spec.method, url: PATHS.discounts },
 			listKey: 'discounts',
 			maxItems: LIMITS.discountsPerRequest,
-			answer: spec.answer,
+			answer: spec.method === 'POST' ? ANSWERS.discountSchedule : ANSWERS.discountUpdate,
 			body: spec.body,
 			pairResults: pairDiscountResults,
 			// An update names its discount; a new discount competes with others on the same product.
