@@ -5,9 +5,11 @@
 import {
 	NodeApiError,
 	NodeOperationError,
+	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodePropertyOptions,
 	type IPairedItemData,
 } from 'n8n-workflow';
 
@@ -18,8 +20,8 @@ import { asNodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
-import { ItemContext, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead } from './bulkInput';
-import { readSimplify } from './common';
+import { ItemContext, bulkInputFields, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead } from './bulkInput';
+import { bulkResultFields, readSimplify } from './common';
 
 /** One entry on its way through a run. */
 export interface BulkEntry<Checked> extends EntryRead {
@@ -169,6 +171,18 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 		});
 	}
 	return [outputsOfItem.flat()];
+}
+
+/** A bulk operation that writes (Update Many, Discount Schedule and Update): its input and result fields, run over all input items. */
+export function bulkOperationModule<Checked>(resource: string, option: INodePropertyOptions, operation: BulkOperation<Checked>) {
+	const displayOptions = { show: { resource: [resource], operation: [String(option.value)] } };
+	return {
+		option,
+		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(operation.input), ...bulkResultFields()]),
+		run: async function (this: IExecuteFunctions) {
+			return await runBulkOperation(this, operation);
+		},
+	};
 }
 
 export interface BulkRequests {

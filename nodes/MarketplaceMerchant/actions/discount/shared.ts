@@ -3,9 +3,7 @@
  * with its list of current and upcoming discounts, and the bulk operations Schedule and Update.
  */
 import {
-	updateDisplayOptions,
 	type IDataObject,
-	type IExecuteFunctions,
 	type ILoadOptionsFunctions,
 	type INodeListSearchItems,
 	type INodeListSearchResult,
@@ -20,9 +18,9 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
-import { bulkInputFields, type BulkInput } from '../bulkInput';
-import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
-import { bulkResultFields, locatorField } from '../common';
+import type { BulkInput } from '../bulkInput';
+import { bulkOperationModule, bulkWrite, type BulkOperation } from '../bulkRun';
+import { locatorField } from '../common';
 import type { OperationModule } from '../contract';
 
 export const RESOURCE = 'discount';
@@ -165,24 +163,23 @@ interface BulkDiscountOperation<Checked>
 
 /** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
 export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Checked>): OperationModule {
-	const input: BulkInput = {
-		entries: spec.entries,
-		entry: spec.entry,
-		nameEntry: spec.nameEntry,
-		json: {
-			name: 'discountsJson',
-			displayName: 'Discounts (JSON)',
-			itemProperty: 'discounts',
-			description: `Array of objects, ${spec.jsonDescription}. Any number of entries: they are sent in requests of at most ${LIMITS.discountsPerRequest}.`,
-			placeholder: spec.jsonPlaceholder,
-			hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
-			labels: spec.jsonLabels,
+	return bulkOperationModule(RESOURCE, spec.option, {
+		input: {
+			entries: spec.entries,
+			entry: spec.entry,
+			nameEntry: spec.nameEntry,
+			json: {
+				name: 'discountsJson',
+				displayName: 'Discounts (JSON)',
+				itemProperty: 'discounts',
+				description: `Array of objects, ${spec.jsonDescription}. Any number of entries: they are sent in requests of at most ${LIMITS.discountsPerRequest}.`,
+				placeholder: spec.jsonPlaceholder,
+				hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
+				labels: spec.jsonLabels,
+			},
+			rows: { name: spec.rowsName, displayName: 'Discounts', row: { name: 'discount', displayName: spec.entry, values: spec.rowFields } },
+			emptyProblem: 'no discounts to send',
 		},
-		rows: { name: spec.rowsName, displayName: 'Discounts', row: { name: 'discount', displayName: spec.entry, values: spec.rowFields } },
-		emptyProblem: 'no discounts to send',
-	};
-	const operation: BulkOperation<Checked> = {
-		input,
 		check: spec.check,
 		resolve: spec.resolve,
 		send: bulkWrite({
@@ -198,13 +195,5 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			idOfInvalid: spec.idOfInvalid,
 		}),
-	};
-	const displayOptions = { show: { resource: [RESOURCE], operation: [String(spec.option.value)] } };
-	return {
-		option: spec.option,
-		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(input), ...bulkResultFields()]),
-		run: async function (this: IExecuteFunctions) {
-			return await runBulkOperation(this, operation);
-		},
-	};
+	});
 }
