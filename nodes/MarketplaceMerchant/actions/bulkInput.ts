@@ -10,7 +10,6 @@
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../answers/decode';
-import { DAY_MS, formatDayMonthYear } from '../values/dates';
 import {
 	FIELD_SEPARATOR,
 	describeValue,
@@ -89,11 +88,6 @@ function exampleItem(input: BulkInput): string {
 /** The per-item mode's parameter for a row field: `stockLevel` is read from `itemStockLevel`. */
 function itemParameterName(rowField: string): string {
 	return `item${rowField.charAt(0).toUpperCase()}${rowField.slice(1)}`;
-}
-
-/** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
-export function exampleDay(daysFromToday: number): string {
-	return formatDayMonthYear(new Date(Date.now() + daysFromToday * DAY_MS));
 }
 
 /** Input Mode and its three inputs; node version 1 keeps JSON as its default (docs/architecture.md, "Bulk operations"). */

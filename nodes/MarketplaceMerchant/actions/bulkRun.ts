@@ -235,7 +235,7 @@ export async function sendInBulk(
 	});
 }
 
-interface BulkWrite<Checked> extends BulkRequests {
+export interface BulkWrite<Checked> extends BulkRequests {
 	body: (value: Checked) => IDataObject;
 	/** The id an invalid entry comes out with (it was never sent); none for a new discount, which has no id of its own. */
 	idOfInvalid?: (raw: IDataObject) => unknown;

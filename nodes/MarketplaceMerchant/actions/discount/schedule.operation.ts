@@ -1,9 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../values/dates';
+import { DAY_MS, formatDayMonthYear } from '../../values/dates';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { PRICE_FORMS, productLocatorField, productNamedBy, readProductRef, requiredPriceField, resolveEntryProducts, type NamedProductRef } from '../products';
-import { exampleDay } from '../bulkInput';
 import type { BulkEntry } from '../bulkRun';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
@@ -30,6 +29,11 @@ function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>
 	};
 	if (dateTo) terms.dateTo = formatDayMonthYear(dateTo);
 	return { product, terms };
+}
+
+/** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
+function exampleDay(daysFromToday: number): string {
+	return formatDayMonthYear(new Date(Date.now() + daysFromToday * DAY_MS));
 }
 
 const rowFields: INodeProperties[] = [

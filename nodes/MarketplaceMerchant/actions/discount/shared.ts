@@ -19,7 +19,7 @@ import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
 import type { BulkInput } from '../bulkInput';
-import { bulkOperationModule, bulkWrite, type BulkOperation } from '../bulkRun';
+import { bulkOperationModule, bulkWrite, type BulkOperation, type BulkWrite } from '../bulkRun';
 import { locatorField } from '../common';
 import type { OperationModule } from '../contract';
 
@@ -148,6 +148,7 @@ export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: stri
 
 interface BulkDiscountOperation<Checked>
 	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
+		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid'>,
 		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
 	/** POST schedules, PUT updates. */
@@ -157,8 +158,6 @@ interface BulkDiscountOperation<Checked>
 	jsonDescription: string;
 	jsonPlaceholder: string;
 	jsonLabels?: Record<string, string>;
-	body: (value: Checked) => IDataObject;
-	idOfInvalid?: (raw: IDataObject) => unknown;
 }
 
 /** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
