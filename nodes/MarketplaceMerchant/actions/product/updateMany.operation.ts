@@ -14,15 +14,15 @@ const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}]
 export function productListInput(
 	entries: string,
 	json: Pick<BulkInput['json'], 'description' | 'placeholder' | 'hint' | 'labels'>,
-	rows: Pick<BulkInput['rows'], 'toEntry'> & { values: INodeProperties[] },
+	values: INodeProperties[],
 	nameEntry: BulkInput['nameEntry'],
+	toEntry?: BulkInput['rows']['toEntry'],
 ): BulkInput {
-	const { values, ...rowOptions } = rows;
 	return {
 		entries,
 		entry: 'Product',
 		json: { name: 'productsJson', displayName: 'Products (JSON)', itemProperty: 'products', ...json },
-		rows: { name: 'productRows', displayName: 'Products', row: { name: 'product', displayName: 'Product', values }, ...rowOptions },
+		rows: { name: 'productRows', displayName: 'Products', row: { name: 'product', displayName: 'Product', values }, toEntry },
 		nameEntry,
 	};
 }
@@ -34,11 +34,9 @@ const BULK_INPUT = productListInput(
 		placeholder: '[{"id": 100001, "stockLevel": 5}, {"id": 100002, "basePrice": 1299.9}]',
 		hint: JSON_HINT,
 	},
-	{
-		values: [productLocatorField({ name: 'id' }), updateFieldsCollection('Fields to change; give at least one')],
-		toEntry: (row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
-	},
+	[productLocatorField({ name: 'id' }), updateFieldsCollection('Fields to change; give at least one')],
 	(ctx, entry) => productNamedBy(ctx, entry.id),
+	(row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
 );
 
 /** PUT product/bulk, as Sync Stock and Prices sends it too. */
