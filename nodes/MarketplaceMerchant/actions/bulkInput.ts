@@ -7,10 +7,9 @@
  *   JSON  `Products (JSON) › entry 3 › Base Price (basePrice)` (the key is what the user wrote)
  *   items `row 3 (EAN 8600892210086) › Base Price` (the input item as the sheet row it came from)
  */
-import type { IDataObject, IGetNodeParameterOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unwrapList } from '../answers/decode';
-import { DAY_MS, formatDayMonthYear } from '../values/dates';
 import {
 	FIELD_SEPARATOR,
 	describeValue,
@@ -29,11 +28,28 @@ const JSON_MODE = 'json';
 const ROWS_MODE = 'rows';
 const ITEMS_MODE = 'items';
 
-/** One input item as the readers of user values see it (bulkRun.ts makes one per item). */
-export interface ItemContext extends ValueContext {
-	getItemIndex(): number;
-	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown;
-	getInputData(): INodeExecutionData;
+/** One input item as the readers of user values see it. A class, not closures: a run of 50,000 rows holds one per row. */
+export class ItemContext implements ValueContext {
+	constructor(
+		private readonly exec: IExecuteFunctions,
+		readonly itemIndex: number,
+	) {}
+
+	getNode(): INode {
+		return this.exec.getNode();
+	}
+
+	getItemIndex(): number {
+		return this.itemIndex;
+	}
+
+	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
+		return this.exec.getNodeParameter(name, this.itemIndex, fallback, options);
+	}
+
+	getInputData(): INodeExecutionData {
+		return this.exec.getInputData()[this.itemIndex];
+	}
 }
 
 export interface BulkInput {
@@ -72,11 +88,6 @@ function exampleItem(input: BulkInput): string {
 /** The per-item mode's parameter for a row field: `stockLevel` is read from `itemStockLevel`. */
 function itemParameterName(rowField: string): string {
 	return `item${rowField.charAt(0).toUpperCase()}${rowField.slice(1)}`;
-}
-
-/** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
-export function exampleDay(daysFromToday: number): string {
-	return formatDayMonthYear(new Date(Date.now() + daysFromToday * DAY_MS));
 }
 
 /** Input Mode and its three inputs; node version 1 keeps JSON as its default (docs/architecture.md, "Bulk operations"). */
@@ -230,6 +241,10 @@ export function entriesAt(source: BulkSource, positions: number[]): string {
 
 /** One entry as read: a row, a JSON entry, or the mapped fields of an input item. */
 export interface EntryRead {
+	ctx: ItemContext;
+	itemIndex: number;
+	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
+	position: number;
 	raw: IDataObject;
 	/** `Products › row 3`, `row 3 (EAN 8600892210086)`; with a key, the field's part after it: `… › Update Fields › Base Price`. */
 	label: (key?: string) => string;
@@ -242,9 +257,12 @@ export interface EntryRead {
 /** What a field's key gives: its part of a label, the parameter it was entered in (`productRows.product[2].updateFields.basePrice`). */
 type OfKey = (key: string) => string;
 
-/** `parameterOf` is none for JSON entries. */
-function entryRead(ctx: ItemContext, raw: IDataObject, entryLabel: string, fieldLabel: OfKey, parameterOf?: OfKey): EntryRead {
+/** The entry at position `at`; `parameterOf` is none for JSON entries. */
+function entryRead(ctx: ItemContext, at: number, raw: IDataObject, entryLabel: string, fieldLabel: OfKey, parameterOf?: OfKey): EntryRead {
 	return {
+		ctx,
+		itemIndex: ctx.itemIndex,
+		position: at,
 		raw,
 		label: (key) => (key === undefined ? entryLabel : `${entryLabel}${FIELD_SEPARATOR}${fieldLabel(key)}`),
 		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(key)) : ctx),
@@ -252,15 +270,27 @@ function entryRead(ctx: ItemContext, raw: IDataObject, entryLabel: string, field
 	};
 }
 
-/** A field's part of a label: `Update Fields › Base Price` in a row, `Base Price (basePrice)` in JSON. */
-function fieldLabels(input: BulkInput, unit: BulkSource['unit']): OfKey {
-	const chains = fieldChains(input.rows.row.values, 'displayName');
-	for (const [key, label] of Object.entries(input.json.labels ?? {})) if (!chains.has(key)) chains.set(key, [label]);
-	// Read for every value (150,000 in a sync of 50,000 entries): each key's part built once per operation.
-	const partOf = (key: string, chain: string[]) => (unit === 'row' ? fieldPath(...chain) : `${chain[chain.length - 1]} (${key})`);
-	const parts = new Map([...chains].map(([key, chain]) => [key, partOf(key, chain)]));
-	return (key) => parts.get(key) ?? key;
-}
+/**
+ * The row fields, worked out once per operation (read for every value: 150,000 in a sync of 50,000
+ * entries): a field's part of a label, `Update Fields › Base Price` in a row, `Base Price (basePrice)`
+ * in JSON; where it is below its row (`updateFields.basePrice`) and, in the per-item mode, entered
+ * (`itemUpdateFields.basePrice`).
+ */
+const rowFieldsOf = oncePer((input: BulkInput) => {
+	const labels = fieldChains(input.rows.row.values, 'displayName');
+	for (const [key, label] of Object.entries(input.json.labels ?? {})) if (!labels.has(key)) labels.set(key, [label]);
+	const names = [...fieldChains(input.rows.row.values, 'name')];
+	const ofKey = (pairs: Array<[string, string]>, otherwise: OfKey = (key) => key): OfKey => {
+		const map = new Map(pairs);
+		return (key) => map.get(key) ?? otherwise(key);
+	};
+	return {
+		rowLabel: ofKey([...labels].map(([key, chain]) => [key, fieldPath(...chain)])),
+		jsonLabel: ofKey([...labels].map(([key, chain]) => [key, `${chain[chain.length - 1]} (${key})`])),
+		inRow: ofKey(names.map(([name, chain]) => [name, chain.join('.')])),
+		ofItem: ofKey(names.map(([name, [top, ...below]]) => [name, [itemParameterName(top), ...below].join('.')]), itemParameterName),
+	};
+});
 
 /** The entries of the current item. An empty list is an error: a bulk call for nothing is a mistake in what feeds it. */
 export function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: EntryRead[]; source: BulkSource } {
@@ -272,16 +302,15 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: 
 		const hint = fromJson ? input.json.hint : `Add at least one ${input.rows.row.displayName.toLowerCase()} row`;
 		throw invalidInput(ctx, source.list, input.emptyProblem ?? 'the list is empty', hint);
 	}
-	const fieldLabel = fieldLabelsOf[source.unit](input);
-	const paths = rowFieldPaths(input).inRow;
+	const fields = rowFieldsOf(input);
 	const toEntry = input.rows.toEntry ?? ((row: IDataObject) => row);
 	const entries = list.map((entry, index) => {
 		const entryLabel = listEntry(source.list, index, source.unit);
 		if (!isPlainObject(entry)) {
 			throw invalidInput(ctx, entryLabel, `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
 		}
-		if (fromJson) return entryRead(ctx, entry, entryLabel, fieldLabel);
-		return entryRead(ctx, toEntry(entry), entryLabel, fieldLabel, (key) => `${rows}[${index}].${paths.get(key) ?? key}`);
+		if (fromJson) return entryRead(ctx, index, entry, entryLabel, fields.jsonLabel);
+		return entryRead(ctx, index, toEntry(entry), entryLabel, fields.rowLabel, (key) => `${rows}[${index}].${fields.inRow(key)}`);
 	});
 	return { entries, source };
 }
@@ -302,20 +331,6 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
 		return result;
 	};
 }
-
-const fieldLabelsOf = {
-	row: oncePer((input: BulkInput) => fieldLabels(input, 'row')),
-	entry: oncePer((input: BulkInput) => fieldLabels(input, 'entry')),
-};
-
-/** Where each row field is below its row (`updateFields.basePrice`) and, in the per-item mode, entered (`itemUpdateFields.basePrice`). */
-const rowFieldPaths = oncePer((input: BulkInput) => {
-	const chains = [...fieldChains(input.rows.row.values, 'name')];
-	return {
-		inRow: new Map(chains.map(([name, chain]) => [name, chain.join('.')])),
-		ofItem: new Map(chains.map(([name, [top, ...below]]) => [name, [itemParameterName(top), ...below].join('.')])),
-	};
-});
 
 /**
  * A mapped field's value for one item. A dragged column, exactly `{{ $json.Column }}`, is read from
@@ -338,7 +353,7 @@ export function readItemEntry(ctx: ItemContext, input: BulkInput): EntryRead {
 	}
 	const entry = input.rows.toEntry ? input.rows.toEntry(row) : row;
 	const named = input.nameEntry(ctx, entry);
-	const rowLabel = `row ${ctx.getItemIndex() + 1}${named === undefined ? '' : ` (${named})`}`;
-	const parameters = rowFieldPaths(input).ofItem;
-	return entryRead(ctx, entry, rowLabel, fieldLabelsOf.row(input), (key) => parameters.get(key) ?? itemParameterName(key));
+	const rowLabel = `row ${ctx.itemIndex + 1}${named === undefined ? '' : ` (${named})`}`;
+	const fields = rowFieldsOf(input);
+	return entryRead(ctx, ctx.itemIndex, entry, rowLabel, fields.rowLabel, fields.ofItem);
 }

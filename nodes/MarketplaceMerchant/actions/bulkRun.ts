@@ -5,11 +5,11 @@
 import {
 	NodeApiError,
 	NodeOperationError,
+	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
-	type IGetNodeParameterOptions,
-	type INode,
 	type INodeExecutionData,
+	type INodePropertyOptions,
 	type IPairedItemData,
 } from 'n8n-workflow';
 
@@ -20,39 +20,11 @@ import { asNodeError } from '../transport/errors';
 import { chunkBySize, sendEachChunk } from '../transport/pagination';
 import type { AnswerSchema } from '../answers/schema';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
-import { readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead, type ItemContext } from './bulkInput';
-import { readSimplify } from './common';
-
-/** What the value readers see of one item. A class, not closures: a run of 50,000 rows holds one per row. */
-class RunItemContext implements ItemContext {
-	constructor(
-		private readonly exec: IExecuteFunctions,
-		private readonly itemIndex: number,
-	) {}
-
-	getNode(): INode {
-		return this.exec.getNode();
-	}
-
-	getItemIndex(): number {
-		return this.itemIndex;
-	}
-
-	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
-		return this.exec.getNodeParameter(name, this.itemIndex, fallback, options);
-	}
-
-	getInputData(): INodeExecutionData {
-		return this.exec.getInputData()[this.itemIndex];
-	}
-}
+import { ItemContext, bulkInputFields, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead } from './bulkInput';
+import { bulkResultFields, readSimplify } from './common';
 
 /** One entry on its way through a run. */
 export interface BulkEntry<Checked> extends EntryRead {
-	itemIndex: number;
-	ctx: ItemContext;
-	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
-	position: number;
 	value?: Checked;
 	problem?: NodeOperationError;
 }
@@ -89,16 +61,15 @@ export function problemText(problem: NodeOperationError): string {
 }
 
 function collectBatches<Checked>(exec: IExecuteFunctions, input: BulkInput, failed: Map<number, Error>): Array<Batch<Checked>> {
-	const contexts = Array.from({ length: exec.getInputData().length }, (_, index) => new RunItemContext(exec, index));
+	const contexts = Array.from({ length: exec.getInputData().length }, (_, index) => new ItemContext(exec, index));
 	if (contexts.length > 0 && readsOneEntryPerItem(contexts[0])) {
-		const entries = contexts.map((ctx, itemIndex) => ({ itemIndex, ctx, position: itemIndex, ...readItemEntry(ctx, input) }));
+		const entries = contexts.map((ctx) => readItemEntry(ctx, input));
 		return [{ items: contexts.map((_, index) => index), source: { list: '', unit: 'row' }, entries }];
 	}
 	const batches: Array<Batch<Checked>> = [];
 	for (const [itemIndex, ctx] of contexts.entries()) {
 		try {
-			const { entries, source } = readBulkEntries(ctx, input);
-			batches.push({ items: [itemIndex], source, entries: entries.map((entry, position) => ({ itemIndex, ctx, position, ...entry })) });
+			batches.push({ items: [itemIndex], ...readBulkEntries(ctx, input) });
 		} catch (error) {
 			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
 			failed.set(itemIndex, error);
@@ -202,6 +173,18 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	return [outputsOfItem.flat()];
 }
 
+/** A bulk operation that writes (Update Many, Discount Schedule and Update): its input and result fields, run over all input items. */
+export function bulkOperationModule<Checked>(resource: string, option: INodePropertyOptions, operation: BulkOperation<Checked>) {
+	const displayOptions = { show: { resource: [resource], operation: [String(option.value)] } };
+	return {
+		option,
+		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(operation.input), ...bulkResultFields()]),
+		run: async function (this: IExecuteFunctions) {
+			return await runBulkOperation(this, operation);
+		},
+	};
+}
+
 export interface BulkRequests {
 	route: Route;
 	request: { method: 'PUT' | 'POST'; url: string };
@@ -252,10 +235,10 @@ export async function sendInBulk(
 	});
 }
 
-interface BulkWrite<Checked> extends BulkRequests {
+export interface BulkWrite<Checked> extends BulkRequests {
 	body: (value: Checked) => IDataObject;
-	/** The id an invalid entry comes out with (it was never sent). */
-	idOfInvalid: (raw: IDataObject) => unknown;
+	/** The id an invalid entry comes out with (it was never sent); none for a new discount, which has no id of its own. */
+	idOfInvalid?: (raw: IDataObject) => unknown;
 }
 
 /**
@@ -275,12 +258,12 @@ export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Che
 		const results = outcomes.map((outcome, index): IDataObject =>
 			outcome.ok
 				? outcome.result
-				: { id: idOrNull(write.idOfInvalid(bodies[index])), success: false, error: `The bulk request failed: ${outcome.message}`, input: bodies[index] },
+				: { id: idOrNull(write.idOfInvalid?.(bodies[index])), success: false, error: `The bulk request failed: ${outcome.message}`, input: bodies[index] },
 		);
 		let next = 0;
 		return batch.entries.map((entry, position): BatchOutput => {
 			if (entry.problem) {
-				const json = { id: idOrNull(write.idOfInvalid(entry.raw)), success: false, error: problemText(entry.problem), input: entry.raw };
+				const json = { id: idOrNull(write.idOfInvalid?.(entry.raw)), success: false, error: problemText(entry.problem), input: entry.raw };
 				return { json, entry: position };
 			}
 			const result = results[next++];

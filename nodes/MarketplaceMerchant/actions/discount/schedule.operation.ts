@@ -1,10 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../values/dates';
-import { ANSWERS } from '../../answers/schema';
+import { DAY_MS, formatDayMonthYear } from '../../values/dates';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { PRICE_FORMS, productLocatorField, productNamedBy, readProductRef, requiredPriceField, resolveEntryProducts, type NamedProductRef } from '../products';
-import { exampleDay } from '../bulkInput';
 import type { BulkEntry } from '../bulkRun';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
@@ -31,6 +29,11 @@ function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>
 	};
 	if (dateTo) terms.dateTo = formatDayMonthYear(dateTo);
 	return { product, terms };
+}
+
+/** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
+function exampleDay(daysFromToday: number): string {
+	return formatDayMonthYear(new Date(Date.now() + daysFromToday * DAY_MS));
 }
 
 const rowFields: INodeProperties[] = [
@@ -60,7 +63,6 @@ export const operation = bulkDiscountOperation<CheckedSchedule>({
 			'Schedule discount prices for products in bulk: one discount per input item (a sheet row) or a list. Each discount needs the product (merchantInventoryId, or the ID key that Product Get Many outputs), discountPrice (at least 5% below the regular price), dateFrom, dateTo (none for CLEARANCE_SALE) and discountType. Outputs one item per discount, in the order given, with the new discount ID, success, error and the input sent.',
 	},
 	method: 'POST',
-	answer: ANSWERS.discountSchedule,
 	entries: 'discounts',
 	entry: 'Discount',
 	nameEntry: (ctx, entry) => productNamedBy(ctx, entry.merchantInventoryId),
@@ -73,6 +75,4 @@ export const operation = bulkDiscountOperation<CheckedSchedule>({
 	check: checkSchedule,
 	resolve: resolveEntryProducts,
 	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
-	// A discount not scheduled has no id of its own.
-	idOfInvalid: () => null,
 });

@@ -3,9 +3,7 @@
  * with its list of current and upcoming discounts, and the bulk operations Schedule and Update.
  */
 import {
-	updateDisplayOptions,
 	type IDataObject,
-	type IExecuteFunctions,
 	type ILoadOptionsFunctions,
 	type INodeListSearchItems,
 	type INodeListSearchResult,
@@ -17,12 +15,12 @@ import { pairDiscountResults } from '../../answers/bulkResults';
 import { decodedList } from '../../answers/decode';
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { ANSWERS, type AnswerSchema } from '../../answers/schema';
+import { ANSWERS } from '../../answers/schema';
 import { sendAuthenticated } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
-import { bulkInputFields, type BulkInput } from '../bulkInput';
-import { bulkWrite, runBulkOperation, type BulkOperation } from '../bulkRun';
-import { bulkResultFields, locatorField } from '../common';
+import type { BulkInput } from '../bulkInput';
+import { bulkOperationModule, bulkWrite, type BulkOperation, type BulkWrite } from '../bulkRun';
+import { locatorField } from '../common';
 import type { OperationModule } from '../contract';
 
 export const RESOURCE = 'discount';
@@ -150,39 +148,37 @@ export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: stri
 
 interface BulkDiscountOperation<Checked>
 	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
+		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid'>,
 		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
+	/** POST schedules, PUT updates. */
 	method: 'POST' | 'PUT';
-	answer: AnswerSchema;
 	rowsName: string;
 	rowFields: INodeProperties[];
 	jsonDescription: string;
 	jsonPlaceholder: string;
 	jsonLabels?: Record<string, string>;
-	body: (value: Checked) => IDataObject;
-	idOfInvalid: (raw: IDataObject) => unknown;
 }
 
 /** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
 export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Checked>): OperationModule {
-	const input: BulkInput = {
-		entries: spec.entries,
-		entry: spec.entry,
-		nameEntry: spec.nameEntry,
-		json: {
-			name: 'discountsJson',
-			displayName: 'Discounts (JSON)',
-			itemProperty: 'discounts',
-			description: `Array of objects, ${spec.jsonDescription}. Any number of entries: they are sent in requests of at most ${LIMITS.discountsPerRequest}.`,
-			placeholder: spec.jsonPlaceholder,
-			hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
-			labels: spec.jsonLabels,
+	return bulkOperationModule(RESOURCE, spec.option, {
+		input: {
+			entries: spec.entries,
+			entry: spec.entry,
+			nameEntry: spec.nameEntry,
+			json: {
+				name: 'discountsJson',
+				displayName: 'Discounts (JSON)',
+				itemProperty: 'discounts',
+				description: `Array of objects, ${spec.jsonDescription}. Any number of entries: they are sent in requests of at most ${LIMITS.discountsPerRequest}.`,
+				placeholder: spec.jsonPlaceholder,
+				hint: 'The input item needs a list, e.g. {"discounts": [...]}, or set the field to an expression that gives one',
+				labels: spec.jsonLabels,
+			},
+			rows: { name: spec.rowsName, displayName: 'Discounts', row: { name: 'discount', displayName: spec.entry, values: spec.rowFields } },
+			emptyProblem: 'no discounts to send',
 		},
-		rows: { name: spec.rowsName, displayName: 'Discounts', row: { name: 'discount', displayName: spec.entry, values: spec.rowFields } },
-		emptyProblem: 'no discounts to send',
-	};
-	const operation: BulkOperation<Checked> = {
-		input,
 		check: spec.check,
 		resolve: spec.resolve,
 		send: bulkWrite({
@@ -191,20 +187,12 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			request: { method: spec.method, url: PATHS.discounts },
 			listKey: 'discounts',
 			maxItems: LIMITS.discountsPerRequest,
-			answer: spec.answer,
+			answer: spec.method === 'POST' ? ANSWERS.discountSchedule : ANSWERS.discountUpdate,
 			body: spec.body,
 			pairResults: pairDiscountResults,
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			idOfInvalid: spec.idOfInvalid,
 		}),
-	};
-	const displayOptions = { show: { resource: [RESOURCE], operation: [String(spec.option.value)] } };
-	return {
-		option: spec.option,
-		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(input), ...bulkResultFields()]),
-		run: async function (this: IExecuteFunctions) {
-			return await runBulkOperation(this, operation);
-		},
-	};
+	});
 }

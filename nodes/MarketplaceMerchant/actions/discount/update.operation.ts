@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
-import { ANSWERS } from '../../answers/schema';
 import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { PRICE_FORMS } from '../products';
 import { panelLabels } from '../common';
@@ -84,7 +83,6 @@ export const operation = bulkDiscountOperation<IDataObject>({
 			'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, success, error and the input sent.',
 	},
 	method: 'PUT',
-	answer: ANSWERS.discountUpdate,
 	entries: 'discount updates',
 	entry: 'Discount Update',
 	nameEntry: (_ctx, entry) => {

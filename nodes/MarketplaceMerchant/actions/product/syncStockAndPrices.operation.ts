@@ -52,17 +52,15 @@ const BULK_INPUT = productListInput(
 		// Entries name their product by the Match By key; rows give it as Match Value.
 		labels: MATCH_LABEL,
 	},
-	{
-		values: [
-			textField('Match Value', 'match', 'The product ID, EAN or SKU (as Match By says) of the product', {
-				required: true,
-				placeholder: 'e.g. 8600000000017',
-			}),
-			textField('Stock Level', 'stockLevel', 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is'),
-			textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
-			booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
-		],
-	},
+	[
+		textField('Match Value', 'match', 'The product ID, EAN or SKU (as Match By says) of the product', {
+			required: true,
+			placeholder: 'e.g. 8600000000017',
+		}),
+		textField('Stock Level', 'stockLevel', 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is'),
+		textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
+		booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
+	],
 	(ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABEL[matchByOf(ctx)]} ${String(entry.match)}`),
 );
 

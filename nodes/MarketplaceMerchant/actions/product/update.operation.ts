@@ -21,6 +21,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { invalidInput, isBlank, readingParameter, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
 import { bulkResultFields, pacedRouting, panelLabels, readSimplify } from '../common';
 import { CATALOGUE, PRICE_FORMS, PRODUCT_FIELDS, productLocatorField, readProductRef, readWeight, readWeightUnit, resolveProductIds, type NamedProductRef } from '../products';
+import type { EntryRead } from '../bulkInput';
 import type { OperationModule } from '../contract';
 
 export const productUpdateFieldOptions: INodeProperties[] = [
@@ -63,41 +64,35 @@ export interface CheckedProductUpdate {
 	productId?: number;
 }
 
+/** An entry of Update Many, or Update's parameters as one. */
+type UpdateEntry = Pick<EntryRead, 'raw' | 'label' | 'reader' | 'fromPanel'> & { ctx: ValueContext };
+
 /**
  * Other properties of the entry are not sent, so items from Get Many pass as they are. From the
  * panel (`fromPanel`), a field added but left empty fails as missing rather than being dropped
  * unseen; in a JSON entry a blank value means "not given" (a sheet's empty cell).
  */
-export function buildProductUpdate(
-	ctx: ValueContext,
-	source: IDataObject,
-	fieldName: (property?: string) => string,
-	fromPanel?: (property: string) => ValueContext,
-): CheckedProductUpdate {
-	const readerOf = fromPanel ?? ((): ValueContext => ctx);
-	const product = { field: fieldName('id'), ref: readProductRef(readerOf('id'), fieldName('id'), source.id) };
+export function buildProductUpdate({ ctx, raw, label, reader, fromPanel }: UpdateEntry): CheckedProductUpdate {
+	const product = { field: label('id'), ref: readProductRef(reader('id'), label('id'), raw.id) };
 	const fields: IDataObject = {};
 	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
-		const given = fromPanel ? Object.prototype.hasOwnProperty.call(source, property) : !isBlank(source[property]);
-		if (given) fields[property] = read(readerOf(property), fieldName(property), source[property]);
+		const given = fromPanel ? Object.prototype.hasOwnProperty.call(raw, property) : !isBlank(raw[property]);
+		if (given) fields[property] = read(reader(property), label(property), raw[property]);
 	}
 	if (Object.keys(fields).length === 0) {
-		throw invalidInput(ctx, fieldName(), 'nothing to update', `Give at least one of: ${UPDATE_FIELDS_NAMED}`);
+		throw invalidInput(ctx, label(), 'nothing to update', `Give at least one of: ${UPDATE_FIELDS_NAMED}`);
 	}
 	return { product, fields };
 }
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const source: IDataObject = {
-		...(this.getNodeParameter('updateFields', {}) as IDataObject),
-		id: this.getNodeParameter('productId', ''),
-	};
-	const { product, fields } = buildProductUpdate(
-		this,
-		source,
-		(property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')],
-		(property) => readingParameter(this, property === 'id' ? 'productId' : `updateFields.${property}`),
-	);
+	const { product, fields } = buildProductUpdate({
+		ctx: this,
+		raw: { ...(this.getNodeParameter('updateFields', {}) as IDataObject), id: this.getNodeParameter('productId', '') },
+		label: (property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')],
+		reader: (property) => readingParameter(this, property === 'id' ? 'productId' : `updateFields.${property}`),
+		fromPanel: true,
+	});
 	const [id] = await resolveProductIds(this, [product]);
 	requestOptions.url = `${PATHS.product}/${String(id)}`;
 	requestOptions.body = { id, ...fields };

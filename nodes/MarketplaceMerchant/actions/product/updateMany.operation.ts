@@ -1,21 +1,12 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { pairProductResults } from '../../answers/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS } from '../../answers/schema';
-import { bulkInputFields, type BulkInput } from '../bulkInput';
-import { bulkWrite, runBulkOperation, type BulkOperation, type BulkRequests } from '../bulkRun';
-import { bulkResultFields } from '../common';
+import type { BulkInput } from '../bulkInput';
+import { bulkOperationModule, bulkWrite, type BulkRequests } from '../bulkRun';
 import { CATALOGUE, productLocatorField, productNamedBy, resolveEntryProducts } from '../products';
 import { UPDATE_FIELD_NAMES, buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from './update.operation';
-import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
@@ -23,15 +14,15 @@ const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}]
 export function productListInput(
 	entries: string,
 	json: Pick<BulkInput['json'], 'description' | 'placeholder' | 'hint' | 'labels'>,
-	rows: Pick<BulkInput['rows'], 'toEntry'> & { values: INodeProperties[] },
+	values: INodeProperties[],
 	nameEntry: BulkInput['nameEntry'],
+	toEntry?: BulkInput['rows']['toEntry'],
 ): BulkInput {
-	const { values, ...rowOptions } = rows;
 	return {
 		entries,
 		entry: 'Product',
 		json: { name: 'productsJson', displayName: 'Products (JSON)', itemProperty: 'products', ...json },
-		rows: { name: 'productRows', displayName: 'Products', row: { name: 'product', displayName: 'Product', values }, ...rowOptions },
+		rows: { name: 'productRows', displayName: 'Products', row: { name: 'product', displayName: 'Product', values }, toEntry },
 		nameEntry,
 	};
 }
@@ -43,11 +34,9 @@ const BULK_INPUT = productListInput(
 		placeholder: '[{"id": 100001, "stockLevel": 5}, {"id": 100002, "basePrice": 1299.9}]',
 		hint: JSON_HINT,
 	},
-	{
-		values: [productLocatorField({ name: 'id' }), updateFieldsCollection('Fields to change; give at least one')],
-		toEntry: (row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
-	},
+	[productLocatorField({ name: 'id' }), updateFieldsCollection('Fields to change; give at least one')],
 	(ctx, entry) => productNamedBy(ctx, entry.id),
+	(row) => ({ ...((row.updateFields as IDataObject | undefined) ?? {}), id: row.id }),
 );
 
 /** PUT product/bulk, as Sync Stock and Prices sends it too. */
@@ -59,34 +48,25 @@ export const PRODUCT_BULK_UPDATE: BulkRequests = {
 	pairResults: pairProductResults,
 };
 
-const UPDATE_MANY: BulkOperation<CheckedProductUpdate> = {
-	input: BULK_INPUT,
-	// Rows and mapped items come from the panel (an added field left empty is missing); JSON entries do not.
-	check: ({ ctx, raw, label, reader, fromPanel }) => buildProductUpdate(ctx, raw, label, fromPanel ? reader : undefined),
-	resolve: resolveEntryProducts,
-	send: bulkWrite({
-		...PRODUCT_BULK_UPDATE,
-		body: ({ productId, fields }) => ({ id: productId, ...fields }),
-		// Two updates of one product must arrive in order.
-		idOf: (body) => String(body.id),
-		idOfInvalid: (raw) => raw.id,
-	}),
-};
-
-async function updateManyProductsRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBulkOperation(this, UPDATE_MANY);
-}
-
-const updateManyProducts: INodePropertyOptions = {
-	name: 'Update Many',
-	value: 'updateMany',
-	action: 'Update many products',
-	description:
-		'Change price, VAT, stock, SKU or package weight of many products in bulk: one product per input item (a sheet row) or a list, sent in as few requests as the service allows (up to 30,000 each). Outputs one item per product, in the order given, with the product ID, success, error (only when rejected) and the input sent.',
-};
-
-const displayOptions = { show: { resource: ['product'], operation: ['updateMany'] } };
-
-const updateManyProductsFields = updateDisplayOptions(displayOptions, [...bulkInputFields(BULK_INPUT), ...bulkResultFields()]);
-
-export const operation: OperationModule = { option: updateManyProducts, fields: updateManyProductsFields, run: updateManyProductsRun };
+export const operation = bulkOperationModule<CheckedProductUpdate>(
+	'product',
+	{
+		name: 'Update Many',
+		value: 'updateMany',
+		action: 'Update many products',
+		description:
+			'Change price, VAT, stock, SKU or package weight of many products in bulk: one product per input item (a sheet row) or a list, sent in as few requests as the service allows (up to 30,000 each). Outputs one item per product, in the order given, with the product ID, success, error (only when rejected) and the input sent.',
+	},
+	{
+		input: BULK_INPUT,
+		check: buildProductUpdate,
+		resolve: resolveEntryProducts,
+		send: bulkWrite({
+			...PRODUCT_BULK_UPDATE,
+			body: ({ productId, fields }) => ({ id: productId, ...fields }),
+			// Two updates of one product must arrive in order.
+			idOf: (body) => String(body.id),
+			idOfInvalid: (raw) => raw.id,
+		}),
+	},
+);
