@@ -241,8 +241,8 @@ export function entriesAt(source: BulkSource, positions: number[]): string {
 
 /** One entry as read: a row, a JSON entry, or the mapped fields of an input item. */
 export interface EntryRead {
+	/** Its input item (`ctx.itemIndex`). */
 	ctx: ItemContext;
-	itemIndex: number;
 	/** In its batch's list, from 0 (in the per-item mode, the item's position). */
 	position: number;
 	raw: IDataObject;
@@ -261,7 +261,6 @@ type OfKey = (key: string) => string;
 function entryRead(ctx: ItemContext, at: number, raw: IDataObject, entryLabel: string, fieldLabel: OfKey, parameterOf?: OfKey): EntryRead {
 	return {
 		ctx,
-		itemIndex: ctx.itemIndex,
 		position: at,
 		raw,
 		label: (key) => (key === undefined ? entryLabel : `${entryLabel}${FIELD_SEPARATOR}${fieldLabel(key)}`),

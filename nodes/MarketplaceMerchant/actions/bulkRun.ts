@@ -123,7 +123,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 
 	// 3.
 	if (!skipInvalid) {
-		for (const entry of allEntries) if (entry.problem && !failed.has(entry.itemIndex)) fail(entry.itemIndex, entry.problem);
+		for (const entry of allEntries) if (entry.problem && !failed.has(entry.ctx.itemIndex)) fail(entry.ctx.itemIndex, entry.problem);
 	}
 
 	// 4.
@@ -131,24 +131,26 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	let entryCount = 0;
 	let rejectedCount = 0;
 	for (const fullBatch of batches) {
-		const batch = { ...fullBatch, entries: fullBatch.entries.filter((entry) => !failed.has(entry.itemIndex)) };
+		const batch = { ...fullBatch, entries: fullBatch.entries.filter((entry) => !failed.has(entry.ctx.itemIndex)) };
 		if (batch.entries.length === 0) continue;
 		let outputs: BatchOutput[];
 		try {
 			outputs = await operation.send(exec, batch);
 		} catch (error) {
-			for (const itemIndex of new Set(batch.entries.map((entry) => entry.itemIndex))) fail(itemIndex, error);
+			for (const itemIndex of new Set(batch.entries.map((entry) => entry.ctx.itemIndex))) fail(itemIndex, error);
 			continue;
 		}
 		const rejection = failOnRejected(exec, outputs, batch);
 		if (rejection) {
-			for (const output of outputs) if (output.rejected && output.entry !== undefined) fail(batch.entries[output.entry].itemIndex, rejection);
+			for (const output of outputs) {
+				if (output.rejected && output.entry !== undefined) fail(batch.entries[output.entry].ctx.itemIndex, rejection);
+			}
 		}
 		const lastItem = batch.items[batch.items.length - 1];
 		for (const output of outputs) {
 			const owner = output.entry === undefined ? undefined : batch.entries[output.entry];
-			if (owner && failed.has(owner.itemIndex)) continue;
-			const itemIndex = owner?.itemIndex ?? lastItem;
+			if (owner && failed.has(owner.ctx.itemIndex)) continue;
+			const itemIndex = owner?.ctx.itemIndex ?? lastItem;
 			const pairedItem = output.pairedItem ?? { item: itemIndex };
 			outputsOfItem[itemIndex].push({ json: output.json, pairedItem });
 			if (owner) {
