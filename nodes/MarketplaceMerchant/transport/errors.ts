@@ -124,6 +124,12 @@ export function asNodeError(node: INode, error: unknown, knownSecrets: unknown[]
 	return nodeError;
 }
 
+/** Values named in a message, the first `max` of them: `a, b, c and 7 more`. */
+export function firstOf(values: string[], max: number): string {
+	const shown = values.slice(0, max).join(', ');
+	return values.length > max ? `${shown} and ${values.length - max} more` : shown;
+}
+
 /** `more` after `description`, as a new sentence. */
 export function joinSentences(description: string | null | undefined, more: string): string {
 	const text = (description ?? '').trim();

@@ -8,7 +8,7 @@ import { readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
 import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
-import { nodeError } from '../../transport/errors';
+import { firstOf, nodeError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
@@ -44,9 +44,8 @@ function fetchDocumentLinks(kind: DocumentKind): PaginationFunction {
 			for (const link of await inWindows.call(this, groupRequest)) links.push(link);
 		}
 		if (links.length === 0) {
-			const shown = suborderIds.length > 10 ? `${suborderIds.slice(0, 10).join(', ')} and ${suborderIds.length - 10} more` : suborderIds.join(', ');
 			const { label } = DOCUMENTS[kind];
-			const message = `No ${label} documents found for suborder ID(s) ${shown} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`;
+			const message = `No ${label} documents found for suborder ID(s) ${firstOf(suborderIds, 10)} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`;
 			const description = `Check the suborder IDs and that the range covers the date the ${label} was issued${qs.type ? ` and that it is ${String(qs.type)}` : ''}`;
 			throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description });
 		}

@@ -7,7 +7,7 @@ import { sendRequest } from '../../transport/send';
 import type { PaginationFunction } from '../../transport/pagination';
 import { pacedRouting, textField } from '../common';
 import { CATALOGUE, eanKey, readEanList } from '../products';
-import { serviceError } from '../../transport/errors';
+import { firstOf, serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
 const buildEanListBody: PreSendAction = async function (requestOptions) {
@@ -29,7 +29,7 @@ const sendEanCheck: PaginationFunction = async function (requestData) {
 	const unanswered = eans.filter((ean) => typeof existsByDigits.get(eanKey(ean)) !== 'boolean');
 	if (unanswered.length > 0) {
 		throw serviceError(this.getNode(), { unanswered } as unknown as JsonObject, {
-			message: `The service's answer says nothing readable about EAN ${unanswered.slice(0, 5).join(', ')}${unanswered.length > 5 ? ` and ${unanswered.length - 5} more` : ''}`,
+			message: `The service's answer says nothing readable about EAN ${firstOf(unanswered, 5)}`,
 			description: 'The EAN check answers true or false for each EAN sent; nothing is guessed for the missing ones',
 			itemIndex: this.getItemIndex(),
 		});
