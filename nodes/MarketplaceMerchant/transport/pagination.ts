@@ -199,8 +199,10 @@ export function splitQueryList(parameter: string, maxIds: number, options: { not
 		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
 		const queries = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM).map((chunk) => ({ [parameter]: chunk.join(',') }));
 		const results: INodeExecutionData[] = [];
-		const take = (items: INodeExecutionData[]) => void results.push(...items);
-		const notFound = await sendEachQuery(this, requestData, queries, widthFor(requestData), options.notFoundIsEmpty, take);
+		// One push per item: a spread of a long answer would overflow the stack (MAX_ITEMS_PER_INPUT_ITEM).
+		const notFound = await sendEachQuery(this, requestData, queries, widthFor(requestData), options.notFoundIsEmpty, (items) => {
+			for (const item of items) results.push(item);
+		});
 		if (results.length === 0 && notFound !== undefined) throw asNodeError(this.getNode(), notFound);
 		return results;
 	};
