@@ -7,7 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
+import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/engine';
 import { tokenFor } from '../nodes/MarketplaceMerchant/transport/credential';
 
 /** `preAuthentication` asks for the token (transport/credential.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */

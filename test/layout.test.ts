@@ -2,7 +2,7 @@
  * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
  * pieces shared by several resources (the files directly under actions/), never another
  * resource's folder; the engine (transport/, answers/, values/) never imports the operations or
- * the node above it; the trigger uses the node's families, never the other way round. Tests
+ * the node above it, and its layers import only the layers below them; the trigger uses the node's families, never the other way round. Tests
  * mirror actions/: each operation file has its test file at the same place under test/actions/.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -68,6 +68,23 @@ describe('Layout of nodes/', () => {
 				.map((target) => `${path.relative(NODES, file)} -> ${target}`),
 		);
 		expect(upward).toEqual([]);
+	});
+
+	// The engine's layers, each importing only those before it: no import runs back up, no cycle.
+	const LAYERS = ['transport/endpoints', 'values/dates', 'values/values', 'transport/engine', 'answers/answers', 'transport/credential'];
+
+	it('layers the engine: endpoints, values, the HTTP engine, answers, the credential; each imports only the layers before it', () => {
+		const folders = ['transport', 'answers', 'values'].map((folder) => path.join(NODES, 'MarketplaceMerchant', folder));
+		const layerOf = (file: string) => LAYERS.indexOf(path.relative(path.join(NODES, 'MarketplaceMerchant'), file).replace(/\.ts$/, ''));
+		const files = folders.flatMap(tsFilesUnder);
+		expect(files.map(layerOf)).not.toContain(-1);
+		const backwards = files.flatMap((file) =>
+			importsOf(file)
+				.map((specifier) => path.resolve(path.dirname(file), specifier) + '.ts')
+				.filter((target) => layerOf(target) >= layerOf(file))
+				.map((target) => `${path.relative(NODES, file)} -> ${path.relative(NODES, target)}`),
+		);
+		expect(backwards).toEqual([]);
 	});
 
 	it('keeps the node free of the trigger', () => {

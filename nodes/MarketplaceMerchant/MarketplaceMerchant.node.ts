@@ -11,7 +11,7 @@ import { getProductTypes } from './actions/product/getTypes.operation';
 import { searchProducts } from './actions/products';
 import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
-import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/send';
+import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/engine';
 import { testMerchantCredential } from './transport/credential';
 
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];

@@ -21,13 +21,10 @@ import {
 } from '../MarketplaceMerchant/actions/documents/documents';
 import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
-import { isBlank, isPlainObject, readDate, readWholeNumber } from '../MarketplaceMerchant/values/values';
-import { readSimplify } from '../MarketplaceMerchant/actions/common';
-import { decodeAnswer } from '../MarketplaceMerchant/answers/decode';
+import { isBlank, isPlainObject, readDate, readSimplify, readWholeNumber } from '../MarketplaceMerchant/values/values';
+import { ANSWERS, decodeAnswer, type AnswerSchema } from '../MarketplaceMerchant/answers/answers';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
-import { asNodeError, joinSentences, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
-import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schema';
-import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
+import { asNodeError, joinSentences, nodeError, sendAuthenticated, serviceError, statusOf } from '../MarketplaceMerchant/transport/engine';
 import { EventCursor, type DateWindow } from './cursor';
 
 /** The events the trigger fires on; each keeps its own state under this key in static data. */

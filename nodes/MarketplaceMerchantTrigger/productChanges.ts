@@ -7,14 +7,12 @@
 import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { DAY_MS, formatYearMonthDay, startOfUtcDay } from '../MarketplaceMerchant/values/dates';
-import { isPlainObject } from '../MarketplaceMerchant/values/values';
-import { decodedNumber } from '../MarketplaceMerchant/answers/decode';
+import { isPlainObject, readSimplify } from '../MarketplaceMerchant/values/values';
+import { ANSWERS, decodedNumber } from '../MarketplaceMerchant/answers/answers';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
-import { ANSWERS } from '../MarketplaceMerchant/answers/schema';
 import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
-import { readSimplify } from '../MarketplaceMerchant/actions/common';
 import { priceInCents } from '../MarketplaceMerchant/actions/products';
-import { nodeError } from '../MarketplaceMerchant/transport/errors';
+import { nodeError } from '../MarketplaceMerchant/transport/engine';
 
 export const PRODUCT_CHANGED = 'productChanged';
 

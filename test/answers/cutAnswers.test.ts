@@ -6,8 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/answers/decode';
-import { ANSWERS } from '../../nodes/MarketplaceMerchant/answers/schema';
+import { ANSWERS, decodeText } from '../../nodes/MarketplaceMerchant/answers/answers';
 import { startSandbox, type RouteKey, type Sandbox } from '../../sandbox';
 import { runNode, sandboxCredential } from '../harness';
 import { TriggerUnderTest, useTriggerSandbox } from '../trigger/helpers';

@@ -7,8 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/answers/decode';
-import { BOOLEAN, NUMBER, STRING, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/schema';
+import { BOOLEAN, NUMBER, STRING, decodeText, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/answers';
 import { startSandbox, type Sandbox, type SandboxVariants } from '../../sandbox';
 import { runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, TriggerUnderTest, emittedItems, useSharedClock } from '../trigger/helpers';

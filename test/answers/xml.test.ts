@@ -5,8 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/answers/decode';
-import { ANSWERS, INVOICE, listOf, objectOf, PRODUCT, STRING } from '../../nodes/MarketplaceMerchant/answers/schema';
+import { ANSWERS, INVOICE, PRODUCT, STRING, decodeText, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/answers';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
 import { XML_BOMB } from '../../sandbox/xml';
 import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';

@@ -9,7 +9,7 @@
  */
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { unwrapList } from '../answers/decode';
+import { unwrapList } from '../answers/answers';
 import {
 	FIELD_SEPARATOR,
 	describeValue,

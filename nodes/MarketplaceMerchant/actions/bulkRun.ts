@@ -13,15 +13,20 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { idOrNull, rejectionError, shapeBulkResult } from '../answers/bulkResults';
-import { decodedList } from '../answers/decode';
+import { decodedList, idOrNull, rejectionError, shapeBulkResult, type AnswerSchema } from '../answers/answers';
 import { LIMITS, RATE_LIMITS } from '../transport/endpoints';
-import { asNodeError } from '../transport/errors';
-import { chunkBySize, sendEachChunk } from '../transport/pagination';
-import type { AnswerSchema } from '../answers/schema';
-import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
+import {
+	asNodeError,
+	chunkBySize,
+	sendAuthenticated,
+	sendEachChunk,
+	sendSettingsOf,
+	type Route,
+	type SendSettings,
+} from '../transport/engine';
 import { ItemContext, bulkInputFields, readBulkEntries, readItemEntry, readsOneEntryPerItem, type BulkInput, type BulkSource, type EntryRead } from './bulkInput';
-import { bulkResultFields, readSimplify } from './common';
+import { bulkResultFields } from './common';
+import { readSimplify } from '../values/values';
 
 /** One entry on its way through a run. */
 export interface BulkEntry<Checked> extends EntryRead {

@@ -4,15 +4,21 @@
  */
 import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyMode, INodePropertyRouting, PostReceiveAction, PreSendAction } from 'n8n-workflow';
 
-import { RETRY_BUDGET_TIMEOUTS } from '../transport/requestPolicy';
-import { readAnswerBody, sendSingle, type Route } from '../transport/send';
-import { forInputItem, recordingInputFailures, type PaginationFunction } from '../transport/pagination';
-import { fieldPath, readBoolean, type SettingsContext } from '../values/values';
+import {
+	RETRY_BUDGET_TIMEOUTS,
+	forInputItem,
+	readAnswerBody,
+	recordingInputFailures,
+	sendSingle,
+	type PaginationFunction,
+	type Route,
+} from '../transport/engine';
+import { fieldPath } from '../values/values';
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
  * `timeout`, `batching`, `proxy` and `allowUnauthorizedCerts`: the options here use other names,
- * so only the request engine reads them (transport/send.ts).
+ * so only the request engine reads them (transport/engine.ts, `sendSettingsOf`).
  */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
@@ -31,7 +37,7 @@ export const requestOptionsProperty: INodeProperties = {
 				"Most requests per minute this node sends to the operation's group of endpoints for this account. Without it the node paces itself to the service's limits (60 a minute for products, prices and discounts, 300 for warehouses and invoices, 500 for discount cancellations); set a lower value when other tools use the same account or your contract allows less. A higher value than the service's limit has no effect.",
 		},
 		{
-			// The default is DEFAULT_TIMEOUT_MS (requestPolicy.ts) in seconds, written out as n8n's lint asks.
+			// The default is DEFAULT_TIMEOUT_MS (transport/engine.ts) in seconds, written out as n8n's lint asks.
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
@@ -94,20 +100,12 @@ export function simplifyField(description: string): INodeProperties {
 	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
 }
 
-/**
- * The one reader of Simplify (node and trigger): the field's default when a workflow made through
- * n8n's API does not set it, and true or false only, also as text; anything else names the field.
- */
-export function readSimplify(ctx: SettingsContext): boolean {
-	return readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true));
-}
-
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
 
-/** Simplify and Fail on Item Errors of the bulk writes (read by answers/bulkResults.ts, `finishBulkResults`). */
+/** Simplify and Fail on Item Errors of the bulk writes (read by answers/answers.ts, `finishBulkResults`). */
 export function bulkResultFields(): INodeProperties[] {
 	return [
 		simplifyField(
@@ -150,7 +148,7 @@ interface PacedRouting extends Route {
 	preSend?: PreSendAction[];
 	/** How one item becomes requests (pages, chunks, windows): one request by default. */
 	strategy?: PaginationFunction;
-	/** Starts with `readAnswer(ANSWERS.x)` (decode.ts), which names the schema of the answer. */
+	/** Starts with `readAnswer(ANSWERS.x)` (answers.ts), which names the schema of the answer. */
 	postReceive: PostReceiveAction[];
 }
 

@@ -13,10 +13,9 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { decodedList, decodedNumber } from '../answers/decode';
+import { ANSWERS, decodedList, decodedNumber } from '../answers/answers';
 import { PATHS } from '../transport/endpoints';
-import { ANSWERS } from '../answers/schema';
-import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
+import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/engine';
 import { VAT_RATES, invalidInput, isBlank, readChoice, readEan, readId, readList, readLocator, readNumber, readText, readWholeNumber, type ValueContext } from '../values/values';
 import { locatorField, textField } from './common';
 

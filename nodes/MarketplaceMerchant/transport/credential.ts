@@ -17,11 +17,23 @@ import {
 } from 'n8n-workflow';
 
 import { PATHS, type EndpointGroup } from './endpoints';
-import { credentialAdvice, errorCodeOf, networkFailureReason, redactText, secretList } from './errors';
-import { DEFAULT_TIMEOUT_MS, RefusedTooLong, sendWithPolicy } from './requestPolicy';
-import { answerTooLargeText, jsonOrText, merchantKeyOf, normalizeBaseUrl, readCappedBody, STREAMED_ANSWER } from './send';
-import { decodedNumber, decodeJson } from '../answers/decode';
-import { ANSWERS } from '../answers/schema';
+import {
+	credentialAdvice,
+	errorCodeOf,
+	networkFailureReason,
+	redactText,
+	secretList,
+	DEFAULT_TIMEOUT_MS,
+	RefusedTooLong,
+	sendWithPolicy,
+	answerTooLargeText,
+	jsonOrText,
+	merchantKeyOf,
+	normalizeBaseUrl,
+	readCappedBody,
+	STREAMED_ANSWER,
+} from './engine';
+import { ANSWERS, decodeJson, decodedNumber } from '../answers/answers';
 
 /** The platform issues 15-minute tokens; used when an answer carries no usable `expires_in`. */
 const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
@@ -178,7 +190,7 @@ async function requestToken(
 			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
 		});
 	}
-	// `expires_in` as decode.ts reads it (a number, also from text such as "900"); anything else gets the default.
+	// `expires_in` as answers.ts reads it (a number, also from text such as "900"); anything else gets the default.
 	const expiresIn = decodedNumber(body?.expires_in) ?? 0;
 	return { token, lifetimeSeconds: expiresIn > 0 ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
 }

@@ -6,7 +6,6 @@
  */
 import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
-import { nodeError } from '../transport/errors';
 import { startOfUtcDay } from './dates';
 
 /** The node, and the item when there is one (the trigger's options belong to no item). */
@@ -56,7 +55,8 @@ export function invalidInput(ctx: ValueContext, field: string, problem: string, 
 	const why = problem === MISSING ? ctx.whyMissing?.() : undefined;
 	const itemIndex = ctx.getItemIndex?.();
 	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
-	return nodeError(ctx.getNode(), `${field}: ${why ?? problem}${item}`, { itemIndex, description: why === undefined ? hint : undefined });
+	const description = why === undefined ? hint : undefined;
+	return new NodeOperationError(ctx.getNode(), `${field}: ${why ?? problem}${item}`, { itemIndex, description });
 }
 
 export function describeValue(value: unknown): string {
@@ -282,6 +282,14 @@ export function readBoolean(ctx: ValueContext, field: string, value: unknown): b
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
 	throw invalidInput(ctx, field, `${describeValue(value)} is not true or false`, hint);
+}
+
+/**
+ * The one reader of Simplify (node and trigger): the field's default when a workflow made through
+ * n8n's API does not set it, and true or false only, also as text; anything else names the field.
+ */
+export function readSimplify(ctx: SettingsContext): boolean {
+	return readBoolean(ctx, 'Simplify', ctx.getNodeParameter('simplify', true));
 }
 
 export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {

@@ -8,11 +8,9 @@ import {
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
-import { decodeAnswer, type PostReceiveFunction } from '../../answers/decode';
+import { ANSWERS, decodeAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { serviceError, statusOf } from '../../transport/errors';
-import { ANSWERS } from '../../answers/schema';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest, serviceError, statusOf, type PostReceiveFunction, type RequestData } from '../../transport/engine';
 import { pacedRouting } from '../common';
 import { RESOURCE, discountLocatorField, readDiscountId } from './shared';
 import type { OperationModule } from '../contract';

@@ -7,11 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
-import { readAnswer } from '../../answers/decode';
+import { ANSWERS, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
-import { sendRequest, type RequestData } from '../../transport/send';
-import { resultLimit } from '../../transport/pagination';
+import { resultLimit, sendRequest, type RequestData } from '../../transport/engine';
 import { DATE_FORMS, readDay, readParameter } from '../../values/values';
 import { pacedRouting, returnAllAndLimit } from '../common';
 import { RESOURCE, checkDiscountPeriod, dayField } from './shared';

@@ -11,12 +11,10 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { pairDiscountResults } from '../../answers/bulkResults';
-import { decodedList } from '../../answers/decode';
+import { ANSWERS, decodedList, pairDiscountResults } from '../../answers/answers';
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
-import { sendAuthenticated } from '../../transport/send';
+import { sendAuthenticated } from '../../transport/engine';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
 import type { BulkInput } from '../bulkInput';
 import { bulkOperationModule, bulkWrite, type BulkOperation, type BulkWrite } from '../bulkRun';

@@ -6,10 +6,8 @@ import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData }
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { PATHS } from '../../transport/endpoints';
-import { nodeError, statusOf } from '../../transport/errors';
-import { chunkBySize } from '../../transport/pagination';
-import { ANSWERS } from '../../answers/schema';
-import { downloadPresigned, type DownloadContext } from '../../transport/send';
+import { chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
+import { ANSWERS } from '../../answers/answers';
 import { isPlainObject } from '../../values/values';
 
 export type DocumentKind = 'invoice' | 'correction';
@@ -42,7 +40,7 @@ function objectAt(value: unknown, ...path: string[]): IDataObject {
 	return isPlainObject(found) ? found : {};
 }
 
-/** decode.ts made amounts numbers already; anything else is left out. */
+/** The answer reader (answers.ts) made amounts numbers already; anything else is left out. */
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 function textOf(value: unknown): string | undefined {

@@ -1,14 +1,12 @@
 /** Get Document Links of invoices or corrections: one item per document link of some suborders, optionally with its PDF. */
 import { updateDisplayOptions, type IDataObject, type INodeExecutionData, type PreSendAction } from 'n8n-workflow';
 
-import { decodeAnswer, type PostReceiveFunction } from '../../answers/decode';
-import { splitDateRange, type PaginationFunction } from '../../transport/pagination';
-import { ANSWERS } from '../../answers/schema';
+import { ANSWERS, decodeAnswer } from '../../answers/answers';
+import { firstOf, nodeError, splitDateRange, type PaginationFunction, type PostReceiveFunction } from '../../transport/engine';
 import { readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
 import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
 import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
-import { firstOf, nodeError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';

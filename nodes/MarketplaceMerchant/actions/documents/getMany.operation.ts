@@ -4,9 +4,10 @@
  */
 import { updateDisplayOptions, type PreSendAction } from 'n8n-workflow';
 
-import { looksLikeXml, readAnswer, type PostReceiveFunction } from '../../answers/decode';
-import { splitDateRange, type PaginationFunction } from '../../transport/pagination';
-import { optionsCollection, readSimplify, returnAllAndLimit, simplifyField } from '../common';
+import { looksLikeXml, readAnswer } from '../../answers/answers';
+import { splitDateRange, type PaginationFunction, type PostReceiveFunction } from '../../transport/engine';
+import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
+import { readSimplify } from '../../values/values';
 import { formatYearMonthDay } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
 import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';

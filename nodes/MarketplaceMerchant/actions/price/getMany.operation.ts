@@ -1,10 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type PreSendAction } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
-import { readAnswer } from '../../answers/decode';
+import { ANSWERS, readAnswer } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { splitQueryList } from '../../transport/pagination';
-import { ANSWERS } from '../../answers/schema';
+import { splitQueryList } from '../../transport/engine';
 import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../values/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products';
 import { pacedRouting } from '../common';

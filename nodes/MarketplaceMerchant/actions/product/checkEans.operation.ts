@@ -1,13 +1,10 @@
 import { updateDisplayOptions, type JsonObject, type PreSendAction } from 'n8n-workflow';
 
-import { readAnswer } from '../../answers/decode';
+import { ANSWERS, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
-import { sendRequest } from '../../transport/send';
-import type { PaginationFunction } from '../../transport/pagination';
+import { firstOf, sendRequest, serviceError, type PaginationFunction } from '../../transport/engine';
 import { pacedRouting, textField } from '../common';
 import { CATALOGUE, eanKey, readEanList } from '../products';
-import { firstOf, serviceError } from '../../transport/errors';
 import type { OperationModule } from '../contract';
 
 const buildEanListBody: PreSendAction = async function (requestOptions) {

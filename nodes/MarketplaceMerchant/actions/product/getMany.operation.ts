@@ -2,12 +2,11 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties, type INodePropertyOptions, type PreSendAction } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { readAnswer, type PostReceiveFunction } from '../../answers/decode';
-import { pageThrough } from '../../transport/pagination';
-import { ANSWERS } from '../../answers/schema';
+import { ANSWERS, readAnswer } from '../../answers/answers';
+import { pageThrough, type PostReceiveFunction } from '../../transport/engine';
 import { formatYearMonthDay } from '../../values/dates';
-import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readText, type ValueContext } from '../../values/values';
-import { pacedRouting, readSimplify, returnAllAndLimit, simplifyField, textField } from '../common';
+import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readSimplify, readText, type ValueContext } from '../../values/values';
+import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
 import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
 

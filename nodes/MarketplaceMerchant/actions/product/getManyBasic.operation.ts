@@ -1,6 +1,5 @@
-import { readAnswer } from '../../answers/decode';
+import { ANSWERS, readAnswer } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
 import { modifiedAfterFilter, productListOperation } from './getMany.operation';
 
 export const operation = productListOperation(

@@ -1,10 +1,9 @@
 /** Product › Get Types, and the same names in a language as Import's Product Type list. */
 import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
-import { decodedList, readAnswer, type PostReceiveFunction } from '../../answers/decode';
+import { ANSWERS, decodedList, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
-import { sendAuthenticated } from '../../transport/send';
+import { sendAuthenticated, type PostReceiveFunction } from '../../transport/engine';
 import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
 import { CATALOGUE } from '../products';

@@ -1,10 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
-import { readAnswer } from '../../answers/decode';
+import { ANSWERS, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
-import { sendRequest } from '../../transport/send';
-import type { PaginationFunction } from '../../transport/pagination';
+import { sendRequest, type PaginationFunction } from '../../transport/engine';
 import {
 	fieldPath,
 	invalidInput,

@@ -5,11 +5,11 @@
  */
 import { type IDataObject } from 'n8n-workflow';
 
-import { decodedNumber } from '../../answers/decode';
+import { decodedNumber } from '../../answers/answers';
 import { fieldPath, isBlank, type ValueContext } from '../../values/values';
 import { entriesAt, type BulkSource } from '../bulkInput';
 import { priceInCents } from '../products';
-import { nodeError } from '../../transport/errors';
+import { nodeError } from '../../transport/engine';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 

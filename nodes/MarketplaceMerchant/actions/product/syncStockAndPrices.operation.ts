@@ -12,11 +12,9 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { decodedList } from '../../answers/decode';
+import { ANSWERS, decodedList } from '../../answers/answers';
 import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { readAllPages } from '../../transport/pagination';
-import { ANSWERS } from '../../answers/schema';
-import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
+import { readAllPages, sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/engine';
 import {
 	MISSING,
 	invalidInput,
@@ -26,13 +24,14 @@ import {
 	readId,
 	readPercent,
 	readPrice,
+	readSimplify,
 	readStockLevel,
 	readText,
 	type ValueContext,
 } from '../../values/values';
 import { bulkInputFields, oncePer, type ItemContext } from '../bulkInput';
 import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry } from '../bulkRun';
-import { booleanField, optionsCollection, panelLabels, readSimplify, simplifyField, textField } from '../common';
+import { booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
 import { CATALOGUE } from '../products';

@@ -13,13 +13,21 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { finishBulkResults, pairProductResults } from '../../answers/bulkResults';
-import { readAnswer } from '../../answers/decode';
+import { ANSWERS, finishBulkResults, pairProductResults, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
-import { sendRequest, type RequestData } from '../../transport/send';
-import { invalidInput, isBlank, readingParameter, readPrice, readStockLevel, readText, readVat, type ValueContext } from '../../values/values';
-import { bulkResultFields, pacedRouting, panelLabels, readSimplify } from '../common';
+import { sendRequest, type RequestData } from '../../transport/engine';
+import {
+	invalidInput,
+	isBlank,
+	readPrice,
+	readSimplify,
+	readStockLevel,
+	readText,
+	readVat,
+	readingParameter,
+	type ValueContext,
+} from '../../values/values';
+import { bulkResultFields, pacedRouting, panelLabels } from '../common';
 import { CATALOGUE, PRICE_FORMS, PRODUCT_FIELDS, productLocatorField, readProductRef, readWeight, readWeightUnit, resolveProductIds, type NamedProductRef } from '../products';
 import type { EntryRead } from '../bulkInput';
 import type { OperationModule } from '../contract';

@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { pairProductResults } from '../../answers/bulkResults';
+import { ANSWERS, pairProductResults } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
 import type { BulkInput } from '../bulkInput';
 import { bulkOperationModule, bulkWrite, type BulkRequests } from '../bulkRun';
 import { CATALOGUE, productLocatorField, productNamedBy, resolveEntryProducts } from '../products';

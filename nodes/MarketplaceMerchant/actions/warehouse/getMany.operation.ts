@@ -1,6 +1,5 @@
-import { readAnswer } from '../../answers/decode';
+import { ANSWERS, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { ANSWERS } from '../../answers/schema';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 

@@ -1,22 +1,184 @@
 /**
+ * Reading the service's answers, in one place (docs/architecture.md "Reading answers"): the shape of
+ * every answer as the spec gives it (Schemas), the one reader that turns an answer into items by its
+ * shape (Reading), and the pairing of a bulk write's results with the entries sent (Bulk results).
+ */
+import {
+	type FunctionsBase,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IN8nHttpFullResponse,
+	type INode,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+import { XMLParser } from 'fast-xml-parser';
+
+import { nodeError, serviceError, unreadableAnswerError, type PostReceiveFunction } from '../transport/engine';
+import { isPlainObject } from '../values/values';
+
+// ─── Schemas ─────────────────────────────────────────────────────────────────────────────────────────
+/**
+ * The shape of every answer, written down once from the spec
+ * (../../../shared/spec/merchant-integration-api.md); the reader below reads every answer through it.
+ * Ids the spec types as strings (EAN, SKU, suborderId, apId…) are STRING: they keep leading zeros.
+ */
+type ScalarKind = 'string' | 'number' | 'integer' | 'boolean' | 'any';
+
+export type Schema =
+	| { readonly kind: ScalarKind }
+	| { readonly kind: 'list'; readonly of: Schema }
+	| { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>> }
+	/** An object whose keys are data (EANs, suborder ids), each value of one schema. */
+	| { readonly kind: 'map'; readonly values: Schema };
+
+type ObjectSchema = Extract<Schema, { kind: 'object' }>;
+
+export const STRING: Schema = { kind: 'string' };
+export const NUMBER: Schema = { kind: 'number' };
+const INTEGER: Schema = { kind: 'integer' };
+export const BOOLEAN: Schema = { kind: 'boolean' };
+/** A value the spec does not type ("not shown"): passed through as it comes. */
+const ANY: Schema = { kind: 'any' };
+
+export const listOf = (of: Schema): Schema => ({ kind: 'list', of });
+export const objectOf = (fields: Record<string, Schema>): ObjectSchema => ({ kind: 'object', fields });
+const mapOf = (values: Schema): Schema => ({ kind: 'map', values });
+/** Fields of one kind, in the spec's order (the order of the fields a reader fills in). */
+function fieldsOf(kind: Schema, ...names: string[]): Record<string, Schema> {
+	return Object.fromEntries(names.map((name) => [name, kind]));
+}
+
+/** `brand` is a serialized object (`{"id":29785,"name":"Nike"}`) in a string. */
+export const PRODUCT = objectOf({
+	id: INTEGER,
+	...fieldsOf(STRING, 'externalId', 'ean', 'platformCode', 'name', 'description', 'brand', 'sku', 'productType'),
+	categories: listOf(STRING),
+	...fieldsOf(NUMBER, 'newBasePrice', 'basePrice', 'vat', 'stockLevel', 'packageWeightValue'),
+	packageWeightUnit: STRING,
+});
+
+const BASIC_PRODUCT = objectOf({
+	id: INTEGER,
+	...fieldsOf(STRING, 'ean', 'sku'),
+	...fieldsOf(NUMBER, 'newBasePrice', 'basePrice', 'stockLevel'),
+	warehouse: STRING,
+});
+
+const PRICE_DETAILS = objectOf({
+	...fieldsOf(NUMBER, 'unitPrice', 'unitPriceWithoutVat', 'basePrice', 'basePriceWithoutVat'),
+	...fieldsOf(NUMBER, 'discountVat', 'discountAmount', 'vat', 'vatAmount'),
+});
+
+/**
+ * An invoice or a correction: they differ in a correction's reason, the last field of fiscalDetails,
+ * the id first in orderDetails, and `fba` (a boolean in an invoice, a string in a correction).
+ */
+function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idField: string, fba: Schema): ObjectSchema {
+	return objectOf({
+		invoiceHeader: objectOf({
+			invoiceType: STRING,
+			...reason,
+			merchantDetails: objectOf({
+				...fieldsOf(STRING, 'name', 'businessSpaceCode', 'taxIdentificationNumber', 'identificationNumber', 'taxAdministrationId', 'cashier'),
+				contactDetails: objectOf({ phone: STRING, email: STRING }),
+				address: objectOf({ street: STRING, city: STRING }),
+			}),
+			customerDetails: objectOf({
+				firstName: STRING,
+				lastName: STRING,
+				address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
+			}),
+			fiscalDetails: objectOf(fieldsOf(STRING, 'invoiceCounter', 'verificationUrl', 'fiscalInvoiceDate', fiscalNumber)),
+			orderDetails: objectOf({
+				...fieldsOf(STRING, idField, 'invoicedDate', 'orderid', 'suborderId'),
+				paymentMethods: listOf(STRING),
+				warehouseAddress: objectOf({ warehouseId: INTEGER, street: STRING, city: STRING }),
+				orderDate: STRING,
+				fba,
+			}),
+		}),
+		productSpecification: objectOf({
+			items: listOf(
+				objectOf({
+					productDetails: objectOf({ name: STRING, apId: STRING, sku: STRING, ean: STRING, acode: STRING }),
+					quantity: INTEGER,
+					itemPrice: PRICE_DETAILS,
+					grandTotalPrice: PRICE_DETAILS,
+				}),
+			),
+			totalDetails: objectOf({ basePrice: NUMBER, basePriceWithoutVat: NUMBER, vatAmount: NUMBER, chargedPrice: NUMBER }),
+		}),
+		taxRateSpecification: objectOf({
+			taxRateSpecification: listOf(
+				objectOf({ label: STRING, name: STRING, basePriceWithoutVat: NUMBER, vat: NUMBER, vatAmount: NUMBER }),
+			),
+			grandTotal: NUMBER,
+		}),
+	});
+}
+
+export const INVOICE = documentOf({}, 'invoiceNumber', 'invoiceId', BOOLEAN);
+const INVOICE_CORRECTION = documentOf({ invoiceCorrectionReason: STRING }, 'referentDocumentNumber', 'invoiceNumber', STRING);
+
+/** A discount schedule's or update's answer: under `list`, per entry, `data` on success or `error` with its message. */
+function discountResults(list: string, data: Record<string, Schema>, error: Record<string, Schema>): AnswerSchema {
+	const entry = objectOf({ success: BOOLEAN, data: objectOf(data), error: objectOf({ ...error, errorMessage: STRING }) });
+	return { body: objectOf({ [list]: listOf(entry) }), itemsAt: list };
+}
+
+const DISCOUNT = objectOf({ discountId: STRING, merchantInventoryId: INTEGER, discountPrice: NUMBER, dateFrom: STRING, dateTo: STRING });
+const PRICE_DATA = objectOf({ merchantInventoryId: NUMBER, basePrice: NUMBER, sellablePrice: NUMBER, discountId: STRING });
+
+export interface AnswerSchema {
+	readonly body: Schema;
+	/** The property of an object body whose list elements are the output items. */
+	readonly itemsAt?: string;
+	/**
+	 * Each element's schema for a plain list where the spec has an object (links not keyed by
+	 * suborder); without it, each element is read as that object (ean/exists).
+	 */
+	readonly asList?: Schema;
+}
+
+export const ANSWERS = {
+	products: { body: listOf(PRODUCT) },
+	basicProducts: { body: listOf(BASIC_PRODUCT) },
+	/** The progress id of an import. */
+	import: { body: objectOf({ id: STRING }) },
+	/** The item type of `errors` is not shown in the spec; a bulk update's are strings. */
+	productUpdate: { body: objectOf({ status: STRING, errors: listOf(ANY), myProductId: NUMBER }) },
+	productBulkUpdate: { body: listOf(objectOf({ status: STRING, errors: listOf(STRING), myProductId: NUMBER })) },
+	productTypes: { body: listOf(STRING) },
+	/** Requested EAN (a key) → whether it exists. */
+	eanExists: { body: mapOf(BOOLEAN) },
+	warehouses: {
+		body: objectOf({ content: listOf(objectOf({ id: NUMBER, warehouseName: STRING, defaultAddress: BOOLEAN })) }),
+		itemsAt: 'content',
+	},
+	invoices: { body: listOf(INVOICE) },
+	invoiceCorrections: { body: listOf(INVOICE_CORRECTION) },
+	/** Keyed by suborder id (the spec's `suborderIdNumberValue` names the key); a plain list's links name their suborder. */
+	invoiceUrls: {
+		body: mapOf(listOf(objectOf({ documentCorrelationId: STRING, link: STRING }))),
+		asList: objectOf({ suborderId: STRING, documentCorrelationId: STRING, link: STRING }),
+	},
+	discountSchedule: discountResults('scheduleResult', { merchantInventoryId: INTEGER, discountId: STRING }, { merchantInventoryId: INTEGER }),
+	discountUpdate: discountResults('updateResult', { discountId: STRING }, { discountId: STRING }),
+	discounts: { body: listOf(DISCOUNT) },
+	discountCancel: { body: objectOf({ message: STRING }) },
+	prices: { body: listOf(PRICE_DATA) },
+	/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
+	token: { body: objectOf({ id_token: STRING, access_token: STRING, refresh_token: STRING, expires_in: INTEGER, token_type: STRING }) },
+} as const satisfies Record<string, AnswerSchema>;
+
+// ─── Reading ─────────────────────────────────────────────────────────────────────────────────────────
+/**
  * The one reader of the service's answers (docs/architecture.md, "Reading answers"). Two spellings of
  * one field: the spec's own wins. An absent field is `null`, as Jackson's XML omits nulls, so JSON and
  * XML answers give identical items. XML is parsed safely: only the predefined entities and character
  * references are decoded, and a DOCTYPE is refused, so nested entity definitions stay small.
  */
-import {
-	type FunctionsBase,
-	type IDataObject,
-	type IN8nHttpFullResponse,
-	type JsonObject,
-	type PostReceiveAction,
-} from 'n8n-workflow';
-import { XMLParser } from 'fast-xml-parser';
-
-import { type AnswerSchema, type ObjectSchema, type ScalarKind, type Schema } from './schema';
-import { serviceError } from '../transport/errors';
-import { isPlainObject } from '../values/values';
-
 /** An element's text (trimmed; `''` when empty), or its children by name, each with all its occurrences in order. */
 type XmlContent = string | { [name: string]: XmlContent[] };
 
@@ -286,33 +448,6 @@ export function decodeText(text: string, contentType: unknown, answer: AnswerSch
 	return decodeJson(JSON.parse(text), answer);
 }
 
-/**
- * An error about an unreadable answer names its request: `sendAuthenticated` labels each answer here
- * before it is read; in routing, where the answer is read inside n8n, the sender names it (`namingRequest`).
- */
-export const requestOfAnswer = new WeakMap<object, string>();
-const unreadableAnswerErrors = new WeakSet<object>();
-
-/** How a request is named in errors: its method, path and query, never the host (a Base URL may carry a password). */
-export function requestLabel(method: unknown, url = '', qs?: unknown): string {
-	// A path that is not a URL stays as it is.
-	const parsed = URL.canParse(url, 'http://base.invalid') ? new URL(url, 'http://base.invalid') : undefined;
-	const path = parsed ? `${parsed.pathname}${parsed.search}` : url;
-	const query =
-		isPlainObject(qs) && Object.keys(qs).length > 0
-			? `${path.includes('?') ? '&' : '?'}${new URLSearchParams(Object.entries(qs).map(([key, value]): [string, string] => [key, String(value)])).toString()}`
-			: '';
-	const label = `${String(method ?? 'GET').toUpperCase()} ${path}${query}`;
-	return label.length > 300 ? `${label.slice(0, 300)}…` : label;
-}
-
-export function namingRequest<T>(error: T, label: string): T {
-	if (!unreadableAnswerErrors.delete(error as object)) return error;
-	const named = error as { description?: string | null };
-	named.description = `${named.description ?? ''} Request: ${label}.`.trim();
-	return error;
-}
-
 /** Whether JSON that failed to parse was cut (the parser ran out of input), not garbled. */
 function endsEarly(text: string, error: unknown): boolean {
 	const message = String((error as Error)?.message ?? '');
@@ -339,10 +474,7 @@ function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: IN8nHttpFullR
 		message += ': it ends before the document does (cut off)';
 		description = `${status}; the answer starts with: ${text.slice(0, 120)}. ${stops} check for a proxy that cuts answers.`;
 	}
-	const built = serviceError(ctx.getNode(), cause, { message, description });
-	unreadableAnswerErrors.add(built);
-	const request = requestOfAnswer.get(response);
-	return request === undefined ? built : namingRequest(built, request);
+	return unreadableAnswerError(serviceError(ctx.getNode(), cause, { message, description }), response);
 }
 
 /** An answer's body read against its schema; one that cannot be read is an error naming the request, never fewer items. */
@@ -367,9 +499,6 @@ export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>
 	return elementsOf(decodeAnswer(ctx, response, answer), answer) as T[];
 }
 
-/** A postReceive written as a function, typed by n8n. */
-export type PostReceiveFunction = Extract<PostReceiveAction, (...args: never[]) => unknown>;
-
 export function readAnswer(answer: AnswerSchema): PostReceiveFunction {
 	return async function (_items, response) {
 		const elements = elementsOf(decodeAnswer(this, response, answer), answer);
@@ -380,4 +509,127 @@ export function readAnswer(answer: AnswerSchema): PostReceiveFunction {
 /** A number field of a decoded answer, or null when left out or not a number (the reader never guesses). */
 export function decodedNumber(value: unknown): number | null {
 	return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+// ─── Bulk results ────────────────────────────────────────────────────────────────────────────────────
+/**
+ * One output item per bulk entry sent, paired per request (bulkWrite, actions/bulkRun.ts) as
+ * README.md's "Results are paired with entries" tells. A success has no `error` key at all: in
+ * n8n's table a column of nulls reads as a column of failures.
+ */
+/** `id`: the product updated, the discount scheduled or changed. `raw`: the service's own result (the output with Simplify off). */
+interface BulkResult extends IDataObject {
+	id: string | number | null;
+	success: boolean;
+	error?: string;
+	input: IDataObject;
+	raw?: IDataObject;
+}
+
+export const NO_RESULT_ERROR =
+	'The service returned no result for this entry: it may or may not have been applied. Check it before sending it again.';
+
+interface ResultKind {
+	read: (raw: IDataObject, input: IDataObject) => BulkResult;
+	names: (raw: IDataObject, entry: IDataObject) => boolean;
+	idOfEntry: (entry: IDataObject) => string | number | null;
+}
+
+/** Ids as the service and the user may write them (number or numeric text) are compared as text. */
+function sameId(fromResult: unknown, fromEntry: unknown): boolean {
+	if (fromResult === undefined || fromResult === null || fromResult === '') return true;
+	return String(fromResult).trim() === String(fromEntry ?? '').trim();
+}
+
+export function idOrNull(...candidates: unknown[]): string | number | null {
+	for (const candidate of candidates) {
+		if (typeof candidate === 'number' || (typeof candidate === 'string' && candidate.trim() !== '')) return candidate;
+	}
+	return null;
+}
+
+/**
+ * With a result per entry (or more), pairs by position. With fewer, an entry the next result does not
+ * name (`names`, true when the result names nothing) has no result: results keep the entries' order, so
+ * this finds results dropped anywhere. Leftover results come out with an empty input, not with a guessed entry.
+ */
+function pairInOrder(kind: ResultKind) {
+	const paired = (raw: IDataObject, input: IDataObject): INodeExecutionData => ({ json: { ...kind.read(raw, input), raw } });
+	return function (results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
+		if (results.length >= sent.length) return results.map(({ json }, index) => paired(json, sent[index] ?? {}));
+		const items: INodeExecutionData[] = [];
+		let next = 0;
+		for (const entry of sent) {
+			const result = results[next]?.json;
+			if (result && kind.names(result, entry)) {
+				items.push(paired(result, entry));
+				next++;
+			} else {
+				items.push({ json: { id: kind.idOfEntry(entry), success: false, error: NO_RESULT_ERROR, input: entry } });
+			}
+		}
+		for (const { json } of results.slice(next)) items.push(paired(json, {}));
+		return items;
+	};
+}
+
+export const pairProductResults = pairInOrder({
+	read: (raw, input) => {
+		const errors = Array.isArray(raw.errors) ? raw.errors.map(String) : [];
+		const success = String(raw.status).toUpperCase() === 'SUCCESS';
+		const id = idOrNull(raw.myProductId, input.id);
+		return success ? { id, success, input } : { id, success, error: errors.join('; ') || `Status ${String(raw.status)}`, input };
+	},
+	names: (raw, entry) => sameId(raw.myProductId, entry.id),
+	idOfEntry: (entry) => idOrNull(entry.id),
+});
+
+function namedByDiscountResult(raw: IDataObject): IDataObject {
+	return { ...((raw.error ?? {}) as IDataObject), ...((raw.data ?? {}) as IDataObject) };
+}
+
+/**
+ * An update entry and its result name the discount; a schedule entry and its result name the
+ * product (`productId`), and the result's discountId is the new discount's: the id it comes out with.
+ */
+export const pairDiscountResults = pairInOrder({
+	read: (raw, input) => {
+		const success = raw.success === true || raw.success === 'true';
+		const named = namedByDiscountResult(raw);
+		const result: BulkResult = { id: idOrNull(named.discountId, input.discountId), success, input };
+		const productId = idOrNull(named.merchantInventoryId, input.merchantInventoryId);
+		if (productId !== null) result.productId = productId;
+		if (!success) result.error = String((raw.error as IDataObject | undefined)?.errorMessage ?? 'The service rejected this entry');
+		return result;
+	},
+	names: (raw, entry) => {
+		const key = entry.discountId !== undefined ? 'discountId' : 'merchantInventoryId';
+		return sameId(namedByDiscountResult(raw)[key], entry[key]);
+	},
+	idOfEntry: (entry) => idOrNull(entry.discountId),
+});
+
+export function shapeBulkResult({ raw, ...result }: BulkResult, simplify: boolean): IDataObject {
+	if (simplify || raw === undefined) return result;
+	return { ...raw, input: result.input };
+}
+
+/** "Fail on Item Errors": the error of an input item whose entries (`position` from 1, as the panel counts rows) failed, of `total`. */
+export function rejectionError(node: INode, itemIndex: number, failed: Array<{ json: IDataObject; position: number }>, total: number) {
+	const examples = failed.slice(0, 5).map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`);
+	const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
+	const message =
+		withoutResult === 0
+			? `${failed.length} of ${total} entries were rejected by the service`
+			: `${failed.length} of ${total} entries failed: ${failed.length - withoutResult} rejected by the service, ${withoutResult} without a result`;
+	return nodeError(node, message, { itemIndex, description: examples.join('\n') });
+}
+
+/** The end of every bulk write: the item fails when "Fail on Item Errors" is on and an entry failed. */
+export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
+	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
+	if (failed.length > 0 && (this.getNodeParameter('options.failOnItemErrors', false) as boolean)) {
+		throw rejectionError(this.getNode(), this.getItemIndex(), failed, items.length);
+	}
+	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));
 }
