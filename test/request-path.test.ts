@@ -19,23 +19,33 @@ const N = 'nodes/MarketplaceMerchant/';
 const start = sandboxPerTest(() => ({ products: 5 }));
 
 type ScriptCoverage = { url: string; functions: Array<{ functionName: string; ranges: Array<{ count: number }> }> };
+type ScriptsCoverage = { result: Array<ScriptCoverage & { scriptId: string }> };
 
 const session = new Session();
+/** Copies of the project's modules that earlier test files of this jest worker loaded: not ours to count. */
+const earlierCopies = new Set<string>();
+
+async function takeCoverage(): Promise<ScriptsCoverage['result']> {
+	const { result } = (await session.post('Profiler.takePreciseCoverage')) as ScriptsCoverage;
+	return result.filter(({ scriptId }) => !earlierCopies.has(scriptId));
+}
 
 beforeAll(async () => {
 	session.connect();
 	await session.post('Profiler.enable');
+	await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+	for (const { scriptId } of await takeCoverage()) earlierCopies.add(scriptId);
 });
 
 afterAll(async () => {
+	await session.post('Profiler.stopPreciseCoverage');
 	await session.post('Profiler.disable');
 	session.disconnect();
 });
 
 /** Project files (nodes/, credentials/) with a function called since the last call. */
 async function filesThatRan(): Promise<string[]> {
-	const { result } = (await session.post('Profiler.takePreciseCoverage')) as { result: ScriptCoverage[] };
-	return result
+	return (await takeCoverage())
 		.map(({ url, functions }) => ({ file: path.relative(ROOT, url.replace(/^file:\/\//, '')), functions }))
 		.filter(({ file }) => /^(nodes|credentials)\//.test(file))
 		.filter(({ functions }) => functions.some((fn) => fn.functionName !== '' && fn.ranges[0].count > 0))
@@ -52,14 +62,9 @@ function storedCredential(): TestCredentialsHelper {
 /** Runs `go` twice and gives the files that ran the second time; `go` checks its own outcome. */
 async function filesOfSecondRun(go: (credentialsHelper: TestCredentialsHelper) => Promise<void>, credentialsHelper = storedCredential()) {
 	await go(credentialsHelper);
-	await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
-	try {
-		await filesThatRan();
-		await go(credentialsHelper);
-		return await filesThatRan();
-	} finally {
-		await session.post('Profiler.stopPreciseCoverage');
-	}
+	await filesThatRan();
+	await go(credentialsHelper);
+	return await filesThatRan();
 }
 
 const ENGINE = [`${N}answers/answers.ts`, `${N}transport/engine.ts`, `${N}values/values.ts`];
