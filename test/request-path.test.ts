@@ -101,7 +101,7 @@ describe('The project files one request runs', () => {
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toEqual([]);
 	});
 
-	it('Product › Update Many (a bulk operation: all items in one batch): 8 files of code', async () => {
+	it('Product › Update Many (a bulk operation: all items in one batch): 6 files of code, and the table of endpoints', async () => {
 		await start();
 		const products = sandbox.state.products.slice(0, 3).map((product) => ({ id: product.id, stockLevel: 4 }));
 		const parameters: INodeParameters = { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' };
@@ -110,7 +110,7 @@ describe('The project files one request runs', () => {
 			expect(result.error).toBeUndefined();
 		});
 		expect(files).toEqual(
-			[`${N}actions/bulkInput.ts`, `${N}actions/bulkRun.ts`, `${N}actions/product/updateMany.operation.ts`, ...PRODUCT_UPDATE].sort(),
+			[`${N}actions/bulkRun.ts`, `${N}actions/product/updateMany.operation.ts`, `${N}actions/products.ts`, ...ENGINE].sort(),
 		);
 	});
 

@@ -1,6 +1,7 @@
 /**
  * What the product operations share with Price › Get Many, the discount operations and the
- * trigger's Product Changed: the product fields and readers (built on values.ts), and the product
+ * trigger's Product Changed: the product fields and readers (built on values.ts), the update
+ * entry of Update and Update Many (`buildProductUpdate`), and the product
  * locator of Product Update, Update Many rows, Price Get Many and Discount Schedule rows: From List
  * (search by name, SKU or EAN), By ID, and By EAN, looked up with Get Many's `ean` filter before
  * anything else is sent. A plain value (older workflows, JSON entries) is By ID.
@@ -16,7 +17,24 @@ import {
 import { ANSWERS, decodedList, decodedNumber } from '../answers/answers';
 import { PATHS } from '../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/engine';
-import { VAT_RATES, invalidInput, isBlank, readChoice, readEan, readId, readList, readLocator, readNumber, readText, readWholeNumber, type ValueContext } from '../values/values';
+import {
+	VAT_RATES,
+	invalidInput,
+	isBlank,
+	readChoice,
+	readEan,
+	readId,
+	readList,
+	readLocator,
+	readNumber,
+	readPrice,
+	readStockLevel,
+	readText,
+	readVat,
+	readWholeNumber,
+	type ValueContext,
+} from '../values/values';
+import type { EntryRead } from './bulkRun';
 import { locatorField, textField } from './common';
 
 /**
@@ -184,6 +202,67 @@ export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext
 	const problem = ids.find((id): id is NodeOperationError => id instanceof NodeOperationError);
 	if (problem) throw problem;
 	return ids as number[];
+}
+
+export const productUpdateFieldOptions: INodeProperties[] = [
+	{
+		...PRODUCT_FIELDS.basePrice,
+		description: `New price with VAT included; above 0. The service applies it from the next day. ${PRICE_FORMS}.`,
+	},
+	PRODUCT_FIELDS.packageWeightUnit,
+	PRODUCT_FIELDS.packageWeightValue,
+	PRODUCT_FIELDS.sku,
+	PRODUCT_FIELDS.stockLevel,
+	PRODUCT_FIELDS.vat,
+];
+
+/** Update Fields, of Update and of an Update Many row. */
+export function updateFieldsCollection(description: string): INodeProperties {
+	const options = productUpdateFieldOptions;
+	return { displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, description, options };
+}
+
+const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
+	basePrice: readPrice,
+	vat: readVat,
+	stockLevel: readStockLevel,
+	sku: readText,
+	packageWeightValue: readWeight,
+	packageWeightUnit: readWeightUnit,
+};
+
+export const UPDATE_FIELD_NAMES = Object.keys(UPDATE_FIELD_READERS);
+
+/** For hints that serve the panel's fields and JSON keys alike: `Base Price (basePrice)`. */
+const UPDATE_FIELDS_NAMED = productUpdateFieldOptions.map(({ name, displayName }) => `${displayName} (${name})`).join(', ');
+
+/** An update entry checked, its product still as the user named it (an EAN is looked up before sending). */
+export interface CheckedProductUpdate {
+	product: NamedProductRef;
+	fields: IDataObject;
+	/** Update Many's, once the product is resolved. */
+	productId?: number;
+}
+
+/** An entry of Update Many, or Update's parameters as one. */
+type UpdateEntry = Pick<EntryRead, 'raw' | 'label' | 'reader' | 'fromPanel'> & { ctx: ValueContext };
+
+/**
+ * Other properties of the entry are not sent, so items from Get Many pass as they are. From the
+ * panel (`fromPanel`), a field added but left empty fails as missing rather than being dropped
+ * unseen; in a JSON entry a blank value means "not given" (a sheet's empty cell).
+ */
+export function buildProductUpdate({ ctx, raw, label, reader, fromPanel }: UpdateEntry): CheckedProductUpdate {
+	const product = { field: label('id'), ref: readProductRef(reader('id'), label('id'), raw.id) };
+	const fields: IDataObject = {};
+	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
+		const given = fromPanel ? Object.prototype.hasOwnProperty.call(raw, property) : !isBlank(raw[property]);
+		if (given) fields[property] = read(reader(property), label(property), raw[property]);
+	}
+	if (Object.keys(fields).length === 0) {
+		throw invalidInput(ctx, label(), 'nothing to update', `Give at least one of: ${UPDATE_FIELDS_NAMED}`);
+	}
+	return { product, fields };
 }
 
 /** Platform facts: every price the service gives is in RSD. */

@@ -16,8 +16,7 @@ import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { sendAuthenticated } from '../../transport/engine';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
-import type { BulkInput } from '../bulkInput';
-import { bulkOperationModule, bulkWrite, type BulkOperation, type BulkWrite } from '../bulkRun';
+import { bulkOperationModule, bulkWrite, type BulkInput, type BulkOperation, type BulkWrite } from '../bulkRun';
 import { locatorField } from '../common';
 import type { OperationModule } from '../contract';
 

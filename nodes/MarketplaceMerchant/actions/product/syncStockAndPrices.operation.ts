@@ -29,8 +29,17 @@ import {
 	readText,
 	type ValueContext,
 } from '../../values/values';
-import { bulkInputFields, oncePer, type ItemContext } from '../bulkInput';
-import { problemText, runBulkOperation, sendInBulk, type Batch, type BatchOutput, type BulkEntry } from '../bulkRun';
+import {
+	bulkInputFields,
+	oncePer,
+	problemText,
+	runBulkOperation,
+	sendInBulk,
+	type Batch,
+	type BatchOutput,
+	type BulkEntry,
+	type ItemContext,
+} from '../bulkRun';
 import { booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';

@@ -2,10 +2,17 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ANSWERS, pairProductResults } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import type { BulkInput } from '../bulkInput';
-import { bulkOperationModule, bulkWrite, type BulkRequests } from '../bulkRun';
-import { CATALOGUE, productLocatorField, productNamedBy, resolveEntryProducts } from '../products';
-import { UPDATE_FIELD_NAMES, buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from './update.operation';
+import { bulkOperationModule, bulkWrite, type BulkInput, type BulkRequests } from '../bulkRun';
+import {
+	CATALOGUE,
+	UPDATE_FIELD_NAMES,
+	buildProductUpdate,
+	productLocatorField,
+	productNamedBy,
+	resolveEntryProducts,
+	updateFieldsCollection,
+	type CheckedProductUpdate,
+} from '../products';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
