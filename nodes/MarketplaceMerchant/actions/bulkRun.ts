@@ -322,7 +322,7 @@ const rowFieldsOf = oncePer((input: BulkInput) => {
 });
 
 /** The entries of the current item. An empty list is an error: a bulk call for nothing is a mistake in what feeds it. */
-export function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: EntryRead[]; source: BulkSource } {
+function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: EntryRead[]; source: BulkSource } {
 	const fromJson = ctx.getNodeParameter('inputMode', JSON_MODE) === JSON_MODE;
 	const source: BulkSource = fromJson ? { list: input.json.displayName, unit: 'entry' } : { list: input.rows.displayName, unit: 'row' };
 	const rows = `${input.rows.name}.${input.rows.row.name}`;
@@ -344,7 +344,7 @@ export function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: 
 	return { entries, source };
 }
 
-export function readsOneEntryPerItem(ctx: ItemContext): boolean {
+function readsOneEntryPerItem(ctx: ItemContext): boolean {
 	return ctx.getNodeParameter('inputMode', JSON_MODE) === ITEMS_MODE;
 }
 
@@ -374,7 +374,7 @@ function mappedValue(ctx: ItemContext, parameter: string): IDataObject[string] |
 }
 
 /** The entry of one input item in the per-item mode: the mapped fields, as a row holds them. */
-export function readItemEntry(ctx: ItemContext, input: BulkInput): EntryRead {
+function readItemEntry(ctx: ItemContext, input: BulkInput): EntryRead {
 	const row: IDataObject = {};
 	for (const field of input.rows.row.values) {
 		const value = mappedValue(ctx, itemParameterName(field.name));
