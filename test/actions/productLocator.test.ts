@@ -3,6 +3,8 @@
  * real LoadOptionsContext (the editor's list searches) and RoutingNode (runs with locator values),
  * against the sandbox over HTTP.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { SandboxOptions } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, TestCredentialsHelper, runListSearch, sandboxCredential } from '../harness';
 import { CREDENTIAL_TYPE, NODE, credentials, locator, runner, sandbox, sandboxPerTest, sent } from './helpers';
@@ -255,7 +257,7 @@ describe('Product locator: values in a run', () => {
 describe('Product locator: EANs looked up many per request', () => {
 	const eanRows = (products: Array<{ ean: string }>, stock = (index: number) => index + 1) =>
 		products.map(({ ean }, index) => ({ id: locator('ean', ean), updateFields: { stockLevel: stock(index) } }));
-	const updateManyRows = (rows: unknown[], more: Record<string, unknown> = {}) =>
+	const updateManyRows = (rows: INodeParameters[], more: INodeParameters = {}) =>
 		run({ resource: 'product', operation: 'updateMany', inputMode: 'rows', productRows: { product: rows }, ...more });
 	const eansAsked = () => sent('products').map(({ query }) => query.ean.split(',').length);
 	const shareEan = async (ids: number[], ean: string) => {
