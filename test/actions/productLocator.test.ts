@@ -322,6 +322,17 @@ describe('Product locator: EANs looked up many per request', () => {
 		expect(sandbox.state.product(c.id)?.stockLevel).toBe(c.stockLevel);
 	});
 
+	it('asks alone an EAN with a leading zero that a batch answer leaves out: one ean may match it where a repeated one does not', async () => {
+		await start({ products: 60 });
+		sandbox.setVariants({ productsEanRepeats: true });
+		const [a, b, c] = sandbox.state.products.slice(20, 23);
+
+		const result = await updateManyRows(eanRows([a, b, { ean: `0${c.ean}` }]), { invalidEntries: 'skip' });
+
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true, false]);
+		expect(sent('products').map(({ query }) => query.ean)).toEqual([`${a.ean},${b.ean},0${c.ean}`, `0${c.ean}`]);
+	});
+
 	it('reads every page of a batch answer: 200 products sharing one EAN do not hide the others', async () => {
 		await start({ products: 400 });
 		sandbox.setVariants({ productsEanRepeats: true });

@@ -195,6 +195,14 @@ async function productsWithEans(ctx: AuthenticatedContext, eans: string[]): Prom
 }
 
 /**
+ * The repeated `ean` matches full EANs only, where one `ean` may match loosely: an EAN with leading
+ * zeros or under 13 digits, not found in a batch, may be stored in another form, so it is asked alone.
+ */
+function writtenOtherwisePerhaps(ean: string): boolean {
+	return ean.length < 13 || ean.startsWith('0');
+}
+
+/**
  * The product IDs of each EAN one request could answer for; an EAN absent from the map was not
  * answered for and is asked alone. Never a guess: an EAN without products is "none" only when the
  * service is known to take the repeated `ean`. An answer with products of two or more of the EANs
@@ -207,15 +215,17 @@ async function askedTogether(ctx: AuthenticatedContext, baseUrl: string, eans: s
 	if (!filtered) return new Map();
 	const answeredKeys = new Set(products.map((product) => eanKey(product.ean)));
 	if (answeredKeys.size >= 2) eanRepeatsByBaseUrl.set(baseUrl, true);
-	const answered = eanRepeatsByBaseUrl.get(baseUrl) === true ? eans : eans.filter((ean) => answeredKeys.has(eanKey(ean)));
+	const repeats = eanRepeatsByBaseUrl.get(baseUrl) === true;
+	const answered = eans.filter((ean) => answeredKeys.has(eanKey(ean)) || (repeats && !writtenOtherwisePerhaps(ean)));
 	return new Map(answered.map((ean) => [ean, idsOf(ean)]));
 }
 
 /**
  * The product IDs of every EAN (each distinct EAN given once): many EANs per request where the
  * service takes them (LIMITS.eansPerProductsRequest), the others one per request as before. The
- * first group goes alone so that the others know what it learned; an EAN found alone after a group
- * answer left it out proves that the service takes one `ean`, and later look-ups ask one at a time.
+ * first group goes alone so that the others know what it learned; an EAN (in its full form) found
+ * alone after a group answer left it out proves that the service takes one `ean`, and later
+ * look-ups ask one at a time.
  */
 async function productIdsByEan(ctx: AuthenticatedContext, eans: string[]): Promise<Map<string, number[]>> {
 	const baseUrl = await baseUrlOf(ctx);
@@ -232,7 +242,9 @@ async function productIdsByEan(ctx: AuthenticatedContext, eans: string[]): Promi
 		}
 		const answered = await askedTogether(ctx, baseUrl, group);
 		for (const [ean, ids] of answered) found.set(ean, ids);
-		await Promise.all(group.filter((ean) => !answered.has(ean)).map(async (ean) => await askAlone(ean, true)));
+		const unknown = eanRepeatsByBaseUrl.get(baseUrl) !== true;
+		const left = group.filter((ean) => !answered.has(ean));
+		await Promise.all(left.map(async (ean) => await askAlone(ean, unknown && !writtenOtherwisePerhaps(ean))));
 	};
 	const groups = chunked(eans, LIMITS.eansPerProductsRequest);
 	if (groups.length > 0) await askGroup(groups[0]);
