@@ -43,6 +43,44 @@ export async function checkLocatorWorkflow(installation: N8nInstallation, userFo
 	});
 }
 
+const EAN_BATCHES_WORKFLOW_ID = 'e2eEanBatches001';
+/** Products 301-330 of the sandbox: no other workflow touches them. */
+const BATCH_IDS = Array.from({ length: 30 }, (_, index) => 100_301 + index);
+
+/**
+ * Issue 28, point 7, in a real n8n: Product Update over 30 input items given By EAN, against a
+ * sandbox whose GET products takes a repeated `ean`: the items' look-ups go out as one request.
+ */
+export async function checkEanBatchWorkflow(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
+	await check('Product > Update over 30 items By EAN: the 30 look-ups in one request (service takes a repeated ean)', async () => {
+		sandbox.setVariants({ productsEanRepeats: true });
+		sandbox.clearLog();
+		try {
+			const execution = await executeWorkflow(installation, userFolder, EAN_BATCHES_WORKFLOW_ID);
+			const error = execution.data.resultData.error;
+			assert.equal(execution.status, 'success', `execution ${execution.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
+			const results = nodeOutput(execution, 'Update By EAN');
+			assert.deepEqual(
+				results.map((result) => [Number(result.id), result.success]),
+				BATCH_IDS.map((id) => [id, true]),
+			);
+			const lookups = sandbox.log.filter((entry) => entry.route === 'products' && entry.query.ean !== undefined);
+			assert.deepEqual(
+				lookups.map((entry) => entry.query.ean.split(',').length),
+				[30],
+			);
+			assert.equal(sandbox.log.filter((entry) => entry.route === 'productUpdate').length, 30);
+			assert.deepEqual(
+				BATCH_IDS.map((id) => sandbox.state.product(id)?.stockLevel),
+				BATCH_IDS.map(() => 555),
+			);
+			return '30 EANs in 1 look-up, 30 updates, stock 555 each';
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+}
+
 interface ListSearchAnswer {
 	results: Array<{ name: string; value: string | number }>;
 	paginationToken?: string;

@@ -36,7 +36,7 @@ import {
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkCredentialTest } from './credential-checks';
-import { checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
+import { checkEanBatchWorkflow, checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
@@ -765,6 +765,7 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
+		await checkEanBatchWorkflow(installation, userFolder, sandbox);
 		await checkExamples(installation, userFolder);
 		await checkRowsAtScale(installation, userFolder);
 		agentModel = await checkAiAgent(installation, userFolder, sandbox);

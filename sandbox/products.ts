@@ -35,7 +35,8 @@ export function serializeBrand(id: number, name: string): string {
 export interface ProductFilter {
 	/** Case-insensitive substring of name, SKU or EAN. */
 	search?: string;
-	ean?: string;
+	/** Products whose EAN is one of these (exactly as sent). */
+	eans?: ReadonlySet<string>;
 	/** ISO timestamp; only products modified at or after it. */
 	modifiedSince?: string;
 }
@@ -121,7 +122,7 @@ export class ProductCatalog {
 	page(filter: ProductFilter, page: number, size: number): ProductRecord[] {
 		const first = page * size;
 		const today = this.today();
-		if (!filter.search && !filter.ean && !filter.modifiedSince) {
+		if (!filter.search && !filter.eans && !filter.modifiedSince) {
 			const result: ProductRecord[] = [];
 			for (let position = first; position < min(first + size, this.size); position++) {
 				result.push(this.settle(this.recordAt(position), today));
@@ -170,7 +171,7 @@ export class ProductCatalog {
 	private matcher(filter: ProductFilter): (record: ProductRecord) => boolean {
 		const search = filter.search?.toLowerCase();
 		return (record) =>
-			(filter.ean === undefined || record.ean === filter.ean) &&
+			(filter.eans === undefined || filter.eans.has(record.ean)) &&
 			(filter.modifiedSince === undefined || record.dateModified >= filter.modifiedSince) &&
 			(search === undefined ||
 				record.name.toLowerCase().includes(search) ||

@@ -29,6 +29,8 @@ export interface SandboxVariants {
 	numbersAsStrings: boolean;
 
 	// --- How many results an answer holds ---
+	/** GET products takes a repeated `ean` (`?ean=A&ean=B`) and answers the products of every EAN given; off, only the first counts. */
+	productsEanRepeats: boolean;
 	/** GET prices answers 404 "No prices found…" for a request whose ids match no price. */
 	pricesNotFoundWhenNoMatch: boolean;
 	/**
@@ -76,6 +78,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	xmlListStyle: 'wrapped',
 	xmlNullsAsEmptyElements: false,
 	numbersAsStrings: false,
+	productsEanRepeats: false,
 	pricesNotFoundWhenNoMatch: false,
 	bulkResultsDropped: 0,
 	bulkResultsRepeated: 0,

@@ -34,6 +34,16 @@ function modifiedSince(query: URLSearchParams): string | undefined {
 	return new Date(dayMs).toISOString();
 }
 
+/**
+ * The `ean` filter of GET products. The interface reference has one `ean`; the current pages say it
+ * may repeat (`?ean=A&ean=B`). By default (the sandbox as it always was) a repeated `ean` counts
+ * only its first value; with `productsEanRepeats` every value given counts.
+ */
+function eansAsked(query: URLSearchParams, repeats: boolean): Set<string> | undefined {
+	const eans = (repeats ? query.getAll('ean') : [query.get('ean') ?? '']).filter((ean) => ean !== '');
+	return eans.length > 0 ? new Set(eans) : undefined;
+}
+
 /** The body as a list: a JSON array, or any XML list. */
 function bodyList(body: RequestBody): unknown[] {
 	const value = requireBody(body);
@@ -220,7 +230,32 @@ function recordPlatformChanges({ core, body }: RouteContext): { json: unknown } 
 	return { json: changed };
 }
 
+/**
+ * The platform links a product to an EAN another product already has (variations or a merged
+ * listing), so that one EAN names several products. Body: one `{id, ean}` or a list of them.
+ */
+function shareEans({ core, body }: RouteContext): { json: unknown } {
+	const value = requireBody(body);
+	return {
+		json: (Array.isArray(value) ? value : [value]).map((change) => {
+			const product = isRecord(change) ? core.catalog.getById(toNumber(change.id) ?? NaN) : undefined;
+			const ean = isRecord(change) ? toText(change.ean)?.trim() : undefined;
+			if (!product) throw notFound(`Product ${String(isRecord(change) ? change.id : change)} does not exist`);
+			if (!ean || !/^\d{8,14}$/.test(ean)) throw badRequest('ean must be a GTIN of 8 to 14 digits');
+			core.catalog.save({ ...product, ean });
+			return toProduct({ ...product, ean });
+		}),
+	};
+}
+
 export const productRoutes: RouteDefinition[] = [
+	{
+		key: 'control',
+		method: 'POST',
+		pattern: /^\/__sandbox\/product-eans$/,
+		authenticated: false,
+		handle: shareEans,
+	},
 	{
 		key: 'control',
 		method: 'POST',
@@ -237,7 +272,7 @@ export const productRoutes: RouteDefinition[] = [
 			const { page, size } = pageOf(query, MAX_PRODUCTS_PAGE);
 			const filter: ProductFilter = {
 				search: query.get('search') || undefined,
-				ean: query.get('ean') || undefined,
+				eans: eansAsked(query, core.variants.current.productsEanRepeats),
 				modifiedSince: modifiedSince(query),
 			};
 			return { json: core.catalog.page(filter, page, size).map(toProduct) };

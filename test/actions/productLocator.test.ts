@@ -3,6 +3,8 @@
  * real LoadOptionsContext (the editor's list searches) and RoutingNode (runs with locator values),
  * against the sandbox over HTTP.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { SandboxOptions } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, TestCredentialsHelper, runListSearch, sandboxCredential } from '../harness';
 import { CREDENTIAL_TYPE, NODE, credentials, locator, runner, sandbox, sandboxPerTest, sent } from './helpers';
@@ -244,5 +246,156 @@ describe('Product locator: values in a run', () => {
 		const [scheduled] = result.json(NODE_UNDER_TEST_NAME);
 		expect(scheduled.success).toBe(true);
 		expect(sandbox.state.discounts.find((discount) => discount.discountId === scheduled.id)?.merchantInventoryId).toBe(product.id);
+	});
+});
+
+/**
+ * Issue 28, point 7: EANs looked up in batches (products.ts, `productIdsByEan`). The current pages
+ * say GET products' `ean` may repeat; the reference has one. The sandbox's `productsEanRepeats`
+ * answers every EAN given; off, it counts only the first, as it always did.
+ */
+describe('Product locator: EANs looked up many per request', () => {
+	const eanRows = (products: Array<{ ean: string }>, stock = (index: number) => index + 1) =>
+		products.map(({ ean }, index) => ({ id: locator('ean', ean), updateFields: { stockLevel: stock(index) } }));
+	const updateManyRows = (rows: INodeParameters[], more: INodeParameters = {}) =>
+		run({ resource: 'product', operation: 'updateMany', inputMode: 'rows', productRows: { product: rows }, ...more });
+	const eansAsked = () => sent('products').map(({ query }) => query.ean.split(',').length);
+	const shareEan = async (ids: number[], ean: string) => {
+		const answer = await fetch(`${sandbox.url}/__sandbox/product-eans`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(ids.map((id) => ({ id, ean }))),
+		});
+		expect(answer.status).toBe(200);
+	};
+
+	it('Update Many of 150 rows by EAN: 2 look-ups where the service takes a repeated ean, every product right', async () => {
+		await start({ products: 300 });
+		sandbox.setVariants({ productsEanRepeats: true });
+		const products = sandbox.state.products.slice(100, 250);
+
+		const result = await updateManyRows(eanRows(products));
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.success])).toEqual(products.map(({ id }) => [id, true]));
+		expect(eansAsked()).toEqual([100, 50]);
+		expect(sent('products').map(({ query }) => query.size)).toEqual(['200', '200']);
+		expect(sent('productBulk')).toHaveLength(1);
+		expect(products.map(({ id }) => sandbox.state.product(id)?.stockLevel)).toEqual(products.map((_, index) => index + 1));
+	});
+
+	it('still right where the service takes one ean: one extra request, then one EAN per request', async () => {
+		await start({ products: 300 });
+		const products = sandbox.state.products.slice(100, 250);
+
+		const result = await updateManyRows(eanRows(products));
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.success])).toEqual(products.map(({ id }) => [id, true]));
+		// The first 100 together: the answer holds the first EAN's product only, so the other 99 go
+		// one by one; finding them proves the service takes one ean, and the last 50 go one by one.
+		expect(eansAsked()).toEqual([100, ...Array<number>(149).fill(1)]);
+		expect(products.map(({ id }) => sandbox.state.product(id)?.stockLevel)).toEqual(products.map((_, index) => index + 1));
+	});
+
+	it.each([
+		['takes a repeated ean', true, [4]],
+		// The unknown EAN first: the answer holds nothing, so each of the four is asked alone.
+		['takes one ean', false, [4, 1, 1, 1, 1]],
+	])('found, not found and ambiguous EANs in one batch, where the service %s', async (_case, repeats, asked) => {
+		await start({ products: 60 });
+		sandbox.setVariants({ productsEanRepeats: repeats });
+		const [a, b, c, d] = sandbox.state.products.slice(10, 14);
+		await shareEan([d.id], c.ean);
+		const unknown = '4006381333931';
+
+		const result = await updateManyRows(eanRows([{ ean: unknown }, a, c, b, { ean: a.ean }]), { invalidEntries: 'skip' });
+
+		expect(result.error).toBeUndefined();
+		const output = result.json(NODE_UNDER_TEST_NAME);
+		expect(output.map((item) => item.success)).toEqual([false, true, false, true, true]);
+		expect(String(output[0].error)).toContain(`no product has the EAN "${unknown}"`);
+		expect(String(output[2].error)).toContain(`2 products have the EAN "${c.ean}" (IDs ${c.id}, ${d.id})`);
+		expect(eansAsked()).toEqual(asked);
+		expect(sandbox.state.product(a.id)?.stockLevel).toBe(5);
+		expect(sandbox.state.product(b.id)?.stockLevel).toBe(4);
+		expect(sandbox.state.product(c.id)?.stockLevel).toBe(c.stockLevel);
+	});
+
+	it('asks alone an EAN with a leading zero that a batch answer leaves out: one ean may match it where a repeated one does not', async () => {
+		await start({ products: 60 });
+		sandbox.setVariants({ productsEanRepeats: true });
+		const [a, b, c] = sandbox.state.products.slice(20, 23);
+
+		const result = await updateManyRows(eanRows([a, b, { ean: `0${c.ean}` }]), { invalidEntries: 'skip' });
+
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true, false]);
+		expect(sent('products').map(({ query }) => query.ean)).toEqual([`${a.ean},${b.ean},0${c.ean}`, `0${c.ean}`]);
+	});
+
+	it('reads every page of a batch answer: 200 products sharing one EAN do not hide the others', async () => {
+		await start({ products: 400 });
+		sandbox.setVariants({ productsEanRepeats: true });
+		const products = sandbox.state.products.slice(300, 400);
+		// Products 1-200 come first in the answer, all with the first asked EAN: a full page of one EAN.
+		await shareEan(sandbox.state.products.slice(0, 200).map(({ id }) => id), products[0].ean);
+
+		const result = await updateManyRows(eanRows(products), { invalidEntries: 'skip' });
+
+		expect(result.error).toBeUndefined();
+		const output = result.json(NODE_UNDER_TEST_NAME);
+		expect(String(output[0].error)).toContain(`201 products have the EAN "${products[0].ean}"`);
+		expect(output.slice(1).map((item) => [item.id, item.success])).toEqual(products.slice(1).map(({ id }) => [id, true]));
+		expect(sent('products').map(({ query }) => query.page)).toEqual(['0', '1']);
+	});
+
+	it('Product Update over 100 input items by EAN: the items\' look-ups go out together', async () => {
+		await start({ products: 150 });
+		sandbox.setVariants({ productsEanRepeats: true });
+		const products = sandbox.state.products.slice(20, 120);
+
+		const result = await run(
+			{ resource: 'product', operation: 'update', productId: '={{ $json.product }}', updateFields: { stockLevel: '={{ $json.stock }}' } },
+			products.map(({ ean }, index) => ({ product: locator('ean', ean), stock: index + 3 })),
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.success])).toEqual(products.map(({ id }) => [id, true]));
+		expect(eansAsked()).toEqual([100]);
+		expect(products.map(({ id }) => sandbox.state.product(id)?.stockLevel)).toEqual(products.map((_, index) => index + 3));
+	});
+
+	it('Price Get Many and Discount Schedule rows by EAN: one look-up each', async () => {
+		await start({ products: 60 });
+		const today = new Date();
+		const day = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + offset)).toISOString().slice(0, 10);
+		sandbox.setVariants({ productsEanRepeats: true });
+		const [a, b, c] = sandbox.state.products.slice(30, 33);
+		const byEan = (product: { ean: string }) => ({ id: locator('ean', product.ean) });
+
+		const prices = await run({ resource: 'price', operation: 'getMany', products: { product: [a, b, c].map(byEan) } });
+		expect(prices.error).toBeUndefined();
+		expect(prices.json(NODE_UNDER_TEST_NAME).map((price) => price.merchantInventoryId)).toEqual([a.id, b.id, c.id]);
+		expect(eansAsked()).toEqual([3]);
+		sandbox.clearLog();
+
+		const discounts = await run({
+			resource: 'discount',
+			operation: 'schedule',
+			inputMode: 'rows',
+			discountsUi: {
+				discount: [a, b].map((product) => ({
+					merchantInventoryId: locator('ean', product.ean),
+					discountPrice: Math.floor(product.basePrice * 0.5),
+					dateFrom: day(40),
+					dateTo: day(45),
+					discountType: 'SALE',
+				})),
+			},
+		});
+		expect(discounts.error).toBeUndefined();
+		expect(discounts.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true]);
+		expect(eansAsked()).toEqual([2]);
+		expect(sandbox.state.discounts.filter((discount) => [a.id, b.id].includes(discount.merchantInventoryId))).toHaveLength(2);
 	});
 });

@@ -173,6 +173,26 @@ describe('sandbox: products', () => {
 		expect((await get(`${PRODUCT_API}/products?date-modified-after=01.03.2025`)).status).toBe(400);
 	});
 
+	it('counts only the first of repeated ean filters, or every one with productsEanRepeats; product-eans makes an EAN name several products', async () => {
+		const [a, b, c] = [100_010, 100_011, 100_012].map((id) => sandbox.state.product(id)!);
+		const ids = async (query: string) => (await get(`${PRODUCT_API}/products?${query}`)).json.map((product: Product) => product.id);
+		const repeated = `ean=${b.ean}&ean=${a.ean}&ean=4006381333931`;
+		expect(await ids(repeated)).toEqual([b.id]);
+		sandbox.setVariants({ productsEanRepeats: true });
+		try {
+			expect(await ids(repeated)).toEqual([a.id, b.id]);
+			expect(await ids(`ean=${a.ean}`)).toEqual([a.id]);
+			const shared = await call(sandbox, 'POST', '/__sandbox/product-eans', { body: { id: c.id, ean: a.ean } });
+			expect(shared.status).toBe(200);
+			expect(await ids(repeated)).toEqual([a.id, b.id, c.id]);
+			expect(await ids(`ean=${a.ean}`)).toEqual([a.id, c.id]);
+		} finally {
+			sandbox.resetVariants();
+		}
+		expect((await call(sandbox, 'POST', '/__sandbox/product-eans', { body: { id: 1, ean: a.ean } })).status).toBe(404);
+		expect((await call(sandbox, 'POST', '/__sandbox/product-eans', { body: { id: c.id, ean: 'x' } })).status).toBe(400);
+	});
+
 	it('lists product types in English or in the local language', async () => {
 		const english = await get(`${PRODUCT_API}/product-type`, { 'Accept-Language': 'en' });
 		const local = await get(`${PRODUCT_API}/product-type`);

@@ -65,6 +65,11 @@ export const LIMITS = {
 	productsPageSize: 200,
 	basicProductsPageSize: 2500,
 	priceIdsPerRequest: 100,
+	/**
+	 * EANs asked in one GET products (`ean=A&ean=B…`): 100 EAN-13s are about 1.9 KB of query, far
+	 * below the 8 KB a server or proxy usually allows for a request line.
+	 */
+	eansPerProductsRequest: 100,
 	discountsPerRequest: 500,
 	productsPerBulkRequest: 30_000,
 	/** About 5 MiB per request: we stay a little below. */

@@ -908,8 +908,10 @@ export function jsonOrText(body: unknown): unknown {
 const runsWithInvalidItems = new WeakSet<object>();
 const runningChecks = new WeakMap<object, Set<Promise<unknown>>>();
 
-function runOf(ctx: IExecuteSingleFunctions): object | undefined {
-	const executeData = ctx.getExecuteData?.() as unknown;
+/** The node run an item belongs to: the same object for every item of one run. */
+export function runOf(ctx: object): object | undefined {
+	const { getExecuteData } = ctx as Partial<Pick<IExecuteSingleFunctions, 'getExecuteData'>>;
+	const executeData = getExecuteData?.call(ctx) as unknown;
 	return executeData && typeof executeData === 'object' ? executeData : undefined;
 }
 
