@@ -334,7 +334,11 @@ export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext
 	return ids as number[];
 }
 
-/** Platform facts: product/bulk and product/{id} also take `serviceable` and package dimensions (product dimensions only Import). */
+/**
+ * Platform facts: product/bulk and product/{id} also take `serviceable` and package dimensions
+ * (product dimensions only Import). No `packageDimensionUnit` is sent: the sources name it only in
+ * answers, as `cm`, not among what a write takes, so the fields are in centimetres.
+ */
 export const productUpdateFieldOptions: INodeProperties[] = [
 	{
 		...PRODUCT_FIELDS.basePrice,
