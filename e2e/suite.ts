@@ -41,6 +41,7 @@ import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
+import { checkKilograms } from './kilograms-checks';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -763,6 +764,7 @@ async function main(): Promise<void> {
 		await checkIssue10Rows(installation, userFolder, sandbox);
 		await checkIssue10MoreRows(installation, userFolder, sandbox);
 		await checkSync(installation, userFolder, sandbox);
+		await checkKilograms(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
 		await checkEanBatchWorkflow(installation, userFolder, sandbox);

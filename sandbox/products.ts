@@ -68,7 +68,20 @@ export function toProduct(record: ProductRecord): Product {
 		stockLevel: record.stockLevel,
 		packageWeightValue: record.packageWeightValue,
 		packageWeightUnit: record.packageWeightUnit,
+		...serviceFieldsOf(record),
 	};
+}
+
+/** What updates set beyond the reference's fields, answered only once set; dimensions in centimetres, as the live answers write them. */
+function serviceFieldsOf(record: ProductRecord): Partial<Product> & { packageDimensionUnit?: string } {
+	const fields: Partial<Product> & { packageDimensionUnit?: string } = {};
+	if (record.serviceable !== undefined) fields.serviceable = record.serviceable;
+	for (const name of ['packageHeightValue', 'packageWidthValue', 'packageLengthValue'] as const) {
+		if (record[name] === undefined) continue;
+		fields[name] = record[name];
+		fields.packageDimensionUnit = 'cm';
+	}
+	return fields;
 }
 
 export function toBasicProduct(record: ProductRecord): BasicProduct {

@@ -144,6 +144,11 @@ export interface Product {
 	stockLevel: number;
 	packageWeightValue: number;
 	packageWeightUnit: WeightUnit;
+	/** Set by updates only (platform facts: product/bulk and product/{id} take them); answered with `packageDimensionUnit: 'cm'`. */
+	serviceable?: boolean;
+	packageHeightValue?: number;
+	packageWidthValue?: number;
+	packageLengthValue?: number;
 }
 
 /** Element of GET basic-products. */

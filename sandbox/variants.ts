@@ -49,6 +49,16 @@ export interface SandboxVariants {
 	/** Import accepts every row (200 with a progress id) but rows without description or cover image never become products. */
 	importFailsAsynchronously: boolean;
 
+	// --- What the service stores (platform facts, "What the current documentation and production clients add") ---
+	/**
+	 * Updates and imports store packageWeightValue as kilograms whatever packageWeightUnit says
+	 * ("hard-coded KG": `500 G` becomes 500 kg), and GET products writes units in lower case (`kg`).
+	 * Off (the interface reference): the value is stored in the unit sent.
+	 */
+	weightStoredAsKg: boolean;
+	/** Updates and imports store a negative stockLevel as 0. Off (the reference's rule, stock >= 0): the item fails. */
+	negativeStockStoredAsZero: boolean;
+
 	// --- Broken answers ---
 	/**
 	 * The 2xx answers of these routes end half-way, as a proxy or a dropped connection can leave
@@ -84,6 +94,8 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	bulkResultsRepeated: 0,
 	urlsKeyedBySchemaName: false,
 	importFailsAsynchronously: false,
+	weightStoredAsKg: false,
+	negativeStockStoredAsZero: false,
 	cutAnswers: [],
 	onlyNewestTokenValid: false,
 	latency: false,

@@ -5,11 +5,12 @@ import { parseIsoDay, startOfUtcDay } from '../dates';
 import { badRequest, integerParam, notFound, requireBody, type RequestBody } from '../http';
 import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
 import type { RouteContext, RouteDefinition } from '../route';
-import type { ProductRecord, ProductUpdateResult, WeightUnit } from '../types';
+import type { Product, ProductRecord, ProductUpdateResult, WeightUnit } from '../types';
 import { importFailsLater, reportedResults } from '../result-variants';
 import { isBlank, isRecord, toNumber, toText } from '../values';
 import { xmlList } from '../xml';
 import type { SandboxCore } from '../core';
+import type { VariantSwitches } from '../variants';
 
 const BASE = '/product/api/v1/merchant-integration';
 const DEFAULT_PAGE_SIZE = 20;
@@ -58,14 +59,39 @@ function bodyListLength(body: RequestBody): number | undefined {
 	return Array.isArray(list) ? list.length : undefined;
 }
 
+type ServiceField = 'serviceable' | (typeof PACKAGE_DIMENSIONS)[number];
+
 interface FieldChanges {
 	errors: string[];
-	changes: Partial<Pick<ProductRecord, 'vat' | 'stockLevel' | 'packageWeightValue' | 'packageWeightUnit' | 'sku'>>;
+	changes: Partial<Pick<ProductRecord, 'vat' | 'stockLevel' | 'packageWeightValue' | 'packageWeightUnit' | 'sku' | ServiceField>>;
 	basePrice?: number;
 }
 
-/** The fields shared by updates and imports, checked against the live service's rules. */
-function readProductFields(item: Record<string, unknown>): FieldChanges {
+/** Platform facts: product/bulk and product/{id} also take these (dimensions in centimetres); unknown fields are ignored. */
+const PACKAGE_DIMENSIONS = ['packageHeightValue', 'packageWidthValue', 'packageLengthValue'] as const;
+
+/** `serviceable` and package dimensions, when given. */
+function readServiceFields(item: Record<string, unknown>, result: FieldChanges): void {
+	if (!isBlank(item.serviceable)) {
+		const text = toText(item.serviceable) ?? String(item.serviceable);
+		if (typeof item.serviceable === 'boolean') result.changes.serviceable = item.serviceable;
+		else if (text === 'true' || text === 'false') result.changes.serviceable = text === 'true';
+		else result.errors.push('serviceable must be true or false');
+	}
+	for (const name of PACKAGE_DIMENSIONS) {
+		if (isBlank(item[name])) continue;
+		const value = toNumber(item[name]);
+		if (value === undefined || value <= 0) result.errors.push(`${name} must be positive`);
+		else result.changes[name] = value;
+	}
+}
+
+/**
+ * The fields shared by updates and imports, checked against the live service's rules; the
+ * variants `negativeStockStoredAsZero` and `weightStoredAsKg` store what the newer sources say.
+ */
+function readProductFields(item: Record<string, unknown>, variants: VariantSwitches): FieldChanges {
+	const { negativeStockStoredAsZero, weightStoredAsKg } = variants.current;
 	const result: FieldChanges = { errors: [], changes: {} };
 	if (!isBlank(item.basePrice)) {
 		const basePrice = toNumber(item.basePrice);
@@ -79,9 +105,9 @@ function readProductFields(item: Record<string, unknown>): FieldChanges {
 	}
 	if (!isBlank(item.stockLevel)) {
 		const stockLevel = toNumber(item.stockLevel);
-		if (stockLevel === undefined || !Number.isInteger(stockLevel) || stockLevel < 0) {
+		if (stockLevel === undefined || !Number.isInteger(stockLevel) || (stockLevel < 0 && !negativeStockStoredAsZero)) {
 			result.errors.push('stockLevel must be an integer >= 0');
-		} else result.changes.stockLevel = stockLevel;
+		} else result.changes.stockLevel = Math.max(0, stockLevel);
 	}
 	if (!isBlank(item.packageWeightValue)) {
 		const weight = toNumber(item.packageWeightValue);
@@ -93,12 +119,23 @@ function readProductFields(item: Record<string, unknown>): FieldChanges {
 		if (!WEIGHT_UNITS.includes(unit)) result.errors.push('packageWeightUnit must be KG or G');
 		else result.changes.packageWeightUnit = unit;
 	}
+	// "Hard-coded KG": the number is kept, the unit sent is not.
+	if (weightStoredAsKg && result.changes.packageWeightValue !== undefined) result.changes.packageWeightUnit = 'KG';
+	readServiceFields(item, result);
 	if (!isBlank(item.sku)) {
 		const sku = toText(item.sku)?.trim();
 		if (!sku) result.errors.push('sku must be a non-empty string');
 		else result.changes.sku = sku;
 	}
 	return result;
+}
+
+/** GET products' element; with `weightStoredAsKg`, every weight in kilograms, the unit in lower case as the live answers write it. */
+function answeredProduct(core: SandboxCore, record: ProductRecord): Product | (Omit<Product, 'packageWeightUnit'> & { packageWeightUnit: string }) {
+	const product = toProduct(record);
+	if (!core.variants.current.weightStoredAsKg) return product;
+	const inKg = product.packageWeightUnit === 'G' ? product.packageWeightValue / 1000 : product.packageWeightValue;
+	return { ...product, packageWeightValue: inKg, packageWeightUnit: 'kg' };
 }
 
 /** A base price change applies from the next day: it goes to newBasePrice until then. */
@@ -110,7 +147,7 @@ function withBasePrice(record: ProductRecord, basePrice: number | undefined, now
 
 function updateProduct(core: SandboxCore, product: ProductRecord, item: unknown): ProductUpdateResult {
 	if (!isRecord(item)) return { status: 'FAIL', errors: ['Each product update must be an object'], myProductId: product.id };
-	const { errors, changes, basePrice } = readProductFields(item);
+	const { errors, changes, basePrice } = readProductFields(item, core.variants);
 	if (errors.length > 0) return { status: 'FAIL', errors, myProductId: product.id };
 	const nowMs = core.clock.nowMs();
 	const updated = withBasePrice({ ...product, ...changes }, basePrice, nowMs);
@@ -146,7 +183,7 @@ function importProduct({ core, body }: RouteContext): { id: string } {
 	const ean = toText(item.ean)?.trim();
 	if (!ean || !/^\d{8,14}$/.test(ean)) throw badRequest('ean must be a GTIN of 8 to 14 digits');
 	const existing = core.catalog.getByEan(ean);
-	const { errors, changes, basePrice } = readProductFields(item);
+	const { errors, changes, basePrice } = readProductFields(item, core.variants);
 	const name = toText(item.name)?.trim();
 	if (!existing) {
 		if (!name) errors.push('name is required');
@@ -275,7 +312,7 @@ export const productRoutes: RouteDefinition[] = [
 				eans: eansAsked(query, core.variants.current.productsEanRepeats),
 				modifiedSince: modifiedSince(query),
 			};
-			return { json: core.catalog.page(filter, page, size).map(toProduct) };
+			return { json: core.catalog.page(filter, page, size).map((record) => answeredProduct(core, record)) };
 		},
 	},
 	{

@@ -143,7 +143,7 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		await start();
 		const products = settledProducts(3);
 
-		const result = await run(SYNC_MAPPED, sheetRows(products, (_, index) => (index === 1 ? { Qty: '-1' } : {})), {
+		const result = await run(SYNC_MAPPED, sheetRows(products, (_, index) => (index === 1 ? { Qty: '2.5' } : {})), {
 			node: { typeVersion: 2, onError: 'continueRegularOutput' },
 		});
 

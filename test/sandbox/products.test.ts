@@ -328,3 +328,61 @@ describe('sandbox: large catalogues', () => {
 		}
 	});
 });
+
+describe('sandbox: what updates store (platform facts 2026)', () => {
+	let sandbox: Sandbox;
+	let token: string;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ now: '2025-06-15T10:00:00Z', rateLimits: false, products: 20, seed: 7 });
+		token = await getToken(sandbox);
+	});
+	afterEach(() => sandbox.setVariants({ weightStoredAsKg: false, negativeStockStoredAsZero: false }));
+	afterAll(() => sandbox.close());
+
+	const bulk = (body: unknown) => call(sandbox, 'PUT', `${PRODUCT_API}/product/bulk`, { token, body });
+	const answered = async (id: number) => {
+		const ean = sandbox.state.product(id)!.ean;
+		return (await call(sandbox, 'GET', `${PRODUCT_API}/products?ean=${ean}`, { token })).json[0] as Record<string, unknown>;
+	};
+
+	it('stores a weight in the unit sent; with weightStoredAsKg the number as kilograms, answered in lower case', async () => {
+		await bulk([{ id: 100001, packageWeightValue: 500, packageWeightUnit: 'G' }]);
+		expect(sandbox.state.product(100001)).toMatchObject({ packageWeightValue: 500, packageWeightUnit: 'G' });
+
+		sandbox.setVariants({ weightStoredAsKg: true });
+		const answer = await bulk([{ id: 100002, packageWeightValue: 500, packageWeightUnit: 'G' }]);
+		expect(answer.json).toEqual([{ status: 'SUCCESS', errors: [], myProductId: 100002 }]);
+		expect(sandbox.state.product(100002)).toMatchObject({ packageWeightValue: 500, packageWeightUnit: 'KG' });
+		expect(await answered(100002)).toMatchObject({ packageWeightValue: 500, packageWeightUnit: 'kg' });
+		// What was stored in grams before reads as kilograms.
+		expect(await answered(100001)).toMatchObject({ packageWeightValue: 0.5, packageWeightUnit: 'kg' });
+	});
+
+	it('refuses a negative stock per item; with negativeStockStoredAsZero stores 0', async () => {
+		const refused = await bulk([{ id: 100003, stockLevel: -3 }]);
+		expect(refused.json).toEqual([{ status: 'FAIL', errors: ['stockLevel must be an integer >= 0'], myProductId: 100003 }]);
+
+		sandbox.setVariants({ negativeStockStoredAsZero: true });
+		const single = await call(sandbox, 'PUT', `${PRODUCT_API}/product/100003`, { token, body: { id: 100003, stockLevel: -3 } });
+		expect(single.json).toEqual({ status: 'SUCCESS', errors: [], myProductId: 100003 });
+		expect(sandbox.state.product(100003)?.stockLevel).toBe(0);
+		const fraction = await bulk([{ id: 100003, stockLevel: -2.5 }]);
+		expect(fraction.json).toEqual([{ status: 'FAIL', errors: ['stockLevel must be an integer >= 0'], myProductId: 100003 }]);
+	});
+
+	it('stores serviceable and package dimensions (cm), and checks them; other unknown fields are ignored', async () => {
+		const answer = await bulk([
+			{ id: 100004, serviceable: true, packageHeightValue: 12.5, packageWidthValue: '30', packageLengthValue: 40, productWidthValue: 9, color: 'red' },
+			{ id: 100005, serviceable: 'maybe', packageHeightValue: 0 },
+		]);
+		expect(answer.json).toEqual([
+			{ status: 'SUCCESS', errors: [], myProductId: 100004 },
+			{ status: 'FAIL', errors: ['serviceable must be true or false', 'packageHeightValue must be positive'], myProductId: 100005 },
+		]);
+		expect(sandbox.state.product(100004)).toMatchObject({ serviceable: true, packageHeightValue: 12.5, packageWidthValue: 30, packageLengthValue: 40 });
+		expect(sandbox.state.product(100004)).not.toHaveProperty('productWidthValue');
+		expect(sandbox.state.product(100004)).not.toHaveProperty('color');
+		expect(await answered(100004)).toMatchObject({ serviceable: true, packageHeightValue: 12.5, packageDimensionUnit: 'cm' });
+		expect(await answered(100005)).not.toHaveProperty('packageDimensionUnit');
+	});
+});

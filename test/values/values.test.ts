@@ -23,6 +23,7 @@ import {
 	readNumber,
 	readPercent,
 	readPrice,
+	readSignedStockLevel,
 	readStockLevel,
 	readText,
 	readUrl,
@@ -117,6 +118,13 @@ describe('numbers', () => {
 		['readId', readId, [[1, 1], ['100001', 100001], [' 42 ', 42]], [0, '0', -1, '1e3', '1.5', 1.5, '1,000', 'A-17', Number.MAX_SAFE_INTEGER + 2, ...NOT_NUMBERS]],
 		['readPrice', readPrice, [[1299, 1299], ['1299', 1299], ['1299.00', 1299], ['1299.5', 1299.5], [12.99, 12.99], ['0.01', 0.01]], ['1.299', 1.299, '1299.999', 0, '0', '0.00', -1, ...NOT_NUMBERS]],
 		['readStockLevel', readStockLevel, [[0, 0], ['1000', 1000], [31, 31]], ['1,000', '1.000', -1, 2.5, '2.5', ...NOT_NUMBERS]],
+		// An ERP's oversold item: the sign is read, what goes out for it is the writer's rule (products.ts).
+		[
+			'readSignedStockLevel',
+			readSignedStockLevel,
+			[[0, 0], ['1000', 1000], [-3, -3], ['-3', -3], [' -12 ', -12]],
+			['1,000', '1.000', '-1.5', -2.5, '2.5', '--3', '- 3', '−3', ...NOT_NUMBERS.filter((value) => value !== '-5')],
+		],
 		['readPercent', readPercent, [[0, 0], ['20', 20], [12.5, 12.5], ['100', 100]], [-1, '101', '20%', ...NOT_NUMBERS]],
 		['readVat', readVat, [[0, 0], [10, 10], ['20', 20], [' 10 ', 10]], [15, '15', '20%', '0.2', ...NOT_NUMBERS]],
 		['readLimit', readLimit, [[1, 1], ['50', 50]], [0, '0', -3, 2.5, '1e3', ...NOT_NUMBERS]],

@@ -418,6 +418,8 @@ export interface BulkOperation<Checked> {
 	resolve?: (exec: IExecuteFunctions, entries: Array<BulkEntry<Checked>>) => Promise<void>;
 	/** Sends a batch (its invalid entries reported, not sent); outputs in entry order. */
 	send: (exec: IExecuteFunctions, batch: Batch<Checked>) => Promise<BatchOutput[]>;
+	/** The operation's own fields in Options, beside Fail on Item Errors. */
+	options?: INodeProperties[];
 }
 
 /** The reason of an invalid entry as its output item says it: the message without the trailing "(item N)". */
@@ -545,7 +547,7 @@ export function bulkOperationModule<Checked>(resource: string, option: INodeProp
 	const displayOptions = { show: { resource: [resource], operation: [String(option.value)] } };
 	return {
 		option,
-		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(operation.input), ...bulkResultFields()]),
+		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(operation.input), ...bulkResultFields(operation.options)]),
 		run: async function (this: IExecuteFunctions) {
 			return await runBulkOperation(this, operation);
 		},
@@ -606,6 +608,8 @@ export interface BulkWrite<Checked> extends BulkRequests {
 	body: (value: Checked) => IDataObject;
 	/** The id an invalid entry comes out with (it was never sent); none for a new discount, which has no id of its own. */
 	idOfInvalid?: (raw: IDataObject) => unknown;
+	/** What the output says about how an entry went out (a value converted), beside its result. */
+	notesOf?: (value: Checked) => string[] | undefined;
 }
 
 /**
@@ -634,7 +638,10 @@ export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Che
 				return { json, entry: position };
 			}
 			const result = results[next++];
-			return { json: shapeBulkResult(result as Parameters<typeof shapeBulkResult>[0], simplify), entry: position, rejected: result.success === false };
+			const json = shapeBulkResult(result as Parameters<typeof shapeBulkResult>[0], simplify);
+			const notes = write.notesOf?.(entry.value as Checked);
+			if (notes) json.notes = notes;
+			return { json, entry: position, rejected: result.success === false };
 		});
 	};
 }

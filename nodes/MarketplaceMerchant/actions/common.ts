@@ -105,8 +105,8 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
 
-/** Simplify and Fail on Item Errors of the bulk writes (read by answers/answers.ts, `finishBulkResults`). */
-export function bulkResultFields(): INodeProperties[] {
+/** Simplify and Fail on Item Errors of the bulk writes (read by answers/answers.ts, `finishBulkResults`), and an operation's own `options`. */
+export function bulkResultFields(options: INodeProperties[] = []): INodeProperties[] {
 	return [
 		simplifyField(
 			"Whether to return one flat item per entry: ID, success, error (null on success) and the input sent. Off: the service's own result fields with the input.",
@@ -117,6 +117,7 @@ export function bulkResultFields(): INodeProperties[] {
 				'failOnItemErrors',
 				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
 			),
+			...options,
 		]),
 	];
 }

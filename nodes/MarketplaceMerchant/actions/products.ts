@@ -21,8 +21,11 @@ import { LIMITS, PATHS } from '../transport/endpoints';
 import { CREDENTIAL_TYPE, normalizeBaseUrl, runOf, sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/engine';
 import {
 	VAT_RATES,
+	describeValue,
+	fieldPath,
 	invalidInput,
 	isBlank,
+	readBoolean,
 	readChoice,
 	readEan,
 	readId,
@@ -30,10 +33,11 @@ import {
 	readLocator,
 	readNumber,
 	readPrice,
-	readStockLevel,
+	readSignedStockLevel,
 	readText,
 	readVat,
 	readWholeNumber,
+	type SettingsContext,
 	type ValueContext,
 } from '../values/values';
 import type { EntryRead } from './bulkRun';
@@ -55,6 +59,13 @@ export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1
 /** A text field, not a number defaulting to 0: n8n (2.41) flags an empty required field before a run only for text types. */
 export function requiredPriceField(name: string, displayName: string, description: string): INodeProperties {
 	return textField(displayName, name, description, { required: true, placeholder: 'e.g. 1299.99' });
+}
+
+const DIMENSION_FORMS = 'above 0, plain digits with at most 2 decimals (e.g. 12.5)';
+
+/** A length in centimetres: the unit the service's answers give dimensions in (`packageDimensionUnit: "cm"`, platform facts). */
+function dimensionField(displayName: string, name: string, what: string): INodeProperties {
+	return textField(`${displayName} (cm)`, name, `${what} in centimetres; ${DIMENSION_FORMS}`, { placeholder: 'e.g. 12.5' });
 }
 
 /**
@@ -81,6 +92,26 @@ export const PRODUCT_FIELDS = {
 		'Package weight; above 0, plain digits with at most 3 decimals (e.g. 1.25)',
 		{ placeholder: 'e.g. 1.25' },
 	),
+	packageHeightValue: dimensionField('Package Height', 'packageHeightValue', 'Package height'),
+	packageLengthValue: dimensionField('Package Length', 'packageLengthValue', 'Package length'),
+	packageWidthValue: dimensionField('Package Width', 'packageWidthValue', 'Package width'),
+	productHeightValue: dimensionField('Product Height', 'productHeightValue', 'Height of the product itself'),
+	productLengthValue: dimensionField('Product Length', 'productLengthValue', 'Length of the product itself'),
+	productWidthValue: dimensionField('Product Width', 'productWidthValue', 'Width of the product itself'),
+	productWeightValue: textField(
+		'Product Weight (kg)',
+		'productWeightValue',
+		'Weight of the product itself in kilograms (the service stores weights in kilograms); above 0, plain digits with at most 3 decimals (e.g. 1.25)',
+		{ placeholder: 'e.g. 1.25' },
+	),
+	serviceable: {
+		displayName: 'Serviceable',
+		name: 'serviceable',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether the product is serviceable: the service's `serviceable` flag, which its current pages list for updates without defining it further (a production client sends true for every product)",
+	},
 	sku: textField('SKU', 'sku', 'Stock keeping unit'),
 	stockLevel: textField('Stock Level', 'stockLevel', 'Available stock; a whole number of 0 or more, plain digits (e.g. 1000)', {
 		placeholder: 'e.g. 1000',
@@ -100,8 +131,107 @@ export function readWeight(ctx: ValueContext, field: string, value: unknown): nu
 	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 3, kind: 'a weight' });
 }
 
-export function readWeightUnit(ctx: ValueContext, field: string, value: unknown): string {
+export type WeightUnit = 'KG' | 'G';
+
+export function readWeightUnit(ctx: ValueContext, field: string, value: unknown): WeightUnit {
 	return readChoice(ctx, field, value, ['KG', 'G'] as const);
+}
+
+/** A package or product dimension in centimetres. */
+export function readDimension(ctx: ValueContext, field: string, value: unknown): number {
+	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 2, kind: 'a length in centimetres' });
+}
+
+/** The product's own dimensions, for Import (platform facts: import takes them; product/bulk is not said to). */
+export const PRODUCT_DIMENSION_READERS = {
+	productWidthValue: readDimension,
+	productLengthValue: readDimension,
+	productHeightValue: readDimension,
+	productWeightValue: readWeight,
+} satisfies Record<string, (ctx: ValueContext, field: string, value: unknown) => number>;
+
+export const PRODUCT_DIMENSION_FIELDS: INodeProperties[] = [
+	PRODUCT_FIELDS.productHeightValue,
+	PRODUCT_FIELDS.productLengthValue,
+	PRODUCT_FIELDS.productWeightValue,
+	PRODUCT_FIELDS.productWidthValue,
+];
+
+/**
+ * Every weight goes out in kilograms, and this is the one place that says how: each writer of a
+ * package weight (Update, Update Many, Import) passes the fields it read (`packageWeightValue` as
+ * readWeight reads it, `packageWeightUnit` as readWeightUnit does) and sends what this leaves in
+ * them. Platform facts: the live service stores the number as kilograms whatever unit is sent
+ * ("hard-coded KG"), so `500 G` would become 500 kg; where the service honours the unit (the
+ * interface reference), 0.5 KG is the same 500 g. Grams (at most 3 decimals) are counted in whole
+ * milligrams and divided once, so the kilograms are exact: 300 G is 0.3 KG, not 0.30000000000000004.
+ * Returns what the output should tell the merchant: the conversion, or a unit given without a value
+ * (not sent: it only says what a value is in, and a service that honours units would re-read the
+ * stored number in it).
+ */
+export function packageWeightInKg(fields: IDataObject): string | undefined {
+	const { packageWeightValue: value, packageWeightUnit: unit } = fields;
+	if (value === undefined) {
+		if (unit === undefined) return undefined;
+		delete fields.packageWeightUnit;
+		return `Package Weight Unit ${String(unit)} not sent: no Package Weight Value was given`;
+	}
+	fields.packageWeightUnit = 'KG';
+	if (unit !== 'G') return undefined;
+	const kilograms = Math.round((value as number) * 1000) / 1_000_000;
+	fields.packageWeightValue = kilograms;
+	return `Package Weight ${String(value)} G sent as ${kilograms} KG, as the service stores kilograms`;
+}
+
+/** Options › Negative Stock, of Update, Update Many and Sync Stock and Prices (read by `readNegativeStock` only). */
+export const NEGATIVE_STOCK_OPTION: INodeProperties = {
+	displayName: 'Negative Stock',
+	name: 'negativeStock',
+	type: 'options',
+	options: [
+		{
+			name: 'Send as 0',
+			value: 'zero',
+			description: 'A stock below 0 (an item oversold in the ERP) goes out as 0, as the service stores it; the entry says so in notes',
+		},
+		{
+			name: 'Treat as Invalid',
+			value: 'invalid',
+			description: 'A stock below 0 makes its entry invalid (Invalid Entries decides what happens to the run; Update fails the item)',
+		},
+	],
+	default: 'zero',
+	description: 'What to do with a Stock Level below 0',
+};
+
+const NEGATIVE_STOCK_LABEL = fieldPath('Options', NEGATIVE_STOCK_OPTION.displayName);
+type NegativeStock = 'zero' | 'invalid';
+
+function readNegativeStock(settings: SettingsContext): NegativeStock {
+	const choice = settings.getNodeParameter(`options.${NEGATIVE_STOCK_OPTION.name}`, NEGATIVE_STOCK_OPTION.default);
+	if (choice === 'zero' || choice === 'invalid') return choice;
+	throw invalidInput(settings, NEGATIVE_STOCK_LABEL, `${describeValue(choice)} is not one of zero, invalid`, 'Pick Send as 0 or Treat as Invalid');
+}
+
+/**
+ * The stock every writer sends for a stock level read with readSignedStockLevel: as given from 0
+ * up; below 0 (an ERP's oversold item), 0 with a note by default, since the service stores a
+ * negative stock as 0 (platform facts) and one such row used to stop a whole run; or invalid, as
+ * Options › Negative Stock says (read only for a negative stock: long lists have none).
+ */
+export function stockLevelToSend(
+	settings: SettingsContext,
+	ctx: ValueContext,
+	field: string,
+	stock: number,
+	/** Sync says "taken": an unchanged entry sends nothing. */
+	verb: 'sent' | 'taken' = 'sent',
+): { stockLevel: number; note?: string } {
+	if (stock >= 0) return { stockLevel: stock === 0 ? 0 : stock };
+	if (readNegativeStock(settings) === 'invalid') {
+		throw invalidInput(ctx, field, `must be at least 0, got ${stock}`, `${NEGATIVE_STOCK_LABEL} is Treat as Invalid; choose Send as 0 to send a stock below 0 as 0`);
+	}
+	return { stockLevel: 0, note: `Stock Level ${stock} ${verb} as 0, as the service stores it` };
 }
 
 /** An EAN for comparing: 0740617304350 and 740617304350 are the same GTIN, and the service may answer either. */
@@ -321,15 +451,30 @@ export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext
 	return ids as number[];
 }
 
+/**
+ * Platform facts: product/bulk and product/{id} also take `serviceable` and package dimensions
+ * (product dimensions only Import). No `packageDimensionUnit` is sent: the sources name it only in
+ * answers, as `cm`, not among what a write takes, so the fields are in centimetres.
+ */
 export const productUpdateFieldOptions: INodeProperties[] = [
 	{
 		...PRODUCT_FIELDS.basePrice,
 		description: `New price with VAT included; above 0. The service applies it from the next day. ${PRICE_FORMS}.`,
 	},
-	PRODUCT_FIELDS.packageWeightUnit,
+	PRODUCT_FIELDS.packageHeightValue,
+	PRODUCT_FIELDS.packageLengthValue,
+	{
+		...PRODUCT_FIELDS.packageWeightUnit,
+		description: 'Unit of Package Weight Value; grams are sent converted to kilograms, the unit the service stores',
+	},
 	PRODUCT_FIELDS.packageWeightValue,
+	PRODUCT_FIELDS.packageWidthValue,
+	PRODUCT_FIELDS.serviceable,
 	PRODUCT_FIELDS.sku,
-	PRODUCT_FIELDS.stockLevel,
+	{
+		...PRODUCT_FIELDS.stockLevel,
+		description: 'Available stock; a whole number, plain digits (e.g. 1000). Below 0 (oversold) goes out as 0, as the service stores it, unless Options › Negative Stock says otherwise.',
+	},
 	PRODUCT_FIELDS.vat,
 ];
 
@@ -339,13 +484,18 @@ export function updateFieldsCollection(description: string): INodeProperties {
 	return { displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, description, options };
 }
 
-const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown) => string | number> = {
+/** One reader per field; a stock level below 0 and a weight in grams then go out by the writers' rules (`stockLevelToSend`, `packageWeightInKg`). */
+const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown) => string | number | boolean> = {
 	basePrice: readPrice,
 	vat: readVat,
-	stockLevel: readStockLevel,
+	stockLevel: readSignedStockLevel,
 	sku: readText,
 	packageWeightValue: readWeight,
 	packageWeightUnit: readWeightUnit,
+	serviceable: readBoolean,
+	packageHeightValue: readDimension,
+	packageWidthValue: readDimension,
+	packageLengthValue: readDimension,
 };
 
 export const UPDATE_FIELD_NAMES = Object.keys(UPDATE_FIELD_READERS);
@@ -356,13 +506,16 @@ const UPDATE_FIELDS_NAMED = productUpdateFieldOptions.map(({ name, displayName }
 /** An update entry checked, its product still as the user named it (an EAN is looked up before sending). */
 export interface CheckedProductUpdate {
 	product: NamedProductRef;
+	/** As they go out: the stock from 0 up, the weight in kilograms. */
 	fields: IDataObject;
+	/** What the output tells about how a value went out (a weight converted, a stock below 0 sent as 0). */
+	notes?: string[];
 	/** Update Many's, once the product is resolved. */
 	productId?: number;
 }
 
 /** An entry of Update Many, or Update's parameters as one. */
-type UpdateEntry = Pick<EntryRead, 'raw' | 'label' | 'reader' | 'fromPanel'> & { ctx: ValueContext };
+type UpdateEntry = Pick<EntryRead, 'raw' | 'label' | 'reader' | 'fromPanel'> & { ctx: SettingsContext };
 
 /**
  * Other properties of the entry are not sent, so items from Get Many pass as they are. From the
@@ -376,10 +529,18 @@ export function buildProductUpdate({ ctx, raw, label, reader, fromPanel }: Updat
 		const given = fromPanel ? Object.prototype.hasOwnProperty.call(raw, property) : !isBlank(raw[property]);
 		if (given) fields[property] = read(reader(property), label(property), raw[property]);
 	}
+	const notes: string[] = [];
+	if (fields.stockLevel !== undefined) {
+		const { stockLevel, note } = stockLevelToSend(ctx, reader('stockLevel'), label('stockLevel'), fields.stockLevel as number);
+		fields.stockLevel = stockLevel;
+		if (note) notes.push(note);
+	}
+	const weightNote = packageWeightInKg(fields);
+	if (weightNote) notes.push(weightNote);
 	if (Object.keys(fields).length === 0) {
 		throw invalidInput(ctx, label(), 'nothing to update', `Give at least one of: ${UPDATE_FIELDS_NAMED}`);
 	}
-	return { product, fields };
+	return notes.length > 0 ? { product, fields, notes } : { product, fields };
 }
 
 /** Platform facts: every price the service gives is in RSD. */

@@ -129,10 +129,14 @@ export function readParameter<T>(ctx: ParameterContext, parameterPath: string, f
 }
 
 const PLAIN_NUMBER = /^(\d+)(?:\.(\d+))?$/;
+/** With a leading minus, for the one value that may come negative: an ERP's stock of an oversold item. */
+const SIGNED_NUMBER = /^(-?\d+)(?:\.(\d+))?$/;
 
 interface NumberRules {
 	/** Text may not hold a `.` at all. */
 	whole?: boolean;
+	/** Text may start with `-`. */
+	signed?: boolean;
 	maxDecimals?: number;
 	min?: number;
 	minExclusive?: boolean;
@@ -159,7 +163,7 @@ export function readNumber(ctx: ValueContext, field: string, value: unknown, rul
 		if (!Number.isFinite(value)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
 		number = rules.maxDecimals === undefined ? value : withinDecimals(value, rules.maxDecimals);
 	} else {
-		const match = typeof value === 'string' ? PLAIN_NUMBER.exec(value.trim()) : null;
+		const match = typeof value === 'string' ? (rules.signed ? SIGNED_NUMBER : PLAIN_NUMBER).exec(value.trim()) : null;
 		if (!match || (rules.whole && match[2] !== undefined)) throw invalidInput(ctx, field, `${describeValue(value)} is not ${kind}`, hint);
 		const tooPrecise = rules.maxDecimals !== undefined && (match[2]?.length ?? 0) > rules.maxDecimals;
 		number = tooPrecise ? undefined : Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
@@ -186,6 +190,8 @@ function numberReader(rules: NumberRules): Reader<number> {
 export const readId = numberReader({ whole: true, min: 1, kind: 'a product ID (a whole number)' });
 export const readPrice = numberReader({ min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT });
 export const readStockLevel = numberReader({ whole: true, min: 0, kind: 'a stock level (a whole number)' });
+/** A stock level that may be below 0 (an ERP's oversold item): what to send for it is the writer's rule (products.ts, `readStockToSend`). */
+export const readSignedStockLevel = numberReader({ whole: true, signed: true, kind: 'a stock level (a whole number)' });
 export const readLimit = numberReader({ whole: true, min: 1, kind: 'a limit (a whole number)' });
 
 /** `max` above 100 where a share above the whole makes sense (a price increase). */

@@ -419,4 +419,58 @@ describe('Product: Sync Stock and Prices', () => {
 		);
 		expect(blank.error?.message).toBe('Products › row 1 › Match Value: is missing (item 0)');
 	});
+
+	describe('an oversold item (stock below 0) in the feed', () => {
+		it.each([
+			['refuses it per item (the reference)', false],
+			['stores it as 0', true],
+		])('is taken as 0 by default, with a note, against a service that %s', async (_case, negativeStockStoredAsZero) => {
+			await start(20);
+			sandbox.setVariants({ negativeStockStoredAsZero });
+			const [a, b] = settledProducts();
+
+			const result = await sync([{ ean: a.ean, stockLevel: '-3' }, { ean: b.ean, stockLevel: b.stockLevel + 1 }], { simplify: true });
+
+			expect(result.error).toBeUndefined();
+			expect(result.json('Node')).toEqual([
+				{
+					id: a.id,
+					sku: a.sku,
+					success: true,
+					status: 'updated',
+					notes: ['Stock Level -3 taken as 0, as the service stores it'],
+					input: { ean: a.ean, stockLevel: 0 },
+					changes: { stockLevel: { from: a.stockLevel, to: 0 } },
+				},
+				{ id: b.id, sku: b.sku, success: true, status: 'updated', input: { ean: b.ean, stockLevel: b.stockLevel + 1 }, changes: { stockLevel: { from: b.stockLevel, to: b.stockLevel + 1 } } },
+			]);
+			expect(sandbox.state.product(a.id)?.stockLevel).toBe(0);
+			expect(bulkBodies()).toEqual([2]);
+		});
+
+		it('keeps its note when nothing is sent (the stock is already 0), and in the detailed outcome', async () => {
+			await start(20);
+			const [a] = settledProducts();
+
+			await sync([{ ean: a.ean, stockLevel: 0 }]);
+			const result = await sync([{ ean: a.ean, stockLevel: -1 }]);
+
+			expect(result.json('Node')).toEqual([
+				{ entry: 1, match: a.ean, productId: a.id, sku: a.sku, status: 'unchanged', changes: {}, errors: [], notes: ['Stock Level -1 taken as 0, as the service stores it'] },
+			]);
+		});
+
+		it('is an invalid entry under Options › Negative Stock: Treat as Invalid', async () => {
+			await start(20);
+			const [a, b] = settledProducts();
+
+			const stopped = await sync([{ ean: a.ean, stockLevel: 5 }, { ean: b.ean, stockLevel: '-3' }], { options: { negativeStock: 'invalid' } });
+			expect(stopped.error?.message).toBe('Products (JSON) › entry 2 › Stock Level (stockLevel): must be at least 0, got -3 (item 0)');
+			expect(sandbox.log.filter((logged) => logged.route !== 'token')).toEqual([]);
+
+			const skipped = await sync([{ ean: a.ean, stockLevel: 5 }, { ean: b.ean, stockLevel: '-3' }], { options: { negativeStock: 'invalid' }, invalidEntries: 'skip' });
+			expect(statuses(skipped)).toEqual([a.stockLevel === 5 ? 'unchanged' : 'updated', 'invalid']);
+			expect(sandbox.state.product(b.id)?.stockLevel).toBe(b.stockLevel);
+		});
+	});
 });

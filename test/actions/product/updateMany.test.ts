@@ -31,11 +31,16 @@ describe('Product: Update Many', () => {
 		expect(result.json('Node')).toEqual([
 			{ id: first.id, success: true, input: { id: first.id, stockLevel: 11, vat: 0 } },
 			{ id: UNKNOWN_ID, success: false, error: `Product ${UNKNOWN_ID} does not exist`, input: { id: UNKNOWN_ID, stockLevel: 5 } },
-			{ id: second.id, success: true, input: { id: second.id, basePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 } },
+			{
+				id: second.id,
+				success: true,
+				input: { id: second.id, basePrice: 999, packageWeightUnit: 'KG', packageWeightValue: 0.3 },
+				notes: ['Package Weight 300 G sent as 0.3 KG, as the service stores kilograms'],
+			},
 		]);
 		expect(sandbox.state.product(first.id)).toEqual(expect.objectContaining({ stockLevel: 11, vat: 0 }));
 		expect(sandbox.state.product(second.id)).toEqual(
-			expect.objectContaining({ newBasePrice: 999, packageWeightUnit: 'G', packageWeightValue: 300 }),
+			expect.objectContaining({ newBasePrice: 999, packageWeightUnit: 'KG', packageWeightValue: 0.3 }),
 		);
 		expect(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount)).toEqual([3]);
 	});
@@ -84,7 +89,7 @@ describe('Product: Update Many', () => {
 
 	it.each([
 		['VAT 15', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: 15 }], /^Products \(JSON\) › entry 2 › VAT \(vat\): must be one of 0, 10, 20, got 15 \(item 0\)/],
-		['a negative stock level', [{ id: 100_001, stockLevel: -1 }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): must be at least 0, got -1 \(item 0\)/],
+		['a package width that is not a number', [{ id: 100_001, packageWidthValue: '12,5' }], /^Products \(JSON\) › entry 1 › Package Width \(cm\) \(packageWidthValue\): "12,5" is not a length in centimetres/],
 		['a fractional stock level', [{ id: 100_001, stockLevel: '2.5' }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): "2\.5" is not a stock level/],
 		['a zero price', [{ id: 100_001, basePrice: 0 }], /^Products \(JSON\) › entry 1 › Base Price \(basePrice\): must be above 0, got 0/],
 		['a negative weight', [{ id: 100_001, packageWeightValue: -2 }], /^Products \(JSON\) › entry 1 › Package Weight Value \(packageWeightValue\): must be above 0/],
@@ -152,5 +157,83 @@ describe('Product: Update Many', () => {
 		expect(output[30_000]).toEqual(expect.objectContaining({ id: 130_001, input: { id: 130_001, stockLevel: 0 } }));
 		expect(sandbox.state.product(130_001)?.stockLevel).toBe(0);
 		expect(sandbox.state.product(129_999)?.stockLevel).toBe(98);
+	});
+
+	it('sends weights in kilograms, a stock below 0 as 0, serviceable and package dimensions, in one request', async () => {
+		await start(10);
+		sandbox.setVariants({ weightStoredAsKg: true });
+		const [first, second, third] = sandbox.state.products;
+		const products = [
+			{ id: first.id, packageWeightValue: '1234.567', packageWeightUnit: 'g', stockLevel: '-3' },
+			{ id: second.id, serviceable: 'true', packageHeightValue: '10', packageWidthValue: 20.5, packageLengthValue: '30' },
+			{ id: third.id, packageWeightValue: 2, packageWeightUnit: 'KG' },
+		];
+
+		const result = await run(bulkUpdate(), [{ products }]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')).toEqual([
+			{
+				id: first.id,
+				success: true,
+				input: { id: first.id, packageWeightValue: 1.234567, packageWeightUnit: 'KG', stockLevel: 0 },
+				notes: ['Stock Level -3 sent as 0, as the service stores it', 'Package Weight 1234.567 G sent as 1.234567 KG, as the service stores kilograms'],
+			},
+			{ id: second.id, success: true, input: { id: second.id, serviceable: true, packageHeightValue: 10, packageWidthValue: 20.5, packageLengthValue: 30 } },
+			{ id: third.id, success: true, input: { id: third.id, packageWeightValue: 2, packageWeightUnit: 'KG' } },
+		]);
+		expect(sandbox.state.product(first.id)).toEqual(expect.objectContaining({ packageWeightValue: 1.234567, packageWeightUnit: 'KG', stockLevel: 0 }));
+		expect(sandbox.state.product(second.id)).toEqual(expect.objectContaining({ serviceable: true, packageHeightValue: 10, packageWidthValue: 20.5, packageLengthValue: 30 }));
+		expect(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount)).toEqual([3]);
+	});
+
+	describe('an ERP feed with an oversold item (stock below 0), one item per product', () => {
+		const NEW_NODE = { node: { typeVersion: 2 } };
+		const feed = (ids: number[]) => ids.map((id, index) => ({ id, stock: index === 1 ? '-3' : String(10 + index) }));
+		const parameters = (options: INodeParameters = {}, more: INodeParameters = {}) => ({
+			operation: 'updateMany',
+			itemId: '={{ $json.id }}',
+			itemUpdateFields: { stockLevel: '={{ $json.stock }}' },
+			options,
+			...more,
+		});
+
+		it.each([
+			['refuses it per item (the reference)', false],
+			['stores it as 0', true],
+		])('sends every row, the oversold one as 0 with a note, to a service that %s', async (_case, negativeStockStoredAsZero) => {
+			await start(10);
+			sandbox.setVariants({ negativeStockStoredAsZero });
+			const ids = sandbox.state.products.slice(0, 3).map((product) => product.id);
+
+			const result = await run(parameters(), feed(ids), NEW_NODE);
+
+			expect(result.error).toBeUndefined();
+			expect(result.json('Node')).toEqual([
+				{ id: ids[0], success: true, input: { id: ids[0], stockLevel: 10 } },
+				{ id: ids[1], success: true, input: { id: ids[1], stockLevel: 0 }, notes: ['Stock Level -3 sent as 0, as the service stores it'] },
+				{ id: ids[2], success: true, input: { id: ids[2], stockLevel: 12 } },
+			]);
+			expect(ids.map((id) => sandbox.state.product(id)?.stockLevel)).toEqual([10, 0, 12]);
+		});
+
+		it('Negative Stock: Treat as Invalid makes it an invalid entry: the run stops, or it is skipped and reported', async () => {
+			await start(10);
+			const ids = sandbox.state.products.slice(0, 3).map((product) => product.id);
+
+			const stopped = await run(parameters({ negativeStock: 'invalid' }), feed(ids), NEW_NODE);
+			expect(stopped.error?.message).toBe(`row 2 (Product ID ${ids[1]}) › Update Fields › Stock Level: must be at least 0, got -3 (item 1)`);
+			expect(stopped.error?.description).toMatch(/Options › Negative Stock is Treat as Invalid/);
+			expect(apiRequests()).toHaveLength(0);
+
+			const skipped = await run(parameters({ negativeStock: 'invalid' }, { invalidEntries: 'skip' }), feed(ids), NEW_NODE);
+			expect(skipped.json('Node').map((item) => [item.id, item.success])).toEqual([
+				[ids[0], true],
+				[ids[1], false],
+				[ids[2], true],
+			]);
+			expect(skipped.json('Node')[1].error).toBe(`row 2 (Product ID ${ids[1]}) › Update Fields › Stock Level: must be at least 0, got -3`);
+			expect(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount)).toEqual([2]);
+		});
 	});
 });

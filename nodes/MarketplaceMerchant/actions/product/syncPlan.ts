@@ -24,6 +24,8 @@ export interface SyncEntry {
 	stockLevel?: number;
 	basePrice?: number;
 	allowLargePriceChange: boolean;
+	/** How a value was taken (a stock below 0 as 0), for the entry's output. */
+	notes?: string[];
 }
 
 export interface SyncSettings {
@@ -53,6 +55,7 @@ export interface SyncOutcome extends IDataObject {
 	/** A price the guard held back while the entry's stock change went out. */
 	heldBack?: { basePrice: Change };
 	errors: string[];
+	notes?: string[];
 }
 
 interface SyncPlan {
@@ -175,6 +178,7 @@ export function planSync(
 		const only = Array.isArray(found) ? undefined : found;
 		if (settings.zeroProductsNotInList) for (const product of only ? [only] : (found as IDataObject[])) named.add(product);
 		const result = outcome(entry.position + 1, entry.match, only, 'planned');
+		if (entry.notes) result.notes = entry.notes;
 		outcomes.push(result);
 		const positions = repeated.get(entry.key);
 		if (positions) {
@@ -256,6 +260,7 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 	}
 	const simplified: IDataObject = { id: result.productId, sku: result.sku, success: succeeded(result), status: result.status };
 	if (result.errors.length > 0) simplified.error = result.errors.join('; ');
+	if (result.notes) simplified.notes = result.notes;
 	simplified.input = input;
 	simplified.changes = result.changes;
 	if (result.heldBack) simplified.heldBack = result.heldBack;

@@ -24,8 +24,8 @@ import {
 	readId,
 	readPercent,
 	readPrice,
+	readSignedStockLevel,
 	readSimplify,
-	readStockLevel,
 	readText,
 	type ValueContext,
 } from '../../values/values';
@@ -43,7 +43,7 @@ import {
 import { booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
-import { CATALOGUE } from '../products';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -65,7 +65,7 @@ const BULK_INPUT = productListInput(
 			required: true,
 			placeholder: 'e.g. 8600000000017',
 		}),
-		textField('Stock Level', 'stockLevel', 'Stock to set: a whole number of 0 or more; empty leaves the stock as it is'),
+		textField('Stock Level', 'stockLevel', 'Stock to set: a whole number (below 0 is taken as 0 unless Options › Negative Stock says otherwise); empty leaves the stock as it is'),
 		textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
 		booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
 	],
@@ -122,7 +122,13 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 			? false
 			: readBoolean(reader('allowLargePriceChange'), label('allowLargePriceChange'), entry.allowLargePriceChange),
 	};
-	if (!isBlank(entry.stockLevel)) checked.stockLevel = readStockLevel(reader('stockLevel'), label('stockLevel'), entry.stockLevel);
+	if (!isBlank(entry.stockLevel)) {
+		const stockCtx = reader('stockLevel');
+		const stock = readSignedStockLevel(stockCtx, label('stockLevel'), entry.stockLevel);
+		const { stockLevel, note } = stockLevelToSend(ctx, stockCtx, label('stockLevel'), stock, 'taken');
+		checked.stockLevel = stockLevel;
+		if (note) checked.notes = [note];
+	}
 	if (!isBlank(entry.basePrice)) checked.basePrice = readPrice(reader('basePrice'), label('basePrice'), entry.basePrice);
 	if (checked.stockLevel === undefined && checked.basePrice === undefined) {
 		const why = [reader('stockLevel').whyMissing?.(), reader('basePrice').whyMissing?.()].filter((text) => text !== undefined);
@@ -271,6 +277,7 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 			20,
 			'With Set Stock to 0: the run is refused (nothing sent) when it would set more of the catalogue than this to 0',
 		),
+		NEGATIVE_STOCK_OPTION,
 		{
 			displayName: 'When a Price Is Held Back',
 			name: 'guardedEntries',

@@ -18,11 +18,14 @@ import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/engine';
 import { readSimplify, readingParameter } from '../../values/values';
 import { bulkResultFields, pacedRouting, panelLabels } from '../common';
-import { CATALOGUE, buildProductUpdate, productLocatorField, resolveProductIds, updateFieldsCollection } from '../products';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION, buildProductUpdate, productLocatorField, resolveProductIds, updateFieldsCollection } from '../products';
 import type { OperationModule } from '../contract';
 
+/** The notes of a body the preSend built (a weight converted, a stock below 0 sent as 0), for its output item. */
+const NOTES_OF_BODY = new WeakMap<IDataObject, string[]>();
+
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const { product, fields } = buildProductUpdate({
+	const { product, fields, notes } = buildProductUpdate({
 		ctx: this,
 		raw: { ...(this.getNodeParameter('updateFields', {}) as IDataObject), id: this.getNodeParameter('productId', '') },
 		label: (property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')],
@@ -31,7 +34,9 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 	});
 	const [id] = await resolveProductIds(this, [product]);
 	requestOptions.url = `${PATHS.product}/${String(id)}`;
-	requestOptions.body = { id, ...fields };
+	const body = { id, ...fields };
+	if (notes) NOTES_OF_BODY.set(body, notes);
+	requestOptions.body = body;
 	return requestOptions;
 }
 
@@ -39,7 +44,10 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 async function sendProductUpdate(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const sent = requestData.options.body as IDataObject;
 	const results = await sendRequest(this, requestData);
-	return finishBulkResults.call(this, pairProductResults(results, [sent]), readSimplify(this));
+	const items = finishBulkResults.call(this, pairProductResults(results, [sent]), readSimplify(this));
+	const notes = NOTES_OF_BODY.get(sent);
+	if (notes) for (const { json } of items) json.notes = notes;
+	return items;
 }
 
 const updateProduct: INodePropertyOptions = {
@@ -47,7 +55,7 @@ const updateProduct: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a product',
 	description:
-		"Change one product, named by its product ID (or EAN): base price (RSD, VAT included, plain digits; applies from the next day), VAT (0, 10 or 20), stock level (a whole number, 0 or more), SKU or package weight. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, and the input sent.",
+		"Change one product, named by its product ID (or EAN): base price (RSD, VAT included, plain digits; applies from the next day), VAT (0, 10 or 20), stock level (a whole number; below 0 goes out as 0 by default), SKU, package weight (sent in kilograms), package dimensions (cm) or serviceable. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, the input sent, and notes when a value was sent converted.",
 	routing: pacedRouting({
 		...CATALOGUE,
 		request: { method: 'PUT', url: PATHS.product },
@@ -62,7 +70,7 @@ const displayOptions = { show: { resource: ['product'], operation: ['update'] } 
 const updateProductFields = updateDisplayOptions(displayOptions, [
 	productLocatorField({ name: 'productId' }),
 	updateFieldsCollection('Fields to change; give at least one. Fields not added keep their current value.'),
-	...bulkResultFields(),
+	...bulkResultFields([NEGATIVE_STOCK_OPTION]),
 ]);
 
 const FIELD_LABELS = panelLabels(updateProductFields);

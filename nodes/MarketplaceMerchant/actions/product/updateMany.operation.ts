@@ -5,6 +5,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { bulkOperationModule, bulkWrite, type BulkInput, type BulkRequests } from '../bulkRun';
 import {
 	CATALOGUE,
+	NEGATIVE_STOCK_OPTION,
 	UPDATE_FIELD_NAMES,
 	buildProductUpdate,
 	productLocatorField,
@@ -61,7 +62,7 @@ export const operation = bulkOperationModule<CheckedProductUpdate>(
 		value: 'updateMany',
 		action: 'Update many products',
 		description:
-			'Change price, VAT, stock, SKU or package weight of many products in bulk: one product per input item (a sheet row) or a list, sent in as few requests as the service allows (up to 30,000 each). Outputs one item per product, in the order given, with the product ID, success, error (only when rejected) and the input sent.',
+			'Change price, VAT, stock, SKU, package weight and dimensions or serviceable of many products in bulk: one product per input item (a sheet row) or a list, sent in as few requests as the service allows (up to 30,000 each). Outputs one item per product, in the order given, with the product ID, success, error (only when rejected) and the input sent.',
 	},
 	{
 		input: BULK_INPUT,
@@ -73,6 +74,8 @@ export const operation = bulkOperationModule<CheckedProductUpdate>(
 			// Two updates of one product must arrive in order.
 			idOf: (body) => String(body.id),
 			idOfInvalid: (raw) => raw.id,
+			notesOf: ({ notes }) => notes,
 		}),
+		options: [NEGATIVE_STOCK_OPTION],
 	},
 );
