@@ -42,6 +42,8 @@ export interface RequestLogEntry {
 	itemCount?: number;
 	/** Size of the request body in bytes. */
 	bodyBytes: number;
+	/** Set only for a request that arrived at the service host (`sandbox.serviceUrl`). */
+	host?: 'service';
 }
 
 export type FaultBody =
@@ -97,6 +99,8 @@ export interface SandboxClient {
 export interface SandboxOptions {
 	/** 0 (default) picks a free port; the sandbox always listens on 127.0.0.1. */
 	port?: number;
+	/** Port of the service host, the environment's second host (variants.ts `warehousesAndPricesOn`); 0 (default): a free port. */
+	servicePort?: number;
 	/** Lifetime of issued tokens in real seconds; may be fractional. Default 900. */
 	tokenLifetimeSeconds?: number;
 	/** Live limits by default; `{ scale: N }` makes every window N times shorter; false disables. */
