@@ -62,7 +62,7 @@ function faultAnswer(fault: FaultSpec, context: RouteContext): RouteResult {
 			return { status: fault.status ?? 200, body: XML_BOMB, contentType: 'application/xml', headers };
 		default: {
 			const status = fault.status ?? 500;
-			return { status, json: { message: STATUS_CODES[status] ?? 'Injected fault' }, headers };
+			return { status, json: { message: fault.message ?? STATUS_CODES[status] ?? 'Injected fault' }, headers };
 		}
 	}
 }

@@ -61,6 +61,8 @@ export interface FaultSpec {
 	route?: RouteKey;
 	/** Status to answer with (500, 502, 503, 429, …). */
 	status?: number;
+	/** The `{"message"}` of a status fault's JSON body; default: the status's name. */
+	message?: string;
 	/** How many requests the fault affects. */
 	count: number;
 	/** Adds a Retry-After header (seconds, may be fractional). */
