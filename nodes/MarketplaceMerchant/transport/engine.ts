@@ -4,7 +4,7 @@
  * they build on each other:
  * - Errors: what a failed request says, and the error the node shows, secrets removed;
  * - Policy: when a request may go (one gate per merchant and endpoint group) and whether it goes again;
- * - Sending: the credential, the item's Request Options, the answer read within its cap;
+ * - Sending: the credential and the host an endpoint lives on, the item's Request Options, the answer read within its cap;
  * - Pagination: what RoutingNode hands an item's requests to (pages, id chunks, date windows).
  * Below it are only the table of endpoints and the readers of user values (the Request Options,
  * Limit); answers.ts reads what comes back.
