@@ -32,6 +32,15 @@ export class MarketplaceMerchantApi implements ICredentialType {
 				'Root address of the merchant API. Production and staging have different hosts, and client credentials work only on the host they were issued for.',
 		},
 		{
+			displayName: 'Service Host URL',
+			name: 'serviceUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://api.svc.example-marketplace.com',
+			description:
+				"Optional. The environment's second host, which serves the warehouses (and, where the Base URL does not, the prices): the Base URL's host name with a \"svc\" label, as the merchant portal or the marketplace's integration team gives it. Warehouses are asked there; prices at the Base URL first and there when the Base URL does not serve them. Tokens always come from the Base URL. Empty: everything goes to the Base URL.",
+		},
+		{
 			displayName: 'Client ID',
 			name: 'clientId',
 			type: 'string',

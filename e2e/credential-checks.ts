@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Sandbox } from '../sandbox';
 import { check } from './checks';
+import { onServiceHostOnly, sandboxControl } from './host-checks';
 import type { N8nOwnerSession } from './n8n-api';
 
 const MIB = 1024 * 1024;
@@ -68,6 +69,22 @@ export async function checkCredentialTest(
 		assert.match(refused.message, /client ID or client secret was rejected \(HTTP 401 from the token endpoint\)/);
 		assert.ok(!refused.message.includes(wrongSecret), 'the secret is in the message');
 		return refused.message;
+	});
+
+	await check("credential Test button: with warehouses on the environment's service host, names the cause without it and passes with its Service Host URL", async () => {
+		const { serviceUrl } = await sandboxControl<{ serviceUrl: string }>(sandbox, 'GET', 'info');
+		assert.ok(serviceUrl && serviceUrl !== sandbox.url, `no second host in /__sandbox/info: ${serviceUrl}`);
+		return await onServiceHostOnly(sandbox, async () => {
+			sandbox.clearLog();
+			assert.deepEqual(await test(data), {
+				status: 'Error',
+				message: "The Base URL does not serve warehouses (HTTP 404): enter the environment's service host in the credential's Service Host URL",
+			});
+			assert.deepEqual(await test({ ...data, serviceUrl }), { status: 'OK', message: 'Connection successful!' });
+			const asked = sandbox.log.filter((entry) => entry.route === 'warehouses').map((entry) => `${entry.status} ${entry.host ?? 'main'}`);
+			assert.deepEqual(asked, ['404 main', '200 service']);
+			return `warehouses asked: ${asked.join(', ')}`;
+		});
 	});
 
 	await check('credential Test button: a gzip bomb from the API (1 GiB inflated) ends in a clear error, n8n growing less than 512 MiB', async () => {

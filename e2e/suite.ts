@@ -36,6 +36,7 @@ import {
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkCredentialTest } from './credential-checks';
+import { SERVICE_HOST_CREDENTIAL, checkServiceHostWorkflow } from './host-checks';
 import { checkEanBatchWorkflow, checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
@@ -751,6 +752,11 @@ async function main(): Promise<void> {
 					type: CREDENTIAL_TYPE,
 					data: { baseUrl: sandbox!.url, ...sandbox!.client, apiKey: '' },
 				},
+				{
+					...SERVICE_HOST_CREDENTIAL,
+					type: CREDENTIAL_TYPE,
+					data: { baseUrl: sandbox!.url, serviceUrl: sandbox!.serviceUrl, ...sandbox!.client, apiKey: '' },
+				},
 			]);
 			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
 			const placeholders = await issue10Placeholders(sandbox!);
@@ -766,6 +772,7 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkKilograms(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
+		await checkServiceHostWorkflow(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
 		await checkEanBatchWorkflow(installation, userFolder, sandbox);
 		await checkExamples(installation, userFolder);

@@ -1,7 +1,8 @@
 /**
- * `npm run sandbox [-- --port 4010 --seed 1 --products 300 --rate-limit-scale 1 | --no-rate-limits]
+ * `npm run sandbox [-- --port 4010 --service-port 4011 --seed 1 --products 300 --rate-limit-scale 1 | --no-rate-limits]
  *   [--no-retry-after] [--latency-ms 300 --latency-per-kib-ms 1 --latency-jitter-ms 50]`
- * Starts the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM. `--no-retry-after` answers 429
+ * Starts the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM, with its service host (the environment's
+ * second host, sandbox/variants.ts `warehousesAndPricesOn`) on `--service-port` (default: the next port). `--no-retry-after` answers 429
  * without Retry-After; the latency flags delay every API answer (sandbox/variants.ts `latency`).
  */
 import { startSandbox } from './index';
@@ -27,8 +28,10 @@ function numberArg(args: string[], name: string, fallback?: string): number | un
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const scale = numberArg(args, 'rate-limit-scale');
+	const port = numberArg(args, 'port', process.env.SANDBOX_PORT || undefined) ?? DEFAULT_PORT;
 	const options: SandboxOptions = {
-		port: numberArg(args, 'port', process.env.SANDBOX_PORT || undefined) ?? DEFAULT_PORT,
+		port,
+		servicePort: numberArg(args, 'service-port') ?? (port === 0 ? 0 : port + 1),
 		seed: numberArg(args, 'seed'),
 		products: numberArg(args, 'products'),
 		tokenLifetimeSeconds: numberArg(args, 'token-lifetime'),
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
 	}
 	console.log(`Marketplace sandbox listening on ${sandbox.url}`);
 	console.log(`  Base URL:      ${sandbox.url}`);
+	console.log(`  Service host:  ${sandbox.serviceUrl} (warehouses and prices where POST /__sandbox/variants {"warehousesAndPricesOn": "service" | "both"} puts them)`);
 	console.log(`  Client ID:     ${sandbox.client.clientId}`);
 	console.log(`  Client secret: ${sandbox.client.clientSecret}`);
 	console.log(`  Controls:      ${sandbox.url}/__sandbox/info (see sandbox/README.md)`);

@@ -73,6 +73,8 @@ export class SandboxCore {
 	readonly clients: SandboxClient[];
 	/** Set once the server listens; document links point here. */
 	baseUrl = '';
+	/** The service host's URL (server.ts), set once it listens. */
+	serviceUrl = '';
 	private readonly factory: InvoiceFactory;
 
 	constructor(options: SandboxOptions = {}) {

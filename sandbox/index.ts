@@ -28,6 +28,11 @@ export interface Sandbox {
 	/** `http://127.0.0.1:PORT`: the credential's Base URL. */
 	readonly url: string;
 	readonly port: number;
+	/**
+	 * The environment's service host, another port on the same state, tokens and limits: it serves
+	 * warehouses and prices where variants.ts `warehousesAndPricesOn` says so, nothing else.
+	 */
+	readonly serviceUrl: string;
 	/** The first accepted client (by default `sandbox-client` / `sandbox-secret`). */
 	readonly client: SandboxClient;
 	/** Every request, oldest first (live array, capped; do not modify). */
@@ -58,15 +63,23 @@ export function scaleOf(config: RateLimitConfig): number | false {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const core = new SandboxCore(options);
 	const server = new SandboxServer(core);
+	const serviceServer = new SandboxServer(core, 'service');
 	const port = await server.listen(options.port ?? 0);
 	const url = `http://127.0.0.1:${port}`;
 	core.baseUrl = url;
+	try {
+		core.serviceUrl = `http://127.0.0.1:${await serviceServer.listen(options.servicePort ?? 0)}`;
+	} catch (error) {
+		await server.close();
+		throw error;
+	}
 	// The node in this process paces to the limits this sandbox applies (scaled or off), as it
 	// paces to the live ones against the service (nodePacing.ts).
 	const stopPacing = paceNodeAs(() => scaleOf(core.rateLimiter.config));
 	return {
 		url,
 		port,
+		serviceUrl: core.serviceUrl,
 		client: core.clients[0],
 		get log() {
 			return core.log.entries;
@@ -86,7 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		state: core.state,
 		close: async () => {
 			stopPacing();
-			await server.close();
+			await Promise.all([server.close(), serviceServer.close()]);
 		},
 	};
 }

@@ -1,6 +1,8 @@
 /**
- * The HTTP server. Every request goes through the same steps: injected fault, body size, token,
- * permission, rate limit, route; then the answer is logged and sent.
+ * The HTTP server. Every request goes through the same steps: the host (main or service, below),
+ * injected fault, body size, token, permission, rate limit, route; then the answer is logged and sent.
+ * The sandbox runs two of them on one core (same state, tokens and limits): the main host and the
+ * environment's service host.
  */
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +14,8 @@ import { ROUTE_GROUPS } from './rate-limit';
 import { gzipBomb, hugeJsonList, trickle } from './hostile-bodies';
 import type { RouteContext, RouteDefinition, RouteResult } from './route';
 import { matchRoute } from './router';
-import type { FaultSpec, RequestLogEntry } from './types';
+import type { FaultSpec, RequestLogEntry, RouteKey } from './types';
+import type { SandboxVariants } from './variants';
 import { XML_BOMB } from './xml';
 
 const HOST = '127.0.0.1';
@@ -59,9 +62,29 @@ function faultAnswer(fault: FaultSpec, context: RouteContext): RouteResult {
 			return { status: fault.status ?? 200, body: XML_BOMB, contentType: 'application/xml', headers };
 		default: {
 			const status = fault.status ?? 500;
-			return { status, json: { message: STATUS_CODES[status] ?? 'Injected fault' }, headers };
+			return { status, json: { message: fault.message ?? STATUS_CODES[status] ?? 'Injected fault' }, headers };
 		}
 	}
+}
+
+/** Which of the environment's hosts a server is: the Base URL's, or the service host. */
+export type SandboxHost = 'main' | 'service';
+
+/** What the service host serves when variants.ts `warehousesAndPricesOn` says so; nothing else. */
+const SERVICE_HOST_ROUTES: ReadonlySet<RouteKey> = new Set(['warehouses', 'prices']);
+
+function servedOn(host: SandboxHost, route: RouteKey | undefined, on: SandboxVariants['warehousesAndPricesOn']): boolean {
+	const serviceRoute = route !== undefined && SERVICE_HOST_ROUTES.has(route);
+	if (host === 'service') return serviceRoute && on !== 'main';
+	return !serviceRoute || on !== 'service';
+}
+
+/**
+ * Spring's answer for a path no handler maps (404, `No static resource <path>.`); prices 500, as
+ * a production client saw on the main staging host, where a catch-all handler turns it into a 500.
+ */
+function noStaticResource(route: RouteKey | undefined, path: string): RouteResult {
+	return { status: route === 'prices' ? 500 : 404, json: { message: `No static resource ${path.replace(/^\/+/, '')}.` } };
 }
 
 function errorAnswer(error: unknown): RouteResult {
@@ -75,7 +98,10 @@ export class SandboxServer {
 	/** Pending fault delays, released at once on close. */
 	private readonly delays = new Set<() => void>();
 
-	constructor(private readonly core: SandboxCore) {
+	constructor(
+		private readonly core: SandboxCore,
+		private readonly host: SandboxHost = 'main',
+	) {
 		this.server = createServer((request, response) => {
 			this.serve(request, response).catch((error: unknown) => {
 				// A client that hung up mid-request needs no answer.
@@ -123,14 +149,19 @@ export class SandboxServer {
 		};
 
 		let result: RouteResult;
-		try {
-			if (match.kind === 'none') throw new HttpError(404, `No route for ${method} ${url.pathname}`);
-			if (match.kind === 'method-not-allowed') throw new HttpError(405, `Method ${method} not allowed on ${url.pathname}`);
-			result = await this.answer(match.route, context);
-		} catch (error) {
-			result = errorAnswer(error);
+		if (!servedOn(this.host, route?.key, this.core.variants.current.warehousesAndPricesOn)) {
+			// Not the API's answer: no fault, token or limit, and no answer variant reshapes it.
+			result = noStaticResource(route?.key, url.pathname);
+		} else {
+			try {
+				if (match.kind === 'none') throw new HttpError(404, `No route for ${method} ${url.pathname}`);
+				if (match.kind === 'method-not-allowed') throw new HttpError(405, `Method ${method} not allowed on ${url.pathname}`);
+				result = await this.answer(match.route, context);
+			} catch (error) {
+				result = errorAnswer(error);
+			}
+			if (route) result = shapeAnswer(result, route.key, this.core.variants.current);
 		}
-		if (route) result = shapeAnswer(result, route.key, this.core.variants.current);
 
 		const status = result.status ?? 200;
 		if (!result.skipLog) {
@@ -143,6 +174,7 @@ export class SandboxServer {
 				status,
 				bodyBytes: body.bytes,
 			};
+			if (this.host === 'service') entry.host = 'service';
 			const itemCount = route?.itemCount ? safeItemCount(route, context) : undefined;
 			if (itemCount !== undefined) entry.itemCount = itemCount;
 			this.core.log.add(entry);

@@ -42,6 +42,8 @@ export interface RequestLogEntry {
 	itemCount?: number;
 	/** Size of the request body in bytes. */
 	bodyBytes: number;
+	/** Set only for a request that arrived at the service host (`sandbox.serviceUrl`). */
+	host?: 'service';
 }
 
 export type FaultBody =
@@ -59,6 +61,8 @@ export interface FaultSpec {
 	route?: RouteKey;
 	/** Status to answer with (500, 502, 503, 429, …). */
 	status?: number;
+	/** The `{"message"}` of a status fault's JSON body; default: the status's name. */
+	message?: string;
 	/** How many requests the fault affects. */
 	count: number;
 	/** Adds a Retry-After header (seconds, may be fractional). */
@@ -97,6 +101,8 @@ export interface SandboxClient {
 export interface SandboxOptions {
 	/** 0 (default) picks a free port; the sandbox always listens on 127.0.0.1. */
 	port?: number;
+	/** Port of the service host, the environment's second host (variants.ts `warehousesAndPricesOn`); 0 (default): a free port. */
+	servicePort?: number;
 	/** Lifetime of issued tokens in real seconds; may be fractional. Default 900. */
 	tokenLifetimeSeconds?: number;
 	/** Live limits by default; `{ scale: N }` makes every window N times shorter; false disables. */

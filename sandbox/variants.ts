@@ -72,6 +72,17 @@ export interface SandboxVariants {
 	/** Only the newest token issued to a client is valid: issuing one invalidates the others. */
 	onlyNewestTokenValid: boolean;
 
+	// --- Hosts ---
+	/**
+	 * Which host of the environment serves warehouses and prices (platform facts: the service host,
+	 * the main host's name with a `svc` label, serves them, prices only on staging; the main host
+	 * may or may not serve them too): `main` (the reference; the service host serves nothing),
+	 * `service` (the main host answers them as Spring does for an unmapped path: warehouses 404,
+	 * prices 500 as one production client saw, `{"message": "No static resource <path>."}`), or
+	 * `both`. The service host's URL is `sandbox.serviceUrl`; tokens and limits are the main host's.
+	 */
+	warehousesAndPricesOn: 'main' | 'service' | 'both';
+
 	// --- Network ---
 	/**
 	 * Delay before every answer of an API route (not the controls): a fixed part, a part per KiB
@@ -98,6 +109,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	negativeStockStoredAsZero: false,
 	cutAnswers: [],
 	onlyNewestTokenValid: false,
+	warehousesAndPricesOn: 'main',
 	latency: false,
 });
 

@@ -129,6 +129,7 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 
 		sandbox = await startSandbox({ port: await preferredOrFreePort(Number(process.env.SANDBOX_PORT ?? 4010)) });
 		console.log(`sandbox API at ${sandbox.url} (controls under ${sandbox.url}/__sandbox/)`);
+		console.log(`sandbox service host at ${sandbox.serviceUrl} (the credential's Service Host URL, for warehouses and prices under the variant warehousesAndPricesOn)`);
 		await mkdir(FILES_DIR, { recursive: true });
 		await writeFile(path.join(FILES_DIR, 'stock.csv'), sampleStockCsv(sandbox));
 		if (shouldStop()) throw new StoppedDuringSetUp();

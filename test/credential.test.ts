@@ -331,6 +331,59 @@ describe('Marketplace Merchant API credential, through the real engine', () => {
 			expect(result.message).not.toMatch(/Bearer (?!\*\*\*)/);
 		});
 
+		describe('the service host (warehouses on the environment\'s second host)', () => {
+			const WAREHOUSES_PATH = 'order/api/v1/merchant-integration/merchant-warehouses';
+
+			it('lists the warehouses on the Service Host URL, with the token from the Base URL', async () => {
+				await start();
+				sandbox.setVariants({ warehousesAndPricesOn: 'service' });
+
+				await expect(testCredential(credentialFor(sandbox, { serviceUrl: `${sandbox.serviceUrl}/ ` }))).resolves.toEqual({
+					status: 'OK',
+					message: 'Connection successful!',
+				});
+				expect(sandbox.log.map(({ route, status, host }) => [route, status, host])).toEqual([
+					['token', 200, undefined],
+					['warehouses', 200, 'service'],
+				]);
+			});
+
+			it('names the cause and the field to fill in when the Base URL does not serve warehouses (404, or 500 "No static resource")', async () => {
+				await start();
+				sandbox.setVariants({ warehousesAndPricesOn: 'service' });
+				const secret = sandbox.client.clientSecret;
+
+				const notFound = await testCredential(credentialFor(sandbox));
+				sandbox.setVariants({ warehousesAndPricesOn: 'main' });
+				sandbox.injectFault({ route: 'warehouses', status: 500, message: `No static resource ${WAREHOUSES_PATH}.`, count: 1 });
+				const serverError = await testCredential(credentialFor(sandbox));
+
+				const advice = "enter the environment's service host in the credential's Service Host URL";
+				expect(notFound).toEqual({ status: 'Error', message: `The Base URL does not serve warehouses (HTTP 404): ${advice}` });
+				expect(serverError).toEqual({ status: 'Error', message: `The Base URL does not serve warehouses (HTTP 500): ${advice}` });
+				expect(`${notFound.message}${serverError.message}`).not.toContain(secret);
+				// One request each: nothing retried, no host guessed.
+				expect(sandbox.log.filter((entry) => entry.route === 'warehouses').map(({ status, host }) => [status, host])).toEqual([
+					[404, undefined],
+					[500, undefined],
+				]);
+			});
+
+			it('says when the Service Host URL does not serve warehouses, or cannot be reached', async () => {
+				await start();
+				// As the reference: warehouses on the main host, none on the service host.
+				const wrongHost = await testCredential(credentialFor(sandbox, { serviceUrl: sandbox.serviceUrl }));
+				const port = await closedPort();
+				const unreachable = await testCredential(credentialFor(sandbox, { serviceUrl: `http://127.0.0.1:${port}` }));
+
+				expect(wrongHost).toEqual({
+					status: 'Error',
+					message: "The Service Host URL does not serve warehouses (HTTP 404): check the credential's Service Host URL",
+				});
+				expect(unreachable).toEqual({ status: 'Error', message: 'Could not reach the marketplace API: the connection was refused' });
+			});
+		});
+
 		it('reports a host that cannot be reached', async () => {
 			await start();
 			const port = await closedPort();

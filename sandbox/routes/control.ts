@@ -136,6 +136,7 @@ const CONTROLS: Record<string, ControlHandler> = {
 	'GET info': ({ core }) => ({
 		json: {
 			url: core.baseUrl,
+			serviceUrl: core.serviceUrl,
 			clientId: core.clients[0].clientId,
 			now: core.clock.now().toISOString(),
 			products: core.catalog.size,

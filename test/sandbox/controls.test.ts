@@ -3,7 +3,7 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { RateLimiter } from '../../sandbox/rate-limit';
-import { ORDER_API, PRODUCT_API, TOKEN_PATH, call, getToken, sleep, tokenRequest } from './helpers';
+import { ORDER_API, PAYMENT_API, PRODUCT_API, TOKEN_PATH, call, getToken, sleep, tokenRequest } from './helpers';
 
 const NOW = '2025-06-15T10:00:00Z';
 
@@ -220,6 +220,60 @@ describe('sandbox: faults, log and HTTP controls', () => {
 	});
 });
 
+describe('sandbox: the service host (variant warehousesAndPricesOn)', () => {
+	const warehouses = `${ORDER_API}/merchant-warehouses`;
+	const prices = `${PAYMENT_API}/prices?merchantInventoryIds=100001&dateFrom=15%2F06%2F2025`;
+
+	it('serves warehouses and prices on the main host, the service host or both, with the same tokens and limits', async () => {
+		const sandbox = await startSandbox({ now: NOW, rateLimits: false });
+		try {
+			const token = await getToken(sandbox);
+			const service = { url: sandbox.serviceUrl };
+			expect(sandbox.serviceUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+			expect(sandbox.serviceUrl).not.toBe(sandbox.url);
+			const statuses = async () => [
+				(await call(sandbox, 'GET', warehouses, { token })).status,
+				(await call(sandbox, 'GET', prices, { token })).status,
+				(await call(service, 'GET', warehouses, { token })).status,
+				(await call(service, 'GET', prices, { token })).status,
+			];
+
+			// Default: as the reference, the service host serves nothing.
+			expect(await statuses()).toEqual([200, 200, 404, 500]);
+			sandbox.setVariants({ warehousesAndPricesOn: 'both' });
+			expect(await statuses()).toEqual([200, 200, 200, 200]);
+			sandbox.setVariants({ warehousesAndPricesOn: 'service' });
+			expect(await statuses()).toEqual([404, 500, 200, 200]);
+
+			// The main host answers as Spring does for a path it does not map.
+			const unmapped = await call(sandbox, 'GET', warehouses, { token });
+			expect(unmapped.json).toEqual({ message: 'No static resource order/api/v1/merchant-integration/merchant-warehouses.' });
+			expect((await call(sandbox, 'GET', prices, { token })).json).toEqual({ message: 'No static resource payment/api/v1/merchant-integration/prices.' });
+			// The service host serves nothing else, not even tokens; it checks the main host's tokens.
+			expect((await call(service, 'GET', `${PRODUCT_API}/product-type`, { token })).status).toBe(404);
+			expect((await call(service, 'POST', TOKEN_PATH, { body: tokenRequest(sandbox) })).status).toBe(404);
+			expect((await call(service, 'GET', warehouses, { token: 'not-a-token' })).status).toBe(401);
+			expect(sandbox.log.filter((entry) => entry.host === 'service').length).toBeGreaterThan(0);
+			expect(sandbox.log.at(-1)).toMatchObject({ route: 'warehouses', status: 401, host: 'service' });
+			expect(sandbox.log.filter((entry) => entry.route === 'warehouses' && entry.host === undefined).map((entry) => entry.status)).toEqual([200, 200, 404, 404]);
+
+			// Over HTTP: the switch, and the service host's URL.
+			const control = (method: string, action: string, body?: unknown) => call(sandbox, method, `/__sandbox/${action}`, { body });
+			expect((await control('GET', 'info')).json.serviceUrl).toBe(sandbox.serviceUrl);
+			expect((await control('POST', 'variants', { warehousesAndPricesOn: 'main' })).json.variants.warehousesAndPricesOn).toBe('main');
+			expect((await call(sandbox, 'GET', warehouses, { token })).status).toBe(200);
+
+			// One budget for both hosts: limits are the merchant's, wherever a request arrives.
+			sandbox.setVariants({ warehousesAndPricesOn: 'both' });
+			sandbox.setRateLimits({ scale: 1 });
+			const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => call(index % 2 ? service : sandbox, 'GET', warehouses, { token })));
+			expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
+
 describe('sandbox: npm run sandbox', () => {
 	it('starts on the given port, prints the credentials and stops on SIGTERM', async () => {
 		const root = path.resolve(__dirname, '../..');
@@ -238,6 +292,7 @@ describe('sandbox: npm run sandbox', () => {
 			expect(output).toContain('Client secret: sandbox-secret');
 			const url = /Base URL:\s+(\S+)/.exec(output)![1];
 			expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+			expect(/Service host:\s+(\S+)/.exec(output)?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 			const token = await fetch(`${url}${TOKEN_PATH}`, {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },

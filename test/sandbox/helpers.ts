@@ -15,7 +15,7 @@ export interface Answer<T = any> {
 }
 
 export async function call<T = any>(
-	sandbox: Sandbox,
+	sandbox: Pick<Sandbox, 'url'>,
 	method: string,
 	path: string,
 	options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},

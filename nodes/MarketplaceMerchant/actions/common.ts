@@ -158,11 +158,11 @@ interface PacedRouting extends Route {
  * that every request goes through a strategy and the shared pacing: RoutingNode starts all items'
  * requests at once. A preSend's failure holds back every item when the node stops on errors.
  */
-export function pacedRouting({ group, idempotent, request, preSend = [], strategy = sendSingle, postReceive }: PacedRouting): INodePropertyRouting {
+export function pacedRouting({ group, idempotent, host, request, preSend = [], strategy = sendSingle, postReceive }: PacedRouting): INodePropertyRouting {
 	return {
 		request,
 		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },
-		operations: { pagination: forInputItem(strategy, { group, idempotent }) },
+		operations: { pagination: forInputItem(strategy, { group, idempotent, host }) },
 		// The answer arrives as a stream, read within its size cap before the operation's own actions.
 		output: { postReceive: [readAnswerBody, ...postReceive] },
 	};

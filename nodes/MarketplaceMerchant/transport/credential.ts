@@ -1,8 +1,8 @@
 /**
  * The credential's own requests, which belong to no node: its token (the client-credentials
  * request, a process-wide cache, the tokens seen rejected) and its Test button (a new token, then
- * one request with it: the warehouses list, the smallest answer; why a `credentialTest` method
- * and not a `test` request: docs/architecture.md), both sent by `sendForAnswer`.
+ * one request with it: the warehouses list, the smallest answer, on the host that serves it; why a
+ * `credentialTest` method and not a `test` request: docs/architecture.md), both sent by `sendForAnswer`.
  */
 import { createHash } from 'crypto';
 import {
@@ -16,7 +16,7 @@ import {
 	type INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { PATHS, type EndpointGroup } from './endpoints';
+import { PATHS, SERVICE_HOST_ENDPOINTS, type EndpointGroup } from './endpoints';
 import {
 	credentialAdvice,
 	errorCodeOf,
@@ -27,9 +27,12 @@ import {
 	RefusedTooLong,
 	sendWithPolicy,
 	answerTooLargeText,
+	hostsOf,
+	isNotServedBody,
 	jsonOrText,
 	merchantKeyOf,
 	normalizeBaseUrl,
+	notServedText,
 	readCappedBody,
 	STREAMED_ANSWER,
 } from './engine';
@@ -107,8 +110,8 @@ function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secr
 /** n8n's `httpRequest` helper, or a stand-in (the credential test). */
 type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
-/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), and its Base URL. */
-type Answerer = { name: string; baseUrl: string };
+/** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), its URL and the field that gives it. */
+type Answerer = { name: string; baseUrl: string; field: 'Base URL' | 'Service Host URL' };
 
 /** A request of no node under the policy and cap: the last answer whatever its status; an error only when none came. */
 async function sendForAnswer(
@@ -154,7 +157,7 @@ function noAnswerError(error: unknown, answerer: Answerer, url: string): UserErr
 	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${displayUrl(url)})` });
 	const code = errorCodeOf(error);
 	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
-		description: `Check the Base URL (${displayUrl(answerer.baseUrl)}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+		description: `Check the ${answerer.field} (${displayUrl(answerer.baseUrl)}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
 	});
 }
 
@@ -178,7 +181,7 @@ async function requestToken(
 			json: true,
 		},
 		{ merchantKey: `token|${baseUrl}${PATHS.grant}`, group: 'token', timeoutMs: TOKEN_REQUEST_TIMEOUT_MS },
-		{ name: 'token endpoint', baseUrl },
+		{ name: 'token endpoint', baseUrl, field: 'Base URL' },
 	);
 	if (response.statusCode < 200 || response.statusCode > 299) {
 		throw tokenStatusError(response, tokenUrl, secretList([clientSecret, apiKey]), attempts);
@@ -242,18 +245,24 @@ function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
 	};
 }
 
-function verdictOf(response: IN8nHttpFullResponse, secrets: string[]): INodeCredentialTestResult {
+/** The Test's verdict on the warehouses answer; `answerer.field`: the field whose host answered. */
+function verdictOf(response: IN8nHttpFullResponse, secrets: string[], answerer: Answerer): INodeCredentialTestResult {
 	const status = response.statusCode;
 	if (status === 401) return { status: 'Error', message: 'The access token was rejected (HTTP 401): check the Client ID and Client Secret' };
 	if (status === 403) return { status: 'Error', message: 'The client has no permission for the merchant API (HTTP 403)' };
-	if (status === 404) return { status: 'Error', message: 'The merchant API was not found (HTTP 404): check the Base URL' };
+	// The token came from the Base URL, so a 404 here says where warehouses are not, not that the Base URL is wrong.
+	if (status === 404 || (status === 500 && isNotServedBody(response.body))) {
+		const at = answerer.field === 'Base URL' ? 'base' : 'service';
+		return { status: 'Error', message: notServedText(SERVICE_HOST_ENDPOINTS.warehouses.what, at, status).message };
+	}
 	if (status < 200 || status > 299) {
 		const detail = serverMessage(response.body);
 		return { status: 'Error', message: `The merchant API answered HTTP ${status}${detail ? `: ${redactText(detail, secrets)}` : ''}` };
 	}
 	// A Base URL that points at a web site can answer 200 with a page: the API answers JSON.
 	if (!response.body || typeof response.body !== 'object' || Buffer.isBuffer(response.body)) {
-		return { status: 'Error', message: `The Base URL answered HTTP ${status}, but not as the merchant API (no JSON): check the Base URL` };
+		const field = answerer.field;
+		return { status: 'Error', message: `The ${field} answered HTTP ${status}, but not as the merchant API (no JSON): check the ${field}` };
 	}
 	// What n8n answers for a passed `test` request.
 	return { status: 'OK', message: 'Connection successful!' };
@@ -265,17 +274,20 @@ export async function testMerchantCredential(
 ): Promise<INodeCredentialTestResult> {
 	const values = credential.data ?? {};
 	const httpRequest = asHttpRequest(this);
-	const baseUrl = normalizeBaseUrl(values.baseUrl);
+	const { baseUrl, serviceUrl } = hostsOf(values);
+	// Warehouses live on the service host where one is given (endpoints.ts), as Warehouse › Get Many asks them.
+	const answerer: Answerer =
+		serviceUrl === '' ? { name: 'merchant API', baseUrl, field: 'Base URL' } : { name: 'merchant API', baseUrl: serviceUrl, field: 'Service Host URL' };
 	try {
 		const { token } = await requestToken(httpRequest, values);
 		const { response } = await sendForAnswer(
 			httpRequest,
-			{ method: 'GET', url: `${baseUrl}${PATHS.warehouses}`, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
-			// The group Warehouse › Get Many declares for the same request.
+			{ method: 'GET', url: `${answerer.baseUrl}${PATHS.warehouses}`, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+			// The gate Warehouse › Get Many waits at for the same request: the merchant's, whichever host.
 			{ merchantKey: merchantKeyOf(baseUrl, values.clientId), group: 'orders', timeoutMs: DEFAULT_TIMEOUT_MS },
-			{ name: 'merchant API', baseUrl },
+			answerer,
 		);
-		return verdictOf(response, secretList([values.clientSecret, values.apiKey, token]));
+		return verdictOf(response, secretList([values.clientSecret, values.apiKey, token]), answerer);
 	} catch (error) {
 		// requestToken and sendForAnswer fail only with UserErrors worded for users, secrets left out.
 		return { status: 'Error', message: (error as Error).message };

@@ -61,6 +61,30 @@ export const PATHS = {
 	prices: '/payment/api/v1/merchant-integration/prices',
 } as const;
 
+/**
+ * Endpoints the environment's second host serves (platform facts: warehouses, and on staging
+ * prices, come from the service host, the main host's name with a `svc` label, with the same
+ * token; the main host may or may not serve them too). The credential's Service Host URL names
+ * that host; left empty, everything goes to the Base URL. Declared by the operation with its
+ * route (never read from the URL); engine.ts (`onItsHost`) sends there:
+ * - `service`: to the service host when one is given (warehouses);
+ * - `baseFirst`: to the Base URL, and where it answers that it does not serve the endpoint
+ *   ("No static resource": Spring's 404, or a 500 behind a catch-all handler) to the service
+ *   host, learned by the first request and kept for the process (prices: production serves
+ *   them on the main host, staging only on the service host).
+ * The limits stay the merchant's: a request waits at the same gate whichever host it goes to.
+ */
+export interface HostChoice {
+	/** What the endpoint serves, as errors name it. */
+	what: string;
+	where: 'service' | 'baseFirst';
+}
+
+export const SERVICE_HOST_ENDPOINTS = {
+	warehouses: { what: 'warehouses', where: 'service' },
+	prices: { what: 'prices', where: 'baseFirst' },
+} as const satisfies Record<string, HostChoice>;
+
 export const LIMITS = {
 	productsPageSize: 200,
 	basicProductsPageSize: 2500,

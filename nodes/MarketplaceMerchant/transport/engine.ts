@@ -4,7 +4,7 @@
  * they build on each other:
  * - Errors: what a failed request says, and the error the node shows, secrets removed;
  * - Policy: when a request may go (one gate per merchant and endpoint group) and whether it goes again;
- * - Sending: the credential, the item's Request Options, the answer read within its cap;
+ * - Sending: the credential and the host an endpoint lives on, the item's Request Options, the answer read within its cap;
  * - Pagination: what RoutingNode hands an item's requests to (pages, id chunks, date windows).
  * Below it are only the table of endpoints and the readers of user values (the Request Options,
  * Limit); answers.ts reads what comes back.
@@ -29,7 +29,7 @@ import {
 	type RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import { RATE_LIMITS, type EndpointGroup, type RateWindow } from './endpoints';
+import { RATE_LIMITS, type EndpointGroup, type HostChoice, type RateWindow } from './endpoints';
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
 import { isBlank, isPlainObject, readLimit, readWholeNumber, toList, type SettingsContext } from '../values/values';
 
@@ -680,17 +680,108 @@ export function merchantKeyOf(baseUrl: string, clientId: unknown): string {
 export interface Route {
 	group: EndpointGroup;
 	idempotent: boolean;
+	/** For an endpoint the environment's service host serves (endpoints.ts); else the Base URL. */
+	host?: HostChoice;
 }
 
 export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route };
 
-/** A request's policy, the credential read once (in n8n each read is a database read). */
+/** A request's policy and the credential's hosts, the credential read once (in n8n each read is a database read). */
 async function policyOf(ctx: Pick<FunctionsBase, 'getCredentials' | 'getNode'>, route: Route, settings: SendSettings & { timeoutMs: number }) {
-	const { baseUrl, clientId, clientSecret, apiKey, accessToken } = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const base = normalizeBaseUrl(baseUrl);
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const { clientId, clientSecret, apiKey, accessToken } = credentials;
+	const hosts = hostsOf(credentials);
 	// The token actually sent is read from the error itself.
 	const secrets = [clientSecret, apiKey, accessToken];
-	return { baseUrl: base, policy: { node: ctx.getNode(), merchantKey: merchantKeyOf(base, clientId), secrets, ...route, ...settings } };
+	// One gate per merchant, keyed by the Base URL whichever host a request goes to: the limits are the merchant's.
+	const merchantKey = merchantKeyOf(hosts.baseUrl, clientId);
+	return { hosts, policy: { node: ctx.getNode(), merchantKey, secrets, ...route, ...settings } };
+}
+
+/**
+ * The credential's hosts: its Base URL and the environment's service host (`serviceUrl`, empty
+ * when not given: credentials saved before the field existed have none).
+ */
+export function hostsOf(credentials: { baseUrl?: unknown; serviceUrl?: unknown }): { baseUrl: string; serviceUrl: string } {
+	return { baseUrl: normalizeBaseUrl(credentials.baseUrl), serviceUrl: normalizeBaseUrl(credentials.serviceUrl) };
+}
+
+type Hosts = ReturnType<typeof hostsOf>;
+type HostName = 'base' | 'service';
+
+/** Where a `baseFirst` endpoint answered, per merchant, service host and endpoint; `learning` while the first request finds out. */
+const learnedHosts = new Map<string, { onService?: boolean; learning?: Promise<void> }>();
+
+/**
+ * Sends to the host the route's endpoint lives on (endpoints.ts, HostChoice): the Base URL, the
+ * service host, or for `baseFirst` the Base URL until it answers "No static resource" and then,
+ * when a service host is given, the service host, for the rest of the process: at most one extra
+ * request, one at a time while it is being learned. An answer saying a host does not serve the
+ * endpoint becomes an error that says what to enter (`notServedText`), never "nothing found".
+ */
+async function onItsHost<T>(node: INode, route: Route, merchantKey: string, hosts: Hosts, send: (url: string) => Promise<T>): Promise<T> {
+	const choice = route.host;
+	if (choice === undefined) return await send(hosts.baseUrl);
+	const hasService = hosts.serviceUrl !== '';
+	if (choice.where === 'service' || !hasService) return await sendExplained(node, choice, hasService ? 'service' : 'base', hosts, send);
+	const key = `${merchantKey}\u0000${hosts.serviceUrl}\u0000${choice.what}`;
+	const learned = learnedHosts.get(key) ?? {};
+	learnedHosts.set(key, learned);
+	while (learned.learning) await learned.learning;
+	if (learned.onService) return await sendExplained(node, choice, 'service', hosts, send);
+	let learnt: (() => void) | undefined;
+	if (learned.onService === undefined) learned.learning = new Promise<void>((resolve) => (learnt = resolve));
+	const atBase = await settle(send(hosts.baseUrl));
+	const notServed = !atBase.ok && isNotServedAnswer(atBase.error);
+	if (atBase.ok || notServed) learned.onService = notServed;
+	if (learnt) {
+		learned.learning = undefined;
+		learnt();
+	}
+	if (atBase.ok) return atBase.value;
+	if (!notServed) throw atBase.error;
+	return await sendExplained(node, choice, 'service', hosts, send);
+}
+
+async function sendExplained<T>(node: INode, choice: HostChoice, at: HostName, hosts: Hosts, send: (url: string) => Promise<T>): Promise<T> {
+	const outcome = await settle(send(at === 'service' ? hosts.serviceUrl : hosts.baseUrl));
+	if (outcome.ok) return outcome.value;
+	const status = statusOf(outcome.error);
+	// Warehouses have no "nothing found": any 404 there means the host does not serve them.
+	const notServed = isNotServedAnswer(outcome.error) || (choice.where === 'service' && status === 404);
+	if (!notServed || status === undefined) throw outcome.error;
+	// A NodeOperationError, without the status: a 404 of prices would otherwise read as "no prices" (splitQueryList).
+	const { message, description } = notServedText(choice.what, at, status);
+	throw nodeError(node, message, { description });
+}
+
+/** Spring's answer for a path a host does not map: 404 "No static resource …", or 500 behind a catch-all handler. */
+function isNotServedAnswer(error: unknown): boolean {
+	const status = statusOf(error);
+	if (status !== 404 && status !== 500) return false;
+	const { context, description, message } = (error ?? {}) as { context?: { data?: unknown }; description?: unknown; message?: unknown };
+	return [context?.data, description, message].some((part) => isNotServedBody(part));
+}
+
+/** Whether an answer's body (or a message taken from it) is Spring's "No static resource". */
+export function isNotServedBody(body: unknown): boolean {
+	const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body ?? '');
+	return /No static resource/i.test(text);
+}
+
+/** What a host answering that it does not serve an endpoint means, in the same words for the node and the credential's Test. */
+export function notServedText(what: string, at: HostName, status: number): { message: string; description: string } {
+	const serviceHost =
+		"the environment's service host: the Base URL's host name with a \"svc\" label (the merchant portal or the marketplace's integration team gives the exact address)";
+	return at === 'base'
+		? {
+				message: `The Base URL does not serve ${what} (HTTP ${status}): enter the environment's service host in the credential's Service Host URL`,
+				description: `In this environment ${what} are served from a second host. Enter ${serviceHost} as the credential's Service Host URL; the same client and token work there.`,
+			}
+		: {
+				message: `The Service Host URL does not serve ${what} (HTTP ${status}): check the credential's Service Host URL`,
+				description: `Enter ${serviceHost}, or leave the Service Host URL empty to ask the Base URL.`,
+			};
 }
 
 /** Sends `requestData` with some options replaced (a page, a chunk, a window) and returns its items. */
@@ -701,16 +792,18 @@ export async function sendRequest(
 	wanted?: () => boolean,
 ): Promise<INodeExecutionData[]> {
 	const options = { ...requestData.options, ...override, ...STREAMED_ANSWER };
-	const { policy } = await policyOf(ctx, requestData.route, { ...sendSettingsOf(ctx), wanted });
-	return await sendWithPolicy(policy, async (attemptTimeoutMs) => {
-		try {
-			// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
-			return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, timeout: attemptTimeoutMs } });
-		} catch (error) {
-			// The operation's postReceive read the answer: an answer it could not read names this request.
-			throw namingRequest(await withErrorBodyRead(ctx.getNode(), error), requestLabel(options.method, options.url, options.qs));
-		}
-	});
+	const { hosts, policy } = await policyOf(ctx, requestData.route, { ...sendSettingsOf(ctx), wanted });
+	return await onItsHost(ctx.getNode(), requestData.route, policy.merchantKey, hosts, async (baseURL) =>
+		await sendWithPolicy(policy, async (attemptTimeoutMs) => {
+			try {
+				// RoutingNode sets its own 5-minute timeout; the node's option replaces it.
+				return await ctx.makeRoutingRequest({ ...requestData, options: { ...options, baseURL, timeout: attemptTimeoutMs } });
+			} catch (error) {
+				// The operation's postReceive read the answer: an answer it could not read names this request.
+				throw namingRequest(await withErrorBodyRead(ctx.getNode(), error), requestLabel(options.method, options.url, options.qs));
+			}
+		}),
+	);
 }
 
 /** The default strategy: one request. */
@@ -744,18 +837,20 @@ export async function sendAuthenticated(
 	settings: SendSettings = {},
 ): Promise<IN8nHttpFullResponse> {
 	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
-	const { baseUrl, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
-	const url = `${baseUrl}${request.url}`;
-	return await sendWithPolicy(policy, async (timeout) => {
-		try {
-			const options = { headers: { Accept: 'application/json' }, ...request, url, returnFullResponse: true, ...STREAMED_ANSWER, timeout };
-			const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
-			answer.body = (await readBodyWithinCap(ctx.getNode(), answer.body, timeout)) as IN8nHttpFullResponse['body'];
-			requestOfAnswer.set(answer, requestLabel(request.method, url, request.qs));
-			return answer;
-		} catch (error) {
-			throw await withErrorBodyRead(ctx.getNode(), error);
-		}
+	const { hosts, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
+	return await onItsHost(ctx.getNode(), route, policy.merchantKey, hosts, async (baseUrl) => {
+		const url = `${baseUrl}${request.url}`;
+		return await sendWithPolicy(policy, async (timeout) => {
+			try {
+				const options = { headers: { Accept: 'application/json' }, ...request, url, returnFullResponse: true, ...STREAMED_ANSWER, timeout };
+				const answer = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
+				answer.body = (await readBodyWithinCap(ctx.getNode(), answer.body, timeout)) as IN8nHttpFullResponse['body'];
+				requestOfAnswer.set(answer, requestLabel(request.method, url, request.qs));
+				return answer;
+			} catch (error) {
+				throw await withErrorBodyRead(ctx.getNode(), error);
+			}
+		});
 	});
 }
 

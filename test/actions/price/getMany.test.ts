@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../../sandbox';
 import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential } from '../../harness';
-import { CREDENTIAL_TYPE, NODE, YEAR, credentials, sandbox, sandboxPerFile } from '../helpers';
+import { CREDENTIAL_TYPE, NODE, YEAR, credentials, sandbox, sandboxPerFile, sandboxPerTest } from '../helpers';
 
 const TODAY = `${YEAR}-06-15`;
 sandboxPerFile({ now: `${TODAY}T10:00:00Z`, seed: 3 });
@@ -181,5 +181,83 @@ describe('Price › Get Many', () => {
 		expect(output[0].json).toEqual(expectedPriceNow(id));
 		expect(output[1].error?.message).toContain('Product IDs › entry 1: "x1" is not a product ID (a whole number) (item 1)');
 		expect(sandbox.count('prices')).toBe(1);
+	});
+
+	describe("on the environment's service host (credential › Service Host URL)", () => {
+		// A sandbox per test: where prices answered is kept per process and credential (its Base URL).
+		const fresh = sandboxPerTest(() => ({ now: `${TODAY}T10:00:00Z`, seed: 3 }));
+		const PRICES_PATH = 'payment/api/v1/merchant-integration/prices';
+		const advice = "enter the environment's service host in the credential's Service Host URL";
+
+		async function pricesOf(ids: number[], credentialValues: IDataObject = {}) {
+			return await runNode(NODE, { resource: 'price', operation: 'getMany', merchantInventoryIds: '={{ $json.ids }}', date: TODAY }, ids.map((id) => ({ ids: [id] })), {
+				credentials: { [CREDENTIAL_TYPE]: sandboxCredential(sandbox, credentialValues) },
+			});
+		}
+
+		const pricesAsked = () => sandbox.log.filter((entry) => entry.route === 'prices').map(({ status, host }) => `${status} ${host ?? 'main'}`);
+
+		it('asks the Base URL first and, where it answers "No static resource", the service host: learned by one request for the process', async () => {
+			await fresh();
+			sandbox.setVariants({ warehousesAndPricesOn: 'service' });
+			const ids = idsOf(3);
+			const credential = { serviceUrl: sandbox.serviceUrl };
+
+			// Three items at once: one of them learns, the others wait for it; then 250 ids (three requests) in a later run.
+			const first = await pricesOf(ids, credential);
+			const second = await runNode(NODE, { resource: 'price', operation: 'getMany', merchantInventoryIds: '={{ $json.ids }}', date: TODAY }, [{ ids: idsOf(250) }], {
+				credentials: { [CREDENTIAL_TYPE]: sandboxCredential(sandbox, credential) },
+			});
+
+			expect(first.error).toBeUndefined();
+			expect(first.json(NODE_UNDER_TEST_NAME)).toEqual(ids.map(expectedPriceNow));
+			expect(second.json(NODE_UNDER_TEST_NAME)).toEqual(idsOf(250).map(expectedPriceNow));
+			expect(pricesAsked()).toEqual(['500 main', ...Array.from({ length: 6 }, () => '200 service')]);
+		});
+
+		it('asks only the Base URL where it serves prices, with or without a service host', async () => {
+			await fresh();
+			sandbox.setVariants({ warehousesAndPricesOn: 'both' });
+			const ids = idsOf(2);
+
+			const withHost = await pricesOf(ids, { serviceUrl: sandbox.serviceUrl });
+			sandbox.setVariants({ warehousesAndPricesOn: 'main' });
+			const withHostAgain = await pricesOf(ids, { serviceUrl: sandbox.serviceUrl });
+			const without = await pricesOf(ids);
+
+			for (const result of [withHost, withHostAgain, without]) expect(result.json(NODE_UNDER_TEST_NAME)).toEqual(ids.map(expectedPriceNow));
+			expect(pricesAsked()).toEqual(Array.from({ length: 6 }, () => '200 main'));
+		});
+
+		it('without a service host, a "No static resource" answer (500, or Spring\'s 404) is an error that says what to enter, never "no prices"', async () => {
+			await fresh();
+			sandbox.setVariants({ warehousesAndPricesOn: 'service' });
+			const serverError = await pricesOf(idsOf(1));
+			sandbox.resetVariants();
+			sandbox.injectFault({ route: 'prices', status: 404, message: `No static resource ${PRICES_PATH}.`, count: 1 });
+			const notFound = await pricesOf(idsOf(1));
+
+			expect(serverError.error?.message).toBe(`The Base URL does not serve prices (HTTP 500): ${advice}`);
+			expect(notFound.error?.message).toBe(`The Base URL does not serve prices (HTTP 404): ${advice}`);
+			expect(notFound.error?.description).toMatch(/host name with a "svc" label/);
+			expect(JSON.stringify([serverError.run, notFound.run])).not.toContain(sandbox.client.clientSecret);
+			expect(pricesAsked()).toEqual(['500 main', '404 main']);
+		});
+
+		it('goes to the service host after Spring\'s 404 too, and says when the service host does not serve prices', async () => {
+			await fresh();
+			sandbox.setVariants({ warehousesAndPricesOn: 'both' });
+			sandbox.injectFault({ route: 'prices', status: 404, message: `No static resource ${PRICES_PATH}.`, count: 1 });
+			const [id] = idsOf(1);
+			const credential = { serviceUrl: sandbox.serviceUrl };
+			const learned = await pricesOf([id], credential);
+			// Where prices answered is kept: the next run goes to the service host, which no longer serves them.
+			sandbox.setVariants({ warehousesAndPricesOn: 'main' });
+			const moved = await pricesOf([id], credential);
+
+			expect(learned.json(NODE_UNDER_TEST_NAME)).toEqual([expectedPriceNow(id)]);
+			expect(moved.error?.message).toBe("The Service Host URL does not serve prices (HTTP 500): check the credential's Service Host URL");
+			expect(pricesAsked()).toEqual(['404 main', '200 service', '500 service']);
+		});
 	});
 });

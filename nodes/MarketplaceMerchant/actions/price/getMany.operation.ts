@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type PreSendAction } from 'n8n-
 
 import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS, readAnswer } from '../../answers/answers';
-import { LIMITS, PATHS } from '../../transport/endpoints';
+import { LIMITS, PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/engine';
 import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../values/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products';
@@ -44,6 +44,7 @@ export const operation: OperationModule = {
 		routing: pacedRouting({
 			group: 'payments',
 			idempotent: true,
+			host: SERVICE_HOST_ENDPOINTS.prices,
 			request: { method: 'GET', url: PATHS.prices },
 			preSend: [setIdsAndDate],
 			// A chunk whose ids have no price at all is answered 404: it contributes no items.

@@ -1,5 +1,5 @@
 import { ANSWERS, readAnswer } from '../../answers/answers';
-import { PATHS } from '../../transport/endpoints';
+import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 
@@ -9,7 +9,13 @@ export const operation: OperationModule = {
 		value: 'getMany',
 		action: 'Get many warehouses',
 		description: "List the merchant's warehouses (pickup addresses): one item per warehouse with its address; exactly one is the default outbound address (defaultAddress true)",
-		routing: pacedRouting({ group: 'orders', idempotent: true, request: { method: 'GET', url: PATHS.warehouses }, postReceive: [readAnswer(ANSWERS.warehouses)] }),
+		routing: pacedRouting({
+			group: 'orders',
+			idempotent: true,
+			host: SERVICE_HOST_ENDPOINTS.warehouses,
+			request: { method: 'GET', url: PATHS.warehouses },
+			postReceive: [readAnswer(ANSWERS.warehouses)],
+		}),
 	},
 	fields: [],
 };
