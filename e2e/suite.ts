@@ -36,6 +36,7 @@ import {
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkCredentialTest } from './credential-checks';
+import { checkDiscountUpdate } from './discount-checks';
 import { checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
@@ -763,6 +764,7 @@ async function main(): Promise<void> {
 		await checkIssue10Rows(installation, userFolder, sandbox);
 		await checkIssue10MoreRows(installation, userFolder, sandbox);
 		await checkSync(installation, userFolder, sandbox);
+		await checkDiscountUpdate(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
 		await checkExamples(installation, userFolder);
