@@ -36,6 +36,7 @@ import {
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkCredentialTest } from './credential-checks';
+import { checkDiscountUpdate } from './discount-checks';
 import { SERVICE_HOST_CREDENTIAL, checkServiceHostWorkflow } from './host-checks';
 import { checkEanBatchWorkflow, checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
@@ -771,6 +772,7 @@ async function main(): Promise<void> {
 		await checkIssue10MoreRows(installation, userFolder, sandbox);
 		await checkSync(installation, userFolder, sandbox);
 		await checkKilograms(installation, userFolder, sandbox);
+		await checkDiscountUpdate(installation, userFolder, sandbox);
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkServiceHostWorkflow(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);

@@ -62,6 +62,28 @@ function inSeasonalStartWindow(dayMs: number): boolean {
 	return (month === 7 && day <= 15) || (month === 12 && day >= 25) || (month === 1 && day <= 10);
 }
 
+/** Which fields a discount update must carry: the interface reference's (the changes) or the current pages' (variants.ts). */
+export type DiscountUpdateRules = 'reference' | 'documented';
+
+const NULL_WHEN_RUNNING = ['newDateFrom', 'newDateTo', 'newDiscountType'] as const;
+
+/**
+ * The current pages' rule: a running discount's update names its product and gives price and
+ * currency, the other fields null; a pending one's gives every field (a CLEARANCE_SALE no end).
+ */
+function requireDocumentedFields(current: DiscountRecord, item: Record<string, unknown>, running: boolean): void {
+	const state = running ? 'an active' : 'a pending';
+	const required = ['merchantInventoryId', 'newDiscountPrice', 'newDiscountPriceCurrency'];
+	if (!running) required.push('newDateFrom', 'newDiscountType', ...(item.newDiscountType === 'CLEARANCE_SALE' ? [] : ['newDateTo']));
+	const missing = required.find((field) => isBlank(item[field]));
+	if (missing) fail(`${missing} is mandatory when updating ${state} discount`);
+	if (toNumber(item.merchantInventoryId) !== current.merchantInventoryId) {
+		fail(`merchantInventoryId ${String(item.merchantInventoryId)} is not the product of discount ${current.discountId}`);
+	}
+	const notNull = running ? NULL_WHEN_RUNNING.find((field) => item[field] !== null && item[field] !== undefined) : undefined;
+	if (notNull) fail(`${notNull} must be null when updating an active discount`);
+}
+
 export class DiscountBook {
 	private readonly discounts: DiscountRecord[] = [];
 	private readonly rng: Rng;
@@ -102,7 +124,8 @@ export class DiscountBook {
 		});
 	}
 
-	update(items: unknown[]): UpdateResult[] {
+	/** `rules`: the variant `discountUpdateRules` (variants.ts), which fields an update must carry. */
+	update(items: unknown[], rules: DiscountUpdateRules = 'reference'): UpdateResult[] {
 		return items.map((item) => {
 			const discountId = isRecord(item) ? (toText(item.discountId) ?? null) : null;
 			try {
@@ -112,7 +135,9 @@ export class DiscountBook {
 				if (current.cancelled) fail('Cancelled discounts cannot be updated');
 				const nowMs = this.clock.nowMs();
 				if (current.endsAtMs !== null && current.endsAtMs < nowMs) fail('Ended discounts cannot be updated');
-				if (current.startsAtMs <= nowMs) this.updateRunning(current, item);
+				const running = current.startsAtMs <= nowMs;
+				if (rules === 'documented') requireDocumentedFields(current, item, running);
+				if (running) this.updateRunning(current, item);
 				else Object.assign(current, this.validate(this.updatedTerms(current, item), current.discountId));
 				return { success: true, data: { discountId } };
 			} catch (error) {

@@ -68,6 +68,17 @@ export interface SandboxVariants {
 	 */
 	cutAnswers: RouteKey[];
 
+	// --- Rules the current documentation states (platform facts, "What the current documentation … add") ---
+	/**
+	 * Discount update (PUT discounts), per item inside the 200 answer. 'reference': the changes alone
+	 * are enough, as the interface reference reads. 'documented': as the current pages say, a running
+	 * discount's update carries `merchantInventoryId` (its product), `newDiscountPrice` and
+	 * `newDiscountPriceCurrency`, and null for every other field; a pending one's carries every field
+	 * (`merchantInventoryId`, both dates, price, currency, type; no `newDateTo` for a CLEARANCE_SALE).
+	 * Anything else is refused, so that a partial body fails visibly instead of nulling a date.
+	 */
+	discountUpdateRules: 'reference' | 'documented';
+
 	// --- Tokens ---
 	/** Only the newest token issued to a client is valid: issuing one invalidates the others. */
 	onlyNewestTokenValid: boolean;
@@ -108,6 +119,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	weightStoredAsKg: false,
 	negativeStockStoredAsZero: false,
 	cutAnswers: [],
+	discountUpdateRules: 'reference',
 	onlyNewestTokenValid: false,
 	warehousesAndPricesOn: 'main',
 	latency: false,

@@ -52,7 +52,7 @@ export const paymentRoutes: RouteDefinition[] = [
 		pattern: new RegExp(`^${BASE}/discounts$`),
 		authenticated: true,
 		handle: ({ core, body }) => ({
-			json: { updateResult: reportedResults(core.variants, core.discounts.update(requireDiscountItems(body))) },
+			json: { updateResult: reportedResults(core.variants, core.discounts.update(requireDiscountItems(body), core.variants.current.discountUpdateRules)) },
 		}),
 		itemCount: ({ body }) => discountItems(body)?.length,
 	},

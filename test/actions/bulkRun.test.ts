@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHin
 
 import type { ProductRecord } from '../../sandbox';
 import type { WorkflowRunResult } from '../harness';
-import { NOW, YEAR, apiRequests, freshProducts, goodPrice, runner, sandbox, sandboxPerTest, sent } from './helpers';
+import { NOW, YEAR, apiRequests, freshProducts, goodPrice, runner, saleDays, sandbox, sandboxPerTest, sent } from './helpers';
 
 const start = sandboxPerTest((products: number = 300) => ({ now: NOW, products }));
 const discountStart = sandboxPerTest(() => ({ now: `${YEAR}-06-15T10:00:00Z`, seed: 5, products: 1_400 }));
@@ -283,17 +283,19 @@ describe('discounts: one per input item', () => {
 	});
 
 	it('Update: the discounts Schedule output (their id) are changed row by row in one request', async () => {
-		await discountStart();
+		// A sandbox clock before today: dates within the year ahead Update reads the discounts of are upcoming for both.
+		await start();
 		const products = freshProducts(2);
+		const [dateFrom, dateTo] = saleDays();
 		const scheduled = await run(
-			{ resource: 'discount', operation: 'schedule', itemMerchantInventoryId: '={{ $json.id }}', itemDiscountPrice: '={{ $json.salePrice }}', itemDateFrom: `01/08/${YEAR}`, itemDateTo: `10/08/${YEAR}` },
+			{ resource: 'discount', operation: 'schedule', itemMerchantInventoryId: '={{ $json.id }}', itemDiscountPrice: '={{ $json.salePrice }}', itemDateFrom: dateFrom, itemDateTo: dateTo },
 			products.map((product) => ({ id: product.id, salePrice: goodPrice(product) })),
 			NEW_NODE,
 		);
 		sandbox.clearLog();
 
 		const result = await run(
-			{ resource: 'discount', operation: 'update', itemDiscountId: '={{ $json.id }}', itemNewDateTo: `12/08/${YEAR}` },
+			{ resource: 'discount', operation: 'update', itemDiscountId: '={{ $json.id }}', itemNewDateTo: saleDays(30, 12)[1] },
 			scheduled.json('Node'),
 			NEW_NODE,
 		);

@@ -125,6 +125,32 @@ export function sale(product: ProductRecord, dateFrom = `01/08/${YEAR}`, dateTo 
 	return { merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom, dateTo, discountType: 'SALE' };
 }
 
+const DAY_MS = 86_400_000;
+const ddMMyyyy = (ms: number) => new Date(ms).toISOString().slice(0, 10).split('-').reverse().join('/');
+/** Real today, UTC, as the node counts days (the sandbox's clock may be set elsewhere). */
+const todayMs = () => Math.floor(Date.now() / DAY_MS) * DAY_MS;
+
+/** The day `days` after today (real UTC) as dd/MM/yyyy. */
+export const dayAhead = (days: number) => ddMMyyyy(todayMs() + days * DAY_MS);
+
+/** Whether a SEASONAL_SALE may start on this day (1–15 July, 25 December–10 January). */
+function inSeasonalWindow(ms: number): boolean {
+	const day = new Date(ms);
+	const [month, date] = [day.getUTCMonth() + 1, day.getUTCDate()];
+	return (month === 7 && date <= 15) || (month === 12 && date >= 25) || (month === 1 && date <= 10);
+}
+
+/**
+ * The first and last day of a SALE of `length` days starting at least `days` after today and
+ * outside the seasonal start windows, so that Discount › Update tells its type by its dates; well
+ * within the year ahead Update reads the discounts of, whatever today is.
+ */
+export function saleDays(days = 30, length = 10): [string, string] {
+	let start = todayMs() + days * DAY_MS;
+	while (inSeasonalWindow(start)) start += DAY_MS;
+	return [ddMMyyyy(start), ddMMyyyy(start + (length - 1) * DAY_MS)];
+}
+
 /** The documents family: a sandbox at NOW has documents for the half year before; seven months are three 3-month windows. */
 export const FROM = '2024-12-01T00:00:00';
 export const TO = '2025-06-30T23:59:59';

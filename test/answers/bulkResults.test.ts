@@ -10,12 +10,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/answers/answers';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
+import { saleDays } from '../actions/helpers';
 
 const NODE = 'marketplaceMerchant';
 /** Far more results than any request holds: the answer's list is empty. */
 const ALL = Number.MAX_SAFE_INTEGER;
-/** Discounts are dated a year ahead: the node rejects a start before today (real UTC). */
-const YEAR = new Date().getUTCFullYear() + 1;
 
 describe('node', () => {
 	let sandbox: Sandbox;
@@ -153,14 +152,30 @@ describe('node', () => {
 			return products;
 		}
 
+		// Within the year ahead Discount › Update reads the discounts of, and a SALE by its dates.
+		const [dateFrom, dateTo] = saleDays();
 		const sale = (product: ProductRecord): IDataObject => ({
 			merchantInventoryId: product.id,
 			discountPrice: Math.floor(product.basePrice * 0.9),
 			discountPriceCurrency: 'RSD',
-			dateFrom: `01/08/${YEAR}`,
-			dateTo: `10/08/${YEAR}`,
+			dateFrom,
+			dateTo,
 			discountType: 'SALE',
 		});
+		/** What Update sends a pending discount: every field, the unchanged ones as scheduled. */
+		const fullUpdate = (discountId: string, changes: IDataObject): IDataObject => {
+			const discount = sandbox.state.discounts.find((candidate) => candidate.discountId === discountId)!;
+			return {
+				discountId,
+				merchantInventoryId: discount.merchantInventoryId,
+				newDateFrom: discount.dateFrom,
+				newDateTo: discount.dateTo,
+				newDiscountPrice: String(discount.discountPrice),
+				newDiscountPriceCurrency: 'RSD',
+				newDiscountType: 'SALE',
+				...changes,
+			};
+		};
 
 		const discounts = (operation: 'schedule' | 'update', entries: IDataObject[], options: INodeParameters = {}) =>
 			run({ resource: 'discount', operation, options }, [{ discounts: entries }]);
@@ -199,11 +214,12 @@ describe('node', () => {
 
 		it('Update: fewer or no results give failed items for the entries without one', async () => {
 			const [first, second] = await scheduled(2);
+			const newDateTo = saleDays(30, 9)[1];
 			const entries = [
-				{ discountId: first, newDateTo: `09/08/${YEAR}` },
-				{ discountId: second, newDateTo: `09/08/${YEAR}` },
+				{ discountId: first, newDateTo },
+				{ discountId: second, newDateTo },
 			];
-			const sent = entries.map((entry) => ({ ...entry }));
+			const sent = entries.map(({ discountId }) => fullUpdate(discountId, { newDateTo }));
 
 			sandbox.setVariants({ bulkResultsDropped: 1 });
 			const fewer = await discounts('update', entries);

@@ -142,6 +142,48 @@ describe('sandbox: discounts and prices', () => {
 		expect(moved.json).toContainEqual(expect.objectContaining({ discountId: upcoming.discountId, dateFrom: '2025-07-08T00:01:00', dateTo: '2025-07-12T23:59:00' }));
 	});
 
+	it("with discountUpdateRules 'documented', refuses an update without what the current pages require; by default, takes the changes alone", async () => {
+		const nowMs = sandbox.clock.now().getTime();
+		const current = sandbox.state.discounts.filter((discount) => !discount.cancelled);
+		const running = current.filter((discount) => discount.startsAtMs < nowMs && discount.endsAtMs! > nowMs).at(-1)!;
+		const upcoming = current.filter((discount) => discount.startsAtMs > nowMs && discount.discountType === 'SALE').at(-1)!;
+		const lower = { discountId: running.discountId, newDiscountPrice: String(running.discountPrice - 1), newDiscountPriceCurrency: 'RSD' };
+		const full = {
+			discountId: upcoming.discountId,
+			merchantInventoryId: upcoming.merchantInventoryId,
+			newDateFrom: upcoming.dateFrom,
+			newDateTo: upcoming.dateTo,
+			newDiscountPrice: String(upcoming.discountPrice - 1),
+			newDiscountPriceCurrency: 'RSD',
+			newDiscountType: 'SALE',
+		};
+		sandbox.setVariants({ discountUpdateRules: 'documented' });
+		try {
+			const { json } = await update([
+				lower,
+				{ ...lower, merchantInventoryId: running.merchantInventoryId, newDateTo: running.dateTo },
+				{ ...lower, merchantInventoryId: upcoming.merchantInventoryId },
+				{ discountId: upcoming.discountId, newDiscountPrice: full.newDiscountPrice },
+				{ ...full, newDateTo: null },
+				{ ...lower, merchantInventoryId: running.merchantInventoryId, newDateFrom: null, newDateTo: null, newDiscountType: null },
+				full,
+			]);
+			expect(json.updateResult.map((result: { success: boolean; error?: { errorMessage: string } }) => (result.success ? 'ok' : result.error!.errorMessage))).toEqual([
+				'merchantInventoryId is mandatory when updating an active discount',
+				'newDateTo must be null when updating an active discount',
+				`merchantInventoryId ${upcoming.merchantInventoryId} is not the product of discount ${running.discountId}`,
+				'merchantInventoryId is mandatory when updating a pending discount',
+				'newDateTo is mandatory when updating a pending discount',
+				'ok',
+				'ok',
+			]);
+		} finally {
+			sandbox.resetVariants();
+		}
+		const partial = await update([{ discountId: running.discountId, newDiscountPrice: String(running.discountPrice - 2) }]);
+		expect(partial.json.updateResult).toEqual([{ success: true, data: { discountId: running.discountId } }]);
+	});
+
 	it('cancels discounts', async () => {
 		const running = sandbox.state.discounts.find(
 			(discount) => discount.startsAtMs < Date.parse(NOW) && discount.endsAtMs! > Date.parse(NOW),

@@ -45,7 +45,8 @@ describe('Discount locator', () => {
 			resource: 'discount',
 			operation: 'update',
 			inputMode: 'json',
-			discountsJson: JSON.stringify([{ discountId: second.discountId, newDiscountPrice: second.discountPrice - 1 }]),
+			// Its type given: an upcoming discount's update carries every field, and a SALE dated in a seasonal window is not told by its dates.
+			discountsJson: JSON.stringify([{ discountId: second.discountId, newDiscountPrice: second.discountPrice - 1, newDiscountType: 'SALE' }]),
 		});
 
 		expect(cancelled.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ discountId: first.discountId, cancelled: true })]);

@@ -14,7 +14,7 @@ import {
 import { ANSWERS, decodedList, pairDiscountResults } from '../../answers/answers';
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { sendAuthenticated } from '../../transport/engine';
+import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/engine';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
 import { bulkOperationModule, bulkWrite, type BulkInput, type BulkOperation, type BulkWrite } from '../bulkRun';
 import { locatorField } from '../common';
@@ -23,7 +23,7 @@ import type { OperationModule } from '../contract';
 export const RESOURCE = 'discount';
 
 const DISCOUNT_TYPES = ['SALE', 'SEASONAL_SALE', 'CLEARANCE_SALE'] as const;
-type DiscountType = (typeof DISCOUNT_TYPES)[number];
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 
 /** When a SEASONAL_SALE may start (inSeasonalStartWindow). */
 const SEASONAL_START = 'between 1 and 15 July or between 25 December and 10 January';
@@ -56,13 +56,18 @@ export function discountTypeOf(ctx: ValueContext, field: string, value: unknown)
 	return readChoice(ctx, field, value, DISCOUNT_TYPES);
 }
 
+/** Calendar days from the start day to the end day, both counted. */
+function daysOf(from: Date, to: Date): number {
+	return Math.floor((to.getTime() - from.getTime()) / DAY_MS) + 1;
+}
+
 /** The service's rules for a period: the end not before the start, no end for a clearance sale, the longest run. */
 export function checkDiscountPeriod(ctx: ValueContext, toField: string, type: DiscountType | undefined, from?: Date, to?: Date): void {
 	if (type === 'CLEARANCE_SALE' && to) {
 		throw invalidInput(ctx, toField, 'a CLEARANCE_SALE has no end date', 'Leave the end date empty: a clearance sale runs until it is cancelled');
 	}
 	if (!from || !to) return;
-	const days = Math.floor((to.getTime() - from.getTime()) / DAY_MS) + 1;
+	const days = daysOf(from, to);
 	if (days < 1) {
 		throw invalidInput(ctx, toField, `${formatDayMonthYear(to)} is before the start ${formatDayMonthYear(from)}`);
 	}
@@ -91,6 +96,18 @@ export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undef
 	}
 }
 
+/**
+ * The type of a discount as listed, where the service's rules leave only one: the list does not
+ * carry the type. No end: a CLEARANCE_SALE. A start outside the seasonal windows: a SALE. Longer
+ * than a SALE lasts: a SEASONAL_SALE. Otherwise (a short discount starting in a window) either
+ * SALE or SEASONAL_SALE: undefined, for the user to say.
+ */
+export function typeByRules(from: Date, to: Date | undefined): DiscountType | undefined {
+	if (!to) return 'CLEARANCE_SALE';
+	if (!inSeasonalStartWindow(from)) return 'SALE';
+	return daysOf(from, to) > (MAX_DAYS.SALE as number) ? 'SEASONAL_SALE' : undefined;
+}
+
 export function discountLocatorField(description: string): INodeProperties {
 	return locatorField('Discount ID', 'discountId', description, {
 		list: { placeholder: 'Select a discount...', searchListMethod: 'searchDiscounts' },
@@ -114,9 +131,42 @@ function dayOf(value: unknown): string {
 	return date ? formatDayMonthYear(date) : String(value);
 }
 
-function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
+/**
+ * The days the node asks the service for the discounts that may still change (ended ones cannot):
+ * from today (UTC) to a year ahead (seasonal sales are scheduled months ahead). The service lists
+ * the discounts in effect at some time in the range, so a running one is in it however long ago
+ * it started. The list of the locator and Update's reading of the discounts it changes.
+ */
+export function changeableDiscountsRange(now = new Date()): { dateFrom: string; dateTo: string } {
+	const today = startOfUtcDay(now);
+	return { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) };
+}
+
+/** The discounts running now or starting within a year, as the service lists them: one request, read by the answer's schema. */
+export async function readChangeableDiscounts(ctx: AuthenticatedContext, now: Date, settings?: SendSettings): Promise<IDataObject[]> {
+	const request = { method: 'GET' as const, url: PATHS.discounts, qs: changeableDiscountsRange(now) };
+	const response = await sendAuthenticated(ctx, { group: 'payments', idempotent: true }, request, settings);
+	return decodedList(ctx, response, ANSWERS.discounts);
+}
+
+export type DiscountState = 'pending' | 'running' | 'ended';
+
+/**
+ * Where a listed discount stands at `now`. The list gives its start as a timestamp (when it
+ * starts: at once for one dated the day it was scheduled, else 00:01 of its first day; the pages'
+ * example shows the day at midnight, a minute early) and its end as a timestamp on its last day,
+ * which it keeps until 23:59. Undefined when the start cannot be read.
+ */
+export function discountState(discount: IDataObject, now: Date): DiscountState | undefined {
 	const start = parseServiceTimestamp(discount.dateFrom);
-	const running = start !== undefined && start.getTime() <= now.getTime();
+	if (!start) return undefined;
+	const end = parseServiceTimestamp(discount.dateTo);
+	if (end && startOfUtcDay(end).getTime() + DAY_MS - 60_000 < now.getTime()) return 'ended';
+	return start.getTime() <= now.getTime() ? 'running' : 'pending';
+}
+
+function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
+	const running = discountState(discount, now) === 'running';
 	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
 	const price = isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`;
 	return {
@@ -132,11 +182,8 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
  */
 export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const now = new Date();
-	const today = startOfUtcDay();
-	const qs = { dateFrom: formatDayMonthYear(today), dateTo: formatDayMonthYear(new Date(today.getTime() + 366 * DAY_MS)) };
-	const response = await sendAuthenticated(this, { group: 'payments', idempotent: true }, { method: 'GET', url: PATHS.discounts, qs });
 	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
-	const results = decodedList(this, response, ANSWERS.discounts)
+	const results = (await readChangeableDiscounts(this, now))
 		.filter((discount) => !isBlank(discount.discountId))
 		.map((discount) => discountEntry(discount, now))
 		.filter(({ name, value }) => wanted === undefined || name.toLowerCase().includes(wanted) || String(value).toLowerCase().includes(wanted));

@@ -1,49 +1,183 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../values/dates';
-import { DATE_FORMS, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
+import { formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
+import { asNodeError, joinSentences, sendSettingsOf } from '../../transport/engine';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
 import { PRICE_FORMS } from '../products';
 import { panelLabels } from '../common';
 import type { BulkEntry } from '../bulkRun';
 import {
 	bulkDiscountOperation,
+	changeableDiscountsRange,
 	checkDiscountPeriod,
 	checkDiscountStart,
 	currencyField,
 	currencyOf,
 	dayField,
 	discountLocatorField,
+	discountState,
 	discountTypeOf,
 	discountTypeOptions,
+	readChangeableDiscounts,
 	readDiscountId,
+	typeByRules,
+	type DiscountType,
 } from './shared';
 
 const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountType'] as const;
+type Change = (typeof CHANGES)[number];
 
-/**
- * Only the changes given are sent. The new price goes out as text, as the interface types it, with
- * its currency. The discount is `discountId`, or `id` as Schedule's and Get Many's outputs carry it.
- */
-function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<IDataObject>): IDataObject {
+/** An update entry as the user gave it, and (once the discount is read) the body the service requires. */
+interface CheckedUpdate {
+	discountId: string;
+	/** Where the entry names its discount: `discountId`, or `id` as Schedule's and Get Many's outputs carry it. */
+	idKey: string;
+	price?: number;
+	currency: string;
+	from?: Date;
+	to?: Date;
+	type?: DiscountType;
+	body?: IDataObject;
+}
+
+/** The user's values, checked on their own: the rules that need the discount as it is come once it is read (resolveUpdates). */
+function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<CheckedUpdate>): CheckedUpdate {
 	const idKey = isBlank(entry.discountId) && !isBlank(entry.id) ? 'id' : 'discountId';
 	const discountId = readDiscountId(reader(idKey), label(idKey), entry[idKey]);
 	if (CHANGES.every((change) => isBlank(entry[change]))) {
 		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 	}
-	const update: IDataObject = { discountId };
-	if (!isBlank(entry.newDiscountPrice)) {
-		update.newDiscountPrice = String(readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice));
-		update.newDiscountPriceCurrency = currencyOf(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency);
-	}
-	const newType = isBlank(entry.newDiscountType) ? undefined : discountTypeOf(reader('newDiscountType'), label('newDiscountType'), entry.newDiscountType);
-	const newDateFrom = isBlank(entry.newDateFrom) ? undefined : readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
-	const newDateTo = isBlank(entry.newDateTo) ? undefined : readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
-	if (newDateFrom) checkDiscountStart(reader('newDateFrom'), newType, newDateFrom, label('newDateFrom'));
-	checkDiscountPeriod(reader('newDateTo'), label('newDateTo'), newType, newDateFrom, newDateTo);
-	if (newDateFrom) update.newDateFrom = formatDayMonthYear(newDateFrom);
-	if (newDateTo) update.newDateTo = formatDayMonthYear(newDateTo);
-	if (newType) update.newDiscountType = newType;
+	const update: CheckedUpdate = { discountId, idKey, currency: currencyOf(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency) };
+	if (!isBlank(entry.newDiscountPrice)) update.price = readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice);
+	if (!isBlank(entry.newDiscountType)) update.type = discountTypeOf(reader('newDiscountType'), label('newDiscountType'), entry.newDiscountType);
+	if (!isBlank(entry.newDateFrom)) update.from = readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
+	if (!isBlank(entry.newDateTo)) update.to = readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
+	if (update.from) checkDiscountStart(reader('newDateFrom'), update.type, update.from, label('newDateFrom'));
+	checkDiscountPeriod(reader('newDateTo'), label('newDateTo'), update.type, update.from, update.to);
 	return update;
+}
+
+/** A discount as the service lists it, read once per run; later entries of the same discount see the earlier ones' changes. */
+interface Current {
+	productId: number;
+	price?: number;
+	from: Date;
+	to?: Date;
+	type?: DiscountType;
+	state: 'pending' | 'running';
+}
+
+const sameDay = (a: Date | undefined, b: Date | undefined) => a?.getTime() === b?.getTime();
+
+/**
+ * The body the current documentation requires. A running discount: its product, the new (lower)
+ * price and the currency, every other field null; its dates and type cannot change. A pending one:
+ * every field, the ones not given taken from the discount as it is.
+ */
+function updateBody(entry: BulkEntry<CheckedUpdate>, current: Current): IDataObject {
+	const update = entry.value as CheckedUpdate;
+	const { label, reader } = entry;
+	const refuse = (key: Change, problem: string, hint?: string) => invalidInput(reader(key), label(key), problem, hint);
+	const body: IDataObject = { discountId: update.discountId, merchantInventoryId: current.productId };
+	if (current.state === 'running') {
+		const since = `discount ${update.discountId} is running (since ${formatDayMonthYear(current.from)})`;
+		const hint = 'A running discount takes one change, a lower price: leave the dates and the type empty';
+		if (update.from && !sameDay(update.from, current.from)) throw refuse('newDateFrom', `${since}: its start cannot change`, hint);
+		if (update.to && !sameDay(update.to, current.to)) throw refuse('newDateTo', `${since}: its end cannot change`, hint);
+		if (update.type && update.type !== current.type) throw refuse('newDiscountType', `${since}: its type cannot change`, hint);
+		if (update.price === undefined) throw refuse('newDiscountPrice', `${MISSING}: ${since}, and a lower price is the one change it takes`);
+		if (current.price !== undefined && update.price >= current.price) {
+			throw refuse('newDiscountPrice', `${update.price} is not below ${current.price}, the price of ${since}`, 'A running discount can only get a lower price');
+		}
+		current.price = update.price;
+		return { ...body, newDateFrom: null, newDateTo: null, newDiscountPrice: String(update.price), newDiscountPriceCurrency: update.currency, newDiscountType: null };
+	}
+	const pending = `discount ${update.discountId} has not started, so the service needs every field`;
+	const type = update.type ?? current.type;
+	if (!type) {
+		throw refuse('newDiscountType', `${MISSING}: ${pending}, and its listing does not tell a SALE from a SEASONAL_SALE`, 'Give its type (New Discount Type), the current one or a new one');
+	}
+	const price = update.price ?? current.price;
+	if (price === undefined) throw refuse('newDiscountPrice', `${MISSING}: ${pending}, and its listing gives no price`);
+	const from = update.from ?? current.from;
+	// A discount becoming a CLEARANCE_SALE loses its end: a clearance sale runs until it is cancelled.
+	const to = update.to ?? (type === 'CLEARANCE_SALE' ? undefined : current.to);
+	if (!to && type !== 'CLEARANCE_SALE') throw refuse('newDateTo', `${MISSING}: a ${type} needs an end day`);
+	// The period as it will be, worded on the field the user changed.
+	const changed = (['newDateTo', 'newDateFrom', 'newDiscountType', 'newDiscountPrice'] as const).find((key) => !isBlank(entry.raw[key])) as Change;
+	const startKey = update.from ? 'newDateFrom' : 'newDiscountType';
+	if (update.from || update.type) checkDiscountStart(reader(startKey), type, from, label(startKey));
+	checkDiscountPeriod(reader(changed), label(changed), type, from, to);
+	Object.assign(current, { price, from, to, type });
+	return {
+		...body,
+		newDateFrom: formatDayMonthYear(from),
+		newDateTo: to ? formatDayMonthYear(to) : null,
+		newDiscountPrice: String(price),
+		newDiscountPriceCurrency: update.currency,
+		newDiscountType: type,
+	};
+}
+
+/** A listed discount as Current, or why its entry cannot be sent. */
+function currentOf(listed: IDataObject | undefined, now: Date): Current | string {
+	const range = changeableDiscountsRange(now);
+	if (!listed) {
+		return `is not among the discounts running now or starting by ${range.dateTo} (the service's list from ${range.dateFrom}): it has ended, was cancelled or does not exist`;
+	}
+	const state = discountState(listed, now);
+	const end = parseServiceTimestamp(listed.dateTo);
+	if (state === 'ended') return `ended on ${formatDayMonthYear(end as Date)}: ended discounts cannot be updated`;
+	if (state === undefined || typeof listed.merchantInventoryId !== 'number') {
+		return `the service lists it without a readable start or product (dateFrom ${String(listed.dateFrom)}, merchantInventoryId ${String(listed.merchantInventoryId)})`;
+	}
+	const from = startOfUtcDay(parseServiceTimestamp(listed.dateFrom) as Date);
+	const to = end ? startOfUtcDay(end) : undefined;
+	const price = typeof listed.discountPrice === 'number' ? listed.discountPrice : undefined;
+	return { productId: listed.merchantInventoryId, price, from, to, type: typeByRules(from, to), state };
+}
+
+/**
+ * Reads the discounts once for the whole run (one request) and builds each entry's body; an entry
+ * the service would refuse becomes invalid (Invalid Entries decides). A list that cannot be read
+ * fails the run: sending without it would send what the service may refuse or null.
+ */
+async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<CheckedUpdate>>): Promise<void> {
+	if (entries.length === 0) return;
+	const now = new Date();
+	let listed: IDataObject[];
+	try {
+		listed = await readChangeableDiscounts(exec, now, sendSettingsOf(entries[0].ctx));
+	} catch (error) {
+		const failure = asNodeError(exec.getNode(), error);
+		const range = changeableDiscountsRange(now);
+		failure.message = `Could not read the discounts to update: ${failure.message}`;
+		failure.description = joinSentences(
+			failure.description,
+			`Update reads the discounts running now or starting within a year (GET discounts, ${range.dateFrom} to ${range.dateTo}) to send each one what the service requires; no update was sent.`,
+		);
+		throw failure;
+	}
+	const byId = new Map(listed.map((discount) => [String(discount.discountId), discount]));
+	const currents = new Map<string, Current>();
+	for (const entry of entries) {
+		const update = entry.value as CheckedUpdate;
+		try {
+			let current = currents.get(update.discountId);
+			if (!current) {
+				const found = currentOf(byId.get(update.discountId), now);
+				if (typeof found === 'string') {
+					throw invalidInput(entry.reader(update.idKey), entry.label(update.idKey), found, 'Pick the discount from the list, or find its ID with Discount › Get Many');
+				}
+				current = found;
+				currents.set(update.discountId, current);
+			}
+			update.body = updateBody(entry, current);
+		} catch (error) {
+			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
+			entry.problem = error;
+		}
+	}
 }
 
 const rowFields: INodeProperties[] = [
@@ -56,7 +190,7 @@ const rowFields: INodeProperties[] = [
 		placeholder: 'e.g. 849.99',
 		description: `Leave empty to keep the price. A running discount can only get a lower price. ${PRICE_FORMS}.`,
 	},
-	currencyField('newDiscountPriceCurrency', 'New Currency', 'Currency of the new price (the service takes RSD); sent only with a new price'),
+	currencyField('newDiscountPriceCurrency', 'New Currency', 'Currency of the price (the service takes RSD)'),
 	dayField(
 		'New Date From',
 		'newDateFrom',
@@ -69,18 +203,19 @@ const rowFields: INodeProperties[] = [
 		type: 'options',
 		options: [...discountTypeOptions, { name: 'Unchanged', value: '', description: 'Keep the current type' }],
 		default: '',
+		description: 'The type of a running discount cannot change. For an upcoming discount dated within a seasonal start window and at most 31 days long, give its type even when it stays: the service needs it and its list does not say whether it is a SALE or a SEASONAL_SALE.',
 	},
 ];
 
 const ROW_LABELS = panelLabels(rowFields);
 
-export const operation = bulkDiscountOperation<IDataObject>({
+export const operation = bulkDiscountOperation<CheckedUpdate>({
 	option: {
 		name: 'Update',
 		value: 'update',
 		action: 'Update discounts',
 		description:
-			'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. A running discount can only get a lower price; ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, success, error and the input sent.',
+			'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. Reads the current discounts first (one request) and sends what the service requires: for a running discount its product and the new price only (it can only get a lower price; its dates and type cannot change), for an upcoming one every field, the unchanged ones as they are. Ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, productId, success, error and the input sent.',
 	},
 	method: 'PUT',
 	entries: 'discount updates',
@@ -95,7 +230,8 @@ export const operation = bulkDiscountOperation<IDataObject>({
 		'each with discountId (or id, as Schedule and Get Many give it) and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
 	jsonPlaceholder: '[{"discountId": "3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47", "newDiscountPrice": "849.99"}]',
 	check: checkUpdate,
-	body: (update) => update,
+	resolve: resolveUpdates,
+	body: (update) => update.body as IDataObject,
 	idOfInvalid: (raw) => {
 		const id = raw.discountId ?? raw.id;
 		return typeof id === 'object' && id !== null ? (id as IDataObject).value : id;
