@@ -1,7 +1,7 @@
 /** Product routes: lists, import, updates, product types and EAN checks. */
 import { randomUUID } from 'node:crypto';
 import { PRODUCT_TYPES } from '../data';
-import { parseIsoDay, startOfUtcDay } from '../dates';
+import { parseIsoDay, parseTimestamp, startOfUtcDay } from '../dates';
 import { badRequest, integerParam, notFound, requireBody, type RequestBody } from '../http';
 import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
 import type { RouteContext, RouteDefinition } from '../route';
@@ -32,6 +32,25 @@ function modifiedSince(query: URLSearchParams): string | undefined {
 	const dayMs = parseIsoDay(raw);
 	if (dayMs === undefined) throw badRequest('date-modified-after must be a date in format yyyy-MM-dd');
 	return new Date(dayMs).toISOString();
+}
+
+/** The current pages' filter of basic-products: a UTC timestamp without zone or fraction, as Spring's pattern binds it. */
+function modifiedSinceTimestamp(query: URLSearchParams): string | undefined {
+	const raw = query.get('dateModifiedAfter');
+	if (raw === null || raw === '') return undefined;
+	const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(raw) ? parseTimestamp(raw) : undefined;
+	if (ms === undefined) throw badRequest('dateModifiedAfter must be a timestamp in format yyyy-MM-ddTHH:mm:ss');
+	return new Date(ms).toISOString();
+}
+
+/** basic-products' modified filter under the switch `basicProductsModifiedFilter`: the later of the bounds honoured. */
+function basicModifiedSince(core: SandboxCore, query: URLSearchParams): string | undefined {
+	const honoured = core.variants.current.basicProductsModifiedFilter;
+	const bounds = [
+		honoured === 'documented' ? undefined : modifiedSince(query),
+		honoured === 'reference' ? undefined : modifiedSinceTimestamp(query),
+	].filter((bound): bound is string => bound !== undefined);
+	return bounds.sort().at(-1);
 }
 
 /** The body as a list: a JSON array, or any XML list. */
@@ -250,7 +269,7 @@ export const productRoutes: RouteDefinition[] = [
 		authenticated: true,
 		handle({ core, query }) {
 			const { page, size } = pageOf(query, MAX_BASIC_PRODUCTS_PAGE);
-			return { json: core.catalog.page({ modifiedSince: modifiedSince(query) }, page, size).map(toBasicProduct) };
+			return { json: core.catalog.page({ modifiedSince: basicModifiedSince(core, query) }, page, size).map(toBasicProduct) };
 		},
 	},
 	{
