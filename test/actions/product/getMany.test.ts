@@ -80,6 +80,8 @@ describe('Product: Get Many', () => {
 		const queries = sandbox.log.filter((entry) => entry.route === 'products' && entry.query.page === '0').map((entry) => entry.query);
 		expect(queries).toHaveLength(3);
 		expect(queries[0]['date-modified-after']).toBe('2025-03-01');
+		// basic-products' second name (`dateModifiedAfter`) is not GET products' filter.
+		expect(queries[0]).not.toHaveProperty('dateModifiedAfter');
 		expect(queries[1].ean).toBe(target.ean);
 		expect(queries[2].search).toBe(target.sku);
 	});

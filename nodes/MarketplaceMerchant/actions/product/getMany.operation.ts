@@ -18,26 +18,31 @@ export const modifiedAfterFilter: INodeProperties = {
 	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
 };
 
-const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: ValueContext, field: string, value: unknown) => string }> = {
-	search: { parameter: 'search', label: fieldPath('Filters', 'Search'), read: readText },
-	ean: { parameter: 'ean', label: fieldPath('Filters', 'EAN'), read: readEan },
+/** The query parameters one filter's value becomes. */
+type FilterQuery = (ctx: ValueContext, field: string, value: unknown) => IDataObject;
+
+const FILTERS: Record<string, { label: string; query: FilterQuery }> = {
+	search: { label: fieldPath('Filters', 'Search'), query: (ctx, field, value) => ({ search: readText(ctx, field, value) }) },
+	ean: { label: fieldPath('Filters', 'EAN'), query: (ctx, field, value) => ({ ean: readEan(ctx, field, value) }) },
 	modifiedAfter: {
-		parameter: 'date-modified-after',
 		label: fieldPath('Filters', 'Modified After'),
-		read: (ctx, field, value) => formatYearMonthDay(readDay(ctx, field, value)),
+		query: (ctx, field, value) => ({ 'date-modified-after': formatYearMonthDay(readDay(ctx, field, value)) }),
 	},
 };
 
-const addProductFilters: PreSendAction = async function (requestOptions) {
-	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	const qs: IDataObject = { ...requestOptions.qs };
-	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
-		const value = filters[filter];
-		if (!isBlank(value)) qs[parameter] = read(this, label, value);
-	}
-	requestOptions.qs = qs;
-	return requestOptions;
-};
+/** The Filters collection read into the query; `queries` replaces a filter's parameters for one route. */
+function productFilters(queries: Partial<Record<string, FilterQuery>>): PreSendAction {
+	return async function (requestOptions) {
+		const filters = this.getNodeParameter('filters', {}) as IDataObject;
+		const qs: IDataObject = { ...requestOptions.qs };
+		for (const [filter, { label, query }] of Object.entries(FILTERS)) {
+			const value = filters[filter];
+			if (!isBlank(value)) Object.assign(qs, (queries[filter] ?? query)(this, label, value));
+		}
+		requestOptions.qs = qs;
+		return requestOptions;
+	};
+}
 
 /** The service sends `brand` serialized (`{"id":29785,"name":"Nike"}`); a plain name or a parsed object is read too. */
 function brandNameOf(brand: unknown): string | undefined {
@@ -68,17 +73,23 @@ const simplifyProductsIfAsked: PostReceiveFunction = async function (items) {
 	});
 };
 
-type ListRequest = { url: string; pageSize: number; postReceive: PostReceiveFunction[] };
+type ListRequest = {
+	url: string;
+	pageSize: number;
+	postReceive: PostReceiveFunction[];
+	/** Filters whose query parameters differ on this route. */
+	filterQueries?: Partial<Record<string, FilterQuery>>;
+};
 
 /** A list of the catalogue in pages, with Return All and Limit, the Filters `filters`, then the fields `more`. */
 export function productListOperation(
 	option: Omit<INodePropertyOptions, 'routing'>,
-	{ url, pageSize, postReceive }: ListRequest,
+	{ url, pageSize, postReceive, filterQueries = {} }: ListRequest,
 	filters: INodeProperties[],
 	more: INodeProperties[] = [],
 ): OperationModule {
 	const strategy = pageThrough(pageSize);
-	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend: [addProductFilters], strategy, postReceive });
+	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend: [productFilters(filterQueries)], strategy, postReceive });
 	return {
 		option: { ...option, routing },
 		fields: updateDisplayOptions({ show: { resource: ['product'], operation: [String(option.value)] } }, [
