@@ -54,6 +54,13 @@ export interface SandboxVariants {
 	urlsKeyedBySchemaName: boolean;
 	/** The name(s) of basic-products' modified filter the service honours (GET products keeps `date-modified-after` whatever this says). */
 	basicProductsModifiedFilter: ModifiedFilterNames;
+	// --- What the current pages (2026) show beyond the reference (documented-shapes.ts) ---
+	/** GET products carry status, groupId, package dimensions with packageDimensionUnit, specifications, and the platform code under the marketplace's name. */
+	documentedProductFields: boolean;
+	/** product/bulk and product/{id} results add ean and productName (product/{id}: type "edit"); an unknown product's error is Serbian ("Proizvod ne postoji"), also product/{id}'s 404. */
+	documentedUpdateResults: boolean;
+	/** Invoices carry their id as orderDetails.invoiceNumber (no invoiceId); corrections' fiscalDetails add invoiceNumber. */
+	invoiceIdAsInvoiceNumber: boolean;
 	/** Import accepts every row (200 with a progress id) but rows without description or cover image never become products. */
 	importFailsAsynchronously: boolean;
 
@@ -91,6 +98,9 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	bulkResultsRepeated: 0,
 	urlsKeyedBySchemaName: false,
 	basicProductsModifiedFilter: 'reference',
+	documentedProductFields: false,
+	documentedUpdateResults: false,
+	invoiceIdAsInvoiceNumber: false,
 	importFailsAsynchronously: false,
 	cutAnswers: [],
 	onlyNewestTokenValid: false,

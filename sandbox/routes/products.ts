@@ -7,6 +7,7 @@ import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '.
 import type { RouteContext, RouteDefinition } from '../route';
 import type { ProductRecord, ProductUpdateResult, WeightUnit } from '../types';
 import { importFailsLater, reportedResults } from '../result-variants';
+import { UNKNOWN_PRODUCT_SERBIAN, documentedProduct, documentedUpdateResult } from '../documented-shapes';
 import { isBlank, isRecord, toNumber, toText } from '../values';
 import { xmlList } from '../xml';
 import type { SandboxCore } from '../core';
@@ -259,7 +260,7 @@ export const productRoutes: RouteDefinition[] = [
 				ean: query.get('ean') || undefined,
 				modifiedSince: modifiedSince(query),
 			};
-			return { json: core.catalog.page(filter, page, size).map(toProduct) };
+			return { json: core.catalog.page(filter, page, size).map((record) => documentedProduct(core.variants, toProduct(record), record)) };
 		},
 	},
 	{
@@ -300,7 +301,8 @@ export const productRoutes: RouteDefinition[] = [
 				if (!product) return { status: 'FAIL', errors: [`Product ${id} does not exist`], myProductId: id };
 				return updateProduct(core, product, item);
 			});
-			return { json: reportedResults(core.variants, results) };
+			const shaped = results.map((result, index) => documentedUpdateResult(core.variants, result, products[index].product, false));
+			return { json: reportedResults(core.variants, shaped) };
 		},
 		itemCount: ({ body }) => bodyListLength(body),
 	},
@@ -312,10 +314,10 @@ export const productRoutes: RouteDefinition[] = [
 		handle({ core, params, body }) {
 			if (!/^\d+$/.test(params.id)) throw badRequest('id must be an integer');
 			const product = core.catalog.getById(Number(params.id));
-			if (!product) throw notFound(`Product ${params.id} does not exist`);
+			if (!product) throw notFound(core.variants.current.documentedUpdateResults ? UNKNOWN_PRODUCT_SERBIAN : `Product ${params.id} does not exist`);
 			const item = requireBody(body);
 			if (!isRecord(item)) throw badRequest('Request body must be one product update object');
-			const [result] = reportedResults(core.variants, [updateProduct(core, product, item)]);
+			const [result] = reportedResults(core.variants, [documentedUpdateResult(core.variants, updateProduct(core, product, item), product, true)]);
 			return result ? { json: result } : { body: '', contentType: 'application/json' };
 		},
 	},
