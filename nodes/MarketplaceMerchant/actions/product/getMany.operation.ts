@@ -64,11 +64,18 @@ const SIMPLIFIED_FIELDS = [
 	'id', 'externalId', 'ean', 'sku', 'name', 'brand', 'basePrice', 'newBasePrice', 'vat', 'stockLevel', 'productType',
 ] as const;
 
+/**
+ * Fields the current pages add (answers.ts): kept where the service sends them, so that a merchant
+ * sees why a product does not sell (only PUBLISHED is visible to customers); left out where it does not.
+ */
+const SIMPLIFIED_NEWER_FIELDS = ['status', 'groupId', 'packageHeightValue', 'packageWidthValue', 'packageLengthValue', 'packageDimensionUnit'] as const;
+
 const simplifyProductsIfAsked: PostReceiveFunction = async function (items) {
 	if (!readSimplify(this)) return items;
 	return items.map(({ json }) => {
 		const simplified: IDataObject = {};
 		for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
+		for (const field of SIMPLIFIED_NEWER_FIELDS) if (json[field] !== undefined) simplified[field] = json[field];
 		return { json: simplified };
 	});
 };
