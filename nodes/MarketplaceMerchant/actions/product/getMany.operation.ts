@@ -113,7 +113,7 @@ export const operation = productListOperation(
 		value: 'getMany',
 		action: 'Get many products',
 		description:
-			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType. Without Return All, at most Limit products.",
+			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
 	},
 	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, postReceive: [readAnswer(ANSWERS.products), simplifyProductsIfAsked] },
 	[
@@ -123,7 +123,7 @@ export const operation = productListOperation(
 	],
 	[
 		simplifyField(
-			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
+			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type; status, group ID and package dimensions where the service sends them) instead of the full product',
 		),
 	],
 );
