@@ -53,6 +53,8 @@ export interface SyncOutcome extends IDataObject {
 	/** A price the guard held back while the entry's stock change went out. */
 	heldBack?: { basePrice: Change };
 	errors: string[];
+	/** The product's name, where the service's write result names it (the current pages). */
+	productName?: string;
 }
 
 interface SyncPlan {
@@ -255,6 +257,7 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 		if (entry.allowLargePriceChange) input.allowLargePriceChange = true;
 	}
 	const simplified: IDataObject = { id: result.productId, sku: result.sku, success: succeeded(result), status: result.status };
+	if (result.productName !== undefined) simplified.productName = result.productName;
 	if (result.errors.length > 0) simplified.error = result.errors.join('; ');
 	simplified.input = input;
 	simplified.changes = result.changes;
