@@ -720,6 +720,48 @@ async function checkProductTrigger(api: N8nPublicApi, sandbox: Sandbox): Promise
 	});
 }
 
+/**
+ * Product Changed against a service honouring only the current pages' filter name
+ * (`dateModifiedAfter`): idle polls stay one request each and fire nothing, and what they read is
+ * what changed since the last poll (less the trigger's 10-minute overlap), not the catalogue a
+ * service ignoring `date-modified-after` would answer. Runs after checkProductTrigger, on its state.
+ */
+async function checkProductTriggerDocumentedFilter(api: N8nPublicApi, sandbox: Sandbox): Promise<void> {
+	const workflowId = WORKFLOW_IDS.productTrigger;
+	await check('trigger Product Changed, service honouring only dateModifiedAfter: idle polls one request each, nothing fired, only recent changes read', async () => {
+		return await underVariants(sandbox, { basicProductsModifiedFilter: 'documented' }, async () => {
+			const executionsBefore = (await finishedExecutions(api, workflowId)).length;
+			const reads = () => sandbox.log.filter((entry) => entry.route === 'basicProducts' && entry.status === 200);
+			sandbox.clearLog();
+			// The workflow is inactive after checkProductTrigger: activating it polls at once.
+			for (let poll = 1; poll <= 3; poll++) {
+				if (poll === 1) await api.activateWorkflow(workflowId);
+				else await pollNow(api, workflowId);
+				await waitFor(`idle poll ${poll}`, () => reads().length >= poll);
+			}
+			await sleep(1_500);
+			await api.deactivateWorkflow(workflowId);
+			assert.equal((await finishedExecutions(api, workflowId)).length, executionsBefore, 'an idle poll fired');
+			// One request per poll (a scheduled poll may add one of its own): each the first page, with the time filter.
+			const polls = reads();
+			assert.deepEqual(
+				polls.filter(({ query }) => query.page !== '0' || query.dateModifiedAfter === undefined),
+				[],
+				'a poll read more than one page, or without the time filter',
+			);
+			const { query } = polls[polls.length - 1];
+			assert.match(query.dateModifiedAfter ?? '', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, `query ${JSON.stringify(query)}`);
+			// What the last idle poll read, asked again: the products changed since its timestamp only.
+			const answered = await sandboxApi<Array<{ id: number }>>(sandbox, 'GET', `/product/api/v1/merchant-integration/basic-products?${new URLSearchParams(query).toString()}`);
+			const since = `${query.dateModifiedAfter}.000Z`;
+			const changedSince = sandbox.state.products.filter((product) => product.dateModified >= since).map((product) => product.id);
+			assert.deepEqual(answered.map((product) => product.id), changedSince);
+			assert.ok(changedSince.length < SANDBOX_PRODUCTS, 'an idle poll read the whole catalogue');
+			return `${polls.length} idle polls, one request each, ${answered.length} product(s) read by the last (catalogue: ${SANDBOX_PRODUCTS})`;
+		});
+	});
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function packageTarball(installation: N8nInstallation, packDir: string): Promise<string> {
@@ -810,6 +852,7 @@ async function main(): Promise<void> {
 		});
 		sandbox.clearLog();
 		await checkProductTrigger(api, sandbox);
+		await checkProductTriggerDocumentedFilter(api, sandbox);
 	} finally {
 		await n8n?.stop();
 		await agentModel?.close();

@@ -11,6 +11,14 @@ import type { RouteKey } from './types';
 
 export type XmlListStyle = 'wrapped' | 'item' | 'unwrapped';
 
+/**
+ * Which modified filter basic-products honours: the interface reference's `date-modified-after`
+ * (a day, `yyyy-MM-dd`), the current pages' `dateModifiedAfter` (a UTC timestamp,
+ * `yyyy-MM-ddTHH:mm:ss`), or both (a product must pass each one sent). A name not honoured is
+ * ignored, as Spring ignores an unknown query parameter.
+ */
+export type ModifiedFilterNames = 'reference' | 'documented' | 'both';
+
 export interface SandboxVariants {
 	// --- Shapes of answers (the schema-driven reader must give the same output under each) ---
 	/** Keys spelled as some live answers do: trailing spaces, other letter case (`defaultAddress `, `orderId`, `invoiceid`, `aCode`). */
@@ -46,6 +54,15 @@ export interface SandboxVariants {
 	bulkResultsRepeated: number;
 	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
 	urlsKeyedBySchemaName: boolean;
+	/** The name(s) of basic-products' modified filter the service honours (GET products keeps `date-modified-after` whatever this says). */
+	basicProductsModifiedFilter: ModifiedFilterNames;
+	// --- What the current pages (2026) show beyond the reference (documented-shapes.ts) ---
+	/** GET products carry status, groupId, package dimensions with packageDimensionUnit, specifications, and the platform code under the marketplace's name. */
+	documentedProductFields: boolean;
+	/** product/bulk and product/{id} results add ean and productName (product/{id}: type "edit"); an unknown product's error is Serbian ("Proizvod ne postoji"), also product/{id}'s 404. */
+	documentedUpdateResults: boolean;
+	/** Invoices carry their id as orderDetails.invoiceNumber (no invoiceId); corrections' fiscalDetails add invoiceNumber. */
+	invoiceIdAsInvoiceNumber: boolean;
 	/** Import accepts every row (200 with a progress id) but rows without description or cover image never become products. */
 	importFailsAsynchronously: boolean;
 
@@ -115,6 +132,10 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	bulkResultsDropped: 0,
 	bulkResultsRepeated: 0,
 	urlsKeyedBySchemaName: false,
+	basicProductsModifiedFilter: 'reference',
+	documentedProductFields: false,
+	documentedUpdateResults: false,
+	invoiceIdAsInvoiceNumber: false,
 	importFailsAsynchronously: false,
 	weightStoredAsKg: false,
 	negativeStockStoredAsZero: false,

@@ -1,12 +1,14 @@
 /**
- * "Product Changed" (README). The service filters products only by modification day
- * (`date-modified-after`, that day included) and does not say what changed, so the state keeps a
+ * "Product Changed" (README). The service does not say what changed, so the state keeps a
  * fingerprint (stock, prices) of every product, read whole on activation, and each poll compares
- * the products modified since the previous day (or the last poll's day, if earlier).
+ * the products modified since the last poll. basic-products' filter has two names (values/dates.ts,
+ * `basicProductsModifiedAfter`): the reference's day (the previous day, or the last poll's day if
+ * earlier) and the current pages' timestamp (the last poll, less a margin); a service honouring
+ * the timestamp answers only what changed since the last poll, not since midnight.
  */
 import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
-import { DAY_MS, formatYearMonthDay, startOfUtcDay } from '../MarketplaceMerchant/values/dates';
+import { DAY_MS, basicProductsModifiedAfter, formatUtcTimestamp, startOfUtcDay } from '../MarketplaceMerchant/values/dates';
 import { isPlainObject, readSimplify } from '../MarketplaceMerchant/values/values';
 import { ANSWERS, decodedNumber } from '../MarketplaceMerchant/answers/answers';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
@@ -23,6 +25,14 @@ const MAX_PAGES_PER_POLL = 100;
 /** 2: a baseline of the whole catalogue. Version 1's fingerprints (recent products only) are compared once while it is read. */
 const STATE_VERSION = 2;
 const VERSION_WITHOUT_BASELINE = 1;
+/**
+ * How far before the last poll the timestamp filter starts. A change is stamped by the service's
+ * clock, and the last poll's time by n8n's: a service clock behind n8n's by less than this, or a
+ * change stamped when its transaction began and visible only after the last poll read, is still
+ * read. Reading a product twice costs nothing but its bytes (its fingerprint is unchanged, nothing
+ * fires), and a poll of products changed in 10 minutes fits one page.
+ */
+const POLL_OVERLAP_MS = 10 * 60_000;
 
 type Fingerprint = Record<'stockLevel' | 'basePrice' | 'newBasePrice', number | null>;
 
@@ -102,15 +112,20 @@ function storedState(value: unknown): ProductChangeState | undefined {
 	return state as ProductChangeState;
 }
 
-/** The basic products modified on or after `day` (without one: the whole catalogue), in pages of 2,500. */
-async function productsModifiedSince(ctx: IPollFunctions, day: Date | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
-	const since = day === undefined ? undefined : formatYearMonthDay(day);
+/** Since when a poll reads: `time` for the current pages' filter, `day` (included) for the reference's. */
+interface ModifiedSince {
+	time: Date;
+	day: Date;
+}
+
+/** The basic products modified since (without a bound: the whole catalogue), in pages of 2,500. */
+async function productsModifiedSince(ctx: IPollFunctions, since: ModifiedSince | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
+	const filter = since === undefined ? {} : basicProductsModifiedAfter(since.time, since.day);
 	const size = LIMITS.basicProductsPageSize;
 	const products: IDataObject[] = [];
 	for (let page = 0; page < maxPages; page++) {
-		const what = `${since === undefined ? 'the products' : `the products modified since ${since}`} (page ${page})`;
-		const query = since === undefined ? { page, size } : { 'date-modified-after': since, page, size };
-		const answer = await getFromService(ctx, 'catalogue', PATHS.basicProducts, query, what, ANSWERS.basicProducts);
+		const what = `${since === undefined ? 'the products' : `the products modified since ${formatUtcTimestamp(since.time)}`} (page ${page})`;
+		const answer = await getFromService(ctx, 'catalogue', PATHS.basicProducts, { ...filter, page, size }, what, ANSWERS.basicProducts);
 		const list = listOf(ctx, answer, what);
 		products.push(...list.filter(isPlainObject));
 		if (list.length < size) break;
@@ -156,7 +171,10 @@ export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResul
 	const from = state ? Math.min(yesterday, startOfUtcDay(new Date(state.polledAt)).getTime()) : yesterday;
 	const known = state ? decodeFingerprints(state.products) : new Map<number, Fingerprint>();
 
-	const products = await productsModifiedSince(ctx, readsCatalogue ? undefined : new Date(from));
+	// A last poll later than now (n8n's clock set back) counts as now: nothing between is skipped.
+	const lastPoll = state ? Math.min(Date.parse(state.polledAt), now) : now;
+	const since = { time: new Date(lastPoll - POLL_OVERLAP_MS), day: new Date(from) };
+	const products = await productsModifiedSince(ctx, readsCatalogue ? undefined : since);
 	// The baseline carries over, except when the catalogue is read whole: what was read is the baseline then.
 	const fingerprints = readsCatalogue ? new Map<number, Fingerprint>() : known;
 	const compared = new Set<number>();
@@ -190,7 +208,8 @@ export async function fetchTestProductChange(ctx: IPollFunctions): Promise<INode
 	const simplify = readSimplify(ctx);
 	const today = startOfUtcDay().getTime();
 	for (const days of [1, TEST_EVENT_DAYS]) {
-		const [product] = await productsModifiedSince(ctx, new Date(today - days * DAY_MS), 1);
+		const day = new Date(today - days * DAY_MS);
+		const [product] = await productsModifiedSince(ctx, { time: day, day }, 1);
 		if (product) return [[toItem(product, null, null, simplify)]];
 	}
 	throw nodeError(ctx.getNode(), `No product was modified in the last ${TEST_EVENT_DAYS} days`, {

@@ -4,6 +4,7 @@ import type { DocumentStore } from '../document-store';
 import { badRequest, listParam, notFound, wantsXml } from '../http';
 import type { RouteContext, RouteDefinition, RouteResult } from '../route';
 import type { InvoiceType } from '../types';
+import { documentedDocument } from '../documented-shapes';
 
 const BASE = '/order/api/v1/merchant-integration';
 const INVOICE_TYPES: InvoiceType[] = ['FISCAL', 'NON_FISCAL'];
@@ -55,8 +56,9 @@ function listDocuments<T>(store: (context: RouteContext) => DocumentStore<T>) {
 			type: invoiceType(query),
 			nowMs: core.clock.nowMs(),
 		});
-		if (wantsXml(headers.accept)) return { xml: documents };
-		return { json: documents };
+		const shaped = documents.map((document) => documentedDocument(core.variants, document));
+		if (wantsXml(headers.accept)) return { xml: shaped };
+		return { json: shaped };
 	};
 }
 

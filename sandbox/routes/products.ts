@@ -1,12 +1,13 @@
 /** Product routes: lists, import, updates, product types and EAN checks. */
 import { randomUUID } from 'node:crypto';
 import { PRODUCT_TYPES } from '../data';
-import { parseIsoDay, startOfUtcDay } from '../dates';
+import { parseIsoDay, parseTimestamp, startOfUtcDay } from '../dates';
 import { badRequest, integerParam, notFound, requireBody, type RequestBody } from '../http';
 import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
 import type { RouteContext, RouteDefinition } from '../route';
 import type { Product, ProductRecord, ProductUpdateResult, WeightUnit } from '../types';
 import { importFailsLater, reportedResults } from '../result-variants';
+import { UNKNOWN_PRODUCT_SERBIAN, documentedProduct, documentedUpdateResult } from '../documented-shapes';
 import { isBlank, isRecord, toNumber, toText } from '../values';
 import { xmlList } from '../xml';
 import type { SandboxCore } from '../core';
@@ -43,6 +44,25 @@ function modifiedSince(query: URLSearchParams): string | undefined {
 function eansAsked(query: URLSearchParams, repeats: boolean): Set<string> | undefined {
 	const eans = (repeats ? query.getAll('ean') : [query.get('ean') ?? '']).filter((ean) => ean !== '');
 	return eans.length > 0 ? new Set(eans) : undefined;
+}
+
+/** The current pages' filter of basic-products: a UTC timestamp without zone or fraction, as Spring's pattern binds it. */
+function modifiedSinceTimestamp(query: URLSearchParams): string | undefined {
+	const raw = query.get('dateModifiedAfter');
+	if (raw === null || raw === '') return undefined;
+	const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(raw) ? parseTimestamp(raw) : undefined;
+	if (ms === undefined) throw badRequest('dateModifiedAfter must be a timestamp in format yyyy-MM-ddTHH:mm:ss');
+	return new Date(ms).toISOString();
+}
+
+/** basic-products' modified filter under the switch `basicProductsModifiedFilter`: the later of the bounds honoured. */
+function basicModifiedSince(core: SandboxCore, query: URLSearchParams): string | undefined {
+	const honoured = core.variants.current.basicProductsModifiedFilter;
+	const bounds = [
+		honoured === 'documented' ? undefined : modifiedSince(query),
+		honoured === 'reference' ? undefined : modifiedSinceTimestamp(query),
+	].filter((bound): bound is string => bound !== undefined);
+	return bounds.sort().at(-1);
 }
 
 /** The body as a list: a JSON array, or any XML list. */
@@ -312,7 +332,7 @@ export const productRoutes: RouteDefinition[] = [
 				eans: eansAsked(query, core.variants.current.productsEanRepeats),
 				modifiedSince: modifiedSince(query),
 			};
-			return { json: core.catalog.page(filter, page, size).map((record) => answeredProduct(core, record)) };
+			return { json: core.catalog.page(filter, page, size).map((record) => documentedProduct(core.variants, answeredProduct(core, record), record)) };
 		},
 	},
 	{
@@ -322,7 +342,7 @@ export const productRoutes: RouteDefinition[] = [
 		authenticated: true,
 		handle({ core, query }) {
 			const { page, size } = pageOf(query, MAX_BASIC_PRODUCTS_PAGE);
-			return { json: core.catalog.page({ modifiedSince: modifiedSince(query) }, page, size).map(toBasicProduct) };
+			return { json: core.catalog.page({ modifiedSince: basicModifiedSince(core, query) }, page, size).map(toBasicProduct) };
 		},
 	},
 	{
@@ -353,7 +373,8 @@ export const productRoutes: RouteDefinition[] = [
 				if (!product) return { status: 'FAIL', errors: [`Product ${id} does not exist`], myProductId: id };
 				return updateProduct(core, product, item);
 			});
-			return { json: reportedResults(core.variants, results) };
+			const shaped = results.map((result, index) => documentedUpdateResult(core.variants, result, products[index].product, false));
+			return { json: reportedResults(core.variants, shaped) };
 		},
 		itemCount: ({ body }) => bodyListLength(body),
 	},
@@ -365,10 +386,10 @@ export const productRoutes: RouteDefinition[] = [
 		handle({ core, params, body }) {
 			if (!/^\d+$/.test(params.id)) throw badRequest('id must be an integer');
 			const product = core.catalog.getById(Number(params.id));
-			if (!product) throw notFound(`Product ${params.id} does not exist`);
+			if (!product) throw notFound(core.variants.current.documentedUpdateResults ? UNKNOWN_PRODUCT_SERBIAN : `Product ${params.id} does not exist`);
 			const item = requireBody(body);
 			if (!isRecord(item)) throw badRequest('Request body must be one product update object');
-			const [result] = reportedResults(core.variants, [updateProduct(core, product, item)]);
+			const [result] = reportedResults(core.variants, [documentedUpdateResult(core.variants, updateProduct(core, product, item), product, true)]);
 			return result ? { json: result } : { body: '', contentType: 'application/json' };
 		},
 	},

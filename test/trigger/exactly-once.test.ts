@@ -213,3 +213,19 @@ test('a tick that starts while the previous poll is still running is skipped, so
 	advance(1 * MINUTE);
 	expect(emittedItems(await trigger.poll())).toEqual([]);
 });
+
+test("keys an invoice by its id also where the current pages' example names it invoiceNumber, not by its content", async () => {
+	sandbox.setVariants({ invoiceIdAsInvoiceNumber: true });
+	try {
+		const trigger = await seededTrigger();
+		const id = addInvoice(1 * MINUTE);
+		advance(2 * MINUTE);
+		const [item] = emittedItems(await trigger.poll());
+		expect(item.json).toMatchObject({ event: 'invoice', invoiceId: id });
+		expect(Object.keys((trigger.state.invoice as { seen: Record<string, number> }).seen)).toContain(id);
+		advance(1 * MINUTE);
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+	} finally {
+		sandbox.resetVariants();
+	}
+});

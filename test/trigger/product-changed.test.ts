@@ -25,14 +25,27 @@ async function platformChanges(changes: Array<{ id: number; sold?: number; stock
 	expect(response.status).toBe(200);
 }
 
-/** A price change through the API (PUT product/{id}), as the merchant's portal or another tool makes it. */
-async function setPrice(id: number, basePrice: number): Promise<void> {
+async function apiToken(): Promise<string> {
 	const tokenResponse = await fetch(`${sandbox.url}/iam/api/v1/auth/token`, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },
 		body: JSON.stringify({ grantType: 'CLIENT_CREDENTIALS', ...sandbox.client, scope: 'public_api/full_access' }),
 	});
-	const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+	return ((await tokenResponse.json()) as { access_token: string }).access_token;
+}
+
+/** The ids basic-products answers a query the trigger sent: what its poll had to read. */
+async function answeredIds(query: Record<string, string>): Promise<number[]> {
+	const response = await fetch(`${sandbox.url}/product/api/v1/merchant-integration/basic-products?${new URLSearchParams(query).toString()}`, {
+		headers: { Authorization: `Bearer ${await apiToken()}` },
+	});
+	expect(response.status).toBe(200);
+	return ((await response.json()) as Array<{ id: number }>).map((product) => product.id);
+}
+
+/** A price change through the API (PUT product/{id}), as the merchant's portal or another tool makes it. */
+async function setPrice(id: number, basePrice: number): Promise<void> {
+	const token = await apiToken();
 	const response = await fetch(`${sandbox.url}/product/api/v1/merchant-integration/product/${id}`, {
 		method: 'PUT',
 		headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
@@ -132,7 +145,56 @@ describe('Trigger: Product Changed', () => {
 			},
 		]);
 		const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query);
-		expect(queries).toEqual([{ 'date-modified-after': '2025-06-15', page: '0', size: '2500' }]);
+		// The day for a service honouring the reference's name; the last poll less 10 minutes for the current pages' name.
+		expect(queries).toEqual([{ 'date-modified-after': '2025-06-15', dateModifiedAfter: '2025-06-15T23:40:00', page: '0', size: '2500' }]);
+	});
+
+	// basic-products' filter: the reference's `date-modified-after` (a day) or the current pages'
+	// `dateModifiedAfter` (a UTC timestamp). A service ignoring the name sent would answer the whole
+	// catalogue to every poll: 2 pages of 3,000 products instead of 1.
+	it.each(['reference', 'documented', 'both'] as const)(
+		'with a service honouring the %s filter name(s): an idle poll is one request and emits nothing; a change fires once',
+		async (names) => {
+			await restart({ products: 3_000 });
+			sandbox.setVariants({ basicProductsModifiedFilter: names });
+			const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+			expect(emittedItems(await trigger.poll())).toEqual([]);
+			const [a] = quietProducts();
+
+			advance(5 * MINUTE);
+			await platformChanges([{ id: a.id, sold: 1 }]);
+			advance(MINUTE);
+			expect(ids(emittedItems(await trigger.poll()))).toEqual([a.id]);
+
+			advance(30 * MINUTE);
+			sandbox.clearLog();
+			expect(emittedItems(await trigger.poll())).toEqual([]);
+			advance(30 * MINUTE);
+			expect(emittedItems(await trigger.poll())).toEqual([]);
+			const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query);
+			expect(queries).toEqual([
+				{ 'date-modified-after': '2025-06-14', dateModifiedAfter: '2025-06-15T09:56:00', page: '0', size: '2500' },
+				{ 'date-modified-after': '2025-06-14', dateModifiedAfter: '2025-06-15T10:26:00', page: '0', size: '2500' },
+			]);
+			// What the idle poll read: since the day before (reference), or only since its last poll (the timestamp).
+			const read = await answeredIds(queries[1]);
+			if (names === 'reference') expect(read).toContain(a.id);
+			else expect(read).toEqual([]);
+		},
+	);
+
+	it('reads a change the service stamped before the last poll (its clock 5 minutes behind n8n\'s): the 10-minute overlap', async () => {
+		sandbox.setVariants({ basicProductsModifiedFilter: 'documented' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'productChanged' });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		const [a] = quietProducts();
+		sandbox.clock.advance(-5 * MINUTE);
+		// Made after the poll, stamped 5 minutes before it by the service's clock.
+		await platformChanges([{ id: a.id, sold: 1 }]);
+		advance(MINUTE);
+		expect(ids(emittedItems(await trigger.poll()))).toEqual([a.id]);
+		advance(MINUTE);
+		expect(emittedItems(await trigger.poll())).toEqual([]);
 	});
 
 	it('fires only for the watched fields: stock only, price only', async () => {
@@ -172,7 +234,7 @@ describe('Trigger: Product Changed', () => {
 		const queries = sandbox.log.filter((entry) => entry.route === 'basicProducts').map((entry) => entry.query);
 		expect(queries).toEqual([
 			{ page: '0', size: '2500' },
-			{ 'date-modified-after': '2025-06-14', page: '0', size: '2500' },
+			{ 'date-modified-after': '2025-06-14', dateModifiedAfter: '2025-06-15T09:50:00', page: '0', size: '2500' },
 		]);
 		expect(decodeFingerprints((trigger.state.productChanged as { products: string }).products).size).toBe(sandbox.state.products.length);
 	});

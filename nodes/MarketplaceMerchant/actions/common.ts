@@ -109,7 +109,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 export function bulkResultFields(options: INodeProperties[] = []): INodeProperties[] {
 	return [
 		simplifyField(
-			"Whether to return one flat item per entry: ID, success, error (null on success) and the input sent. Off: the service's own result fields with the input.",
+			"Whether to return one flat item per entry: ID, success, error (null on success; a known Serbian message with its English meaning beside it), the product's name and EAN where the service returns them, and the input sent. Off: the service's own result fields with the input.",
 		),
 		optionsCollection([
 			booleanField(

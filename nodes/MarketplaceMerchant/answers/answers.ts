@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 import { XMLParser } from 'fast-xml-parser';
 
-import { nodeError, serviceError, unreadableAnswerError, type PostReceiveFunction } from '../transport/engine';
+import { nodeError, serviceError, unreadableAnswerError, withEnglishMeaning, type PostReceiveFunction } from '../transport/engine';
 import { isPlainObject } from '../values/values';
 
 // ─── Schemas ─────────────────────────────────────────────────────────────────────────────────────────
@@ -25,12 +25,14 @@ import { isPlainObject } from '../values/values';
  */
 type ScalarKind = 'string' | 'number' | 'integer' | 'boolean' | 'any';
 
-export type Schema =
+/** `optional`: a field only the newer sources show; read when sent, left out (not null) when not. */
+export type Schema = { readonly optional?: true } & (
 	| { readonly kind: ScalarKind }
 	| { readonly kind: 'list'; readonly of: Schema }
 	| { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>> }
 	/** An object whose keys are data (EANs, suborder ids), each value of one schema. */
-	| { readonly kind: 'map'; readonly values: Schema };
+	| { readonly kind: 'map'; readonly values: Schema }
+);
 
 type ObjectSchema = Extract<Schema, { kind: 'object' }>;
 
@@ -44,6 +46,12 @@ const ANY: Schema = { kind: 'any' };
 export const listOf = (of: Schema): Schema => ({ kind: 'list', of });
 export const objectOf = (fields: Record<string, Schema>): ObjectSchema => ({ kind: 'object', fields });
 const mapOf = (values: Schema): Schema => ({ kind: 'map', values });
+/**
+ * A field the 2026 documentation adds (platform facts, "What the current documentation … add"):
+ * absent from a service answering as the reference does, where it stays absent, so that outputs
+ * keep their shape there.
+ */
+const optional = (schema: Schema): Schema => ({ ...schema, optional: true });
 /** Fields of one kind, in the spec's order (the order of the fields a reader fills in). */
 function fieldsOf(kind: Schema, ...names: string[]): Record<string, Schema> {
 	return Object.fromEntries(names.map((name) => [name, kind]));
@@ -56,6 +64,12 @@ export const PRODUCT = objectOf({
 	categories: listOf(STRING),
 	...fieldsOf(NUMBER, 'newBasePrice', 'basePrice', 'vat', 'stockLevel', 'packageWeightValue'),
 	packageWeightUnit: STRING,
+	// The current pages: READY_FOR_PUBLISH, PUBLISHED, SOLD_OUT, UNPUBLISHED, UNPUBLISHED_OOS; the
+	// variations of one product share groupId; specifications is a JSON string. The platform code
+	// under a key named after the marketplace passes through as sent.
+	...fieldsOf(optional(STRING), 'status', 'groupId'),
+	...fieldsOf(optional(NUMBER), 'packageHeightValue', 'packageWidthValue', 'packageLengthValue'),
+	...fieldsOf(optional(STRING), 'packageDimensionUnit', 'specifications'),
 });
 
 const BASIC_PRODUCT = objectOf({
@@ -74,7 +88,8 @@ const PRICE_DETAILS = objectOf({
  * An invoice or a correction: they differ in a correction's reason, the last field of fiscalDetails,
  * the id first in orderDetails, and `fba` (a boolean in an invoice, a string in a correction).
  */
-function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idField: string, fba: Schema): ObjectSchema {
+function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idField: string, fba: Schema, newerFields: { fiscal?: string; order?: string } = {}): ObjectSchema {
+	const newer = (name: string | undefined) => (name === undefined ? {} : { [name]: optional(STRING) });
 	return objectOf({
 		invoiceHeader: objectOf({
 			invoiceType: STRING,
@@ -89,9 +104,10 @@ function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idFiel
 				lastName: STRING,
 				address: objectOf({ street: STRING, city: STRING, postcode: STRING }),
 			}),
-			fiscalDetails: objectOf(fieldsOf(STRING, 'invoiceCounter', 'verificationUrl', 'fiscalInvoiceDate', fiscalNumber)),
+			fiscalDetails: objectOf({ ...fieldsOf(STRING, 'invoiceCounter', 'verificationUrl', 'fiscalInvoiceDate', fiscalNumber), ...newer(newerFields.fiscal) }),
 			orderDetails: objectOf({
 				...fieldsOf(STRING, idField, 'invoicedDate', 'orderid', 'suborderId'),
+				...newer(newerFields.order),
 				paymentMethods: listOf(STRING),
 				warehouseAddress: objectOf({ warehouseId: INTEGER, street: STRING, city: STRING }),
 				orderDate: STRING,
@@ -118,8 +134,9 @@ function documentOf(reason: Record<string, Schema>, fiscalNumber: string, idFiel
 	});
 }
 
-export const INVOICE = documentOf({}, 'invoiceNumber', 'invoiceId', BOOLEAN);
-const INVOICE_CORRECTION = documentOf({ invoiceCorrectionReason: STRING }, 'referentDocumentNumber', 'invoiceNumber', STRING);
+/** The pages' invoice example carries the id as `orderDetails.invoiceNumber`; a correction's fiscalDetails may carry `invoiceNumber`. */
+export const INVOICE = documentOf({}, 'invoiceNumber', 'invoiceId', BOOLEAN, { order: 'invoiceNumber' });
+const INVOICE_CORRECTION = documentOf({ invoiceCorrectionReason: STRING }, 'referentDocumentNumber', 'invoiceNumber', STRING, { fiscal: 'invoiceNumber' });
 
 /** A discount schedule's or update's answer: under `list`, per entry, `data` on success or `error` with its message. */
 function discountResults(list: string, data: Record<string, Schema>, error: Record<string, Schema>): AnswerSchema {
@@ -129,6 +146,9 @@ function discountResults(list: string, data: Record<string, Schema>, error: Reco
 
 const DISCOUNT = objectOf({ discountId: STRING, merchantInventoryId: INTEGER, discountPrice: NUMBER, dateFrom: STRING, dateTo: STRING });
 const PRICE_DATA = objectOf({ merchantInventoryId: NUMBER, basePrice: NUMBER, sellablePrice: NUMBER, discountId: STRING });
+
+/** The current pages' update results also name the product (`type: "edit"` in a single result). */
+const UPDATE_RESULT_NEWER = fieldsOf(optional(STRING), 'ean', 'productName');
 
 export interface AnswerSchema {
 	readonly body: Schema;
@@ -147,8 +167,8 @@ export const ANSWERS = {
 	/** The progress id of an import. */
 	import: { body: objectOf({ id: STRING }) },
 	/** The item type of `errors` is not shown in the spec; a bulk update's are strings. */
-	productUpdate: { body: objectOf({ status: STRING, errors: listOf(ANY), myProductId: NUMBER }) },
-	productBulkUpdate: { body: listOf(objectOf({ status: STRING, errors: listOf(STRING), myProductId: NUMBER })) },
+	productUpdate: { body: objectOf({ status: STRING, errors: listOf(ANY), myProductId: NUMBER, ...UPDATE_RESULT_NEWER, type: optional(STRING) }) },
+	productBulkUpdate: { body: listOf(objectOf({ status: STRING, errors: listOf(STRING), myProductId: NUMBER, ...UPDATE_RESULT_NEWER })) },
 	productTypes: { body: listOf(STRING) },
 	/** Requested EAN (a key) → whether it exists. */
 	eanExists: { body: mapOf(BOOLEAN) },
@@ -311,7 +331,7 @@ function readObject<T>(schema: ObjectSchema, source: Record<string, T>, read: (f
 		}
 	}
 	for (const [name, field] of Object.entries(schema.fields)) {
-		if (!(name in result)) result[name] = field.kind === 'list' ? [] : null;
+		if (!(name in result) && !field.optional) result[name] = field.kind === 'list' ? [] : null;
 	}
 	return result;
 }
@@ -573,12 +593,21 @@ function pairInOrder(kind: ResultKind) {
 	};
 }
 
+/** The product a result names, where the service names it (the current pages: `productName`, `ean`). */
+function productNamedIn(raw: IDataObject): IDataObject {
+	const named: IDataObject = {};
+	if (typeof raw.productName === 'string' && raw.productName !== '') named.productName = raw.productName;
+	if (typeof raw.ean === 'string' && raw.ean !== '') named.ean = raw.ean;
+	return named;
+}
+
 export const pairProductResults = pairInOrder({
 	read: (raw, input) => {
-		const errors = Array.isArray(raw.errors) ? raw.errors.map(String) : [];
+		const errors = Array.isArray(raw.errors) ? raw.errors.map((error) => withEnglishMeaning(String(error))) : [];
 		const success = String(raw.status).toUpperCase() === 'SUCCESS';
 		const id = idOrNull(raw.myProductId, input.id);
-		return success ? { id, success, input } : { id, success, error: errors.join('; ') || `Status ${String(raw.status)}`, input };
+		const named = productNamedIn(raw);
+		return success ? { id, success, ...named, input } : { id, success, ...named, error: errors.join('; ') || `Status ${String(raw.status)}`, input };
 	},
 	names: (raw, entry) => sameId(raw.myProductId, entry.id),
 	idOfEntry: (entry) => idOrNull(entry.id),

@@ -166,6 +166,27 @@ export function firstOf(values: string[], max: number): string {
 	return values.length > max ? `${shown} and ${values.length - max} more` : shown;
 }
 
+/**
+ * The service's messages in Serbian whose meaning is known (platform facts, the current pages), by
+ * their text in lower case. A message stays as the service wrote it (a merchant may search for it
+ * or quote it to support); its English meaning comes beside it. Unknown ones pass as they are.
+ */
+const SERBIAN_MESSAGES: Record<string, string> = {
+	'proizvod ne postoji': 'product does not exist',
+};
+
+/** `text` with the English meaning after each known Serbian message in it: "Proizvod ne postoji (product does not exist)". */
+export function withEnglishMeaning(text: string): string {
+	let result = text;
+	for (const [serbian, english] of Object.entries(SERBIAN_MESSAGES)) {
+		const at = result.toLowerCase().indexOf(serbian);
+		if (at < 0 || result.toLowerCase().includes(english)) continue;
+		const end = at + serbian.length;
+		result = `${result.slice(0, end)} (${english})${result.slice(end)}`;
+	}
+	return result;
+}
+
 /** `more` after `description`, as a new sentence. */
 export function joinSentences(description: string | null | undefined, more: string): string {
 	const text = (description ?? '').trim();
@@ -402,6 +423,7 @@ function finalError(policy: SendPolicy, error: unknown, log: AttemptLog, overBud
 	if (!policy.node) return error;
 	const nodeError = asNodeError(policy.node, error, policy.secrets);
 	(nodeError as unknown as JsonObject).attempts = log.count;
+	if (typeof nodeError.description === 'string') nodeError.description = withEnglishMeaning(nodeError.description);
 	const advice = credentialAdvice(statusOf(error));
 	if (advice) nodeError.description = joinSentences(nodeError.description, advice);
 	if (log.count > 1 || overBudget || refusingForMs !== undefined) {

@@ -23,6 +23,21 @@ export const formatYearMonthDay = (date: Date) => date.toISOString().slice(0, 10
 
 export const DAY_MS = 86_400_000;
 
+/** `yyyy-MM-ddTHH:mm:ss` in UTC, without zone or fraction: the form the current pages give basic-products' `dateModifiedAfter`. */
+export const formatUtcTimestamp = (date: Date) => date.toISOString().slice(0, 19);
+
+/**
+ * basic-products' "modified since" filter under both of its names, since which one the live service
+ * honours is unknown (platform facts): the reference's `date-modified-after` (a day, included) and the
+ * current pages' `dateModifiedAfter` (a UTC timestamp). A service honouring either answers the products
+ * modified since; one honouring both, those that pass both, so `day` is never later than `since`'s day.
+ * GET products keeps its own `date-modified-after` day only.
+ */
+export function basicProductsModifiedAfter(since: Date, day: Date = since): Record<string, string> {
+	const earlier = day.getTime() < since.getTime() ? day : since;
+	return { 'date-modified-after': formatYearMonthDay(earlier), dateModifiedAfter: formatUtcTimestamp(since) };
+}
+
 /** Midnight UTC of the day of `date` (by default today): the service counts in whole days. */
 export const startOfUtcDay = (date = new Date()) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 

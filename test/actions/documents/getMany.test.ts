@@ -132,6 +132,25 @@ describe('Invoice and Invoice Correction', () => {
 			expect(json.every((summary) => typeof summary.fba === 'boolean' && !('invoiceHeader' in summary))).toBe(true);
 		});
 
+		it("reads the invoice id where the current pages' example puts it (orderDetails.invoiceNumber), and a correction's fiscal invoiceNumber", async () => {
+			sandbox.setVariants({ invoiceIdAsInvoiceNumber: true });
+			try {
+				const { json } = await run({ resource: 'invoice', operation: 'getMany', dateFrom: FROM, dateTo: TO, returnAll: true });
+				const expected = inRange(sandbox.state.invoices) as Invoice[];
+				expect(json.map((summary) => summary.invoiceId)).toEqual(expected.map((invoice) => invoice.invoiceHeader.orderDetails.invoiceId));
+				expect(json.map((summary) => summary.invoiceNumber)).toEqual(expected.map((invoice) => invoice.invoiceHeader.fiscalDetails.invoiceNumber));
+
+				const corrections = await run({ resource: 'invoiceCorrection', operation: 'getMany', dateFrom: FROM, dateTo: TO, ...FULL });
+				const [first] = inRange(sandbox.state.corrections) as InvoiceCorrection[];
+				expect((corrections.json[0].invoiceHeader as IDataObject).fiscalDetails).toEqual({
+					...first.invoiceHeader.fiscalDetails,
+					invoiceNumber: first.invoiceHeader.orderDetails.invoiceNumber,
+				});
+			} finally {
+				sandbox.resetVariants();
+			}
+		});
+
 		it('gets corrections with their own id, string fba and reason, and simplifies them', async () => {
 			const { json } = await run({ resource: 'invoiceCorrection', operation: 'getMany', dateFrom: FROM, dateTo: TO, ...FULL });
 

@@ -7,6 +7,18 @@ import { NOW, apiRequests, pages, runner, sandbox, sandboxPerTest } from '../hel
 const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
 const run = runner('product');
 
+/** GET products as the sandbox answers it under the current switches (a token of its client). */
+async function sandboxProducts(): Promise<Array<Record<string, unknown> & { id: number }>> {
+	const token = await fetch(`${sandbox.url}/iam/api/v1/auth/token`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ grantType: 'CLIENT_CREDENTIALS', ...sandbox.client, scope: 'public_api/full_access' }),
+	});
+	const { access_token: accessToken } = (await token.json()) as { access_token: string };
+	const response = await fetch(`${sandbox.url}/product/api/v1/merchant-integration/products?size=200`, { headers: { Authorization: `Bearer ${accessToken}` } });
+	return ((await response.json()) as Array<Record<string, unknown>>).map((product) => ({ ...product, id: Number(product.id) }));
+}
+
 describe('Product: Get Many', () => {
 	it('returns every product with all fields over several pages of 200 (Simplify off)', async () => {
 		await start(450);
@@ -80,6 +92,8 @@ describe('Product: Get Many', () => {
 		const queries = sandbox.log.filter((entry) => entry.route === 'products' && entry.query.page === '0').map((entry) => entry.query);
 		expect(queries).toHaveLength(3);
 		expect(queries[0]['date-modified-after']).toBe('2025-03-01');
+		// basic-products' second name (`dateModifiedAfter`) is not GET products' filter.
+		expect(queries[0]).not.toHaveProperty('dateModifiedAfter');
 		expect(queries[1].ean).toBe(target.ean);
 		expect(queries[2].search).toBe(target.sku);
 	});
@@ -91,6 +105,36 @@ describe('Product: Get Many', () => {
 
 		expect(result.error?.message).toMatch(/Modified After: "last tuesday" is not a date \(item 0\)/);
 		expect(apiRequests()).toHaveLength(0);
+	});
+
+	it("keeps the fields the current pages add: status, group and package dimensions in Simplify, every field without it, read by their schema", async () => {
+		await start(20);
+		sandbox.setVariants({ documentedProductFields: true, numbersAsStrings: true });
+
+		const simplified = await run({ operation: 'getMany', returnAll: true, simplify: true });
+		const full = await run({ operation: 'getMany', returnAll: true, simplify: false });
+
+		const raw = await sandboxProducts();
+		expect(raw[0]).toEqual(expect.objectContaining({ status: expect.any(String), groupId: expect.any(String), packageDimensionUnit: 'cm' }));
+		const summaries = simplified.json('Node');
+		expect(summaries).toHaveLength(20);
+		for (const [index, summary] of summaries.entries()) {
+			expect(summary).toEqual(
+				expect.objectContaining({
+					id: raw[index].id,
+					status: raw[index].status,
+					groupId: raw[index].groupId,
+					// Numbers sent as text are read as numbers, by the schema.
+					packageHeightValue: Number(raw[index].packageHeightValue),
+					packageWidthValue: Number(raw[index].packageWidthValue),
+					packageLengthValue: Number(raw[index].packageLengthValue),
+					packageDimensionUnit: 'cm',
+				}),
+			);
+		}
+		expect(new Set(summaries.map((summary) => summary.status))).toEqual(new Set(raw.map((product) => product.status)));
+		// Without Simplify: every field, the specifications string and the platform code under the marketplace's key as sent.
+		expect(full.json('Node')[0]).toEqual(expect.objectContaining({ specifications: raw[0].specifications, marketplaceCode: raw[0].marketplaceCode }));
 	});
 
 	it('reads Simplify as every Simplify is read: text from an expression counts, anything else is an error naming the field', async () => {

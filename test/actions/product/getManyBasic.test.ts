@@ -1,7 +1,7 @@
 /**
  * Product › Get Many Basic: pages of 2,500, a limit and the modified-after filter, through n8n's real engine (RoutingNode) against the sandbox.
  */
-import { NOW, pages, runner, sandbox, sandboxPerTest } from '../helpers';
+import { NOW, pages, runner, sandbox, sandboxPerTest, sent } from '../helpers';
 
 const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
 const run = runner('product');
@@ -52,4 +52,25 @@ describe('Product: Get Many Basic', () => {
 		expect(filtered.json('Node').map((product) => product.id)).toEqual(expected.map((product) => product.id));
 		expect(sandbox.log.find((entry) => entry.route === 'basicProducts')?.query['date-modified-after']).toBe('2025-06-01');
 	});
+
+	// The reference names the filter `date-modified-after` (a day), the current pages `dateModifiedAfter`
+	// (a UTC timestamp); a service ignores the name it does not know, and would answer the whole catalogue.
+	it.each(['reference', 'documented', 'both'] as const)(
+		'answers only the products modified since the day, with a service honouring the %s filter name(s)',
+		async (names) => {
+			await start(3_000);
+			sandbox.setVariants({ basicProductsModifiedFilter: names });
+
+			// The time of day is ignored, as the field says: the same products whichever name the service honours.
+			const result = await run({ operation: 'getManyBasic', returnAll: true, filters: { modifiedAfter: '2025-06-01T15:30:00' } });
+
+			const expected = sandbox.state.products.filter((product) => product.dateModified >= '2025-06-01T00:00:00.000Z');
+			expect(expected.length).toBeGreaterThan(0);
+			expect(expected.length).toBeLessThan(sandbox.state.products.length);
+			expect(result.json('Node').map((product) => product.id)).toEqual(expected.map((product) => product.id));
+			expect(sent('basicProducts').map((entry) => entry.query)).toEqual([
+				{ 'date-modified-after': '2025-06-01', dateModifiedAfter: '2025-06-01T00:00:00', page: '0', size: '2500' },
+			]);
+		},
+	);
 });

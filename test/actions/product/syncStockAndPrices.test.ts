@@ -73,6 +73,21 @@ describe('Product: Sync Stock and Prices', () => {
 		expect(sandbox.state.product(c.id)?.stockLevel).toBe(c.stockLevel);
 	});
 
+	it("carries the product's name where the write result names it (Simplify on and off)", async () => {
+		await start();
+		sandbox.setVariants({ documentedUpdateResults: true });
+		const [a, b] = settledProducts();
+
+		const simplified = await sync([{ ean: a.ean, stockLevel: a.stockLevel + 1 }, { ean: b.ean, stockLevel: b.stockLevel }], { simplify: true });
+		expect(simplified.json('Node').map((item) => [item.id, item.status, item.productName])).toEqual([
+			[a.id, 'updated', a.name],
+			// Unchanged: nothing was sent, so the service named nothing.
+			[b.id, 'unchanged', undefined],
+		]);
+		const full = await sync([{ ean: a.ean, stockLevel: a.stockLevel + 2 }]);
+		expect(full.json('Node')[0]).toEqual(expect.objectContaining({ status: 'updated', productName: a.name }));
+	});
+
 	it('compares prices with newBasePrice, the price that will apply, to the cent', async () => {
 		await start();
 		const pending = sandbox.state.products.find((product) => product.newBasePrice !== product.basePrice) as ProductRecord;

@@ -66,6 +66,19 @@ describe('Product: Update', () => {
 		expect(output[0].error?.description).toBe('Product 999999 does not exist');
 	});
 
+	it("carries the product's name and EAN where the service names them, and says in English what a Serbian 404 means", async () => {
+		await start(10);
+		sandbox.setVariants({ documentedUpdateResults: true });
+		const product = sandbox.state.products[4];
+
+		const result = await run({ operation: 'update', productId: String(product.id), updateFields: { stockLevel: '3' } });
+		expect(result.json('Node')).toEqual([{ id: product.id, success: true, productName: product.name, ean: product.ean, input: { id: product.id, stockLevel: 3 } }]);
+
+		// The pages: an unknown id gets 404, with the service's own words.
+		const unknown = await run({ operation: 'update', productId: '999999', updateFields: { stockLevel: 1 } }, [{}], { node: { onError: 'continueRegularOutput' } });
+		expect(unknown.output('Node')[0].error).toEqual(expect.objectContaining({ httpCode: '404', description: 'Proizvod ne postoji (product does not exist)' }));
+	});
+
 	it.each([
 		['no field to update', { productId: '100001', updateFields: {} }, /Update Fields: nothing to update \(item 0\)/],
 		['VAT 15', { productId: '100001', updateFields: { vat: 15 } }, /Update Fields › VAT: must be one of 0, 10, 20, got 15/],

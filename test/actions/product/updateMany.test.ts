@@ -45,6 +45,22 @@ describe('Product: Update Many', () => {
 		expect(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount)).toEqual([3]);
 	});
 
+	it("carries the product's name and EAN the service returns; a Serbian item error gets its English meaning beside it", async () => {
+		await start(10);
+		sandbox.setVariants({ documentedUpdateResults: true });
+		const [first] = sandbox.state.products;
+
+		const result = await run(bulkUpdate(), [{ products: [{ id: first.id, stockLevel: 4 }, { id: UNKNOWN_ID, stockLevel: 5 }] }]);
+
+		expect(result.json('Node')).toEqual([
+			{ id: first.id, success: true, productName: first.name, ean: first.ean, input: { id: first.id, stockLevel: 4 } },
+			{ id: UNKNOWN_ID, success: false, error: 'Proizvod ne postoji (product does not exist)', input: { id: UNKNOWN_ID, stockLevel: 5 } },
+		]);
+		// Simplify off: the service's own result, as it came.
+		const full = await run({ ...bulkUpdate(), simplify: false }, [{ products: [{ id: first.id, stockLevel: 6 }] }]);
+		expect(full.json('Node')[0]).toEqual(expect.objectContaining({ status: 'SUCCESS', productName: first.name, ean: first.ean }));
+	});
+
 	it('fails the item on rejected products when asked, or outputs the error with continue on fail', async () => {
 		await start(10);
 		const products = [

@@ -54,7 +54,17 @@ function orderDetailsId(document: IDataObject, field: string): string | undefine
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-export const documentIdOf = (document: IDataObject, kind: DocumentKind) => orderDetailsId(document, DOCUMENTS[kind].idField);
+/**
+ * The document's id. The reference names an invoice's `orderDetails.invoiceId`; the current pages'
+ * example carries it as `orderDetails.invoiceNumber` (platform facts), read when the first is
+ * absent. A correction's is `orderDetails.invoiceNumber`, else its `fiscalDetails.invoiceNumber`.
+ */
+export function documentIdOf(document: IDataObject, kind: DocumentKind): string | undefined {
+	const id = orderDetailsId(document, DOCUMENTS[kind].idField);
+	if (id !== undefined) return id;
+	const fallback = kind === 'invoice' ? objectAt(document, 'invoiceHeader', 'orderDetails').invoiceNumber : objectAt(document, 'invoiceHeader', 'fiscalDetails').invoiceNumber;
+	return typeof fallback === 'string' && fallback !== '' ? fallback : undefined;
+}
 
 /**
  * The number the merchant's books and the customer know: of an invoice the tax administration's

@@ -18,26 +18,31 @@ export const modifiedAfterFilter: INodeProperties = {
 	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
 };
 
-const FILTERS: Record<string, { parameter: string; label: string; read: (ctx: ValueContext, field: string, value: unknown) => string }> = {
-	search: { parameter: 'search', label: fieldPath('Filters', 'Search'), read: readText },
-	ean: { parameter: 'ean', label: fieldPath('Filters', 'EAN'), read: readEan },
+/** The query parameters one filter's value becomes. */
+type FilterQuery = (ctx: ValueContext, field: string, value: unknown) => IDataObject;
+
+const FILTERS: Record<string, { label: string; query: FilterQuery }> = {
+	search: { label: fieldPath('Filters', 'Search'), query: (ctx, field, value) => ({ search: readText(ctx, field, value) }) },
+	ean: { label: fieldPath('Filters', 'EAN'), query: (ctx, field, value) => ({ ean: readEan(ctx, field, value) }) },
 	modifiedAfter: {
-		parameter: 'date-modified-after',
 		label: fieldPath('Filters', 'Modified After'),
-		read: (ctx, field, value) => formatYearMonthDay(readDay(ctx, field, value)),
+		query: (ctx, field, value) => ({ 'date-modified-after': formatYearMonthDay(readDay(ctx, field, value)) }),
 	},
 };
 
-const addProductFilters: PreSendAction = async function (requestOptions) {
-	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	const qs: IDataObject = { ...requestOptions.qs };
-	for (const [filter, { parameter, label, read }] of Object.entries(FILTERS)) {
-		const value = filters[filter];
-		if (!isBlank(value)) qs[parameter] = read(this, label, value);
-	}
-	requestOptions.qs = qs;
-	return requestOptions;
-};
+/** The Filters collection read into the query; `queries` replaces a filter's parameters for one route. */
+function productFilters(queries: Partial<Record<string, FilterQuery>>): PreSendAction {
+	return async function (requestOptions) {
+		const filters = this.getNodeParameter('filters', {}) as IDataObject;
+		const qs: IDataObject = { ...requestOptions.qs };
+		for (const [filter, { label, query }] of Object.entries(FILTERS)) {
+			const value = filters[filter];
+			if (!isBlank(value)) Object.assign(qs, (queries[filter] ?? query)(this, label, value));
+		}
+		requestOptions.qs = qs;
+		return requestOptions;
+	};
+}
 
 /** The service sends `brand` serialized (`{"id":29785,"name":"Nike"}`); a plain name or a parsed object is read too. */
 function brandNameOf(brand: unknown): string | undefined {
@@ -59,26 +64,39 @@ const SIMPLIFIED_FIELDS = [
 	'id', 'externalId', 'ean', 'sku', 'name', 'brand', 'basePrice', 'newBasePrice', 'vat', 'stockLevel', 'productType',
 ] as const;
 
+/**
+ * Fields the current pages add (answers.ts): kept where the service sends them, so that a merchant
+ * sees why a product does not sell (only PUBLISHED is visible to customers); left out where it does not.
+ */
+const SIMPLIFIED_NEWER_FIELDS = ['status', 'groupId', 'packageHeightValue', 'packageWidthValue', 'packageLengthValue', 'packageDimensionUnit'] as const;
+
 const simplifyProductsIfAsked: PostReceiveFunction = async function (items) {
 	if (!readSimplify(this)) return items;
 	return items.map(({ json }) => {
 		const simplified: IDataObject = {};
 		for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
+		for (const field of SIMPLIFIED_NEWER_FIELDS) if (json[field] !== undefined) simplified[field] = json[field];
 		return { json: simplified };
 	});
 };
 
-type ListRequest = { url: string; pageSize: number; postReceive: PostReceiveFunction[] };
+type ListRequest = {
+	url: string;
+	pageSize: number;
+	postReceive: PostReceiveFunction[];
+	/** Filters whose query parameters differ on this route. */
+	filterQueries?: Partial<Record<string, FilterQuery>>;
+};
 
 /** A list of the catalogue in pages, with Return All and Limit, the Filters `filters`, then the fields `more`. */
 export function productListOperation(
 	option: Omit<INodePropertyOptions, 'routing'>,
-	{ url, pageSize, postReceive }: ListRequest,
+	{ url, pageSize, postReceive, filterQueries = {} }: ListRequest,
 	filters: INodeProperties[],
 	more: INodeProperties[] = [],
 ): OperationModule {
 	const strategy = pageThrough(pageSize);
-	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend: [addProductFilters], strategy, postReceive });
+	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend: [productFilters(filterQueries)], strategy, postReceive });
 	return {
 		option: { ...option, routing },
 		fields: updateDisplayOptions({ show: { resource: ['product'], operation: [String(option.value)] } }, [
@@ -95,7 +113,7 @@ export const operation = productListOperation(
 		value: 'getMany',
 		action: 'Get many products',
 		description:
-			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType. Without Return All, at most Limit products.",
+			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
 	},
 	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, postReceive: [readAnswer(ANSWERS.products), simplifyProductsIfAsked] },
 	[
@@ -105,7 +123,7 @@ export const operation = productListOperation(
 	],
 	[
 		simplifyField(
-			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type) instead of the full product',
+			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type; status, group ID and package dimensions where the service sends them) instead of the full product',
 		),
 	],
 );

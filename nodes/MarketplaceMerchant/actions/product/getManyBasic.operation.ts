@@ -1,5 +1,7 @@
 import { ANSWERS, readAnswer } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { basicProductsModifiedAfter } from '../../values/dates';
+import { readDay } from '../../values/values';
 import { modifiedAfterFilter, productListOperation } from './getMany.operation';
 
 export const operation = productListOperation(
@@ -10,6 +12,12 @@ export const operation = productListOperation(
 		description:
 			'List products with only ID, EAN, SKU, prices (RSD, VAT included), stock level and warehouse: one item per product; faster than Get Many for large catalogues (2,500 per request). Without Return All, at most Limit products.',
 	},
-	{ url: PATHS.basicProducts, pageSize: LIMITS.basicProductsPageSize, postReceive: [readAnswer(ANSWERS.basicProducts)] },
+	{
+		url: PATHS.basicProducts,
+		pageSize: LIMITS.basicProductsPageSize,
+		postReceive: [readAnswer(ANSWERS.basicProducts)],
+		// Both names of the filter (values/dates.ts), from the day's midnight: the same products whichever the service honours.
+		filterQueries: { modifiedAfter: (ctx, field, value) => basicProductsModifiedAfter(readDay(ctx, field, value)) },
+	},
 	[modifiedAfterFilter],
 );

@@ -56,6 +56,8 @@ export interface SyncOutcome extends IDataObject {
 	heldBack?: { basePrice: Change };
 	errors: string[];
 	notes?: string[];
+	/** The product's name, where the service's write result names it (the current pages). */
+	productName?: string;
 }
 
 interface SyncPlan {
@@ -259,6 +261,7 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 		if (entry.allowLargePriceChange) input.allowLargePriceChange = true;
 	}
 	const simplified: IDataObject = { id: result.productId, sku: result.sku, success: succeeded(result), status: result.status };
+	if (result.productName !== undefined) simplified.productName = result.productName;
 	if (result.errors.length > 0) simplified.error = result.errors.join('; ');
 	if (result.notes) simplified.notes = result.notes;
 	simplified.input = input;

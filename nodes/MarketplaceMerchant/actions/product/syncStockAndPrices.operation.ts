@@ -154,6 +154,7 @@ async function sendUpdates(exec: IExecuteFunctions, settings: SendSettings, upda
 	updates.forEach(({ outcome }, index) => {
 		const sent = results[index];
 		const error = !sent.ok ? `The bulk update request failed: ${sent.message}` : sent.result.success === true ? undefined : String(sent.result.error);
+		if (sent.ok && typeof sent.result.productName === 'string') outcome.productName = sent.result.productName;
 		if (error === undefined) {
 			if (outcome.status !== 'guarded') outcome.status = 'updated';
 		} else {
