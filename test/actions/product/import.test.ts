@@ -5,240 +5,200 @@
  * not linked yet, what the service needs to add a product. The body shapes (list, one object) are
  * in importRequests.test.ts.
  */
-import {
-  NOW,
-  apiRequests,
-  newEan,
-  runner,
-  sandbox,
-  sandboxPerTest,
-  sent,
-} from "../helpers";
+import { NOW, apiRequests, newEan, runner, sandbox, sandboxPerTest, sent } from '../helpers';
 
 const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
-const run = runner("product");
+const run = runner('product');
 
-describe("Product: Import", () => {
-  it("imports one product per input item and outputs the progress id with the EAN; a service that binds one object costs one extra request, once", async () => {
-    await start(10);
-    const parent = sandbox.state.products[0];
-    const eans = [newEan("1"), newEan("2")];
+describe('Product: Import', () => {
+	it('imports one product per input item and outputs the progress id with the EAN; a service that binds one object costs one extra request, once', async () => {
+		await start(10);
+		const parent = sandbox.state.products[0];
+		const eans = [newEan('1'), newEan('2')];
 
-    const parameters = {
-      operation: "import",
-      name: "={{ $json.title }}",
-      ean: "={{ $json.code }}",
-      basePrice: "={{ $json.price }}",
-      vat: "={{ $json.vat }}",
-      stockLevel: "={{ $json.stock }}",
-      description: "A sturdy pan",
-      coverImage: "https://example.com/cover.jpg",
-      category: "Kitchen",
-      productType: "Kuhinja",
-      additionalFields: {
-        brand: "Tefal",
-        gallery: "https://example.com/1.jpg, https://example.com/2.jpg",
-        parentEan: parent.ean,
-        packageWeightValue: "1.25",
-        packageWeightUnit: "KG",
-        sku: '={{ "SKU-" + $json.code }}',
-        externalId: '={{ "ERP-" + $json.code }}',
-        attributesJson: '{"color": ["red"], "material": "steel, aluminium"}',
-        attributes: {
-          attribute: [
-            { name: "color", values: "dark blue, red" },
-            { name: "size", values: "28 cm" },
-          ],
-        },
-      },
-    };
-    const result = await run(parameters, [
-      {
-        title: "Pan 28",
-        code: eans[0],
-        price: "2499.90",
-        vat: "20",
-        stock: "7",
-      },
-      { title: "Pan 24", code: eans[1], price: 1999, vat: 10, stock: 0 },
-    ]);
+		const parameters = {
+			operation: 'import',
+			name: '={{ $json.title }}',
+			ean: '={{ $json.code }}',
+			basePrice: '={{ $json.price }}',
+			vat: '={{ $json.vat }}',
+			stockLevel: '={{ $json.stock }}',
+			description: 'A sturdy pan',
+			coverImage: 'https://example.com/cover.jpg',
+			category: 'Kitchen',
+			productType: 'Kuhinja',
+			additionalFields: {
+				brand: 'Tefal',
+				gallery: 'https://example.com/1.jpg, https://example.com/2.jpg',
+				parentEan: parent.ean,
+				packageWeightValue: '1.25',
+				packageWeightUnit: 'KG',
+				sku: '={{ "SKU-" + $json.code }}',
+				externalId: '={{ "ERP-" + $json.code }}',
+				attributesJson: '{"color": ["red"], "material": "steel, aluminium"}',
+				attributes: {
+					attribute: [
+						{ name: 'color', values: 'dark blue, red' },
+						{ name: 'size', values: '28 cm' },
+					],
+				},
+			},
+		};
+		const result = await run(parameters, [
+			{
+				title: 'Pan 28',
+				code: eans[0],
+				price: '2499.90',
+				vat: '20',
+				stock: '7',
+			},
+			{ title: 'Pan 24', code: eans[1], price: 1999, vat: 10, stock: 0 },
+		]);
 
-    expect(result.error).toBeUndefined();
-    const output = result.json("Node");
-    const notice = expect.stringMatching(
-      /^The service applies an import asynchronously.*The service takes one product per request, not a list/,
-    );
-    const sentAs = "one object per request";
-    expect(output).toEqual([
-      {
-        id: expect.any(String),
-        success: true,
-        ean: eans[0],
-        name: "Pan 28",
-        sku: `SKU-${eans[0]}`,
-        externalId: `ERP-${eans[0]}`,
-        sentAs,
-        notice,
-      },
-      {
-        id: expect.any(String),
-        success: true,
-        ean: eans[1],
-        name: "Pan 24",
-        sku: `SKU-${eans[1]}`,
-        externalId: `ERP-${eans[1]}`,
-        sentAs,
-        notice,
-      },
-    ]);
-    expect(output[0].id).not.toBe(output[1].id);
-    // The sandbox binds one object (the reference): the list was refused, then one request per product.
-    expect(
-      sent("import").map(({ status, itemCount }) => [status, itemCount]),
-    ).toEqual([
-      [400, 2],
-      [200, 1],
-      [200, 1],
-    ]);
-    expect(apiRequests().filter(({ route }) => route !== "import")).toEqual([]);
-    const imported = sandbox.state.productByEan(eans[0]);
-    expect(imported).toEqual(
-      expect.objectContaining({
-        name: "Pan 28",
-        basePrice: 2499.9,
-        vat: 20,
-        stockLevel: 7,
-        categories: ["Kitchen"],
-        productType: "Kuhinja",
-        description: "A sturdy pan",
-        coverImage: "https://example.com/cover.jpg",
-        gallery: ["https://example.com/1.jpg", "https://example.com/2.jpg"],
-        parentEan: parent.ean,
-        packageWeightValue: 1.25,
-        packageWeightUnit: "KG",
-        sku: `SKU-${eans[0]}`,
-        externalId: `ERP-${eans[0]}`,
-        attributes: {
-          color: ["red", "dark blue"],
-          material: ["steel", "aluminium"],
-          size: ["28 cm"],
-        },
-      }),
-    );
-    expect(JSON.parse(imported?.brand ?? "{}")).toEqual(
-      expect.objectContaining({ name: "Tefal" }),
-    );
-    expect(sandbox.state.productByEan(eans[1])).toEqual(
-      expect.objectContaining({ vat: 10, stockLevel: 0 }),
-    );
+		expect(result.error).toBeUndefined();
+		const output = result.json('Node');
+		const notice = expect.stringMatching(/^The service applies an import asynchronously.*The service takes one product per request, not a list/);
+		const sentAs = 'one object per request';
+		expect(output).toEqual([
+			{
+				id: expect.any(String),
+				success: true,
+				ean: eans[0],
+				name: 'Pan 28',
+				sku: `SKU-${eans[0]}`,
+				externalId: `ERP-${eans[0]}`,
+				sentAs,
+				notice,
+			},
+			{
+				id: expect.any(String),
+				success: true,
+				ean: eans[1],
+				name: 'Pan 24',
+				sku: `SKU-${eans[1]}`,
+				externalId: `ERP-${eans[1]}`,
+				sentAs,
+				notice,
+			},
+		]);
+		expect(output[0].id).not.toBe(output[1].id);
+		// The sandbox binds one object (the reference): the list was refused, then one request per product.
+		expect(sent('import').map(({ status, itemCount }) => [status, itemCount])).toEqual([
+			[400, 2],
+			[200, 1],
+			[200, 1],
+		]);
+		expect(apiRequests().filter(({ route }) => route !== 'import')).toEqual([]);
+		const imported = sandbox.state.productByEan(eans[0]);
+		expect(imported).toEqual(
+			expect.objectContaining({
+				name: 'Pan 28',
+				basePrice: 2499.9,
+				vat: 20,
+				stockLevel: 7,
+				categories: ['Kitchen'],
+				productType: 'Kuhinja',
+				description: 'A sturdy pan',
+				coverImage: 'https://example.com/cover.jpg',
+				gallery: ['https://example.com/1.jpg', 'https://example.com/2.jpg'],
+				parentEan: parent.ean,
+				packageWeightValue: 1.25,
+				packageWeightUnit: 'KG',
+				sku: `SKU-${eans[0]}`,
+				externalId: `ERP-${eans[0]}`,
+				attributes: {
+					color: ['red', 'dark blue'],
+					material: ['steel', 'aluminium'],
+					size: ['28 cm'],
+				},
+			}),
+		);
+		expect(JSON.parse(imported?.brand ?? '{}')).toEqual(expect.objectContaining({ name: 'Tefal' }));
+		expect(sandbox.state.productByEan(eans[1])).toEqual(expect.objectContaining({ vat: 10, stockLevel: 0 }));
 
-    // Remembered for the Base URL: the next run sends one object per product at once.
-    sandbox.clearLog();
-    const again = await run({
-      ...parameters,
-      name: "Pan",
-      ean: newEan("4"),
-      basePrice: 100,
-      vat: 20,
-      stockLevel: 1,
-      additionalFields: {},
-    });
-    expect(again.error).toBeUndefined();
-    expect(sent("import").map(({ status }) => status)).toEqual([200]);
-  });
+		// Remembered for the Base URL: the next run sends one object per product at once.
+		sandbox.clearLog();
+		const again = await run({
+			...parameters,
+			name: 'Pan',
+			ean: newEan('4'),
+			basePrice: 100,
+			vat: 20,
+			stockLevel: 1,
+			additionalFields: {},
+		});
+		expect(again.error).toBeUndefined();
+		expect(sent('import').map(({ status }) => status)).toEqual([200]);
+	});
 
-  it.each([
-    [
-      "an EAN of 7 digits",
-      { ean: "4006381" },
-      /EAN: "4006381" is not an EAN \(item 0\)/,
-    ],
-    [
-      "an EAN with a letter",
-      { ean: "400638133393X" },
-      /EAN: "400638133393X" is not an EAN \(item 0\)/,
-    ],
-    // An expression reading a column the sheet does not have (n8n itself stops an empty required field).
-    // It says so, with the fields the item has, and no format hint (the format was never the problem).
-    [
-      "no description",
-      { description: "={{ $json.description }}" },
-      /^Description: `\{\{ \$json.description \}\}` gave no value: the input item has no field 'description' \(it has no fields\) \(item 0\)$/,
-    ],
-    [
-      "no cover image",
-      { coverImage: "={{ $json.cover }}" },
-      /^Cover Image URL: `\{\{ \$json.cover \}\}` gave no value: the input item has no field 'cover' \(it has no fields\) \(item 0\)$/,
-    ],
-    [
-      "a price from a column the sheet does not have",
-      { basePrice: "={{ $json.Price }}" },
-      /^Base Price: `\{\{ \$json.Price \}\}` gave no value: the input item has no field 'Price' \(it has no fields\) \(item 0\)$/,
-    ],
-    [
-      "a cover image that is not a URL",
-      { coverImage: "cover.jpg" },
-      /Cover Image URL: "cover.jpg" is not an http\(s\) URL \(item 0\)/,
-    ],
-    ["VAT 15", { vat: 15 }, /VAT: must be one of 0, 10, 20, got 15 \(item 0\)/],
-    [
-      "a negative stock level",
-      { stockLevel: -1 },
-      /Stock Level: must be at least 0, got -1 \(item 0\)/,
-    ],
-    [
-      "a zero price",
-      { basePrice: 0 },
-      /Base Price: must be above 0, got 0 \(item 0\)/,
-    ],
-    [
-      "a price with a thousands separator",
-      { basePrice: "1,299" },
-      /Base Price: "1,299" is not a price \(item 0\)/,
-    ],
-    [
-      "a gallery entry that is not a URL",
-      { additionalFields: { gallery: "https://a.example/1.jpg, photo.jpg" } },
-      /^Additional Fields › Gallery URLs › entry 2: "photo.jpg" is not an http\(s\) URL/,
-    ],
-    [
-      "an attribute row without a name",
-      {
-        additionalFields: {
-          attributes: {
-            attribute: [
-              { name: "color", values: "red" },
-              { name: " ", values: "M" },
-            ],
-          },
-        },
-      },
-      /^Additional Fields › Attributes › row 2 › Name: is missing \(item 0\)$/,
-    ],
-    [
-      "attributes JSON that is not an object",
-      { additionalFields: { attributesJson: "[1]" } },
-      /^Additional Fields › Attributes \(JSON\): must be an object \(item 0\)$/,
-    ],
-  ])("rejects %s and sends nothing", async (_case, override, message) => {
-    await start(10);
+	it.each([
+		['an EAN of 7 digits', { ean: '4006381' }, /EAN: "4006381" is not an EAN \(item 0\)/],
+		['an EAN with a letter', { ean: '400638133393X' }, /EAN: "400638133393X" is not an EAN \(item 0\)/],
+		// An expression reading a column the sheet does not have (n8n itself stops an empty required field).
+		// It says so, with the fields the item has, and no format hint (the format was never the problem).
+		[
+			'no description',
+			{ description: '={{ $json.description }}' },
+			/^Description: `\{\{ \$json.description \}\}` gave no value: the input item has no field 'description' \(it has no fields\) \(item 0\)$/,
+		],
+		[
+			'no cover image',
+			{ coverImage: '={{ $json.cover }}' },
+			/^Cover Image URL: `\{\{ \$json.cover \}\}` gave no value: the input item has no field 'cover' \(it has no fields\) \(item 0\)$/,
+		],
+		[
+			'a price from a column the sheet does not have',
+			{ basePrice: '={{ $json.Price }}' },
+			/^Base Price: `\{\{ \$json.Price \}\}` gave no value: the input item has no field 'Price' \(it has no fields\) \(item 0\)$/,
+		],
+		['a cover image that is not a URL', { coverImage: 'cover.jpg' }, /Cover Image URL: "cover.jpg" is not an http\(s\) URL \(item 0\)/],
+		['VAT 15', { vat: 15 }, /VAT: must be one of 0, 10, 20, got 15 \(item 0\)/],
+		['a negative stock level', { stockLevel: -1 }, /Stock Level: must be at least 0, got -1 \(item 0\)/],
+		['a zero price', { basePrice: 0 }, /Base Price: must be above 0, got 0 \(item 0\)/],
+		['a price with a thousands separator', { basePrice: '1,299' }, /Base Price: "1,299" is not a price \(item 0\)/],
+		[
+			'a gallery entry that is not a URL',
+			{ additionalFields: { gallery: 'https://a.example/1.jpg, photo.jpg' } },
+			/^Additional Fields › Gallery URLs › entry 2: "photo.jpg" is not an http\(s\) URL/,
+		],
+		[
+			'an attribute row without a name',
+			{
+				additionalFields: {
+					attributes: {
+						attribute: [
+							{ name: 'color', values: 'red' },
+							{ name: ' ', values: 'M' },
+						],
+					},
+				},
+			},
+			/^Additional Fields › Attributes › row 2 › Name: is missing \(item 0\)$/,
+		],
+		[
+			'attributes JSON that is not an object',
+			{ additionalFields: { attributesJson: '[1]' } },
+			/^Additional Fields › Attributes \(JSON\): must be an object \(item 0\)$/,
+		],
+	])('rejects %s and sends nothing', async (_case, override, message) => {
+		await start(10);
 
-    const result = await run({
-      operation: "import",
-      name: "Pan",
-      ean: newEan("3"),
-      description: "A pan",
-      coverImage: "https://example.com/cover.jpg",
-      basePrice: 100,
-      vat: 20,
-      stockLevel: 1,
-      ...override,
-    });
+		const result = await run({
+			operation: 'import',
+			name: 'Pan',
+			ean: newEan('3'),
+			description: 'A pan',
+			coverImage: 'https://example.com/cover.jpg',
+			basePrice: 100,
+			vat: 20,
+			stockLevel: 1,
+			...override,
+		});
 
-    expect(result.error?.message).toMatch(message);
-    expect(apiRequests()).toHaveLength(0);
-    expect(sandbox.state.productByEan(newEan("3"))).toBeUndefined();
-  });
+		expect(result.error?.message).toMatch(message);
+		expect(apiRequests()).toHaveLength(0);
+		expect(sandbox.state.productByEan(newEan('3'))).toBeUndefined();
+	});
 });
 
 const V3 = { node: { typeVersion: 3 } };
@@ -286,7 +246,11 @@ describe('Product: Import, node version 3', () => {
 		sandbox.setVariants({ importBodyShape: 'list' });
 		const eans = ['11', '12', '13', '14', '15'].map(newEan);
 
-		const result = await run(MAPPED, eans.map((ean) => sheetRow(ean)), V3);
+		const result = await run(
+			MAPPED,
+			eans.map((ean) => sheetRow(ean)),
+			V3,
+		);
 
 		expect(result.error).toBeUndefined();
 		const items = result.output('Node');
@@ -302,7 +266,9 @@ describe('Product: Import, node version 3', () => {
 				sku: `PAN-${ean.slice(-4)}`,
 				newProduct: true,
 				sentAs: 'list',
-				notice: expect.stringContaining('Its EAN is new to your account: an EAN the platform knows is linked at once; one it does not know is added by the marketplace by hand'),
+				notice: expect.stringContaining(
+					'Its EAN is new to your account: an EAN the platform knows is linked at once; one it does not know is added by the marketplace by hand',
+				),
 			})),
 		);
 		expect(items[0].json.notice).toContain('A changed base price applies from the next day.');
@@ -310,7 +276,9 @@ describe('Product: Import, node version 3', () => {
 			['eanExists', 5],
 			['import', 5],
 		]);
-		expect(sandbox.state.productByEan(eans[4])).toEqual(expect.objectContaining({ basePrice: 2499.9, stockLevel: 7, sku: `PAN-${eans[4].slice(-4)}`, packageWeightValue: 1.2 }));
+		expect(sandbox.state.productByEan(eans[4])).toEqual(
+			expect.objectContaining({ basePrice: 2499.9, stockLevel: 7, sku: `PAN-${eans[4].slice(-4)}`, packageWeightValue: 1.2 }),
+		);
 	});
 
 	it('a linked EAN needs only the four fields; the others it leaves out keep their values', async () => {
@@ -326,7 +294,13 @@ describe('Product: Import, node version 3', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual([
-			expect.objectContaining({ success: true, ean: linked.ean, name: 'Nova krema', newProduct: false, notice: expect.stringContaining('Its EAN is linked to your account') }),
+			expect.objectContaining({
+				success: true,
+				ean: linked.ean,
+				name: 'Nova krema',
+				newProduct: false,
+				notice: expect.stringContaining('Its EAN is linked to your account'),
+			}),
 		]);
 		expect(result.json('Node')[0].notice).not.toContain('base price');
 		expect(sandbox.state.productByEan(linked.ean)).toEqual(
@@ -334,7 +308,7 @@ describe('Product: Import, node version 3', () => {
 		);
 	});
 
-	it('a new EAN without a field the service needs to add it stops the run before any import, named in the panel\'s words', async () => {
+	it("a new EAN without a field the service needs to add it stops the run before any import, named in the panel's words", async () => {
 		await start(10);
 		sandbox.setVariants({ importBodyShape: 'list' });
 		const eans = [newEan('21'), newEan('22')];
@@ -393,8 +367,18 @@ describe('Product: Import, node version 3', () => {
 		const fresh = newEan('41');
 
 		const result = await run(
-			{ operation: 'import', itemName: '={{ $json.Name }}', itemEan: '={{ $json.EAN }}', itemDescription: 'Opis', itemCoverImage: 'https://example.com/c.jpg', invalidEntries: 'skip' },
-			[{ Name: 'Majica', EAN: linked.ean }, { Name: 'Nova', EAN: fresh }],
+			{
+				operation: 'import',
+				itemName: '={{ $json.Name }}',
+				itemEan: '={{ $json.EAN }}',
+				itemDescription: 'Opis',
+				itemCoverImage: 'https://example.com/c.jpg',
+				invalidEntries: 'skip',
+			},
+			[
+				{ Name: 'Majica', EAN: linked.ean },
+				{ Name: 'Nova', EAN: fresh },
+			],
 			V3,
 		);
 
@@ -404,13 +388,15 @@ describe('Product: Import, node version 3', () => {
 			[true, linked.ean, { item: 0 }],
 			[false, fresh, { item: 1 }],
 		]);
-		expect(items[1].json.error).toMatch(/^row 2 \(EAN \d+\) › Product Fields › Base Price: is required to add a product: EAN \d+ is not linked to your account yet \(missing: Base Price, Brand, Gallery URLs, Package Weight Unit, Package Weight Value, SKU, Stock Level, VAT\)$/);
+		expect(items[1].json.error).toMatch(
+			/^row 2 \(EAN \d+\) › Product Fields › Base Price: is required to add a product: EAN \d+ is not linked to your account yet \(missing: Base Price, Brand, Gallery URLs, Package Weight Unit, Package Weight Value, SKU, Stock Level, VAT\)$/,
+		);
 		expect(sent('import').map(({ itemCount }) => itemCount)).toEqual([1]);
 		expect(sandbox.state.productByEan(linked.ean)?.name).toBe('Majica');
 		expect(sandbox.state.productByEan(fresh)).toBeUndefined();
 	});
 
-	it('JSON: one item\'s list is one batch; the EAN check reads keys without leading zeros', async () => {
+	it("JSON: one item's list is one batch; the EAN check reads keys without leading zeros", async () => {
 		await start(10);
 		sandbox.setVariants({ importBodyShape: 'both', eanKeysWithoutLeadingZeros: true });
 		const zeroLed = '0740617304350';
@@ -448,14 +434,18 @@ describe('Product: Import, node version 3', () => {
 			{
 				operation: 'import',
 				inputMode: 'rows',
-				productRows: { product: [{ name: 'Ime', ean: linked.ean, description: 'Opis', coverImage: 'https://example.com/c.jpg', productFields: { basePrice: '999.50' } }] },
+				productRows: {
+					product: [{ name: 'Ime', ean: linked.ean, description: 'Opis', coverImage: 'https://example.com/c.jpg', productFields: { basePrice: '999.50' } }],
+				},
 			},
 			[{}],
 			V3,
 		);
 
 		expect(result.error).toBeUndefined();
-		expect(result.json('Node')).toEqual([expect.objectContaining({ success: true, newProduct: false, notice: expect.stringContaining('A changed base price applies from the next day.') })]);
+		expect(result.json('Node')).toEqual([
+			expect.objectContaining({ success: true, newProduct: false, notice: expect.stringContaining('A changed base price applies from the next day.') }),
+		]);
 		expect(sandbox.state.productByEan(linked.ean)?.newBasePrice).toBe(999.5);
 	});
 });
