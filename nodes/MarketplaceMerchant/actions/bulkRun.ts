@@ -367,10 +367,19 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
  * building n8n's expression context, which for 1,000 rows took most of a sync's time (bench `rows`).
  */
 function mappedValue(ctx: ItemContext, parameter: string): IDataObject[string] | undefined {
-	const column = itemPropertyRead(ctx, parameter);
-	if (column === undefined) return ctx.getNodeParameter(parameter, undefined) as IDataObject[string] | undefined;
+	const raw = ctx.getNodeParameter(parameter, undefined, { rawExpressions: true });
 	const json = ctx.getInputData()?.json;
-	return json && Object.prototype.hasOwnProperty.call(json, column) ? json[column] : undefined;
+	const column = (value: string) => (json && Object.prototype.hasOwnProperty.call(json, value) ? json[value] : undefined);
+	const read = typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
+	if (read !== undefined) return column(read);
+	// A collection (Import's Product Fields, Update Fields) whose fields are dragged columns or plain values: each read the same way.
+	if (isPlainObject(raw)) {
+		const fields = Object.entries(raw);
+		const columns = fields.map(([, value]) => (typeof value === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(value)?.[1] : undefined));
+		const plain = fields.every(([, value], index) => columns[index] !== undefined || (typeof value !== 'string' ? !isPlainObject(value) && !Array.isArray(value) : !value.startsWith('=')));
+		if (plain) return Object.fromEntries(fields.map(([key, value], index) => [key, columns[index] === undefined ? value : column(columns[index] as string)])) as IDataObject;
+	}
+	return ctx.getNodeParameter(parameter, undefined) as IDataObject[string] | undefined;
 }
 
 /** The entry of one input item in the per-item mode: the mapped fields, as a row holds them. */

@@ -449,3 +449,32 @@ describe('Product: Import, node version 3', () => {
 		expect(sandbox.state.productByEan(linked.ean)?.newBasePrice).toBe(999.5);
 	});
 });
+
+describe('Product: Import, node version 3, mapped Product Fields', () => {
+	it('a collection of dragged columns ({{ $json.Column }}, read from the item) gives what n8n\'s own evaluation of the columns gives, for every kind of value', async () => {
+		const odd: unknown[] = ['5', 5, ' 7 ', null, undefined, 5.5, '1,299', true, '', 0, '12abc', { n: 1 }];
+		const rows = odd.map((stock, index) => {
+			const row: Record<string, unknown> = sheetRow(newEan(String(700 + index)));
+			delete row.Stock;
+			if (stock !== undefined) row.Stock = stock;
+			return row;
+		});
+		const outcome = async (stockLevel: string, sku: string) => {
+			await start(1);
+			sandbox.setVariants({ importBodyShape: 'list' });
+			const parameters = { ...MAPPED, itemProductFields: { ...MAPPED.itemProductFields, stockLevel, sku }, invalidEntries: 'skip' };
+			const result = await run(parameters, rows, V3);
+			expect(result.error).toBeUndefined();
+			return result.json('Node').map(({ success, error, ean }) => ({ success, error, ean, stock: sandbox.state.productByEan(String(ean))?.stockLevel }));
+		};
+
+		const read = await outcome('={{ $json.Stock }}', '={{ $json.SKU }}');
+		const evaluated = await outcome('={{ $json["Stock"] }}', '={{ $json["SKU"] }}');
+
+		// The messages quote the expression as written.
+		const asRead = evaluated.map((outcome) => ({ ...outcome, error: outcome.error?.toString().replaceAll('$json["Stock"]', '$json.Stock') }));
+		expect(read).toEqual(asRead);
+		expect(read.map(({ success }) => success)).toContain(true);
+		expect(read.map(({ success }) => success)).toContain(false);
+	});
+});
