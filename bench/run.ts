@@ -5,7 +5,7 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows, import; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
@@ -17,6 +17,7 @@ import { measureHttpRequestComparison } from './rows/http-request';
 import { measureLiveLimitWrites } from './rows/live-limits';
 import { measureRateLimitedUpdates, rateLimitFormulaNote } from './rows/rate-limit';
 import { measureRequestCounts } from './rows/request-counts';
+import { measureImport } from './rows/import';
 import { measureRows, rowsNote } from './rows/rows';
 import { measureProductTrigger, measureSync } from './rows/sync';
 import { measureReturnAllSpeed, throughputNote } from './rows/throughput';
@@ -49,6 +50,7 @@ const GROUPS: RowGroup[] = [
 	{ key: 'sync', title: 'Sync Stock and Prices over 50,000 products', measure: measureSync },
 	{ key: 'product-trigger', title: 'Product Changed trigger costs', measure: measureProductTrigger },
 	{ key: 'rows', title: 'Sync from one item per row vs one item with the list', measure: measureRows },
+	{ key: 'import', title: 'Import of 5,000 products from as many items', measure: measureImport },
 ];
 
 interface Options {

@@ -41,6 +41,7 @@ import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
+import { checkImportShapes, importPlaceholders } from './import-checks';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -752,7 +753,7 @@ async function main(): Promise<void> {
 				},
 			]);
 			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
-			const placeholders = await issue10Placeholders(sandbox!);
+			const placeholders = { ...(await issue10Placeholders(sandbox!)), ...importPlaceholders() };
 			await importWorkflows(installation!, userFolder!, await Promise.all(files.map((file) => readWorkflow(file, placeholders))));
 			return `${files.length} workflows`;
 		});
@@ -763,6 +764,8 @@ async function main(): Promise<void> {
 		await checkIssue10Rows(installation, userFolder, sandbox);
 		await checkIssue10MoreRows(installation, userFolder, sandbox);
 		await checkSync(installation, userFolder, sandbox);
+		const variantsOf = sandbox;
+		await checkImportShapes(installation, userFolder, sandbox, async (variants, body) => await underVariants(variantsOf, variants, body));
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
 		await checkExamples(installation, userFolder);
