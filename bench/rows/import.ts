@@ -89,11 +89,14 @@ export async function measureImport(runs: number): Promise<Row[]> {
 				const helper = await warmAccountWithLatency(sandbox, SCENARIO);
 				await sandbox.setVariants({ importBodyShape: shape });
 				await sandbox.clearLog();
-				const { result, ms } = await runMerchant(helper, PER_ITEM, sheet(run, shape), { typeVersion: 3 });
+				const { result } = await runMerchant(helper, PER_ITEM, sheet(run, shape), { typeVersion: 3 });
 				const output = result.json('Node');
 				const succeeded = output.filter((json) => json.success === true).length;
 				if (result.error || succeeded !== PRODUCTS) throw new Error(`Import (${shape}): ${succeeded} of ${PRODUCTS} imported (${result.error?.message ?? 'no error'})`);
-				times.push(ms);
+				// The node's time as n8n records it (the harness building 5,000 input items is not the node's).
+				const nodeMs = result.nodes.Node?.runs[0]?.executionTime;
+				if (nodeMs === undefined) throw new Error('the node did not run');
+				times.push(nodeMs);
 				imports.push((await sandbox.log('import')).length);
 				checks.push((await sandbox.log('eanExists')).length);
 			}
@@ -114,7 +117,7 @@ export async function measureImport(runs: number): Promise<Row[]> {
 					target: `≤ ${TIME_TARGET}`,
 					met: ratio <= TIME_TARGET,
 					runs: String(runs),
-					details: `times ${listOf(times, formatMs)}; minimum ${formatMs(MINIMUM_MS)}: the EAN check, then the import (it needs the check's answer), 1 s each`,
+					details: `node execution times ${listOf(times, formatMs)}; minimum ${formatMs(MINIMUM_MS)}: the EAN check, then the import (it needs the check's answer), 1 s each`,
 				},
 			);
 		}
