@@ -11,6 +11,7 @@ import { ANSWERS, decodedList } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, chunkBySize, sendAuthenticated, sendSettingsOf } from '../../transport/engine';
 import {
+	FIELD_SEPARATOR,
 	describeValue,
 	invalidInput,
 	isBlank,
@@ -190,7 +191,7 @@ async function resolveNewEans(exec: IExecuteFunctions, entries: Array<BulkEntry<
 		checked.linked = exists;
 		const [missing] = checked.missingForNew;
 		if (!exists && missing !== undefined) {
-			const labels = checked.missingForNew.map((key) => entry.label(key).split(' › ').pop()).join(', ');
+			const labels = checked.missingForNew.map((key) => entry.label(key).split(FIELD_SEPARATOR).pop()).join(', ');
 			entry.problem = invalidInput(
 				entry.ctx,
 				entry.label(missing),
