@@ -5,7 +5,7 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows, ean-lookups; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows, ean-lookups, import; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
@@ -18,6 +18,7 @@ import { measureLiveLimitWrites } from './rows/live-limits';
 import { measureRateLimitedUpdates, rateLimitFormulaNote } from './rows/rate-limit';
 import { measureRequestCounts } from './rows/request-counts';
 import { measureEanLookups } from './rows/ean-lookups';
+import { measureImport } from './rows/import';
 import { measureRows, rowsNote } from './rows/rows';
 import { measureProductTrigger, measureSync } from './rows/sync';
 import { measureReturnAllSpeed, throughputNote } from './rows/throughput';
@@ -51,6 +52,7 @@ const GROUPS: RowGroup[] = [
 	{ key: 'product-trigger', title: 'Product Changed trigger costs', measure: measureProductTrigger },
 	{ key: 'rows', title: 'Sync from one item per row vs one item with the list', measure: measureRows },
 	{ key: 'ean-lookups', title: '1,000 products by EAN: look-ups', measure: measureEanLookups },
+	{ key: 'import', title: 'Import of 5,000 products from as many items', measure: measureImport },
 ];
 
 interface Options {

@@ -44,6 +44,7 @@ import { checkNodeCreatorSearch } from './node-creator-checks';
 import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
 import { checkKilograms } from './kilograms-checks';
+import { checkImportShapes, importPlaceholders } from './import-checks';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -802,7 +803,7 @@ async function main(): Promise<void> {
 				},
 			]);
 			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
-			const placeholders = await issue10Placeholders(sandbox!);
+			const placeholders = { ...(await issue10Placeholders(sandbox!)), ...importPlaceholders() };
 			await importWorkflows(installation!, userFolder!, await Promise.all(files.map((file) => readWorkflow(file, placeholders))));
 			return `${files.length} workflows`;
 		});
@@ -815,6 +816,8 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkKilograms(installation, userFolder, sandbox);
 		await checkDiscountUpdate(installation, userFolder, sandbox);
+		const variantsOf = sandbox;
+		await checkImportShapes(installation, userFolder, sandbox, async (variants, body) => await underVariants(variantsOf, variants, body));
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkServiceHostWorkflow(installation, userFolder, sandbox);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);

@@ -9,6 +9,9 @@
 
 import type { RouteKey } from './types';
 
+/** What the import route binds: one product object (the interface reference), a list of them (the current pages), or either. */
+export type ImportBodyShape = 'object' | 'list' | 'both';
+
 export type XmlListStyle = 'wrapped' | 'item' | 'unwrapped';
 
 /**
@@ -65,6 +68,12 @@ export interface SandboxVariants {
 	invoiceIdAsInvoiceNumber: boolean;
 	/** Import accepts every row (200 with a progress id) but rows without description or cover image never become products. */
 	importFailsAsynchronously: boolean;
+	/**
+	 * The body shape the import route binds (platform facts, "Import is bulk"): `object` (default,
+	 * the reference), `list` (up to 30,000 products, one progress id per request) or `both`. The
+	 * wrong shape gets the 400 Spring's JSON binder gives.
+	 */
+	importBodyShape: ImportBodyShape;
 
 	// --- What the service stores (platform facts, "What the current documentation and production clients add") ---
 	/**
@@ -139,6 +148,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	importFailsAsynchronously: false,
 	weightStoredAsKg: false,
 	negativeStockStoredAsZero: false,
+	importBodyShape: 'object',
 	cutAnswers: [],
 	discountUpdateRules: 'reference',
 	onlyNewestTokenValid: false,

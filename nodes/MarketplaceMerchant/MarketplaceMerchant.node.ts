@@ -16,15 +16,15 @@ import { testMerchantCredential } from './transport/credential';
 
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];
 
-/** Declarative: each operation is its `routing`; the bulk ones are `customOperations`; versions 1 and 2 in docs/architecture.md. */
+/** Declarative: each operation is its `routing`; the bulk ones are `customOperations`; versions 1 to 3 in docs/architecture.md. */
 export class MarketplaceMerchant implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Merchant',
 		name: 'marketplaceMerchant',
 		icon: { light: 'file:../../icons/marketplace.svg', dark: 'file:../../icons/marketplace.dark.svg' },
 		group: ['transform'],
-		version: [1, 2],
-		defaultVersion: 2,
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: subtitleOf(RESOURCES),
 		description: 'Manage products, stock, prices, discounts and invoices of a marketplace merchant account',
 		defaults: { name: 'Marketplace Merchant' },

@@ -4,7 +4,7 @@ import { PRODUCT_TYPES } from '../data';
 import { parseIsoDay, parseTimestamp, startOfUtcDay } from '../dates';
 import { badRequest, integerParam, notFound, requireBody, type RequestBody } from '../http';
 import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
-import type { RouteContext, RouteDefinition } from '../route';
+import type { RouteContext, RouteDefinition, RouteResult } from '../route';
 import type { Product, ProductRecord, ProductUpdateResult, WeightUnit } from '../types';
 import { importFailsLater, reportedResults } from '../result-variants';
 import { UNKNOWN_PRODUCT_SERBIAN, documentedProduct, documentedUpdateResult } from '../documented-shapes';
@@ -175,17 +175,31 @@ function updateProduct(core: SandboxCore, product: ProductRecord, item: unknown)
 	return { status: 'SUCCESS', errors: [], myProductId: product.id };
 }
 
+let brandsByName: Map<string, { id: number; name: string }> | undefined;
+
+/** The known brands by lower-case name, built once: an import of 5,000 rows looks each up. */
+function knownBrands(): Map<string, { id: number; name: string }> {
+	if (!brandsByName) {
+		brandsByName = new Map();
+		for (const brand of PRODUCT_TYPES.flatMap((type) => type.brands)) if (!brandsByName.has(brand.name.toLowerCase())) brandsByName.set(brand.name.toLowerCase(), brand);
+	}
+	return brandsByName;
+}
+
 /** Brands are serialized objects; a plain name gets the id of the known brand of that name. */
 function brandValue(raw: unknown): string | undefined {
 	const text = toText(raw)?.trim();
 	if (!text) return undefined;
-	try {
-		const parsed: unknown = JSON.parse(text);
-		if (isRecord(parsed) && typeof parsed.name === 'string') return text;
-	} catch {
-		// a plain brand name
+	// Only text that can be an object is parsed: a thrown parse error per plain name slowed imports of thousands.
+	if (text.startsWith('{')) {
+		try {
+			const parsed: unknown = JSON.parse(text);
+			if (isRecord(parsed) && typeof parsed.name === 'string') return text;
+		} catch {
+			// a plain brand name
+		}
 	}
-	const known = PRODUCT_TYPES.flatMap((type) => type.brands).find((brand) => brand.name.toLowerCase() === text.toLowerCase());
+	const known = knownBrands().get(text.toLowerCase());
 	let hash = 0;
 	for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) % 100_000;
 	return serializeBrand(known?.id ?? 900_000 + hash, known?.name ?? text);
@@ -197,11 +211,26 @@ function stringList(value: unknown, elementName: string): string[] {
 		.filter((entry): entry is string => entry !== undefined);
 }
 
-function importProduct({ core, body }: RouteContext): { id: string } {
-	const item = requireBody(body);
-	if (!isRecord(item)) throw badRequest('Request body must be one product import object');
+/** The import request's Java type, as the live service's JSON binder names it in its 400s. */
+const IMPORT_REQUEST_TYPE = 'rs.marketplace.merchant.integration.product.dto.ImportProductRequest';
+
+/**
+ * The 400 Spring Boot answers when Jackson cannot bind the body to the handler's parameter type:
+ * the shape the route does not take (`importBodyShape`) gets this, not a validation message.
+ */
+function bindingError(path: string, nowMs: number, sent: 'list' | 'object'): RouteResult {
+	const message =
+		sent === 'list'
+			? `JSON parse error: Cannot deserialize value of type \`${IMPORT_REQUEST_TYPE}\` from Array value (token \`JsonToken.START_ARRAY\`)`
+			: `JSON parse error: Cannot deserialize value of type \`java.util.ArrayList<${IMPORT_REQUEST_TYPE}>\` from Object value (token \`JsonToken.START_OBJECT\`)`;
+	return { status: 400, json: { timestamp: new Date(nowMs).toISOString(), status: 400, error: 'Bad Request', message, path } };
+}
+
+/** One import row checked; its errors, or the record it creates or edits. */
+function importedRecord(core: SandboxCore, item: unknown): { errors: string[]; apply?: () => void } {
+	if (!isRecord(item)) return { errors: ['each product must be an object'] };
 	const ean = toText(item.ean)?.trim();
-	if (!ean || !/^\d{8,14}$/.test(ean)) throw badRequest('ean must be a GTIN of 8 to 14 digits');
+	if (!ean || !/^\d{8,14}$/.test(ean)) return { errors: ['ean must be a GTIN of 8 to 14 digits'] };
 	const existing = core.catalog.getByEan(ean);
 	const { errors, changes, basePrice } = readProductFields(item, core.variants);
 	const name = toText(item.name)?.trim();
@@ -212,9 +241,22 @@ function importProduct({ core, body }: RouteContext): { id: string } {
 	}
 	const parentEan = toText(item.parentEan)?.trim();
 	if (parentEan && !core.catalog.getByEan(parentEan)) errors.push(`parentEan ${parentEan} does not exist`);
-	if (errors.length > 0) throw badRequest(errors.join('; '));
-	if (importFailsLater(core.variants, item)) return { id: randomUUID() };
+	if (errors.length > 0) return { errors };
+	if (importFailsLater(core.variants, item)) return { errors: [], apply: () => undefined };
+	return { errors: [], apply: () => saveImported(core, item, ean, name, changes, basePrice, parentEan) };
+}
 
+function saveImported(
+	core: SandboxCore,
+	item: Record<string, unknown>,
+	ean: string,
+	name: string | undefined,
+	changes: FieldChanges['changes'],
+	basePrice: number | undefined,
+	parentEan: string | undefined,
+): void {
+	// Looked up again: an earlier row of the same list may have created it.
+	const existing = core.catalog.getByEan(ean);
 	const nowMs = core.clock.nowMs();
 	const brand = brandValue(item.brand);
 	const described = {
@@ -262,7 +304,34 @@ function importProduct({ core, body }: RouteContext): { id: string } {
 			...described,
 		});
 	}
-	return { id: randomUUID() };
+}
+
+/**
+ * POST import: one product object (the reference), a list (the current pages) or either, as
+ * `importBodyShape` says. One progress id per request; a list is checked whole before any row is
+ * applied, and a row's error names its position, as bean validation of a list does.
+ */
+function importProducts({ core, body, path }: RouteContext): RouteResult {
+	const value = requireBody(body);
+	const sentList = body.format === 'json' ? Array.isArray(value) : false;
+	const takes = core.variants.current.importBodyShape;
+	if (sentList && takes === 'object') return bindingError(path, core.clock.nowMs(), 'list');
+	if (!sentList && takes === 'list' && body.format === 'json') return bindingError(path, core.clock.nowMs(), 'object');
+	if (!sentList) {
+		if (!isRecord(value)) throw badRequest('Request body must be one product import object');
+		const { errors, apply } = importedRecord(core, value);
+		if (errors.length > 0) throw badRequest(errors.join('; '));
+		apply?.();
+		return { json: { id: randomUUID() } };
+	}
+	const rows = value as unknown[];
+	if (rows.length === 0) throw badRequest('Request body must list at least one product');
+	if (rows.length > MAX_BULK_ITEMS) throw badRequest(`At most ${MAX_BULK_ITEMS} products per request`);
+	const checked = rows.map((row) => importedRecord(core, row));
+	const errors = checked.flatMap(({ errors: rowErrors }, index) => rowErrors.map((error) => `[${index}]: ${error}`));
+	if (errors.length > 0) throw badRequest(errors.join('; '));
+	for (const { apply } of checked) apply?.();
+	return { json: { id: randomUUID() } };
 }
 
 /**
@@ -350,7 +419,7 @@ export const productRoutes: RouteDefinition[] = [
 		method: 'POST',
 		pattern: new RegExp(`^${BASE}/import$`),
 		authenticated: true,
-		handle: (context) => ({ json: importProduct(context) }),
+		handle: importProducts,
 		itemCount: ({ body }) => (isRecord(body.value) ? 1 : bodyListLength(body)),
 	},
 	{

@@ -109,6 +109,64 @@ describe('importFailsAsynchronously', () => {
 	});
 });
 
+describe('importBodyShape', () => {
+	const ean = (body: string) => `${body}${eanCheckDigit(body)}`;
+	const row = (code: string) => ({ ean: code, name: 'Šolja', basePrice: 400, vat: 20, description: 'Keramička šolja', coverImage: 'https://img.example/s.jpg' });
+	const importing = async (body: unknown) => await call(sandbox, 'POST', `${PRODUCT_API}/import`, { token, body });
+	const binderError = (type: string, from: string) => ({
+		timestamp: expect.any(String),
+		status: 400,
+		error: 'Bad Request',
+		message: expect.stringMatching(new RegExp(`^JSON parse error: Cannot deserialize value of type \`${type}\` from ${from} value`)),
+		path: `${PRODUCT_API}/import`,
+	});
+
+	it('object (the default): binds one product, and a list gets the JSON binder\'s 400', async () => {
+		const list = await importing([row(ean('400000000011'))]);
+		expect(list.status).toBe(400);
+		expect(list.json).toEqual(binderError('[\\w.]+ImportProductRequest', 'Array'));
+		expect(sandbox.state.productByEan(ean('400000000011'))).toBeUndefined();
+		expect((await importing(row(ean('400000000012')))).status).toBe(200);
+	});
+
+	it('list: one progress id for the whole list, and one object gets the JSON binder\'s 400', async () => {
+		await setVariants({ importBodyShape: 'list' });
+		const codes = [ean('400000000021'), ean('400000000022'), ean('400000000023')];
+		const answer = await importing(codes.map(row));
+		expect([answer.status, typeof answer.json.id]).toEqual([200, 'string']);
+		for (const code of codes) expect(sandbox.state.productByEan(code)).toBeDefined();
+
+		const one = await importing(row(ean('400000000024')));
+		expect(one.status).toBe(400);
+		expect(one.json).toEqual(binderError('java\\.util\\.ArrayList<[\\w.]+ImportProductRequest>', 'Object'));
+		expect(sandbox.state.productByEan(ean('400000000024'))).toBeUndefined();
+	});
+
+	it('list: a row the service refuses refuses the list, naming the row; none is applied', async () => {
+		await setVariants({ importBodyShape: 'list' });
+		const answer = await importing([row(ean('400000000031')), { ...row(ean('400000000032')), vat: 15 }]);
+		expect(answer.status).toBe(400);
+		expect(answer.json.message).toBe('[1]: VAT must be one of 0, 10, 20');
+		expect(sandbox.state.productByEan(ean('400000000031'))).toBeUndefined();
+	});
+
+	it('both: takes a list and one object', async () => {
+		await setVariants({ importBodyShape: 'both' });
+		expect((await importing([row(ean('400000000041')), row(ean('400000000042'))])).status).toBe(200);
+		expect((await importing(row(ean('400000000043')))).status).toBe(200);
+		expect(sandbox.state.productByEan(ean('400000000042'))).toBeDefined();
+		expect(sandbox.state.productByEan(ean('400000000043'))).toBeDefined();
+	});
+
+	it('list with importFailsAsynchronously: every row is answered, the incomplete ones never become products', async () => {
+		await setVariants({ importBodyShape: 'list', importFailsAsynchronously: true });
+		const answer = await importing([row(ean('400000000051')), { ...row(ean('400000000052')), coverImage: '' }]);
+		expect(answer.status).toBe(200);
+		expect(sandbox.state.productByEan(ean('400000000051'))).toBeDefined();
+		expect(sandbox.state.productByEan(ean('400000000052'))).toBeUndefined();
+	});
+});
+
 describe('bulkResultsRepeated', () => {
 	it('repeats the last result of product/bulk at its end', async () => {
 		const [first, second] = sandbox.state.products;

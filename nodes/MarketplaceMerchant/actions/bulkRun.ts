@@ -120,7 +120,7 @@ function itemParameterName(rowField: string): string {
 	return `item${rowField.charAt(0).toUpperCase()}${rowField.slice(1)}`;
 }
 
-/** Input Mode and its three inputs; node version 1 keeps JSON as its default (docs/architecture.md, "Bulk operations"). */
+/** Input Mode and its three inputs; node version 1 keeps JSON as its default, from 2 on One Item per … (docs/architecture.md, "Bulk operations"). */
 export function bulkInputFields(input: BulkInput): INodeProperties[] {
 	const { row } = input.rows;
 	const notice = (displayName: string, mode: string): INodeProperties => ({
@@ -162,7 +162,7 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 		),
 		notice(`One input item sends its whole list. An input item looks like: ${exampleItem(input)}`, JSON_MODE),
 		{ ...inputMode, default: JSON_MODE, displayOptions: { show: { '@version': [1] } } },
-		{ ...inputMode, displayOptions: { show: { '@version': [2] } } },
+		{ ...inputMode, displayOptions: { show: { '@version': [2, 3] } } },
 		...row.values.map(
 			(field): INodeProperties => ({
 				...field,
@@ -367,10 +367,19 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
  * building n8n's expression context, which for 1,000 rows took most of a sync's time (bench `rows`).
  */
 function mappedValue(ctx: ItemContext, parameter: string): IDataObject[string] | undefined {
-	const column = itemPropertyRead(ctx, parameter);
-	if (column === undefined) return ctx.getNodeParameter(parameter, undefined) as IDataObject[string] | undefined;
+	const raw = ctx.getNodeParameter(parameter, undefined, { rawExpressions: true });
 	const json = ctx.getInputData()?.json;
-	return json && Object.prototype.hasOwnProperty.call(json, column) ? json[column] : undefined;
+	const column = (value: string) => (json && Object.prototype.hasOwnProperty.call(json, value) ? json[value] : undefined);
+	const read = typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
+	if (read !== undefined) return column(read);
+	// A collection (Import's Product Fields, Update Fields) whose fields are dragged columns or plain values: each read the same way.
+	if (isPlainObject(raw)) {
+		const fields = Object.entries(raw);
+		const columns = fields.map(([, value]) => (typeof value === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(value)?.[1] : undefined));
+		const plain = fields.every(([, value], index) => columns[index] !== undefined || (typeof value !== 'string' ? !isPlainObject(value) && !Array.isArray(value) : !value.startsWith('=')));
+		if (plain) return Object.fromEntries(fields.map(([key, value], index) => [key, columns[index] === undefined ? value : column(columns[index] as string)])) as IDataObject;
+	}
+	return ctx.getNodeParameter(parameter, undefined) as IDataObject[string] | undefined;
 }
 
 /** The entry of one input item in the per-item mode: the mapped fields, as a row holds them. */
@@ -412,6 +421,11 @@ export interface BatchOutput {
 
 export interface BulkOperation<Checked> {
 	input: BulkInput;
+	/**
+	 * The batches, where an operation reads its entries otherwise than by Input Mode (Import before
+	 * node version 3: one entry per item from its own fields); undefined: by Input Mode.
+	 */
+	collect?: (exec: IExecuteFunctions) => Array<Batch<Checked>> | undefined;
 	/** A user value the service would refuse or misread throws `invalidInput`. */
 	check: (entry: BulkEntry<Checked>) => Checked;
 	/** Look-ups once every entry of the run is checked (products given by EAN): may mark entries invalid. */
@@ -472,7 +486,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 		failed.set(itemIndex, nodeFailure);
 	};
 
-	const batches = collectBatches<Checked>(exec, operation.input, failed);
+	const batches = operation.collect?.(exec) ?? collectBatches<Checked>(exec, operation.input, failed);
 	if (!continueOnFail && failed.size > 0) throw [...failed.values()][0];
 	const skipInvalid = itemCount > 0 && exec.getNodeParameter('invalidEntries', 0, 'stop') === 'skip';
 
@@ -486,7 +500,9 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			entry.problem = error;
 		}
 	}
-	if (operation.resolve) await operation.resolve(exec, allEntries.filter((entry) => entry.problem === undefined));
+	// A run that stops at an invalid entry looks nothing up: it sends nothing at all.
+	const stopsHere = !skipInvalid && !continueOnFail && allEntries.some((entry) => entry.problem);
+	if (operation.resolve && !stopsHere) await operation.resolve(exec, allEntries.filter((entry) => entry.problem === undefined));
 
 	// 3.
 	if (!skipInvalid) {
@@ -559,6 +575,8 @@ export interface BulkRequests {
 	request: { method: 'PUT' | 'POST'; url: string };
 	/** Where the list goes in the body; the body is the list itself without one. */
 	listKey?: string;
+	/** Each body alone, as one object: a service that takes one entry per request (Import, where it binds no list). */
+	oneObject?: boolean;
 	maxItems: number;
 	answer: AnswerSchema;
 	/** The results paired with the bodies sent: one per body, in the order sent, then any results beyond them. */
@@ -581,12 +599,12 @@ export async function sendInBulk(
 	bodies: IDataObject[],
 	settings: SendSettings,
 ): Promise<BulkOutcome[]> {
-	const chunks = chunkBySize(bodies, requests.maxItems, LIMITS.bulkRequestBytes);
+	const chunks = chunkBySize(bodies, requests.oneObject ? 1 : requests.maxItems, LIMITS.bulkRequestBytes);
 	const sent = await sendEachChunk(
 		chunks,
 		RATE_LIMITS[requests.route.group].inFlight,
 		async (chunk) => {
-			const body = requests.listKey ? { [requests.listKey]: chunk } : chunk;
+			const body = requests.oneObject ? chunk[0] : requests.listKey ? { [requests.listKey]: chunk } : chunk;
 			const response = await sendAuthenticated(exec, requests.route, { ...requests.request, body, json: true }, settings);
 			return requests.pairResults(
 				decodedList(exec, response, requests.answer).map((json) => ({ json })),

@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 import { XMLParser } from 'fast-xml-parser';
 
-import { nodeError, serviceError, unreadableAnswerError, withEnglishMeaning, type PostReceiveFunction } from '../transport/engine';
+import { nodeError, serviceError, statusOf, unreadableAnswerError, withEnglishMeaning, type PostReceiveFunction } from '../transport/engine';
 import { isPlainObject } from '../values/values';
 
 // ─── Schemas ─────────────────────────────────────────────────────────────────────────────────────────
@@ -661,4 +661,22 @@ export function finishBulkResults(this: IExecutePaginationFunctions, items: INod
 		throw rejectionError(this.getNode(), this.getItemIndex(), failed, items.length);
 	}
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));
+}
+
+// ─── Body shape refused ──────────────────────────────────────────────────────────────────────────────
+/**
+ * The 400 a Spring service's JSON binder gives a body of the shape its handler does not take
+ * (Jackson 2.12+: `Cannot deserialize value of type `X` from Array value`; older: `... out of
+ * START_ARRAY token`): which shape it refused, or undefined for any other error (a validation 400
+ * is the service judging the products, not their shape). Read from the error's description (the
+ * answer's `message`, as n8n puts it there) and message.
+ */
+export function refusedBodyShape(error: unknown): 'list' | 'object' | undefined {
+	if (statusOf(error) !== 400) return undefined;
+	const { description, message } = (error ?? {}) as { description?: unknown; message?: unknown };
+	const text = `${typeof description === 'string' ? description : ''} ${typeof message === 'string' ? message : ''}`;
+	if (!/Cannot deserialize|JSON parse error/i.test(text)) return undefined;
+	if (/from Array value|out of START_ARRAY token/i.test(text)) return 'list';
+	if (/from Object value|out of START_OBJECT token/i.test(text)) return 'object';
+	return undefined;
 }
