@@ -281,6 +281,32 @@ describe('Product: Import, node version 3', () => {
 		);
 	});
 
+	it('the writers\' rules of Update apply: grams go out as kilograms, a stock below 0 as 0 (or invalid, as Options › Negative Stock says), dimensions as given', async () => {
+		await start(10);
+		sandbox.setVariants({ importBodyShape: 'list', weightStoredAsKg: true });
+		const [grams, oversold] = ['21', '22'].map(newEan);
+		const mapped = {
+			...MAPPED,
+			itemProductFields: { ...MAPPED.itemProductFields, packageHeightValue: '={{ $json.Height }}', productWeightValue: '={{ $json.Net }}' },
+		};
+		const rows = [sheetRow(grams, { Weight: '500', Unit: 'G', Height: '12.5', Net: '0.45' }), sheetRow(oversold, { Stock: '-3', Height: '4', Net: '1' })];
+
+		const result = await run(mapped, rows, V3);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node').map((json) => [json.ean, json.success, json.notes])).toEqual([
+			[grams, true, ['Package Weight 500 G sent as 0.5 KG, as the service stores kilograms']],
+			[oversold, true, ['Stock Level -3 sent as 0, as the service stores it']],
+		]);
+		// The sandbox stores the number as kilograms whatever the unit: 500 G sent as such would weigh 500 kg.
+		expect(sandbox.state.productByEan(grams)).toEqual(expect.objectContaining({ packageWeightValue: 0.5, packageWeightUnit: 'KG', packageHeightValue: 12.5 }));
+		expect(sandbox.state.productByEan(oversold)).toEqual(expect.objectContaining({ stockLevel: 0 }));
+
+		const strict = await run({ ...mapped, options: { negativeStock: 'invalid' } }, [sheetRow(newEan('23'), { Stock: '-3', Height: '4', Net: '1' })], V3);
+		expect(strict.error?.message).toContain('must be at least 0, got -3');
+		expect(sent('import')).toHaveLength(1);
+	});
+
 	it('a linked EAN needs only the four fields; the others it leaves out keep their values', async () => {
 		await start(10);
 		sandbox.setVariants({ importBodyShape: 'list' });

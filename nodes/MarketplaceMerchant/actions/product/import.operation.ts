@@ -19,7 +19,7 @@ import {
 	readEan,
 	readJson,
 	readPrice,
-	readStockLevel,
+	readSignedStockLevel,
 	readText,
 	readUrl,
 	readVat,
@@ -37,9 +37,21 @@ import {
 	type BulkInput,
 	type BulkOperation,
 } from '../bulkRun';
-import { textField } from '../common';
+import { optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
-import { CATALOGUE, PRODUCT_FIELDS, eanKey, readWeight, readWeightUnit } from '../products';
+import {
+	CATALOGUE,
+	NEGATIVE_STOCK_OPTION,
+	PRODUCT_DIMENSION_FIELDS,
+	PRODUCT_DIMENSION_READERS,
+	PRODUCT_FIELDS,
+	eanKey,
+	packageWeightInKg,
+	readDimension,
+	readWeight,
+	readWeightUnit,
+	stockLevelToSend,
+} from '../products';
 import { ATTRIBUTES_HINT, ATTRIBUTE_VALUE_SEPARATORS, legacyImportFields, readGallery, readLegacyImport, type FieldReader } from './importLegacy';
 import { sendImports, type ImportOutcome } from './importRequests';
 
@@ -74,16 +86,20 @@ const IMPORT_FIELDS: ImportField[] = [
 	{ key: 'basePrice', field: { ...PRODUCT_FIELDS.basePrice, description: `${PRODUCT_FIELDS.basePrice.description} A changed price applies from the next day.` }, read: readPrice, required: 'new' },
 	{ key: 'brand', field: textField('Brand', 'brand', 'Brand name'), read: readText, required: 'new' },
 	{ key: 'gallery', field: textField('Gallery URLs', 'gallery', 'URLs of further product images: a list, or text with the URLs separated by commas or new lines', { placeholder: 'e.g. https://example.com/1.jpg, https://example.com/2.jpg' }), read: readGallery, required: 'new' },
-	{ key: 'packageWeightUnit', field: PRODUCT_FIELDS.packageWeightUnit, read: readWeightUnit, required: 'new' },
+	{ key: 'packageWeightUnit', field: { ...PRODUCT_FIELDS.packageWeightUnit, description: 'Unit of Package Weight Value; grams are sent converted to kilograms, the unit the service stores' }, read: readWeightUnit, required: 'new' },
 	{ key: 'packageWeightValue', field: PRODUCT_FIELDS.packageWeightValue, read: readWeight, required: 'new' },
 	{ key: 'sku', field: PRODUCT_FIELDS.sku, read: readText, required: 'new' },
-	{ key: 'stockLevel', field: PRODUCT_FIELDS.stockLevel, read: readStockLevel, required: 'new' },
+	{ key: 'stockLevel', field: { ...PRODUCT_FIELDS.stockLevel, description: 'Available stock; a whole number, plain digits (e.g. 1000). Below 0 (oversold) goes out as 0, as the service stores it, unless Options › Negative Stock says otherwise.' }, read: readSignedStockLevel, required: 'new' },
 	{ key: 'vat', field: PRODUCT_FIELDS.vat, read: readVat, required: 'new' },
 	{ key: 'attributes', field: { displayName: 'Attributes (JSON)', name: 'attributes', type: 'json', default: '{}', description: `${ATTRIBUTES_HINT}` }, read: readAttributesObject, required: 'optional' },
 	{ key: 'category', field: textField('Category', 'category', 'Main category of the product'), read: readText, required: 'optional' },
 	{ key: 'externalId', field: textField('External ID', 'externalId', "The product's ID in your own system"), read: readText, required: 'optional' },
 	{ key: 'parentEan', field: textField('Parent EAN', 'parentEan', 'EAN of an existing product this one becomes a variation of (e.g. another size or color)'), read: readEan, required: 'optional' },
 	{ key: 'productType', field: textField('Product Type', 'productType', 'Type of product, by a name Get Types lists'), read: readText, required: 'optional' },
+	{ key: 'packageHeightValue', field: PRODUCT_FIELDS.packageHeightValue, read: readDimension, required: 'optional' },
+	{ key: 'packageLengthValue', field: PRODUCT_FIELDS.packageLengthValue, read: readDimension, required: 'optional' },
+	{ key: 'packageWidthValue', field: PRODUCT_FIELDS.packageWidthValue, read: readDimension, required: 'optional' },
+	...PRODUCT_DIMENSION_FIELDS.map((field): ImportField => ({ key: field.name, field, read: PRODUCT_DIMENSION_READERS[field.name as keyof typeof PRODUCT_DIMENSION_READERS], required: 'optional' })),
 ];
 
 const FOR_NEW = IMPORT_FIELDS.filter(({ required }) => required === 'new');
@@ -141,13 +157,15 @@ interface CheckedImport {
 	missingForNew: string[];
 	/** Whether the EAN is linked to the merchant (from version 3, by `ean/exists`); undefined when not asked. */
 	linked?: boolean;
+	/** How a value went out (a weight converted to kilograms, a stock below 0 sent as 0). */
+	notes: string[];
 }
 
 const isLegacy = (ctx: ItemContext) => ctx.getNode().typeVersion < 3;
 
 /** From the panel (rows, mapped items) a field added but left empty is missing; in JSON a blank value is "not given". */
 function checkImport(entry: BulkEntry<CheckedImport>): CheckedImport {
-	if (isLegacy(entry.ctx)) return { body: readLegacyImport(entry.ctx), missingForNew: [] };
+	if (isLegacy(entry.ctx)) return asSent(entry, { body: readLegacyImport(entry.ctx), missingForNew: [], notes: [] });
 	const { raw, label, reader, fromPanel } = entry;
 	const body: IDataObject = {};
 	const missingForNew: string[] = [];
@@ -156,7 +174,20 @@ function checkImport(entry: BulkEntry<CheckedImport>): CheckedImport {
 		if (given || required === 'always') body[key] = read(reader(key), label(key), raw[key]);
 		else if (required === 'new') missingForNew.push(key);
 	}
-	return { body, missingForNew };
+	return asSent(entry, { body, missingForNew, notes: [] });
+}
+
+/** The writers' rules of products.ts, as Update and Update Many apply them: a stock below 0 as Options › Negative Stock says, every weight in kilograms. */
+function asSent(entry: BulkEntry<CheckedImport>, checked: CheckedImport): CheckedImport {
+	const { body, notes } = checked;
+	if (typeof body.stockLevel === 'number' && body.stockLevel < 0) {
+		const { stockLevel, note } = stockLevelToSend(entry.ctx, entry.reader('stockLevel'), entry.label('stockLevel'), body.stockLevel);
+		body.stockLevel = stockLevel;
+		if (note) notes.push(note);
+	}
+	const weightNote = packageWeightInKg(body);
+	if (weightNote) notes.push(weightNote);
+	return checked;
 }
 
 /** Which EANs `ean/exists` says exist, by `eanKey` (the answer may drop leading zeros), one request per 30,000. */
@@ -224,6 +255,7 @@ function importOutput(checked: CheckedImport, outcome: ImportOutcome & { ok: tru
 	for (const name of ['sku', 'externalId']) if (body[name] !== undefined) json[name] = body[name];
 	if (checked.linked !== undefined) json.newProduct = !checked.linked;
 	json.sentAs = outcome.sentAs === 'list' ? 'list' : 'one object per request';
+	if (checked.notes.length > 0) json.notes = checked.notes;
 	json.notice = noticeOf(checked, outcome);
 	return json;
 }
@@ -288,7 +320,11 @@ export const operation: OperationModule = {
 		description:
 			'Create products, or edit the products with the same EANs, in bulk: one product per input item (a sheet row) or a list, sent in as few requests as the service allows (up to 30,000 each). The service applies imports asynchronously: each output item carries the progress ID of its request with the EAN, not the product.',
 	},
-	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['import'] } }, [...legacyImportFields, ...bulkFields]),
+	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['import'] } }, [
+		...legacyImportFields,
+		...bulkFields,
+		{ ...optionsCollection([NEGATIVE_STOCK_OPTION]), displayOptions: { show: { '@version': [3] } } },
+	]),
 	run: async function (this: IExecuteFunctions) {
 		return await runBulkOperation(this, IMPORT);
 	},
