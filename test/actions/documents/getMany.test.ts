@@ -291,7 +291,7 @@ describe('Invoice and Invoice Correction', () => {
 describe('Invoice and Invoice Correction › Get Many with Download PDFs', () => {
 	sandboxPerFile({ now: NOW, seed: 7 });
 	const MAY = { dateFrom: '2025-05-01T00:00:00Z', dateTo: '2025-05-31T23:59:59Z' };
-	const ofMay = (documents: Document[]) => documents.filter((document) => document.invoiceHeader.orderDetails.invoicedDate.startsWith('2025-05'));
+	const ofMay = <T extends Document>(documents: T[]) => documents.filter((document) => document.invoiceHeader.orderDetails.invoicedDate.startsWith('2025-05'));
 
 	it('attaches every fiscal PDF of last month, named by invoice number, after one link request by the range', async () => {
 		const fiscal = ofMay(sandbox.state.invoices).filter((invoice) => invoice.invoiceHeader.invoiceType === 'FISCAL');

@@ -206,7 +206,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 			type: 'string',
 			default: '',
 			placeholder: '5100123-1, 5100456-2',
-			description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives an array (e.g. {{ $json.suborderId }} after Get Many: the IDs of all input items go out together). Leave the field empty for every ${label} document of the date range.`,
+			description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives one or an array (e.g. the suborderId of Get Many's items: the IDs of all input items go out together). Leave the field empty for every ${label} document of the date range.`,
 		},
 		...rangeAndTypeFields(kind, `Which ${label}s' documents to return`, true),
 		optionsCollection([
@@ -215,7 +215,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 				name: 'downloadPdfs',
 				type: 'boolean',
 				default: false,
-				description: `Whether to download each PDF right away as binary data, named <invoice number>.pdf when the input item carries the ${label}'s number (as Get Many's output does), else <documentCorrelationId>.pdf; links expire after about 10 minutes`,
+				description: `Whether to download each PDF right away as binary data, named after the ${label} number when the input item carries it (as Get Many's items do), else after the documentCorrelationId; links expire after about 10 minutes`,
 			},
 			outputFileField('Binary field for the downloaded PDF', { show: { downloadPdfs: [true] } }),
 		]),

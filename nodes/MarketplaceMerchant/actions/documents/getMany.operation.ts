@@ -140,7 +140,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 				name: 'downloadPdfs',
 				type: 'boolean',
 				default: false,
-				description: `Whether to download the PDF of each ${label} as binary data named <invoice number>.pdf, in as few link requests as possible (one per 3 months of the range when every ${label} is listed); a ${label} without a PDF says so in pdfError`,
+				description: `Whether to download the PDF of each ${label} as binary data named after its number (e.g. INV-7145.pdf), in as few link requests as possible (one per 3 months of the range when every ${label} is listed); a ${label} without a PDF says so in pdfError`,
 			},
 			{
 				displayName: PDF_PROPERTY_LABEL,
