@@ -303,3 +303,47 @@ describe('Invoice › Get Document Links for a month of invoices (issue 29)', ()
 		expect(requests[0].query).not.toHaveProperty('suborderIds');
 	});
 });
+
+describe('Invoice › Get Document Links where the service requires dates and suborder IDs together (sandbox urlsSelection: all)', () => {
+	sandboxPerFile({ now: NOW, seed: 7 });
+	const run = outputRunner('invoice');
+	const MAY = { dateFrom: '2025-05-01T00:00:00Z', dateTo: '2025-05-31T23:59:59Z' };
+	beforeEach(() => sandbox.setVariants({ urlsSelection: 'all' }));
+	afterEach(() => sandbox.resetVariants());
+
+	async function invoicesOfMay(count: number): Promise<IDataObject[]> {
+		const { json } = await run({ operation: 'getMany', ...MAY, limit: count });
+		sandbox.clearLog();
+		return json;
+	}
+
+	it("asks Get Many's items again within the range of their invoiced dates: one extra request", async () => {
+		const invoices = await invoicesOfMay(20);
+
+		const { result, json } = await run({ operation: 'getDocumentLinks', suborderIds: '={{ $json.suborderId }}' }, invoices);
+
+		expect(result.error).toBeUndefined();
+		expect(json.map((link) => link.documentCorrelationId)).toEqual(invoices.map((invoice) => invoice.invoiceId));
+		const times = invoices.map((invoice) => Date.parse(String(invoice.invoicedDate)));
+		expect(sent('invoiceUrls').map((request) => [request.status, request.query.dateFrom, request.query.dateTo])).toEqual([
+			[400, undefined, undefined],
+			[200, new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString()],
+		]);
+	});
+
+	it('fails saying which dates to set when the items carry no invoiced date', async () => {
+		const [invoice] = await invoicesOfMay(1);
+
+		const { result } = await run({ operation: 'getDocumentLinks', suborderIds: String(invoice.suborderId) });
+
+		expect(result.error?.message).toBe('The service requires Date From and Date To with Suborder IDs (HTTP 400)');
+		expect(sent('invoiceUrls')).toHaveLength(1);
+	});
+
+	it('fails a range alone saying that suborder IDs are needed', async () => {
+		const { result } = await run({ operation: 'getDocumentLinks', ...MAY });
+
+		expect(result.error?.message).toBe('The service requires Suborder IDs to select documents (HTTP 400)');
+	});
+
+});

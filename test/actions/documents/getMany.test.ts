@@ -291,6 +291,7 @@ describe('Invoice and Invoice Correction', () => {
 describe('Invoice and Invoice Correction › Get Many with Download PDFs', () => {
 	sandboxPerFile({ now: NOW, seed: 7 });
 	const MAY = { dateFrom: '2025-05-01T00:00:00Z', dateTo: '2025-05-31T23:59:59Z' };
+	afterEach(() => sandbox.resetVariants());
 	const ofMay = <T extends Document>(documents: T[]) => documents.filter((document) => document.invoiceHeader.orderDetails.invoicedDate.startsWith('2025-05'));
 
 	it('attaches every fiscal PDF of last month, named by invoice number, after one link request by the range', async () => {
@@ -338,6 +339,18 @@ describe('Invoice and Invoice Correction › Get Many with Download PDFs', () =>
 			const number = (item.json as unknown as InvoiceCorrection).invoiceHeader.orderDetails.invoiceNumber;
 			expect(item.binary?.pdf).toMatchObject({ fileName: `${number}.pdf` });
 		}
+	});
+
+	it('gets the PDFs by the listed suborder IDs where the service refuses the range alone (sandbox urlsSelection: all)', async () => {
+		sandbox.setVariants({ urlsSelection: 'all' });
+		const { result, items } = await run({ resource: 'invoice', operation: 'getMany', ...MAY, returnAll: true, options: { downloadPdfs: true } });
+
+		expect(result.error).toBeUndefined();
+		expect(items.every((item) => item.binary?.data.fileName === `${String(item.json.invoiceNumber)}.pdf`)).toBe(true);
+		expect(sent('invoiceUrls').map((request) => [request.status, request.query.suborderIds?.split(',').length ?? 0])).toEqual([
+			[400, 0],
+			[200, items.length],
+		]);
 	});
 
 	it('refuses to put the PDFs where the raw XML goes, before sending', async () => {

@@ -21,13 +21,14 @@ import {
 	DOCUMENTS,
 	documentIdOfAny,
 	downloadDocumentPdfs,
+	invoicedDateOfAny,
 	flattenDocumentLinks,
 	invoiceNumberOf,
 	suborderGroups,
 	type DocumentKind,
 	type DocumentLink,
 } from './documents';
-import { addRangeAndType, addType, binaryPropertyOf, datesNarrowSuborders, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
+import { addRangeAndType, addType, binaryPropertyOf, datesNarrowSuborders, outputFileField, rangeAndTypeFields, rangeQuery, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
@@ -86,11 +87,42 @@ function askerOf(ctx: IExecutePaginationFunctions, requestData: RequestData): As
 	};
 }
 
-/** The suborder ids of one node run's items with the same dates and type, asked together. */
+/** The suborder ids of one node run's items with the same dates and type, asked together, and the items' invoiced dates. */
 interface Gathering {
 	suborderIds: Set<string>;
 	askers: number;
+	invoicedDates: Array<Date | undefined>;
 	links: Promise<DocumentLink[]>;
+}
+
+/**
+ * The interface reference marks the dates required beside the suborder ids (platform facts: the
+ * current pages take the ids alone). Where the service answers 400 to the ids alone, they are
+ * asked again once within the range of the items' invoiced dates (Get Many's items carry them);
+ * without those, the item fails saying which dates to set.
+ */
+async function withDatesIfRequired(
+	ctx: IExecutePaginationFunctions,
+	requestData: RequestData,
+	gathering: Pick<Gathering, 'invoicedDates'>,
+	askAll: (requestData: RequestData) => Promise<DocumentLink[]>,
+): Promise<DocumentLink[]> {
+	const qs = requestData.options.qs as IDataObject;
+	try {
+		return await askAll(requestData);
+	} catch (error) {
+		if (statusOf(error) !== 400 || qs.dateFrom !== undefined) throw error;
+		const dates = gathering.invoicedDates;
+		if (dates.length === 0 || dates.some((date) => date === undefined)) {
+			throw nodeError(ctx.getNode(), `The service requires Date From and Date To with ${SUBORDER_IDS_LABEL} (HTTP 400)`, {
+				itemIndex: ctx.getItemIndex(),
+				description: 'Set Date From and Date To to cover the dates the documents were invoiced, or give the items of Invoice › Get Many, which carry them',
+			});
+		}
+		const times = (dates as Date[]).map((date) => date.getTime());
+		const range = rangeQuery({ from: new Date(Math.min(...times)), to: new Date(Math.max(...times)) }, undefined);
+		return await askAll({ ...requestData, options: { ...requestData.options, qs: { ...qs, ...range } } });
+	}
 }
 
 const gatheringByRun = new WeakMap<object, Map<string, Gathering>>();
@@ -101,14 +133,18 @@ const gatheringByRun = new WeakMap<object, Map<string, Gathering>>();
  * look-ups, products.ts), in `suborderGroups` of them per request, sent by the first item.
  */
 async function gatheredLinks(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderIds: string[]): Promise<Gathering> {
-	const ask = askerOf(ctx, requestData);
-	const askAll = async (ids: string[]) => {
+	const askAll = (ids: string[]) => async (request: RequestData) => {
+		const ask = askerOf(ctx, request);
 		const links: DocumentLink[] = [];
 		for (const group of suborderGroups(ids)) links.push(...(await ask(group)));
 		return links;
 	};
+	const invoicedDate = invoicedDateOfAny(ctx.getInputData()?.json ?? {});
 	const run = runOf(ctx);
-	if (!run) return { suborderIds: new Set(suborderIds), askers: 1, links: askAll(suborderIds) };
+	if (!run) {
+		const alone = { invoicedDates: [invoicedDate] };
+		return { ...alone, suborderIds: new Set(suborderIds), askers: 1, links: withDatesIfRequired(ctx, requestData, alone, askAll(suborderIds)) };
+	}
 	const selection: IDataObject = { ...(requestData.options.qs as IDataObject) };
 	delete selection.suborderIds;
 	const key = JSON.stringify(selection);
@@ -117,15 +153,17 @@ async function gatheredLinks(ctx: IExecutePaginationFunctions, requestData: Requ
 	let gathering = gatherings.get(key);
 	if (!gathering) {
 		const ids = new Set<string>();
+		const invoicedDates: Array<Date | undefined> = [];
 		const links = (async () => {
 			await sleep(0);
 			gatherings.delete(key);
-			return await askAll([...ids]);
+			return await withDatesIfRequired(ctx, requestData, { invoicedDates }, askAll([...ids]));
 		})();
-		gathering = { suborderIds: ids, askers: 0, links };
+		gathering = { suborderIds: ids, askers: 0, invoicedDates, links };
 		gatherings.set(key, gathering);
 	}
 	gathering.askers++;
+	gathering.invoicedDates.push(invoicedDate);
 	for (const id of suborderIds) gathering.suborderIds.add(id);
 	return gathering;
 }
@@ -163,6 +201,19 @@ function invoiceNumbersOf(ctx: IExecutePaginationFunctions, kind: DocumentKind, 
 	return links.map((link) => (number && (link.documentCorrelationId === ownId || links.length === 1) ? number : undefined));
 }
 
+/** Every document of the item's range; a service that selects by suborder ids only (the interface reference) answers 400. */
+async function linksOfRange(ctx: IExecutePaginationFunctions, requestData: RequestData, inWindows: PaginationFunction): Promise<DocumentLink[]> {
+	try {
+		return flattenDocumentLinks((await inWindows.call(ctx, requestData)).map(({ json }) => json));
+	} catch (error) {
+		if (statusOf(error) !== 400) throw error;
+		throw nodeError(ctx.getNode(), `The service requires ${SUBORDER_IDS_LABEL} to select documents (HTTP 400)`, {
+			itemIndex: ctx.getItemIndex(),
+			description: 'Give the suborder IDs (e.g. from Invoice › Get Many over the same range), or use Get Many with Options › Download PDFs, which asks for them itself',
+		});
+	}
+}
+
 function fetchDocumentLinks(kind: DocumentKind): PaginationFunction {
 	const inWindows = splitDateRange({
 		idOf: ({ json }) => (json.documentCorrelationId ? String(json.documentCorrelationId) : undefined),
@@ -174,7 +225,7 @@ function fetchDocumentLinks(kind: DocumentKind): PaginationFunction {
 		const links =
 			suborderIds.length > 0
 				? await linksOfItem(this, requestData, kind, suborderIds)
-				: flattenDocumentLinks((await inWindows.call(this, requestData)).map(({ json }) => json));
+				: await linksOfRange(this, requestData, inWindows);
 		if (links.length === 0) {
 			const { label } = DOCUMENTS[kind];
 			const range = qs.dateFrom === undefined ? '' : ` from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`;

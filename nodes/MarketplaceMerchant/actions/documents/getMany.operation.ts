@@ -92,12 +92,18 @@ async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: Document
 			const response = await sendAuthenticated(ctx, { group: 'orders', idempotent: true }, { method: 'GET', url: DOCUMENTS[kind].linksPath, qs: query }, sendSettingsOf(ctx));
 			return flattenDocumentLinks(decodeAnswer(ctx, response, ANSWERS.invoiceUrls), requested);
 		} catch (error) {
+			// 404: no documents there. Other errors as they are: a 400 to the range alone is asked again by suborder.
 			if (statusOf(error) === 404) return [];
-			throw asNodeError(ctx.getNode(), error);
+			throw error;
 		}
 	};
 	const selection = { windows, type: typeof qs.type === 'string' ? qs.type : undefined, wholeRange: listed.length < limit };
-	await attachPdfsOfDocuments(ctx, kind, listed, selection, ask, pdfPropertyOf(ctx), ctx.getItemIndex());
+	const property = pdfPropertyOf(ctx);
+	try {
+		await attachPdfsOfDocuments(ctx, kind, listed, selection, ask, property, ctx.getItemIndex());
+	} catch (error) {
+		throw asNodeError(ctx.getNode(), error);
+	}
 }
 
 const PDF_PROPERTY_LABEL = 'Put PDFs in Field';
