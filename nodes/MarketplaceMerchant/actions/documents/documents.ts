@@ -6,7 +6,7 @@ import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData }
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
+import { asNodeError, chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
 import { ANSWERS } from '../../answers/answers';
 import { isPlainObject } from '../../values/values';
 
@@ -291,7 +291,7 @@ export async function attachPdfsOfDocuments(
 	} catch (error) {
 		// The interface reference requires suborderIds beside the range (platform facts: the current
 		// pages take either): a 400 to the range alone is asked again by the suborders, within it.
-		if (statusOf(error) !== 400 || !selection.wholeRange) throw error;
+		if (statusOf(error) !== 400 || !selection.wholeRange) throw asNodeError(ctx.getNode(), error);
 		links = await bySuborders();
 	}
 	const toDownload: Array<{ entry: ListedDocument; link: DocumentLink }> = [];

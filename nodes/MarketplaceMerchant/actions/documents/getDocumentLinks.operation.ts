@@ -111,7 +111,7 @@ async function withDatesIfRequired(
 	try {
 		return await askAll(requestData);
 	} catch (error) {
-		if (statusOf(error) !== 400 || qs.dateFrom !== undefined) throw error;
+		if (statusOf(error) !== 400 || qs.dateFrom !== undefined) throw asNodeError(ctx.getNode(), error);
 		const dates = gathering.invoicedDates;
 		if (dates.length === 0 || dates.some((date) => date === undefined)) {
 			throw nodeError(ctx.getNode(), `The service requires Date From and Date To with ${SUBORDER_IDS_LABEL} (HTTP 400)`, {
@@ -206,7 +206,7 @@ async function linksOfRange(ctx: IExecutePaginationFunctions, requestData: Reque
 	try {
 		return flattenDocumentLinks((await inWindows.call(ctx, requestData)).map(({ json }) => json));
 	} catch (error) {
-		if (statusOf(error) !== 400) throw error;
+		if (statusOf(error) !== 400) throw asNodeError(ctx.getNode(), error);
 		throw nodeError(ctx.getNode(), `The service requires ${SUBORDER_IDS_LABEL} to select documents (HTTP 400)`, {
 			itemIndex: ctx.getItemIndex(),
 			description: 'Give the suborder IDs (e.g. from Invoice › Get Many over the same range), or use Get Many with Options › Download PDFs, which asks for them itself',

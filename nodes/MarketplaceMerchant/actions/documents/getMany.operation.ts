@@ -92,9 +92,9 @@ async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: Document
 			const response = await sendAuthenticated(ctx, { group: 'orders', idempotent: true }, { method: 'GET', url: DOCUMENTS[kind].linksPath, qs: query }, sendSettingsOf(ctx));
 			return flattenDocumentLinks(decodeAnswer(ctx, response, ANSWERS.invoiceUrls), requested);
 		} catch (error) {
-			// 404: no documents there. Other errors as they are: a 400 to the range alone is asked again by suborder.
+			// 404: no documents there. A 400 to the range alone is asked again by suborder (documents.ts).
 			if (statusOf(error) === 404) return [];
-			throw error;
+			throw asNodeError(ctx.getNode(), error);
 		}
 	};
 	const selection = { windows, type: typeof qs.type === 'string' ? qs.type : undefined, wholeRange: listed.length < limit };
