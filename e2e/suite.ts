@@ -45,6 +45,7 @@ import { checkTrigger, finishedExecutions, pollNow } from './trigger-checks';
 import { checkWriteResults } from './write-checks';
 import { checkKilograms } from './kilograms-checks';
 import { checkImportShapes, importPlaceholders } from './import-checks';
+import { checkInvoicePdfsOfMonth } from './documents-checks';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -816,6 +817,7 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkKilograms(installation, userFolder, sandbox);
 		await checkDiscountUpdate(installation, userFolder, sandbox);
+		await checkInvoicePdfsOfMonth(installation, userFolder, sandbox);
 		const variantsOf = sandbox;
 		await checkImportShapes(installation, userFolder, sandbox, async (variants, body) => await underVariants(variantsOf, variants, body));
 		await checkTokenExpiry(installation, userFolder, sandbox);

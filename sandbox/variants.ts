@@ -57,6 +57,12 @@ export interface SandboxVariants {
 	bulkResultsRepeated: number;
 	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
 	urlsKeyedBySchemaName: boolean;
+	/**
+	 * What selects the documents of `/urls`: 'either' (default; the current pages: suborder ids or a
+	 * date range, both given = the suborders' documents invoiced in the range) or 'all' (the interface
+	 * reference: dateFrom, dateTo and suborderIds are each required; one missing gets Spring's 400).
+	 */
+	urlsSelection: 'either' | 'all';
 	/** The name(s) of basic-products' modified filter the service honours (GET products keeps `date-modified-after` whatever this says). */
 	basicProductsModifiedFilter: ModifiedFilterNames;
 	// --- What the current pages (2026) show beyond the reference (documented-shapes.ts) ---
@@ -141,6 +147,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	bulkResultsDropped: 0,
 	bulkResultsRepeated: 0,
 	urlsKeyedBySchemaName: false,
+	urlsSelection: 'either',
 	basicProductsModifiedFilter: 'reference',
 	documentedProductFields: false,
 	documentedUpdateResults: false,

@@ -7,17 +7,13 @@ import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData, IPollFuncti
 
 import {
 	DOCUMENTS,
+	attachPdfsOfDocuments,
 	documentIdOf,
-	downloadDocumentPdfs,
 	flattenDocumentLinks,
 	invoicedDateOf,
-	invoiceNumberOf,
-	linkOfDocument,
 	simplifyDocument,
-	suborderGroups,
-	suborderIdOf,
+	type AskForLinks,
 	type DocumentKind,
-	type DocumentLink,
 } from '../MarketplaceMerchant/actions/documents/documents';
 import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
@@ -111,26 +107,15 @@ type Emission = { document: IDataObject; item: INodeExecutionData; at: number };
 
 /**
  * Links are asked for by suborder id (the window narrows the search) and downloaded at once: they
- * expire after about 10 minutes. A document without a link says so in `pdfError`.
+ * expire after about 10 minutes. A document without a link says so in `pdfError`; the files are
+ * named as the node names them (documents.ts).
  */
 async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, entries: Emission[], binaryProperty: string): Promise<void> {
-	const suborderIds = [...new Set(entries.map(({ document }) => suborderIdOf(document)).filter((id): id is string => !!id))];
-	const links: DocumentLink[] = [];
-	for (const chunk of suborderGroups(suborderIds)) {
-		const what = `the PDF links of ${chunk.length} ${DOCUMENTS[kind].label}(s)`;
-		const query = { ...rangeQuery(window, undefined), suborderIds: chunk.join(',') };
-		const answer = await getFromService(ctx, 'orders', DOCUMENTS[kind].linksPath, query, what, ANSWERS.invoiceUrls, true);
-		links.push(...flattenDocumentLinks(answer, chunk));
-	}
-	const toDownload: Array<{ entry: Emission; link: DocumentLink }> = [];
-	for (const entry of entries) {
-		const link = linkOfDocument(entry.document, kind, links);
-		if (link) toDownload.push({ entry, link });
-		else entry.item.json.pdfError = `The service returned no PDF link for this ${DOCUMENTS[kind].label}`;
-	}
-	const names = toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind));
-	const downloaded = await downloadDocumentPdfs(ctx, toDownload.map(({ link }) => link), binaryProperty, undefined, names);
-	for (const [index, { entry }] of toDownload.entries()) entry.item.binary = downloaded[index].binary;
+	const ask: AskForLinks = async (query, requested) => {
+		const what = `the PDF links of ${requested.length} ${DOCUMENTS[kind].label}(s)`;
+		return flattenDocumentLinks(await getFromService(ctx, 'orders', DOCUMENTS[kind].linksPath, query, what, ANSWERS.invoiceUrls, true), requested);
+	};
+	await attachPdfsOfDocuments(ctx, kind, entries, { windows: [window], wholeRange: false }, ask, binaryProperty);
 }
 
 /** A document without an id (never seen on the live service) is known by its content. */

@@ -69,6 +69,11 @@ function documentLinks<T>(store: (context: RouteContext) => DocumentStore<T>) {
 		const suborderIds = listParam(query, 'suborderIds');
 		const range = dateRange(query, false);
 		if (!range && suborderIds.length === 0) throw badRequest('Either suborderIds or dateFrom and dateTo are required');
+		// The interface reference marks all three required (variants.ts, urlsSelection).
+		if (core.variants.current.urlsSelection === 'all') {
+			const missing = !range ? 'dateFrom' : suborderIds.length === 0 ? 'suborderIds' : undefined;
+			if (missing) throw badRequest(`Required request parameter '${missing}' for method parameter type String is not present`);
+		}
 		const documents = store(context);
 		const nowMs = core.clock.nowMs();
 		const found = documents.query({

@@ -1,6 +1,6 @@
 /**
  * The sandbox switches about how many results an answer holds and whether an accepted import takes
- * effect (bulkResultsDropped, urlsKeyedBySchemaName, importFailsAsynchronously), set over HTTP as
+ * effect (bulkResultsDropped, urlsKeyedBySchemaName, urlsSelection, importFailsAsynchronously), set over HTTP as
  * the end-to-end suite sets them.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -79,6 +79,36 @@ describe('urlsKeyedBySchemaName', () => {
 		expect(corrections.json).toEqual({
 			suborderIdNumberValue: [{ documentCorrelationId: correction.invoiceHeader.orderDetails.invoiceNumber, link: expect.any(String) }],
 		});
+	});
+});
+
+describe('urlsSelection', () => {
+	const urls = (query: string) => call(sandbox, 'GET', `${ORDER_API}/invoices/urls?${query}`, { token });
+
+	it("selects by suborder ids or a range ('either', the default); both given, the suborders' documents invoiced in the range", async () => {
+		const invoice = sandbox.state.invoices.find((each) => each.invoiceHeader.orderDetails.invoicedDate.startsWith('2025-05'))!;
+		const suborderId = invoice.invoiceHeader.orderDetails.suborderId;
+		const may = 'dateFrom=2025-05-01T00:00:00Z&dateTo=2025-05-31T23:59:59Z';
+		const june = 'dateFrom=2025-06-01T00:00:00Z&dateTo=2025-06-14T23:59:59Z';
+
+		expect((await urls(`suborderIds=${suborderId}`)).status).toBe(200);
+		expect((await urls(may)).status).toBe(200);
+		expect((await urls(`suborderIds=${suborderId}&${may}`)).json).toEqual({ [suborderId]: [expect.objectContaining({ documentCorrelationId: invoice.invoiceHeader.orderDetails.invoiceId })] });
+		expect((await urls(`suborderIds=${suborderId}&${june}`)).status).toBe(404);
+	});
+
+	it("requires the dates and the suborder ids, as the interface reference marks them ('all')", async () => {
+		const invoice = sandbox.state.invoices.find((each) => each.invoiceHeader.orderDetails.invoicedDate.startsWith('2025-05'))!;
+		const suborderId = invoice.invoiceHeader.orderDetails.suborderId;
+		await setVariants({ urlsSelection: 'all' });
+
+		const idsOnly = await urls(`suborderIds=${suborderId}`);
+		const rangeOnly = await urls('dateFrom=2025-05-01T00:00:00Z&dateTo=2025-05-31T23:59:59Z');
+		const both = await urls(`suborderIds=${suborderId}&dateFrom=2025-05-01T00:00:00Z&dateTo=2025-05-31T23:59:59Z`);
+
+		expect([idsOnly.status, idsOnly.text]).toEqual([400, expect.stringContaining("Required request parameter 'dateFrom'")]);
+		expect([rangeOnly.status, rangeOnly.text]).toEqual([400, expect.stringContaining("Required request parameter 'suborderIds'")]);
+		expect(both.status).toBe(200);
 	});
 });
 

@@ -1,4 +1,8 @@
-/** Download PDFs when the link answer keys the links by the schema name: each PDF still belongs to its own invoice. */
+/**
+ * Download PDFs when the link answer keys the links by the schema name: each PDF still belongs to
+ * its own invoice; and where the service requires the dates beside the suborder IDs (sandbox
+ * urlsSelection: all), as the trigger always sends them. Named as the node names them (documents.ts, pdfFileName).
+ */
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invoicedAt, setNow, useSharedClock } from './helpers';
 
@@ -35,5 +39,21 @@ describe('trigger with Download PDFs, link answer keyed by the schema name', () 
 			expect(Buffer.from(item.binary!.data.data, 'base64').toString('latin1')).toContain(ids[index]);
 		}
 		expect(sandbox.log.filter((entry) => entry.route === 'invoiceUrls').map((entry) => entry.query.suborderIds.split(',').length)).toEqual([2]);
+	});
+
+	it('asks the links by suborder IDs within the window, which a service requiring both accepts', async () => {
+		sandbox.resetVariants();
+		sandbox.setVariants({ urlsSelection: 'all' });
+		const trigger = new TriggerUnderTest(sandbox, { event: 'invoice', downloadPdfs: true });
+		expect(emittedItems(await trigger.poll())).toEqual([]);
+		const invoice = sandbox.addInvoice({ invoiceHeader: { orderDetails: { invoicedDate: invoicedAt(MINUTE) } } });
+		advance(2 * MINUTE);
+		sandbox.clearLog();
+
+		const items = emittedItems(await trigger.poll());
+
+		expect(items.map((item) => item.binary?.data.fileName)).toEqual([`${invoice.invoiceHeader.fiscalDetails.invoiceNumber}.pdf`]);
+		expect(sandbox.log.filter((entry) => entry.route === 'invoiceUrls').map((entry) => [entry.status, Boolean(entry.query.dateFrom)])).toEqual([[200, true]]);
+		sandbox.resetVariants();
 	});
 });

@@ -99,6 +99,13 @@ export const LIMITS = {
 	/** About 5 MiB per request: we stay a little below. */
 	bulkRequestBytes: 5 * 1024 * 1024 - 64 * 1024,
 	invoiceWindowMonths: 3,
+	/**
+	 * Suborder ids in one `/urls` request (comma-separated in one `suborderIds` value): the service
+	 * documents no limit; 100 ids of about 10 characters keep the query near 1 KB, and 2,000 bytes
+	 * of ids stay far below the 8 KB a server or proxy usually allows for a request line.
+	 */
+	suborderIdsPerLinksRequest: 100,
+	suborderIdsBytesPerLinksRequest: 2_000,
 	/** Invoice ranges may not start before this day. */
 	earliestInvoiceDate: '2022-05-01T00:00:00.000Z',
 } as const;

@@ -72,9 +72,10 @@ describe('documents fields as the editor shows them', () => {
 
 	it('offers "Put Output File in Field" only with Attach Raw XML (Get Many) or Download PDFs (Get Document Links)', () => {
 		const getManyOptions = shownNamed(node, { resource: 'invoice', operation: 'getMany' }, 'options');
-		expect(offeredOptions(getManyOptions, {})).toEqual(['attachRawXml', 'responseFormat']);
-		expect(offeredOptions(getManyOptions, { attachRawXml: false })).toEqual(['attachRawXml', 'responseFormat']);
-		expect(offeredOptions(getManyOptions, { attachRawXml: true })).toEqual(['attachRawXml', 'binaryPropertyName', 'responseFormat']);
+		expect(offeredOptions(getManyOptions, {})).toEqual(['attachRawXml', 'downloadPdfs', 'responseFormat']);
+		expect(offeredOptions(getManyOptions, { attachRawXml: false })).toEqual(['attachRawXml', 'downloadPdfs', 'responseFormat']);
+		expect(offeredOptions(getManyOptions, { attachRawXml: true })).toEqual(['attachRawXml', 'binaryPropertyName', 'downloadPdfs', 'responseFormat']);
+		expect(offeredOptions(getManyOptions, { downloadPdfs: true })).toEqual(['attachRawXml', 'downloadPdfs', 'pdfBinaryPropertyName', 'responseFormat']);
 
 		const linkOptions = shownNamed(node, { resource: 'invoiceCorrection', operation: 'getDocumentLinks' }, 'options');
 		expect(offeredOptions(linkOptions, {})).toEqual(['downloadPdfs']);

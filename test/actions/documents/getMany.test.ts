@@ -1,7 +1,8 @@
 /**
  * Invoice and Invoice Correction › Get Many (actions/documents/getMany.operation.ts) through n8n's
  * real engine against the sandbox: date windows, deduplication, type filter, Return All and Limit,
- * the default range, Simplify, and the values rejected before sending.
+ * the default range, Simplify, and the values rejected before sending. Download PDFs (issue 29): every
+ * PDF of a month in one link request, each on its own invoice, named by invoice number.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -284,5 +285,83 @@ describe('Invoice and Invoice Correction', () => {
 			expect(result.error?.message).toMatch(/^Suborder IDs: must list at least one suborder ID \(item 0\)/);
 			expect(sandbox.log).toHaveLength(0);
 		});
+	});
+});
+
+describe('Invoice and Invoice Correction › Get Many with Download PDFs', () => {
+	sandboxPerFile({ now: NOW, seed: 7 });
+	const MAY = { dateFrom: '2025-05-01T00:00:00Z', dateTo: '2025-05-31T23:59:59Z' };
+	afterEach(() => sandbox.resetVariants());
+	const ofMay = <T extends Document>(documents: T[]) => documents.filter((document) => document.invoiceHeader.orderDetails.invoicedDate.startsWith('2025-05'));
+
+	it('attaches every fiscal PDF of last month, named by invoice number, after one link request by the range', async () => {
+		const fiscal = ofMay(sandbox.state.invoices).filter((invoice) => invoice.invoiceHeader.invoiceType === 'FISCAL');
+
+		const { result, items } = await run({
+			resource: 'invoice',
+			operation: 'getMany',
+			...MAY,
+			invoiceType: 'FISCAL',
+			returnAll: true,
+			options: { downloadPdfs: true },
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(items.length).toBe(fiscal.length);
+		const requests = sent('invoiceUrls');
+		expect(requests).toHaveLength(1);
+		expect(requests[0].query).toMatchObject({ dateFrom: '2025-05-01T00:00:00.000Z', dateTo: '2025-05-31T23:59:59.000Z', type: 'FISCAL' });
+		expect(requests[0].query).not.toHaveProperty('suborderIds');
+		for (const item of items) {
+			const invoice = fiscal.find((each) => each.invoiceHeader.orderDetails.invoiceId === item.json.invoiceId)!;
+			expect(item.binary?.data).toMatchObject({ fileName: `${invoice.invoiceHeader.fiscalDetails.invoiceNumber}.pdf`, mimeType: 'application/pdf' });
+			expect(Buffer.from(item.binary!.data.data, 'base64').toString('latin1')).toContain(invoice.invoiceHeader.orderDetails.invoiceId);
+		}
+		expect(sandbox.count('document')).toBe(fiscal.length);
+	});
+
+	it('under a Limit asks the links of the listed ones by their suborder IDs, in one request; corrections are named by their number', async () => {
+		const { result, items } = await run({
+			resource: 'invoiceCorrection',
+			operation: 'getMany',
+			...MAY,
+			limit: 3,
+			simplify: false,
+			options: { downloadPdfs: true, pdfBinaryPropertyName: 'pdf' },
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		const requests = sent('invoiceCorrectionUrls');
+		expect(requests).toHaveLength(1);
+		expect(requests[0].query.suborderIds.split(',')).toEqual(items.map((item) => (item.json as unknown as InvoiceCorrection).invoiceHeader.orderDetails.suborderId));
+		for (const item of items) {
+			const number = (item.json as unknown as InvoiceCorrection).invoiceHeader.orderDetails.invoiceNumber;
+			expect(item.binary?.pdf).toMatchObject({ fileName: `${number}.pdf` });
+		}
+	});
+
+	it('gets the PDFs by the listed suborder IDs where the service refuses the range alone (sandbox urlsSelection: all)', async () => {
+		sandbox.setVariants({ urlsSelection: 'all' });
+		const { result, items } = await run({ resource: 'invoice', operation: 'getMany', ...MAY, returnAll: true, options: { downloadPdfs: true } });
+
+		expect(result.error).toBeUndefined();
+		expect(items.every((item) => item.binary?.data.fileName === `${String(item.json.invoiceNumber)}.pdf`)).toBe(true);
+		expect(sent('invoiceUrls').map((request) => [request.status, request.query.suborderIds?.split(',').length ?? 0])).toEqual([
+			[400, 0],
+			[200, items.length],
+		]);
+	});
+
+	it('refuses to put the PDFs where the raw XML goes, before sending', async () => {
+		const { result } = await run({
+			resource: 'invoice',
+			operation: 'getMany',
+			...MAY,
+			options: { downloadPdfs: true, attachRawXml: true },
+		});
+
+		expect(result.error?.message).toMatch(/Options › Put PDFs in Field/);
+		expect(sent('invoiceUrls')).toHaveLength(0);
 	});
 });

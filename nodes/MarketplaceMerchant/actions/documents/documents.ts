@@ -5,8 +5,8 @@
 import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
-import { PATHS } from '../../transport/endpoints';
-import { chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
+import { LIMITS, PATHS } from '../../transport/endpoints';
+import { asNodeError, chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
 import { ANSWERS } from '../../answers/answers';
 import { isPlainObject } from '../../values/values';
 
@@ -69,10 +69,27 @@ export function documentIdOf(document: IDataObject, kind: DocumentKind): string 
 /**
  * The number the merchant's books and the customer know: of an invoice the tax administration's
  * (or, non-fiscal, the platform's) `fiscalDetails.invoiceNumber`, of a correction its own id.
+ * Also of a document as Simplify gives it (an input item from Get Many): its `invoiceNumber`.
  */
 export function invoiceNumberOf(document: IDataObject, kind: DocumentKind): string | undefined {
+	if (!isPlainObject(document.invoiceHeader)) return textOf(document.invoiceNumber) || undefined;
 	if (kind === 'correction') return documentIdOf(document, kind);
-	return textOf(objectAt(document, 'invoiceHeader', 'fiscalDetails').invoiceNumber);
+	return textOf(objectAt(document, 'invoiceHeader', 'fiscalDetails').invoiceNumber) || undefined;
+}
+
+/** The document id of a full document or of its Simplify summary (`invoiceId`, of a correction `invoiceNumber`). */
+export function documentIdOfAny(document: IDataObject, kind: DocumentKind): string | undefined {
+	if (isPlainObject(document.invoiceHeader)) return documentIdOf(document, kind);
+	return textOf(document[DOCUMENTS[kind].idField]) || undefined;
+}
+
+/**
+ * The one name of a downloaded PDF, for the node and the trigger: `<invoice number>.pdf` where the
+ * document the link belongs to is known, else the link's document id (or suborder).
+ */
+export function pdfFileName(link: DocumentLink, invoiceNumber?: string): string {
+	const stem = invoiceNumber || link.documentCorrelationId || link.suborderId || 'document';
+	return `${stem.replace(/[^\w.-]+/g, '_')}.pdf`;
 }
 
 export const suborderIdOf = (document: IDataObject) => orderDetailsId(document, 'suborderId');
@@ -80,6 +97,11 @@ export const suborderIdOf = (document: IDataObject) => orderDetailsId(document, 
 /** The date the service filters on. */
 export function invoicedDateOf(document: IDataObject): Date | undefined {
 	return parseServiceTimestamp(objectAt(document, 'invoiceHeader', 'orderDetails').invoicedDate);
+}
+
+/** The invoiced date of a full document or of its Simplify summary (an input item from Get Many). */
+export function invoicedDateOfAny(document: IDataObject): Date | undefined {
+	return isPlainObject(document.invoiceHeader) ? invoicedDateOf(document) : parseServiceTimestamp(document.invoicedDate);
 }
 
 /** `fba` is a boolean in invoices and a string in corrections, as the spec types them. */
@@ -175,8 +197,9 @@ export function linkOfDocument(document: IDataObject, kind: DocumentKind, links:
 	return links.find((link) => link.documentCorrelationId === id) ?? (ofSuborder.length === 1 ? ofSuborder[0] : undefined);
 }
 
-/** Suborder ids per /urls request, at most 100 and 2,000 bytes: the service documents no limit; this keeps the query short. */
-export const suborderGroups = (suborderIds: string[]) => chunkBySize(suborderIds, 100, 2_000);
+/** Suborder ids per /urls request, within LIMITS (the service documents no limit; this keeps the query short). */
+export const suborderGroups = (suborderIds: string[]) =>
+	chunkBySize(suborderIds, LIMITS.suborderIdsPerLinksRequest, LIMITS.suborderIdsBytesPerLinksRequest);
 
 const PDF_MAGIC = '%PDF';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -213,9 +236,71 @@ export async function downloadDocumentPdfs(
 				const description = `The answer starts with: ${pdf.subarray(0, 60).toString('utf8')}`;
 				throw nodeError(ctx.getNode(), `The link of ${which} did not return a PDF`, { itemIndex, description });
 			}
-			const name = (invoiceNumbers[index] || link.documentCorrelationId || link.suborderId || 'document').replace(/[^\w.-]+/g, '_');
-			const binary = await ctx.helpers.prepareBinaryData(pdf, `${name}.pdf`, 'application/pdf');
+			const binary = await ctx.helpers.prepareBinaryData(pdf, pdfFileName(link, invoiceNumbers[index]), 'application/pdf');
 			return { json: link, binary: { [binaryProperty]: binary } };
 		}),
 	);
+}
+
+/** One `/urls` request: the links of its answer (none for a 404, the service's "no documents"). */
+export type AskForLinks = (query: IDataObject, requestedSuborderIds: string[]) => Promise<DocumentLink[]>;
+
+/** A listed document and the output item that carries it (simplified or not). */
+export interface ListedDocument {
+	document: IDataObject;
+	item: INodeExecutionData;
+}
+
+/**
+ * The PDFs of listed documents (Get Many's Download PDFs, the trigger), each attached to its own
+ * item and named `<invoice number>.pdf`. The links are asked in as few `/urls` requests as the
+ * selection allows (platform facts: suborder ids or a date range select the documents): by the
+ * range, one request per window, when the list holds every document of it (`wholeRange`); else by
+ * the documents' suborder ids, many per request, within the range when one is given. A document
+ * the service gives no link for says so in `pdfError`.
+ */
+export async function attachPdfsOfDocuments(
+	ctx: DownloadContext & { helpers: Pick<BinaryHelperFunctions, 'prepareBinaryData'> },
+	kind: DocumentKind,
+	listed: ListedDocument[],
+	selection: { windows: Array<{ from: Date; to: Date }>; type?: string; wholeRange: boolean },
+	ask: AskForLinks,
+	binaryProperty: string,
+	itemIndex?: number,
+): Promise<void> {
+	if (listed.length === 0) return;
+	const typeQuery = selection.type ? { type: selection.type } : {};
+	const rangeOf = (window: { from: Date; to: Date }) => ({ dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to), ...typeQuery });
+	const bySuborders = async () => {
+		const found: DocumentLink[] = [];
+		const suborderIds = [...new Set(listed.map(({ document }) => suborderIdOf(document)).filter((id): id is string => !!id))];
+		const ranges = selection.windows.length > 0 ? selection.windows.map(rangeOf) : [typeQuery];
+		for (const chunk of suborderGroups(suborderIds)) {
+			for (const range of ranges) found.push(...(await ask({ ...range, suborderIds: chunk.join(',') }, chunk)));
+		}
+		return found;
+	};
+	const byRange = async () => {
+		const found: DocumentLink[] = [];
+		for (const window of selection.windows) found.push(...(await ask(rangeOf(window), [])));
+		return found;
+	};
+	let links: DocumentLink[];
+	try {
+		links = selection.wholeRange && selection.windows.length > 0 ? await byRange() : await bySuborders();
+	} catch (error) {
+		// The interface reference requires suborderIds beside the range (platform facts: the current
+		// pages take either): a 400 to the range alone is asked again by the suborders, within it.
+		if (statusOf(error) !== 400 || !selection.wholeRange) throw asNodeError(ctx.getNode(), error);
+		links = await bySuborders();
+	}
+	const toDownload: Array<{ entry: ListedDocument; link: DocumentLink }> = [];
+	for (const entry of listed) {
+		const link = linkOfDocument(entry.document, kind, links);
+		if (link) toDownload.push({ entry, link });
+		else entry.item.json.pdfError = `The service returned no PDF link for this ${DOCUMENTS[kind].label}`;
+	}
+	const names = toDownload.map(({ entry }) => invoiceNumberOf(entry.document, kind));
+	const downloaded = await downloadDocumentPdfs(ctx, toDownload.map(({ link }) => link), binaryProperty, itemIndex, names);
+	for (const [index, { entry }] of toDownload.entries()) entry.item.binary = { ...entry.item.binary, ...downloaded[index].binary };
 }

@@ -11,17 +11,38 @@ import { DOCUMENTS, type DocumentKind } from './documents';
 const FROM_LABEL = 'Date From';
 const TO_LABEL = 'Date To';
 
-function dateField(displayName: string, name: string, value: string, description: string): INodeProperties {
-	return { displayName, name, type: 'dateTime', default: value, required: true, description };
+/** The defaults of Date From and Date To: saved nodes keep them (n8n saves only what differs from them). */
+export const DEFAULT_DATE_FROM = '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}';
+export const DEFAULT_DATE_TO = '={{ $now.toISO() }}';
+
+function dateField(displayName: string, name: string, value: string, description: string, required: boolean): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: value, required, description };
 }
 
-export function rangeAndTypeFields(kind: DocumentKind, typeDescription: string): INodeProperties[] {
+/** `withSuborderIds`: Get Document Links, where the dates only narrow the suborders' documents (not required, may be cleared). */
+export function rangeAndTypeFields(kind: DocumentKind, typeDescription: string, withSuborderIds = false): INodeProperties[] {
 	const range = `range (inclusive) of the ${DOCUMENTS[kind].label}'s invoiced date: a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; times without a zone are UTC`;
+	const narrowing = withSuborderIds
+		? ' With Suborder IDs the dates are sent only when changed from their defaults (or cleared): then only the documents invoiced in the range are returned.'
+		: '';
 	return [
-		dateField(FROM_LABEL, 'dateFrom', '={{ $now.minus({ days: 7 }).startOf("day").toISO() }}', `Start of the ${range}. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.`),
-		dateField(TO_LABEL, 'dateTo', '={{ $now.toISO() }}', `End of the ${range}, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day. Default: now.`),
+		dateField(FROM_LABEL, 'dateFrom', DEFAULT_DATE_FROM, `Start of the ${range}. Not before 2022-05-01. Ranges longer than 3 months are fetched in 3-month parts. Default: 7 days ago.${narrowing}`, !withSuborderIds),
+		dateField(TO_LABEL, 'dateTo', DEFAULT_DATE_TO, `End of the ${range}, and a day without a time (2024-03-31 or 31/03/2024) includes the whole day. Default: now.`, !withSuborderIds),
 		invoiceTypeField(typeDescription),
 	];
+}
+
+/**
+ * Whether the item's dates select anything beside its suborder ids: not when both are left at their
+ * defaults (the 7 days before now would hide every older document of the suborders: the silent
+ * failure of issue 29) or blank. Read from the node's parameters as saved: n8n fills a default in
+ * where nothing was saved, so a default is its expression, whatever it evaluates to.
+ */
+export function datesNarrowSuborders(ctx: Pick<IExecuteSingleFunctions, 'getNode'>, fromValue: unknown, toValue: unknown): boolean {
+	const saved = ctx.getNode().parameters;
+	const atDefault = (value: unknown, fallback: string) => value === undefined || value === fallback;
+	if (atDefault(saved.dateFrom, DEFAULT_DATE_FROM) && atDefault(saved.dateTo, DEFAULT_DATE_TO)) return false;
+	return !(isBlank(fromValue) && isBlank(toValue));
 }
 
 /** Checked before anything is sent: the service answers a bare 400. A To given as a bare day includes that whole day. */
@@ -90,14 +111,20 @@ export function rangeQuery(range: { from: Date; to: Date }, type: InvoiceTypeFil
 }
 
 /** The range and the type of the current item in the query. */
-const addRangeAndType: PreSendAction = async function (requestOptions) {
+export const addRangeAndType: PreSendAction = async function (requestOptions) {
 	const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
 	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
 	return { ...requestOptions, qs: { ...requestOptions.qs, ...rangeQuery(range, type) } };
 };
 
-/** The routing of the documents' operations: a GET of `url` with the item's range and type in the query, then what `preSend` adds. */
-export function rangeRouting(url: string, preSend: PreSendAction, strategy: PaginationFunction, postReceive: PostReceiveAction[]) {
+/** The type alone (Get Document Links by suborder ids, dates not given). */
+export const addType: PreSendAction = async function (requestOptions) {
+	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
+	return type ? { ...requestOptions, qs: { ...requestOptions.qs, type } } : requestOptions;
+};
+
+/** The routing of the documents' operations: a GET of `url`, its query made by the `preSend` actions (the range and type first). */
+export function rangeRouting(url: string, preSend: PreSendAction[], strategy: PaginationFunction, postReceive: PostReceiveAction[]) {
 	const request = { method: 'GET' as const, url };
-	return pacedRouting({ group: 'orders', idempotent: true, request, preSend: [addRangeAndType, preSend], strategy, postReceive });
+	return pacedRouting({ group: 'orders', idempotent: true, request, preSend, strategy, postReceive });
 }

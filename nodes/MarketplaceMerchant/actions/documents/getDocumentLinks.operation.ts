@@ -1,33 +1,219 @@
-/** Get Document Links of invoices or corrections: one item per document link of some suborders, optionally with its PDF. */
-import { updateDisplayOptions, type IDataObject, type INodeExecutionData, type PreSendAction } from 'n8n-workflow';
+/**
+ * Get Document Links of invoices or corrections: one item per document link, of some suborders or
+ * of a date range, optionally with its PDF. The suborder ids of every input item of a node run go
+ * out together, as few per request as the endpoint allows, and each link comes back on the item
+ * that asked for it.
+ */
+import {
+	sleep,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type INodeExecutionData,
+	type PreSendAction,
+} from 'n8n-workflow';
 
 import { ANSWERS, decodeAnswer } from '../../answers/answers';
-import { firstOf, nodeError, splitDateRange, type PaginationFunction, type PostReceiveFunction } from '../../transport/engine';
-import { readList, toList } from '../../values/values';
+import { asNodeError, firstOf, nodeError, runOf, sendRequest, splitDateRange, statusOf, type PaginationFunction, type PostReceiveFunction, type RequestData } from '../../transport/engine';
+import { isPlainObject, readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
-import { DOCUMENTS, downloadDocumentPdfs, flattenDocumentLinks, suborderGroups, type DocumentKind, type DocumentLink } from './documents';
-import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
+import {
+	DOCUMENTS,
+	documentIdOfAny,
+	downloadDocumentPdfs,
+	invoicedDateOfAny,
+	flattenDocumentLinks,
+	invoiceNumberOf,
+	suborderGroups,
+	type DocumentKind,
+	type DocumentLink,
+} from './documents';
+import { addRangeAndType, addType, binaryPropertyOf, datesNarrowSuborders, outputFileField, rangeAndTypeFields, rangeQuery, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
+const SUBORDER_IDS_LABEL = 'Suborder IDs';
 
-/** None fails the item before a request is sent. */
-const addSuborderIds: PreSendAction = async function (requestOptions) {
-	const suborderIds = readList(this, 'Suborder IDs', this.getNodeParameter('suborderIds', ''), {
+/**
+ * The query: the suborder ids, with the range only when the dates narrow them (fields.ts,
+ * `datesNarrowSuborders`); without ids, the range alone (platform facts: either selects documents).
+ */
+const addSelection: PreSendAction = async function (requestOptions) {
+	// Left empty, the range selects; filled (an expression too) but empty for this item, the item
+	// fails: an item without its suborder must not turn into every document of the range.
+	const saved = this.getNode().parameters.suborderIds;
+	if (saved === undefined || (typeof saved === 'string' && saved.trim() === '')) return await addRangeAndType.call(this, requestOptions);
+	const value = this.getNodeParameter('suborderIds', '');
+	const suborderIds = readList(this, SUBORDER_IDS_LABEL, value, {
 		empty: {
 			problem: 'must list at least one suborder ID',
 			hint: 'Separate several IDs with commas, or use an expression that gives an array, e.g. {{ $json.suborderIds }}',
 		},
 	});
-	return { ...requestOptions, qs: { ...requestOptions.qs, suborderIds: suborderIds.join(',') } };
+	const narrowed = datesNarrowSuborders(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
+	const withDates = await (narrowed ? addRangeAndType : addType).call(this, requestOptions);
+	return { ...withDates, qs: { ...withDates.qs, suborderIds: suborderIds.join(',') } };
 };
 
+/** The links of one answer; which suborders were asked is known only to the request (see `askOnce`). */
 const readDocumentLinks: PostReceiveFunction = async function (_items, response) {
-	const requested = toList(this.getNodeParameter('suborderIds', ''));
-	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls), requested).map((link) => ({ json: link }));
+	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls)).map((link) => ({ json: link }));
 };
 
-/** Suborder ids in groups, each over the range in windows (a 404 for a window means nothing there). */
+type Ask = (suborderIds: string[]) => Promise<DocumentLink[]>;
+
+/** One request per window of the item's range (none: one request); a 404 is "nothing there". */
+function askerOf(ctx: IExecutePaginationFunctions, requestData: RequestData): Ask {
+	const qs = requestData.options.qs as IDataObject;
+	const inWindows = splitDateRange({
+		idOf: ({ json }) => (json.documentCorrelationId ? String(json.documentCorrelationId) : undefined),
+		notFoundIsEmpty: true,
+	});
+	return async (suborderIds) => {
+		const query = { ...qs, suborderIds: suborderIds.join(',') };
+		let answered: INodeExecutionData[];
+		if (qs.dateFrom !== undefined) {
+			answered = await inWindows.call(ctx, { ...requestData, options: { ...requestData.options, qs: query } });
+		} else {
+			try {
+				answered = await sendRequest(ctx, requestData, { qs: query });
+			} catch (error) {
+				if (statusOf(error) !== 404) throw asNodeError(ctx.getNode(), error);
+				answered = [];
+			}
+		}
+		// A link whose suborder the answer does not name belongs to the one asked, if one was.
+		return flattenDocumentLinks(answered.map(({ json }) => json), suborderIds);
+	};
+}
+
+/** The suborder ids of one node run's items with the same dates and type, asked together, and the items' invoiced dates. */
+interface Gathering {
+	suborderIds: Set<string>;
+	askers: number;
+	invoicedDates: Array<Date | undefined>;
+	links: Promise<DocumentLink[]>;
+}
+
+/**
+ * The interface reference marks the dates required beside the suborder ids (platform facts: the
+ * current pages take the ids alone). Where the service answers 400 to the ids alone, they are
+ * asked again once within the range of the items' invoiced dates (Get Many's items carry them);
+ * without those, the item fails saying which dates to set.
+ */
+async function withDatesIfRequired(
+	ctx: IExecutePaginationFunctions,
+	requestData: RequestData,
+	gathering: Pick<Gathering, 'invoicedDates'>,
+	askAll: (requestData: RequestData) => Promise<DocumentLink[]>,
+): Promise<DocumentLink[]> {
+	const qs = requestData.options.qs as IDataObject;
+	try {
+		return await askAll(requestData);
+	} catch (error) {
+		if (statusOf(error) !== 400 || qs.dateFrom !== undefined) throw asNodeError(ctx.getNode(), error);
+		const dates = gathering.invoicedDates;
+		if (dates.length === 0 || dates.some((date) => date === undefined)) {
+			throw nodeError(ctx.getNode(), `The service requires Date From and Date To with ${SUBORDER_IDS_LABEL} (HTTP 400)`, {
+				itemIndex: ctx.getItemIndex(),
+				description: 'Set Date From and Date To to cover the dates the documents were invoiced, or give the items of Invoice › Get Many, which carry them',
+			});
+		}
+		const times = (dates as Date[]).map((date) => date.getTime());
+		const range = rangeQuery({ from: new Date(Math.min(...times)), to: new Date(Math.max(...times)) }, undefined);
+		return await askAll({ ...requestData, options: { ...requestData.options, qs: { ...qs, ...range } } });
+	}
+}
+
+const gatheringByRun = new WeakMap<object, Map<string, Gathering>>();
+
+/**
+ * The links of the run's suborders. RoutingNode starts every item in one synchronous loop, so the
+ * ids the items ask for before the next turn of the event loop go out together (as the EAN
+ * look-ups, products.ts), in `suborderGroups` of them per request, sent by the first item.
+ */
+async function gatheredLinks(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderIds: string[]): Promise<Gathering> {
+	const askAll = (ids: string[]) => async (request: RequestData) => {
+		const ask = askerOf(ctx, request);
+		const links: DocumentLink[] = [];
+		for (const group of suborderGroups(ids)) links.push(...(await ask(group)));
+		return links;
+	};
+	const invoicedDate = invoicedDateOfAny(ctx.getInputData()?.json ?? {});
+	const run = runOf(ctx);
+	if (!run) {
+		const alone = { invoicedDates: [invoicedDate] };
+		return { ...alone, suborderIds: new Set(suborderIds), askers: 1, links: withDatesIfRequired(ctx, requestData, alone, askAll(suborderIds)) };
+	}
+	const selection: IDataObject = { ...(requestData.options.qs as IDataObject) };
+	delete selection.suborderIds;
+	const key = JSON.stringify(selection);
+	const gatherings = gatheringByRun.get(run) ?? new Map<string, Gathering>();
+	gatheringByRun.set(run, gatherings);
+	let gathering = gatherings.get(key);
+	if (!gathering) {
+		const ids = new Set<string>();
+		const invoicedDates: Array<Date | undefined> = [];
+		const links = (async () => {
+			await sleep(0);
+			gatherings.delete(key);
+			return await withDatesIfRequired(ctx, requestData, { invoicedDates }, askAll([...ids]));
+		})();
+		gathering = { suborderIds: ids, askers: 0, invoicedDates, links };
+		gatherings.set(key, gathering);
+	}
+	gathering.askers++;
+	gathering.invoicedDates.push(invoicedDate);
+	for (const id of suborderIds) gathering.suborderIds.add(id);
+	return gathering;
+}
+
+/**
+ * The links of this item's suborders: those the answer names, and those it does not name that are
+ * the item's document (an item from Get Many carries its id) or, when the item asked alone, all.
+ * If links were left unnamed and none is the item's, its ids are asked again one per request.
+ */
+async function linksOfItem(ctx: IExecutePaginationFunctions, requestData: RequestData, kind: DocumentKind, suborderIds: string[]): Promise<DocumentLink[]> {
+	const gathering = await gatheredLinks(ctx, requestData, suborderIds);
+	const all = await gathering.links;
+	const mine = new Set(suborderIds);
+	const ownId = documentIdOfAny(ctx.getInputData()?.json ?? {}, kind);
+	const unnamed = all.filter((link) => link.suborderId === null);
+	const links = all.filter((link) =>
+		link.suborderId !== null ? mine.has(link.suborderId) : gathering.askers === 1 || link.documentCorrelationId === ownId,
+	);
+	if (links.length > 0 || unnamed.length === 0) return links;
+	const ask = askerOf(ctx, requestData);
+	const alone: DocumentLink[] = [];
+	for (const id of suborderIds) alone.push(...(await ask([id])));
+	return alone;
+}
+
+/**
+ * `<invoice number>.pdf` for the link of the item's own document: the item carries the invoice
+ * number (Get Many's output, simplified or not) and the link is its document's, or its only one.
+ */
+function invoiceNumbersOf(ctx: IExecutePaginationFunctions, kind: DocumentKind, links: DocumentLink[]): Array<string | undefined> {
+	const input = ctx.getInputData()?.json;
+	if (!isPlainObject(input)) return [];
+	const number = invoiceNumberOf(input, kind);
+	const ownId = documentIdOfAny(input, kind);
+	return links.map((link) => (number && (link.documentCorrelationId === ownId || links.length === 1) ? number : undefined));
+}
+
+/** Every document of the item's range; a service that selects by suborder ids only (the interface reference) answers 400. */
+async function linksOfRange(ctx: IExecutePaginationFunctions, requestData: RequestData, inWindows: PaginationFunction): Promise<DocumentLink[]> {
+	try {
+		return flattenDocumentLinks((await inWindows.call(ctx, requestData)).map(({ json }) => json));
+	} catch (error) {
+		if (statusOf(error) !== 400) throw asNodeError(ctx.getNode(), error);
+		throw nodeError(ctx.getNode(), `The service requires ${SUBORDER_IDS_LABEL} to select documents (HTTP 400)`, {
+			itemIndex: ctx.getItemIndex(),
+			description: 'Give the suborder IDs (e.g. from Invoice › Get Many over the same range), or use Get Many with Options › Download PDFs, which asks for them itself',
+		});
+	}
+}
+
 function fetchDocumentLinks(kind: DocumentKind): PaginationFunction {
 	const inWindows = splitDateRange({
 		idOf: ({ json }) => (json.documentCorrelationId ? String(json.documentCorrelationId) : undefined),
@@ -36,19 +222,22 @@ function fetchDocumentLinks(kind: DocumentKind): PaginationFunction {
 	return async function (requestData) {
 		const qs = requestData.options.qs as IDataObject;
 		const suborderIds = toList(qs.suborderIds);
-		const links: INodeExecutionData[] = [];
-		for (const group of suborderGroups(suborderIds)) {
-			const groupRequest = { ...requestData, options: { ...requestData.options, qs: { ...qs, suborderIds: group.join(',') } } };
-			for (const link of await inWindows.call(this, groupRequest)) links.push(link);
-		}
+		const links =
+			suborderIds.length > 0
+				? await linksOfItem(this, requestData, kind, suborderIds)
+				: await linksOfRange(this, requestData, inWindows);
 		if (links.length === 0) {
 			const { label } = DOCUMENTS[kind];
-			const message = `No ${label} documents found for suborder ID(s) ${firstOf(suborderIds, 10)} from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`;
-			const description = `Check the suborder IDs and that the range covers the date the ${label} was issued${qs.type ? ` and that it is ${String(qs.type)}` : ''}`;
-			throw nodeError(this.getNode(), message, { itemIndex: this.getItemIndex(), description });
+			const range = qs.dateFrom === undefined ? '' : ` from ${String(qs.dateFrom)} to ${String(qs.dateTo)}`;
+			const which = suborderIds.length > 0 ? ` for suborder ID(s) ${firstOf(suborderIds, 10)}` : '';
+			const description =
+				suborderIds.length > 0
+					? `Check the suborder IDs${range ? ` and that the range covers the date the ${label} was issued` : ''}${qs.type ? ` and that it is ${String(qs.type)}` : ''}`
+					: `No ${label} was invoiced in the range${qs.type ? ` as ${String(qs.type)}` : ''}`;
+			throw nodeError(this.getNode(), `No ${label} documents found${which}${range}`, { itemIndex: this.getItemIndex(), description });
 		}
-		if (!(this.getNodeParameter('options.downloadPdfs', false) as boolean)) return links;
-		return await downloadDocumentPdfs(this, links.map(({ json }) => json as DocumentLink), binaryPropertyOf(this), this.getItemIndex());
+		if (!(this.getNodeParameter('options.downloadPdfs', false) as boolean)) return links.map((link) => ({ json: link }));
+		return await downloadDocumentPdfs(this, links, binaryPropertyOf(this), this.getItemIndex(), invoiceNumbersOf(this, kind, links));
 	};
 }
 
@@ -58,27 +247,26 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		name: 'Get Document Links',
 		value: GET_DOCUMENT_LINKS,
 		action: `Get ${label} document links`,
-		description: `Get links to the PDF documents of the ${label}s of some suborders: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
-		routing: rangeRouting(linksPath, addSuborderIds, fetchDocumentLinks(kind), [readDocumentLinks]),
+		description: `Get links to the PDF documents of the ${label}s of some suborders, or of a date range: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
+		routing: rangeRouting(linksPath, [addSelection], fetchDocumentLinks(kind), [readDocumentLinks]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_DOCUMENT_LINKS] } }, [
 		{
-			displayName: 'Suborder IDs',
+			displayName: SUBORDER_IDS_LABEL,
 			name: 'suborderIds',
 			type: 'string',
 			default: '',
-			required: true,
 			placeholder: '5100123-1, 5100456-2',
-			description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives an array`,
+			description: `Suborders whose ${label} documents are wanted, separated by commas, or an expression that gives one or an array (e.g. the suborderId of Get Many's items: the IDs of all input items go out together). Leave the field empty for every ${label} document of the date range.`,
 		},
-		...rangeAndTypeFields(kind, `Which ${label}s' documents to return`),
+		...rangeAndTypeFields(kind, `Which ${label}s' documents to return`, true),
 		optionsCollection([
 			{
 				displayName: 'Download PDFs',
 				name: 'downloadPdfs',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to download each PDF right away as binary data (file name: documentCorrelationId.pdf); links expire after about 10 minutes',
+				description: `Whether to download each PDF right away as binary data, named after the ${label} number when the input item carries it (as Get Many's items do), else after the documentCorrelationId; links expire after about 10 minutes`,
 			},
 			outputFileField('Binary field for the downloaded PDF', { show: { downloadPdfs: [true] } }),
 		]),

@@ -2,15 +2,34 @@
  * Get Many of invoices or corrections over a range of any length (3-month windows, merged in order
  * without duplicates), read from JSON or XML, optionally with the raw XML answer attached.
  */
-import { updateDisplayOptions, type PreSendAction } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type PreSendAction } from 'n8n-workflow';
 
-import { looksLikeXml, readAnswer } from '../../answers/answers';
-import { splitDateRange, type PaginationFunction, type PostReceiveFunction } from '../../transport/engine';
+import { ANSWERS, decodeAnswer, looksLikeXml, readAnswer } from '../../answers/answers';
+import {
+	asNodeError,
+	resultLimit,
+	sendAuthenticated,
+	sendSettingsOf,
+	splitDateRange,
+	statusOf,
+	type PaginationFunction,
+	type PostReceiveFunction,
+	type RequestData,
+} from '../../transport/engine';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
-import { readSimplify } from '../../values/values';
-import { formatYearMonthDay } from '../../values/dates';
-import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from './documents';
-import { binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
+import { invalidInput, readSimplify } from '../../values/values';
+import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
+import {
+	DOCUMENTS,
+	attachPdfsOfDocuments,
+	documentIdOf,
+	flattenDocumentLinks,
+	simplifyDocument,
+	type AskForLinks,
+	type DocumentKind,
+	type ListedDocument,
+} from './documents';
+import { addRangeAndType, binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
@@ -47,9 +66,55 @@ function fetchDocuments(kind: DocumentKind): PaginationFunction {
 			limited: true,
 		});
 		const documents = await inWindows.call(this, requestData);
-		if (!readSimplify(this)) return documents;
-		return documents.map((item) => ({ ...item, json: simplifyDocument(item.json, kind) }));
+		const simplify = readSimplify(this);
+		const items = simplify ? documents.map((item) => ({ ...item, json: simplifyDocument(item.json, kind) })) : documents;
+		if (this.getNodeParameter('options.downloadPdfs', false) as boolean) {
+			const listed = documents.map((item, index) => ({ document: item.json, item: items[index] }));
+			await attachListedPdfs(this, kind, requestData, listed);
+		}
+		return items;
 	};
+}
+
+/**
+ * Download PDFs: the links of the listed documents, by the range when the list is every document
+ * of it (one `/urls` request per window: "every fiscal PDF of last month" is one), else (under a
+ * Limit) by their suborder ids, many per request. Sent like the trigger's, through the same engine.
+ */
+async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: DocumentKind, requestData: RequestData, listed: ListedDocument[]) {
+	const qs = requestData.options.qs as IDataObject;
+	const from = parseServiceTimestamp(qs.dateFrom);
+	const to = parseServiceTimestamp(qs.dateTo);
+	const limit = resultLimit(ctx);
+	const windows = from && to ? splitIntoWindows(from, to) : [];
+	const ask: AskForLinks = async (query, requested) => {
+		try {
+			const response = await sendAuthenticated(ctx, { group: 'orders', idempotent: true }, { method: 'GET', url: DOCUMENTS[kind].linksPath, qs: query }, sendSettingsOf(ctx));
+			return flattenDocumentLinks(decodeAnswer(ctx, response, ANSWERS.invoiceUrls), requested);
+		} catch (error) {
+			// 404: no documents there. A 400 to the range alone is asked again by suborder (documents.ts).
+			if (statusOf(error) === 404) return [];
+			throw asNodeError(ctx.getNode(), error);
+		}
+	};
+	const selection = { windows, type: typeof qs.type === 'string' ? qs.type : undefined, wholeRange: listed.length < limit };
+	const property = pdfPropertyOf(ctx);
+	try {
+		await attachPdfsOfDocuments(ctx, kind, listed, selection, ask, property, ctx.getItemIndex());
+	} catch (error) {
+		throw asNodeError(ctx.getNode(), error);
+	}
+}
+
+const PDF_PROPERTY_LABEL = 'Put PDFs in Field';
+
+/** Its own field: Attach Raw XML may fill the other; the two may not name the same one. */
+function pdfPropertyOf(ctx: IExecutePaginationFunctions): string {
+	const property = String(ctx.getNodeParameter('options.pdfBinaryPropertyName', 'data') ?? '').trim() || 'data';
+	if (ctx.getNodeParameter('options.attachRawXml', false) && property === binaryPropertyOf(ctx)) {
+		throw invalidInput(ctx, `Options › ${PDF_PROPERTY_LABEL}`, `must differ from Options › Put Output File in Field ("${property}"): the raw XML goes there`);
+	}
+	return property;
 }
 
 export function operationOf(kind: DocumentKind): OperationModule {
@@ -59,7 +124,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_MANY,
 		action: `Get many ${label}s`,
 		description: `List the ${label}s invoiced in a date range (ISO 8601 or dd/MM/yyyy; by default the last 7 days): one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
-		routing: rangeRouting(listPath, acceptXmlIfAsked, fetchDocuments(kind), [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked]),
+		routing: rangeRouting(listPath, [addRangeAndType, acceptXmlIfAsked], fetchDocuments(kind), [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
 		...rangeAndTypeFields(kind, `Which ${label}s to return`),
@@ -76,6 +141,22 @@ export function operationOf(kind: DocumentKind): OperationModule {
 				description: `Whether to ask for XML and attach the service's raw XML answer as a file for archiving (every ${label} of one answer carries the same file, named after its date range)`,
 			},
 			outputFileField('Binary field for the raw XML file', { show: { attachRawXml: [true] } }),
+			{
+				displayName: 'Download PDFs',
+				name: 'downloadPdfs',
+				type: 'boolean',
+				default: false,
+				description: `Whether to download the PDF of each ${label} as binary data named after its number (e.g. INV-7145.pdf), in as few link requests as possible (one per 3 months of the range when every ${label} is listed); a ${label} without a PDF says so in pdfError`,
+			},
+			{
+				displayName: PDF_PROPERTY_LABEL,
+				name: 'pdfBinaryPropertyName',
+				type: 'string',
+				default: 'data',
+				hint: 'The name of the output binary field to put each PDF in',
+				description: 'Binary field for the downloaded PDF',
+				displayOptions: { show: { downloadPdfs: [true] } },
+			},
 			{
 				displayName: 'Response Format',
 				name: 'responseFormat',
