@@ -35,7 +35,7 @@ export const discountTypeOptions: INodePropertyOptions[] = [
 ];
 
 /** Every example of the live service prices in dinars, the only currency it is known to take. */
-const DEFAULT_CURRENCY = 'RSD';
+export const DEFAULT_CURRENCY = 'RSD';
 const CURRENCIES = [DEFAULT_CURRENCY] as const;
 
 /** The currency of a discount price: RSD, in any letter case; RSD when left out. */
