@@ -27,8 +27,10 @@ const DEFAULT_RANGE_DAYS = 30;
  * so no saved workflow changes meaning (docs/versioning.md).
  */
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const from = isBlank(this.getNodeParameter('dateFrom', '')) ? startOfUtcDay() : readParameter(this, 'dateFrom', 'Date From', readDay);
-	const to = isBlank(this.getNodeParameter('dateTo', '')) ? new Date(from.getTime() + DEFAULT_RANGE_DAYS * DAY_MS) : readParameter(this, 'dateTo', 'Date To', readDay);
+	// Only a field left empty takes the default: an expression that gives nothing is an error naming it (never a guess).
+	const leftEmpty = (name: string) => isBlank(this.getNodeParameter(name, '', { rawExpressions: true }));
+	const from = leftEmpty('dateFrom') ? startOfUtcDay() : readParameter(this, 'dateFrom', 'Date From', readDay);
+	const to = leftEmpty('dateTo') ? new Date(from.getTime() + DEFAULT_RANGE_DAYS * DAY_MS) : readParameter(this, 'dateTo', 'Date To', readDay);
 	checkDiscountPeriod(this, 'Date To', undefined, from, to);
 	return { ...requestOptions, qs: { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) } };
 }
