@@ -89,10 +89,14 @@ describe('Discount › Get Many', () => {
 		expect(sent('discountList')).toHaveLength(1);
 	});
 
-	it('Simplify is off unless asked: the service\'s fields, as saved workflows had them', async () => {
-		const result = await run({ operation: 'getMany', dateFrom: `01/07/${YEAR}`, dateTo: `31/08/${YEAR}`, returnAll: false, limit: 1 });
+	it('Simplify is on for a node created now (version 3), off for saved nodes of versions 1 and 2: their output stays the service\'s fields', async () => {
+		const range = { operation: 'getMany', dateFrom: `01/07/${YEAR}`, dateTo: `31/08/${YEAR}`, returnAll: false, limit: 1 };
+		const keysAt = async (typeVersion: number) => Object.keys((await run(range, [{}], { node: { typeVersion } })).json(NODE_UNDER_TEST_NAME)[0]).sort();
 
-		expect(Object.keys(result.json(NODE_UNDER_TEST_NAME)[0]).sort()).toEqual(['dateFrom', 'dateTo', 'discountId', 'discountPrice', 'merchantInventoryId']);
+		const raw = ['dateFrom', 'dateTo', 'discountId', 'discountPrice', 'merchantInventoryId'];
+		expect(await keysAt(1)).toEqual(raw);
+		expect(await keysAt(2)).toEqual(raw);
+		expect(await keysAt(3)).toEqual(['currency', 'dateFrom', 'dateTo', 'discountId', 'price', 'productId', 'productName', 'state', 'type']);
 	});
 
 	describe('against the real clock', () => {

@@ -12,7 +12,7 @@ import { ANSWERS, decodedNumber, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
 import { resultLimit, sendRequest, type PostReceiveFunction, type RequestData } from '../../transport/engine';
 import { DATE_FORMS, isBlank, readBoolean, readDay, readParameter } from '../../values/values';
-import { pacedRouting, returnAllAndLimit } from '../common';
+import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import type { OperationModule } from '../contract';
 
@@ -70,7 +70,7 @@ function typeOf(discount: IDataObject): string | null {
  * of the whole catalogue.
  */
 const simplifyDiscountsIfAsked: PostReceiveFunction = async function (items) {
-	if (!readBoolean(this, 'Simplify', this.getNodeParameter('simplify', false))) return items;
+	if (!readBoolean(this, 'Simplify', this.getNodeParameter('simplify', this.getNode().typeVersion >= 3))) return items;
 	const now = new Date();
 	return items.map(({ json }) => {
 		const state = discountState(json, now);
@@ -89,6 +89,9 @@ const simplifyDiscountsIfAsked: PostReceiveFunction = async function (items) {
 		};
 	});
 };
+
+const SIMPLIFY_DESCRIPTION =
+	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency, type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
 
 export const operation: OperationModule = {
 	option: {
@@ -110,14 +113,9 @@ export const operation: OperationModule = {
 		dayField('Date From', 'dateFrom', `First day of the range; empty: today (UTC). Accepts ${DATE_FORMS}.`),
 		dayField('Date To', 'dateTo', `Last day of the range; empty: ${DEFAULT_RANGE_DAYS} days after Date From. Accepts ${DATE_FORMS}.`),
 		...returnAllAndLimit(),
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			// Off: a saved node keeps the service's fields (docs/versioning.md); the next node version may turn it on.
-			default: false,
-			description:
-				"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency, type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended",
-		},
+		// On as on every Get Many for a node created now (version 3, not yet released); saved nodes of
+		// versions 1 and 2 keep the service's fields (docs/versioning.md).
+		{ ...simplifyField(SIMPLIFY_DESCRIPTION), displayOptions: { show: { '@version': [3] } } },
+		{ ...simplifyField(SIMPLIFY_DESCRIPTION), default: false, displayOptions: { show: { '@version': [1, 2] } } },
 	]),
 };
