@@ -25,9 +25,15 @@ import {
 import { check } from './checks';
 import type { N8nOwnerSession } from './n8n-api';
 
-/** A node of this type with these parameters, as the editor holds it. */
+/** The version the editor gives a node added now: the default version, else the newest. */
+function addedVersion(description: INodeTypeDescription): number {
+	const versions = Array.isArray(description.version) ? description.version : [description.version];
+	return description.defaultVersion ?? Math.max(...versions);
+}
+
+/** A node of this type with these parameters, as the editor holds it for a node added now (saved nodes keep their version's defaults). */
 function editorNode(description: INodeTypeDescription, parameters: INodeParameters): INode {
-	return { id: 'editor-check', name: description.defaults.name ?? description.displayName, type: description.name, typeVersion: 1, position: [0, 0], parameters };
+	return { id: 'editor-check', name: description.defaults.name ?? description.displayName, type: description.name, typeVersion: addedVersion(description), position: [0, 0], parameters };
 }
 
 /** The parameters the panel holds in this state: the given ones plus every default n8n fills in. */

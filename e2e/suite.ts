@@ -36,7 +36,7 @@ import {
 } from './n8n';
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkCredentialTest } from './credential-checks';
-import { checkDiscountUpdate } from './discount-checks';
+import { cancelPlaceholders, checkDiscountCancel, checkDiscountUpdate } from './discount-checks';
 import { SERVICE_HOST_CREDENTIAL, checkServiceHostWorkflow } from './host-checks';
 import { checkEanBatchWorkflow, checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
@@ -778,6 +778,7 @@ async function main(): Promise<void> {
 	let sandbox: Sandbox | undefined;
 	let n8n: RunningN8n | undefined;
 	let agentModel: ScriptedModelServer | undefined;
+	let cancelDiscountId = '';
 	const packDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-pack-'));
 	try {
 		const ready = await check('setup: n8n installed, package built, packed and installed, sandbox up', async () => {
@@ -804,8 +805,9 @@ async function main(): Promise<void> {
 				},
 			]);
 			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
-			const placeholders = { ...(await issue10Placeholders(sandbox!)), ...importPlaceholders() };
+			const placeholders = { ...(await issue10Placeholders(sandbox!)), ...importPlaceholders(), ...(await cancelPlaceholders(sandbox!, sandboxApi)) };
 			await importWorkflows(installation!, userFolder!, await Promise.all(files.map((file) => readWorkflow(file, placeholders))));
+			cancelDiscountId = placeholders.__CANCEL_DISCOUNT_ID__;
 			return `${files.length} workflows`;
 		});
 		if (!imported) return;
@@ -818,6 +820,7 @@ async function main(): Promise<void> {
 		await checkKilograms(installation, userFolder, sandbox);
 		await checkDiscountUpdate(installation, userFolder, sandbox);
 		await checkInvoicePdfsOfMonth(installation, userFolder, sandbox);
+		await checkDiscountCancel(installation, userFolder, sandbox, cancelDiscountId);
 		const variantsOf = sandbox;
 		await checkImportShapes(installation, userFolder, sandbox, async (variants, body) => await underVariants(variantsOf, variants, body));
 		await checkTokenExpiry(installation, userFolder, sandbox);

@@ -144,7 +144,18 @@ function discountResults(list: string, data: Record<string, Schema>, error: Reco
 	return { body: objectOf({ [list]: listOf(entry) }), itemsAt: list };
 }
 
-const DISCOUNT = objectOf({ discountId: STRING, merchantInventoryId: INTEGER, discountPrice: NUMBER, dateFrom: STRING, dateTo: STRING });
+/**
+ * No source shows the list carrying the type, the currency or the product's name (under the
+ * schedule body's and the update results' names): read where present, absent otherwise.
+ */
+const DISCOUNT = objectOf({
+	discountId: STRING,
+	merchantInventoryId: INTEGER,
+	discountPrice: NUMBER,
+	dateFrom: STRING,
+	dateTo: STRING,
+	...fieldsOf(optional(STRING), 'discountType', 'discountPriceCurrency', 'productName'),
+});
 const PRICE_DATA = objectOf({ merchantInventoryId: NUMBER, basePrice: NUMBER, sellablePrice: NUMBER, discountId: STRING });
 
 /** The current pages' update results also name the product (`type: "edit"` in a single result). */

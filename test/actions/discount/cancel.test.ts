@@ -1,6 +1,6 @@
 /** Discount › Cancel: a cancelled discount leaves Get Many and the prices, through the real engine against the sandbox. */
 import { NODE_UNDER_TEST_NAME, runNode } from '../../harness';
-import { DISCOUNT_SANDBOX, NODE, YEAR, freshProducts, runner, sale, sandbox, sandboxPerFile, schedule } from '../helpers';
+import { DISCOUNT_SANDBOX, NODE, YEAR, freshProducts, locator, runner, sale, sandbox, sandboxPerFile, schedule, sent } from '../helpers';
 
 sandboxPerFile(DISCOUNT_SANDBOX);
 const run = runner('discount');
@@ -32,5 +32,68 @@ describe('Discount › Cancel', () => {
 		expect(item.error?.message).toBe('Discount "no-such-discount" was not found');
 		expect(item.error?.description).toBe('Discount no-such-discount does not exist');
 		expect(sandbox.log.filter((entry) => entry.route === 'discountCancel').map((entry) => entry.status)).toEqual([404]);
+	});
+	describe('a fixed Discount ID on several input items (after a Get Many of 9) acts once', () => {
+		/** Two scheduled discounts on fresh products; the request log starts after. */
+		async function twoDiscounts(): Promise<[string, string]> {
+			const products = freshProducts(2);
+			const result = await schedule(products.map((product) => sale(product, `01/11/${YEAR}`, `10/11/${YEAR}`)));
+			const ids = result.json(NODE_UNDER_TEST_NAME).map((item) => item.id as string);
+			sandbox.clearLog();
+			return [ids[0], ids[1]];
+		}
+		const nineItems = Array.from({ length: 9 }, (_, index) => ({ discountId: `listed-${index}` }));
+
+		it('sends one request, and every item is green with the outcome, paired with its own item', async () => {
+			const [id] = await twoDiscounts();
+
+			const result = await run({ operation: 'cancel', discountId: locator('list', id) }, nineItems);
+
+			expect(result.error).toBeUndefined();
+			expect(sent('discountCancel').map((entry) => [entry.path.split('/').slice(-2)[0], entry.status])).toEqual([[id, 200]]);
+			const items = result.output(NODE_UNDER_TEST_NAME);
+			expect(items.map((item) => item.json)).toEqual(nineItems.map(() => ({ discountId: id, cancelled: true, message: `Discount ${id} cancelled` })));
+			expect(items.map((item) => item.pairedItem)).toEqual(nineItems.map((_, index) => ({ item: index })));
+			expect(sandbox.state.discounts.find((discount) => discount.discountId === id)?.cancelled).toBe(true);
+		});
+
+		it('one request per distinct ID, the outputs in the items\' order', async () => {
+			const [first, second] = await twoDiscounts();
+
+			const result = await run({ operation: 'cancel', discountId: '={{ $json.id }}' }, [{ id: first }, { id: second }, { id: first }, { id: second }]);
+
+			expect(result.error).toBeUndefined();
+			expect(sent('discountCancel').map((entry) => entry.status)).toEqual([200, 200]);
+			expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.discountId, item.cancelled])).toEqual([
+				[first, true],
+				[second, true],
+				[first, true],
+				[second, true],
+			]);
+		});
+
+		it('an ID cancelled before the run: one request, and its answer fails the run as before', async () => {
+			const [id] = await twoDiscounts();
+			await run({ operation: 'cancel', discountId: id });
+			sandbox.clearLog();
+
+			const result = await run({ operation: 'cancel', discountId: id }, nineItems);
+
+			expect(sent('discountCancel').map((entry) => entry.status)).toEqual([400]);
+			expect(result.error?.message).toBe('Bad request - please check your parameters');
+			expect(result.error?.description).toBe(`Discount ${id} is already cancelled`);
+			expect(result.output(NODE_UNDER_TEST_NAME)).toEqual([]);
+		});
+
+		it('with Continue on Fail, an ID cancelled before the run gives each item the error', async () => {
+			const [id] = await twoDiscounts();
+			await run({ operation: 'cancel', discountId: id });
+			sandbox.clearLog();
+
+			const result = await run({ operation: 'cancel', discountId: id }, nineItems.slice(0, 3), { node: { continueOnFail: true } });
+
+			expect(sent('discountCancel')).toHaveLength(1);
+			expect(result.output(NODE_UNDER_TEST_NAME).map((item) => item.error?.description)).toEqual(nineItems.slice(0, 3).map(() => `Discount ${id} is already cancelled`));
+		});
 	});
 });

@@ -1,6 +1,6 @@
 /** Discount › Get Many: the discounts running in a range, and the limit, through the real engine against the sandbox. */
 import { NODE_UNDER_TEST_NAME } from '../../harness';
-import { DISCOUNT_SANDBOX, YEAR, freshProducts, runner, sale, sandbox, sandboxPerFile, schedule } from '../helpers';
+import { DISCOUNT_SANDBOX, YEAR, dayAhead, freshProducts, goodPrice, runner, sale, sandbox, sandboxPerFile, sandboxPerTest, schedule, sent } from '../helpers';
 
 /** A day in milliseconds. */
 const DAY_MS = 86_400_000;
@@ -44,5 +44,72 @@ describe('Discount › Get Many', () => {
 
 		expect(result.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).toEqual(expectedIds(`${YEAR}-06-01`, `${YEAR}-07-31`).slice(0, 2));
 		expect(sandbox.count('discountList')).toBe(1);
+	});
+	it('without dates asks from today (UTC) to 30 days ahead: no field to fill before the first run', async () => {
+		const result = await run({ operation: 'getMany', returnAll: true });
+
+		expect(result.error).toBeUndefined();
+		expect(sent('discountList').map((entry) => entry.query)).toEqual([{ dateFrom: dayAhead(0), dateTo: dayAhead(30) }]);
+	});
+
+	it('with Date From only, asks 30 days from it', async () => {
+		const result = await run({ operation: 'getMany', dateFrom: `${YEAR}-08-01`, returnAll: true });
+
+		expect(result.error).toBeUndefined();
+		expect(sent('discountList').map((entry) => entry.query)).toEqual([{ dateFrom: `01/08/${YEAR}`, dateTo: `31/08/${YEAR}` }]);
+	});
+
+	it('Simplify: each discount as the Discount ID list shows it, the price a number beside its currency, the type where the rules leave one', async () => {
+		const [sold, seasonal, clearance] = freshProducts(3);
+		const scheduled = await schedule([
+			sale(sold, `20/08/${YEAR}`, `25/08/${YEAR}`),
+			{ ...sale(seasonal, `01/07/${YEAR}`, `10/07/${YEAR}`), discountType: 'SEASONAL_SALE' },
+			{ merchantInventoryId: clearance.id, discountPrice: goodPrice(clearance), dateFrom: `01/07/${YEAR}`, discountType: 'CLEARANCE_SALE' },
+		]);
+		const [soldId, seasonalId, clearanceId] = scheduled.json(NODE_UNDER_TEST_NAME).map((item) => item.id);
+
+		const result = await run({ operation: 'getMany', dateFrom: `01/07/${YEAR}`, dateTo: `31/08/${YEAR}`, returnAll: true, simplify: true });
+
+		const byId = new Map(result.json(NODE_UNDER_TEST_NAME).map((discount) => [discount.discountId, discount]));
+		const shown = (discountId: unknown, product: { id: number }, type: string | null, dateFrom: string, dateTo: string | null) => ({
+			discountId,
+			productId: product.id,
+			productName: null,
+			price: goodPrice(product as Parameters<typeof goodPrice>[0]),
+			currency: 'RSD',
+			type,
+			dateFrom,
+			dateTo,
+			state: 'upcoming',
+		});
+		expect(byId.get(soldId)).toEqual(shown(soldId, sold, 'SALE', `20/08/${YEAR}`, `25/08/${YEAR}`));
+		// Ten days from 1 July: a SALE or a SEASONAL_SALE, which the list does not say.
+		expect(byId.get(seasonalId)).toEqual(shown(seasonalId, seasonal, null, `01/07/${YEAR}`, `10/07/${YEAR}`));
+		expect(byId.get(clearanceId)).toEqual(shown(clearanceId, clearance, 'CLEARANCE_SALE', `01/07/${YEAR}`, null));
+		expect(sent('discountList')).toHaveLength(1);
+	});
+
+	it('Simplify is on for a node created now (version 3), off for saved nodes of versions 1 and 2: their output stays the service\'s fields', async () => {
+		const range = { operation: 'getMany', dateFrom: `01/07/${YEAR}`, dateTo: `31/08/${YEAR}`, returnAll: false, limit: 1 };
+		const keysAt = async (typeVersion: number) => Object.keys((await run(range, [{}], { node: { typeVersion } })).json(NODE_UNDER_TEST_NAME)[0]).sort();
+
+		const raw = ['dateFrom', 'dateTo', 'discountId', 'discountPrice', 'merchantInventoryId'];
+		expect(await keysAt(1)).toEqual(raw);
+		expect(await keysAt(2)).toEqual(raw);
+		expect(await keysAt(3)).toEqual(['currency', 'dateFrom', 'dateTo', 'discountId', 'price', 'productId', 'productName', 'state', 'type']);
+	});
+
+	describe('against the real clock', () => {
+		const start = sandboxPerTest(() => ({ seed: 5, products: 50 }));
+
+		it('Simplify says running for a discount that has started', async () => {
+			await start();
+			const [product] = freshProducts(1);
+			const [scheduled] = (await schedule([sale(product, dayAhead(0), dayAhead(5))])).json(NODE_UNDER_TEST_NAME);
+
+			const result = await run({ operation: 'getMany', returnAll: true, simplify: true });
+
+			expect(result.json(NODE_UNDER_TEST_NAME).find((discount) => discount.discountId === scheduled.id)).toMatchObject({ productId: product.id, state: 'running', dateFrom: dayAhead(0) });
+		});
 	});
 });

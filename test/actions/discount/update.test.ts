@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { DiscountRecord } from '../../../sandbox';
 import { NODE_UNDER_TEST_NAME } from '../../harness';
-import { dayAhead, freshProducts, runner, sale, saleDays, sandbox, sandboxPerFile, schedule, sent } from '../helpers';
+import { dayAhead, freshProducts, locator, runner, sale, saleDays, sandbox, sandboxPerFile, schedule, sent } from '../helpers';
 
 // The sandbox keeps the real clock: a discount runs or waits for the node as for the service.
 sandboxPerFile({ seed: 5, products: 400 });
@@ -195,6 +195,52 @@ describe('Discount › Update', () => {
 			pendingBody(pending, { newDateTo: shorterEnd, newDiscountPrice: String(pending.discountPrice - 3) }),
 		]);
 		expect(stored(pending.discountId)).toMatchObject({ dateTo: shorterEnd, discountPrice: pending.discountPrice - 3 });
+	});
+
+	describe('a fixed Discount ID with the same change on several input items (after a Get Many of 9) is sent once', () => {
+		const nineItems = Array.from({ length: 9 }, (_, index) => ({ listed: index }));
+
+		it('a running discount: one body, and every item gets its result, paired with its own item', async () => {
+			sandbox.setVariants({ discountUpdateRules: 'documented' });
+			const { running } = await runningAndPending();
+			const lower = running.discountPrice - 7;
+
+			const result = await run({ operation: 'update', itemDiscountId: locator('list', running.discountId), itemNewDiscountPrice: String(lower) }, nineItems, NEW_NODE);
+
+			expect(result.error).toBeUndefined();
+			const items = result.output(NODE_UNDER_TEST_NAME);
+			expect(items.map((item) => item.json)).toEqual(
+				nineItems.map(() => ({ id: running.discountId, productId: running.merchantInventoryId, success: true, input: runningBody(running, lower) })),
+			);
+			expect(items.map((item) => item.pairedItem)).toEqual(nineItems.map((_, index) => ({ item: index })));
+			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([1]);
+			expect(stored(running.discountId).discountPrice).toBe(lower);
+		});
+
+		it('an upcoming discount: one body for the same change, a different change still builds on it', async () => {
+			sandbox.setVariants({ discountUpdateRules: 'documented' });
+			const { pending } = await runningAndPending();
+			const shorterEnd = saleDays(30, 6)[1];
+			const changes = [{ end: shorterEnd }, { end: shorterEnd }, { end: shorterEnd, price: pending.discountPrice - 3 }, { end: shorterEnd, price: pending.discountPrice - 3 }];
+
+			const result = await run(
+				{ operation: 'update', itemDiscountId: pending.discountId, itemNewDateTo: '={{ $json.end }}', itemNewDiscountPrice: '={{ $json.price ?? "" }}' },
+				changes,
+				NEW_NODE,
+			);
+
+			expect(result.error).toBeUndefined();
+			const first = pendingBody(pending, { newDateTo: shorterEnd });
+			const second = pendingBody(pending, { newDateTo: shorterEnd, newDiscountPrice: String(pending.discountPrice - 3) });
+			expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.success, item.input])).toEqual([
+				[true, first],
+				[true, first],
+				[true, second],
+				[true, second],
+			]);
+			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
+			expect(stored(pending.discountId)).toMatchObject({ dateTo: shorterEnd, discountPrice: pending.discountPrice - 3 });
+		});
 	});
 
 	it('reads the discounts once per run, whatever the batches: input items each with a list, one entry per item', async () => {

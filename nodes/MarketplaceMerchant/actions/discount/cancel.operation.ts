@@ -10,7 +10,7 @@ import {
 
 import { ANSWERS, decodeAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { sendRequest, serviceError, statusOf, type PostReceiveFunction, type RequestData } from '../../transport/engine';
+import { runOf, sendRequest, serviceError, statusOf, type PostReceiveFunction, type RequestData } from '../../transport/engine';
 import { pacedRouting } from '../common';
 import { RESOURCE, discountLocatorField, readDiscountId } from './shared';
 import type { OperationModule } from '../contract';
@@ -26,20 +26,46 @@ async function setCancellationUrl(this: IExecuteSingleFunctions, requestOptions:
 }
 
 /** A 404 names the discount instead of n8n's generic "resource could not be found". */
-async function sendCancellation(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function sendCancellation(ctx: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	try {
-		return await sendRequest(this, requestData);
+		return await sendRequest(ctx, requestData);
 	} catch (error) {
 		// Errors of the request helpers are NodeApiErrors already: wrapping hands them back unchanged.
-		if (statusOf(error) !== 404) throw serviceError(this.getNode(), error as JsonObject);
+		if (statusOf(error) !== 404) throw serviceError(ctx.getNode(), error as JsonObject);
 		const serviceMessage = (error as NodeApiError).description ?? undefined;
-		throw serviceError(this.getNode(), { message: serviceMessage ?? 'Not found' } as JsonObject, {
-			message: `Discount "${discountIdOf(this)}" was not found`,
+		throw serviceError(ctx.getNode(), { message: serviceMessage ?? 'Not found' } as JsonObject, {
+			message: `Discount "${discountIdOf(ctx)}" was not found`,
 			description: serviceMessage ?? 'Check the discount ID: Schedule and Get Many return it',
 			httpCode: '404',
-			itemIndex: this.getItemIndex(),
+			itemIndex: ctx.getItemIndex(),
 		});
 	}
+}
+
+/**
+ * The cancellations of one node run, by discount ID. A fixed Discount ID on every item of a run
+ * (after a Get Many of 9 discounts) names one discount 9 times: it is cancelled once, and every
+ * item that names it gets that one outcome, so that no item meets "already cancelled" for what an
+ * earlier item of the same run did. Keyed by the run's execute data (engine.ts `runOf`), the same
+ * object for every item of one run; a later run (a loop) cancels again and meets the service's
+ * answer as before.
+ */
+const cancellationsByRun = new WeakMap<object, Map<string, Promise<INodeExecutionData[]>>>();
+
+async function cancelOncePerRun(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	const run = runOf(this);
+	if (!run) return await sendCancellation(this, requestData);
+	const discountId = discountIdOf(this);
+	const cancellations = cancellationsByRun.get(run) ?? new Map<string, Promise<INodeExecutionData[]>>();
+	cancellationsByRun.set(run, cancellations);
+	let cancellation = cancellations.get(discountId);
+	if (!cancellation) {
+		cancellation = sendCancellation(this, requestData);
+		cancellations.set(discountId, cancellation);
+		return await cancellation;
+	}
+	// Each item its own copies: forInputItem pairs them with this item.
+	return (await cancellation).map(({ json }) => ({ json: { ...json } }));
 }
 
 /** The service answers with a message only: the item says which discount was cancelled. */
@@ -54,14 +80,14 @@ export const operation: OperationModule = {
 		name: 'Cancel',
 		value: OPERATION,
 		action: 'Cancel a discount',
-		description: "Cancel a scheduled or running discount by its discountId (Schedule and Get Many give it); the product returns to its regular price. Outputs discountId, cancelled true and the service's message.",
+		description: "Cancel a scheduled or running discount by its discountId (Schedule and Get Many give it); the product returns to its regular price. Outputs discountId, cancelled true and the service's message. The same ID on several input items is cancelled once, each item getting the outcome.",
 		routing: pacedRouting({
 			group: 'cancellation',
 			// Cancelling a cancelled discount changes nothing.
 			idempotent: true,
 			request: { method: 'PUT' },
 			preSend: [setCancellationUrl],
-			strategy: sendCancellation,
+			strategy: cancelOncePerRun,
 			postReceive: [cancellationResult],
 		}),
 	},

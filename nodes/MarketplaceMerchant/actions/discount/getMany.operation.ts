@@ -1,26 +1,36 @@
 import {
 	updateDisplayOptions,
+	type IDataObject,
 	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { formatDayMonthYear } from '../../values/dates';
-import { ANSWERS, readAnswer } from '../../answers/answers';
+import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
+import { ANSWERS, decodedNumber, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
-import { resultLimit, sendRequest, type RequestData } from '../../transport/engine';
-import { DATE_FORMS, readDay, readParameter } from '../../values/values';
-import { pacedRouting, returnAllAndLimit } from '../common';
-import { RESOURCE, checkDiscountPeriod, dayField } from './shared';
+import { resultLimit, sendRequest, type PostReceiveFunction, type RequestData } from '../../transport/engine';
+import { DATE_FORMS, isBlank, readBoolean, readDay, readParameter } from '../../values/values';
+import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
+import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'getMany';
 
-/** Both range days are required by the service, as dd/MM/yyyy. */
+/** An empty Date To: this many days after Date From (a month of discounts ahead from today by default). */
+const DEFAULT_RANGE_DAYS = 30;
+
+/**
+ * Both range days are required by the service, as dd/MM/yyyy. Empty fields mean today (UTC) and
+ * 30 days after Date From: a node saved without dates could not run before (both were required),
+ * so no saved workflow changes meaning (docs/versioning.md).
+ */
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const from = readParameter(this, 'dateFrom', 'Date From', readDay);
-	const to = readParameter(this, 'dateTo', 'Date To', readDay);
+	// Only a field left empty takes the default: an expression that gives nothing is an error naming it (never a guess).
+	const leftEmpty = (name: string) => isBlank(this.getNodeParameter(name, '', { rawExpressions: true }));
+	const from = leftEmpty('dateFrom') ? startOfUtcDay() : readParameter(this, 'dateFrom', 'Date From', readDay);
+	const to = leftEmpty('dateTo') ? new Date(from.getTime() + DEFAULT_RANGE_DAYS * DAY_MS) : readParameter(this, 'dateTo', 'Date To', readDay);
 	checkDiscountPeriod(this, 'Date To', undefined, from, to);
 	return { ...requestOptions, qs: { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) } };
 }
@@ -30,25 +40,82 @@ async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: 
 	return (await sendRequest(this, requestData)).slice(0, resultLimit(this));
 }
 
+/** Where a discount stands, in the words of the Discount ID list: a pending one is upcoming. */
+const STATE_NAMES = { pending: 'upcoming', running: 'running', ended: 'ended' } as const;
+
+/** A listed day as dd/MM/yyyy (the form Update and Schedule take), or the service's text when unreadable. */
+function listedDay(value: unknown): string | null {
+	if (isBlank(value)) return null;
+	const date = parseServiceTimestamp(value);
+	return date ? formatDayMonthYear(date) : String(value);
+}
+
+/**
+ * The type the service gives (none of the sources shows it in the list), else the one its dates
+ * leave under the service's rules (`typeByRules`: no end is a CLEARANCE_SALE, a start outside the
+ * seasonal windows a SALE, longer than 31 days a SEASONAL_SALE); null where they leave it open.
+ */
+function typeOf(discount: IDataObject): string | null {
+	if (!isBlank(discount.discountType)) return String(discount.discountType);
+	const from = parseServiceTimestamp(discount.dateFrom);
+	if (!from) return null;
+	const to = parseServiceTimestamp(discount.dateTo);
+	return typeByRules(startOfUtcDay(from), to ? startOfUtcDay(to) : undefined) ?? null;
+}
+
+/**
+ * Simplify: what the Discount ID list shows, as data. The price a number with its currency beside
+ * it (never text with separators a Serbian reader may misread); the product's name only where the
+ * answer carries one: GET products cannot be asked for products by ID, so a name would cost a read
+ * of the whole catalogue.
+ */
+const simplifyDiscountsIfAsked: PostReceiveFunction = async function (items) {
+	if (!readBoolean(this, 'Simplify', this.getNodeParameter('simplify', this.getNode().typeVersion >= 3))) return items;
+	const now = new Date();
+	return items.map(({ json }) => {
+		const state = discountState(json, now);
+		return {
+			json: {
+				discountId: json.discountId ?? null,
+				productId: json.merchantInventoryId ?? null,
+				productName: isBlank(json.productName) ? null : json.productName,
+				price: decodedNumber(json.discountPrice),
+				currency: isBlank(json.discountPriceCurrency) ? DEFAULT_CURRENCY : json.discountPriceCurrency,
+				type: typeOf(json),
+				dateFrom: listedDay(json.dateFrom),
+				dateTo: listedDay(json.dateTo),
+				state: state === undefined ? null : STATE_NAMES[state],
+			},
+		};
+	});
+};
+
+const SIMPLIFY_DESCRIPTION =
+	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency, type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
+
 export const operation: OperationModule = {
 	option: {
 		name: 'Get Many',
 		value: OPERATION,
 		action: 'Get many discounts',
 		description:
-			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (RSD, VAT included), dateFrom and dateTo',
+			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (RSD, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
 		routing: pacedRouting({
 			group: 'payments',
 			idempotent: true,
 			request: { method: 'GET', url: PATHS.discounts },
 			preSend: [setDateRange],
 			strategy: sendAndKeepLimit,
-			postReceive: [readAnswer(ANSWERS.discounts)],
+			postReceive: [readAnswer(ANSWERS.discounts), simplifyDiscountsIfAsked],
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
-		dayField('Date From', 'dateFrom', `First day of the range: ${DATE_FORMS}`, true),
-		dayField('Date To', 'dateTo', `Last day of the range: ${DATE_FORMS}`, true),
+		dayField('Date From', 'dateFrom', `First day of the range; empty: today (UTC). Accepts ${DATE_FORMS}.`),
+		dayField('Date To', 'dateTo', `Last day of the range; empty: ${DEFAULT_RANGE_DAYS} days after Date From. Accepts ${DATE_FORMS}.`),
 		...returnAllAndLimit(),
+		// On as on every Get Many for a node created now (version 3, not yet released); saved nodes of
+		// versions 1 and 2 keep the service's fields (docs/versioning.md).
+		{ ...simplifyField(SIMPLIFY_DESCRIPTION), displayOptions: { show: { '@version': [3] } } },
+		{ ...simplifyField(SIMPLIFY_DESCRIPTION), default: false, displayOptions: { show: { '@version': [1, 2] } } },
 	]),
 };

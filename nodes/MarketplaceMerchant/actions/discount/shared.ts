@@ -16,7 +16,7 @@ import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/engine';
 import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
-import { bulkOperationModule, bulkWrite, type BulkInput, type BulkOperation, type BulkWrite } from '../bulkRun';
+import { bulkOperationModule, bulkWrite, type BatchOutput, type BulkEntry, type BulkInput, type BulkOperation, type BulkWrite } from '../bulkRun';
 import { locatorField } from '../common';
 import type { OperationModule } from '../contract';
 
@@ -35,7 +35,7 @@ export const discountTypeOptions: INodePropertyOptions[] = [
 ];
 
 /** Every example of the live service prices in dinars, the only currency it is known to take. */
-const DEFAULT_CURRENCY = 'RSD';
+export const DEFAULT_CURRENCY = 'RSD';
 const CURRENCIES = [DEFAULT_CURRENCY] as const;
 
 /** The currency of a discount price: RSD, in any letter case; RSD when left out. */
@@ -202,6 +202,38 @@ interface BulkDiscountOperation<Checked>
 	jsonDescription: string;
 	jsonPlaceholder: string;
 	jsonLabels?: Record<string, string>;
+	/** The earlier entry of the batch an entry repeats: it is not sent, and comes out with that entry's result. */
+	repeatOf?: (value: Checked) => BulkEntry<Checked> | undefined;
+}
+
+/**
+ * A batch's send that leaves out the entries repeating an earlier one (`repeatOf`) and gives each
+ * of them a copy of that entry's output, at its own position (paired with its own input item).
+ */
+function sendingRepeatsOnce<Checked>(send: BulkOperation<Checked>['send'], repeatOf: (value: Checked) => BulkEntry<Checked> | undefined): BulkOperation<Checked>['send'] {
+	return async (exec, batch) => {
+		const inBatch = new Set(batch.entries);
+		const repeated = (entry: BulkEntry<Checked>) => (entry.problem === undefined && entry.value !== undefined ? repeatOf(entry.value) : undefined);
+		// An entry whose original is not in the batch (its item failed alone) goes out itself, with the same body.
+		const original = (entry: BulkEntry<Checked>) => {
+			const repeatedEntry = repeated(entry);
+			return repeatedEntry && inBatch.has(repeatedEntry) ? repeatedEntry : undefined;
+		};
+		const sentEntries = batch.entries.filter((entry) => original(entry) === undefined);
+		if (sentEntries.length === batch.entries.length) return await send(exec, batch);
+		const outputs = await send(exec, { ...batch, entries: sentEntries });
+		const ofEntry = new Map<BulkEntry<Checked>, BatchOutput>();
+		for (const output of outputs) if (output.entry !== undefined) ofEntry.set(sentEntries[output.entry], output);
+		const inOrder = batch.entries.flatMap((entry, position): BatchOutput[] => {
+			const output = ofEntry.get(original(entry) ?? entry);
+			return output ? [{ ...output, json: { ...output.json }, entry: position }] : [];
+		});
+		return [...inOrder, ...outputs.filter((output) => output.entry === undefined)];
+	};
+}
+
+function withRepeats<Checked>(spec: BulkDiscountOperation<Checked>, send: BulkOperation<Checked>['send']): BulkOperation<Checked>['send'] {
+	return spec.repeatOf ? sendingRepeatsOnce(send, spec.repeatOf) : send;
 }
 
 /** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
@@ -225,7 +257,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 		},
 		check: spec.check,
 		resolve: spec.resolve,
-		send: bulkWrite({
+		send: withRepeats(spec, bulkWrite({
 			// A schedule sent twice would create the discounts twice; an update sets the same values again.
 			route: { group: 'payments', idempotent: spec.method === 'PUT' },
 			request: { method: spec.method, url: PATHS.discounts },
@@ -237,6 +269,6 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			idOfInvalid: spec.idOfInvalid,
-		}),
+		})),
 	});
 }

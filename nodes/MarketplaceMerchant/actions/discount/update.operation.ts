@@ -38,6 +38,13 @@ interface CheckedUpdate {
 	to?: Date;
 	type?: DiscountType;
 	body?: IDataObject;
+	/** The earlier entry of the same batch this one repeats (same discount, same change): not sent again, its result given to both. */
+	repeats?: BulkEntry<CheckedUpdate>;
+}
+
+/** What an entry asks of its discount, to tell a repeat (the same fixed ID and change on several input items) from a further change. */
+function changeKey(update: CheckedUpdate): string {
+	return JSON.stringify([update.price, update.currency, update.from?.getTime(), update.to?.getTime(), update.type]);
 }
 
 /** The user's values, checked on their own: the rules that need the discount as it is come once it is read (resolveUpdates). */
@@ -160,8 +167,21 @@ async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<
 	}
 	const byId = new Map(listed.map((discount) => [String(discount.discountId), discount]));
 	const currents = new Map<string, Current>();
+	// Entries go out per batch: all input items' together (One Item per Discount), else each item's list.
+	const oneBatch = exec.getNodeParameter('inputMode', 0, 'json') === 'items';
+	const lastSent = new Map<string, BulkEntry<CheckedUpdate>>();
 	for (const entry of entries) {
 		const update = entry.value as CheckedUpdate;
+		// The same discount given the same change again (a fixed ID on every item of a run) is a repeat:
+		// sent once, not built on itself (a running discount's second "lower price" would be refused as
+		// not below the first). A different change builds on the earlier ones, in the order given.
+		const batchKey = `${oneBatch ? '' : entry.ctx.itemIndex}\u0000${update.discountId}`;
+		const last = lastSent.get(batchKey);
+		if (last && changeKey(last.value as CheckedUpdate) === changeKey(update)) {
+			update.repeats = last;
+			update.body = (last.value as CheckedUpdate).body;
+			continue;
+		}
 		try {
 			let current = currents.get(update.discountId);
 			if (!current) {
@@ -173,6 +193,7 @@ async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<
 				currents.set(update.discountId, current);
 			}
 			update.body = updateBody(entry, current);
+			lastSent.set(batchKey, entry);
 		} catch (error) {
 			if (!(error instanceof NodeOperationError)) throw asNodeError(exec.getNode(), error);
 			entry.problem = error;
@@ -215,7 +236,7 @@ export const operation = bulkDiscountOperation<CheckedUpdate>({
 		value: 'update',
 		action: 'Update discounts',
 		description:
-			'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. Reads the current discounts first (one request) and sends what the service requires: for a running discount its product and the new price only (it can only get a lower price; its dates and type cannot change), for an upcoming one every field, the unchanged ones as they are. Ended discounts cannot be updated. Outputs one item per update, in the order given, with the discount ID, productId, success, error and the input sent.',
+			'Change scheduled or running discounts in bulk, one per input item (a sheet row) or a list, by discountId: newDiscountPrice, newDateFrom, newDateTo, newDiscountType. Reads the current discounts first (one request) and sends what the service requires: for a running discount its product and the new price only (it can only get a lower price; its dates and type cannot change), for an upcoming one every field, the unchanged ones as they are. Ended discounts cannot be updated. The same discount given the same change by several entries (a fixed ID on every input item) is sent once; different changes of one discount build on each other in the order given. Outputs one item per update, in the order given, with the discount ID, productId, success, error and the input sent.',
 	},
 	method: 'PUT',
 	entries: 'discount updates',
@@ -232,6 +253,7 @@ export const operation = bulkDiscountOperation<CheckedUpdate>({
 	check: checkUpdate,
 	resolve: resolveUpdates,
 	body: (update) => update.body as IDataObject,
+	repeatOf: (update) => update.repeats,
 	idOfInvalid: (raw) => {
 		const id = raw.discountId ?? raw.id;
 		return typeof id === 'object' && id !== null ? (id as IDataObject).value : id;
