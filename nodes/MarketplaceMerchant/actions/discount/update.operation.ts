@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 
 import { formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { asNodeError, joinSentences, sendSettingsOf } from '../../transport/engine';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice } from '../../values/values';
 import { PRICE_FORMS } from '../products';
 import { panelLabels } from '../common';
 import type { BulkEntry } from '../bulkRun';
@@ -48,7 +48,7 @@ function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<CheckedUpdate
 		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 	}
 	const update: CheckedUpdate = { discountId, idKey, currency: currencyOf(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency) };
-	if (!isBlank(entry.newDiscountPrice)) update.price = readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice);
+	if (!isBlank(entry.newDiscountPrice)) update.price = readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice, readNumberFormat(ctx));
 	if (!isBlank(entry.newDiscountType)) update.type = discountTypeOf(reader('newDiscountType'), label('newDiscountType'), entry.newDiscountType);
 	if (!isBlank(entry.newDateFrom)) update.from = readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
 	if (!isBlank(entry.newDateTo)) update.to = readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
