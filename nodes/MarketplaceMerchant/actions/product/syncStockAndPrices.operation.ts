@@ -4,8 +4,8 @@
  * changed with the bulk update.
  */
 import {
-	NodeOperationError,
 	updateDisplayOptions,
+	type NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -141,12 +141,17 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 		if (note) checked.notes = [note];
 	}
 	if (!isBlank(entry.basePrice)) {
-		try {
-			checked.basePrice = readPrice(reader('basePrice'), label('basePrice'), entry.basePrice, format);
-		} catch (error) {
-			if (!(error instanceof NodeOperationError) || checked.stockLevel === undefined || !skipsInvalidOf(ctx)) throw error;
-			const why = typeof error.description === 'string' && error.description !== '' ? ` (${error.description})` : '';
-			checked.unreadPrice = { given: entry.basePrice, problem: `${problemText(error)}${why}` };
+		const readBasePrice = () => readPrice(reader('basePrice'), label('basePrice'), entry.basePrice, format);
+		if (checked.stockLevel === undefined || !skipsInvalidOf(ctx)) checked.basePrice = readBasePrice();
+		else {
+			try {
+				checked.basePrice = readBasePrice();
+			} catch (error) {
+				// invalidInput's error: the value as given, the field in the panel's words, the format's hint.
+				const refused = error as NodeOperationError;
+				const why = typeof refused.description === 'string' && refused.description !== '' ? ` (${refused.description})` : '';
+				checked.unreadPrice = { given: entry.basePrice, problem: `${problemText(refused)}${why}` };
+			}
 		}
 	}
 	if (checked.stockLevel === undefined && checked.basePrice === undefined) {
