@@ -58,7 +58,7 @@ export function priceInCents(price: number): number {
 	return Math.round(price * 100);
 }
 
-export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1299.50; thousands separators and decimal commas are rejected';
+export const PRICE_FORMS = 'At most 2 decimals, written as Options › Number Format says: Plain (the default) 1299 or 1299.50, Serbian 1.299,50, English 1,299.50';
 
 /** A text field, not a number defaulting to 0: n8n (2.41) flags an empty required field before a run only for text types. */
 export function requiredPriceField(name: string, displayName: string, description: string): INodeProperties {
