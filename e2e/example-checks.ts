@@ -63,12 +63,13 @@ export async function checkExamples(installation: N8nInstallation, userFolder: s
 			const items = outputOf(execution, 'Sync');
 			assert.equal(items.length, 12);
 			assert.deepEqual(items.map(({ pairedItem }) => pairedItem?.item), [...Array(12).keys()]);
-			assert.equal(items[2].json.status, 'invalid');
+			// Issue 29: the row's stock goes out, its unreadable price is reported.
+			assert.equal(items[2].json.status, 'price_unreadable');
 			assert.match(String(items[2].json.error), /^row 3 \(EAN \d+\) › Base Price: "1,299" is not a price/);
 			assert.equal(items[4].json.status, 'guarded');
 			assert.deepEqual(sandbox.log.filter((entry) => entry.route === 'basicProducts').length > 0, true);
-			assert.deepEqual(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount), [11]);
-			assert.deepEqual(outputOf(execution, 'Rows to Check').map(({ json }) => json.status), ['invalid', 'guarded']);
+			assert.deepEqual(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount), [12]);
+			assert.deepEqual(outputOf(execution, 'Rows to Check').map(({ json }) => json.status), ['price_unreadable', 'guarded']);
 			const hints = (execution.data.resultData.runData.Sync?.[0] as { hints?: Array<{ message: string }> } | undefined)?.hints ?? [];
 			assert.match(hints[0]?.message ?? '', /^2 of 12 entries rejected/);
 		});

@@ -4,9 +4,11 @@
  * of node version 2, one entry per item, against a catalogue of 50,000 products at the live limits.
  * The sandbox's request log shows one batch: the catalogue read once (Get Many Basic, 2,500 a page)
  * and one write of 1,000 entries; every output item is paired with its row. A row with the price
- * "1,299": Stop the Run sends nothing and names the row; Skip and Report sends the other 999 and
- * reports the row, with the execution hint stored in the run data (read again through the
- * editor's REST API by editor-checks.ts, `checkStoredExecutionHint`).
+ * "1,299": Stop the Run sends nothing and names the row; Skip and Report sends all 1,000 (that
+ * row's stock only, issue 29) and reports the row's price, with the execution hint stored in the
+ * run data (read again through the editor's REST API by editor-checks.ts,
+ * `checkStoredExecutionHint`). Issue 29: a 30-row export in the Serbian format with Number Format
+ * Serbian, all written; the same with one unreadable price, its stock written.
  *
  * Its own sandbox (reading 50,000 products takes ~4 s a run at the live limit of 5 pages a
  * second; the other checks' sandbox keeps 450) and its own credential. The queue suite runs the same workflow on a
@@ -35,22 +37,28 @@ export const BAD_ROW = 3;
 export const ROWS_HINT = new RegExp(`^1 of ${ROWS_IN_CSV} entries rejected`);
 
 export const ROWS_WORKFLOWS = {
-	clean: { id: 'e2eRowsSyncCsv01', file: 'stock.csv', invalidEntries: 'stop' },
-	stop: { id: 'e2eRowsSyncStop1', file: 'stock-comma.csv', invalidEntries: 'stop' },
-	skip: { id: 'e2eRowsSyncSkip1', file: 'stock-comma.csv', invalidEntries: 'skip' },
+	clean: { id: 'e2eRowsSyncCsv01', file: 'stock.csv', invalidEntries: 'stop', numberFormat: 'plain' },
+	stop: { id: 'e2eRowsSyncStop1', file: 'stock-comma.csv', invalidEntries: 'stop', numberFormat: 'plain' },
+	skip: { id: 'e2eRowsSyncSkip1', file: 'stock-comma.csv', invalidEntries: 'skip', numberFormat: 'plain' },
+	// Issue 29: the merchant's export in the Serbian format (2.729,00), as the shipped example reads it (Skip and Report).
+	serbian: { id: 'e2eRowsSyncSrb01', file: 'stock-serbian.csv', invalidEntries: 'skip', numberFormat: 'serbian' },
 } as const;
+/** Rows of the Serbian export (issue 29), and the row given the price "1,299" (1.299 in that format: three decimals). */
+export const SERBIAN_ROWS = 30;
+export const UNREADABLE_ROW = 7;
 export type RowsVariant = keyof typeof ROWS_WORKFLOWS;
 
 export type RowsWorkflow = Json & { id: string; nodes: Array<Json & { name: string; type: string }> };
 
 /** The CSV sync workflow of e2e/rows/csv-sync.json for a variant, reading its file from `filesDir`. */
 export async function rowsWorkflow(variant: RowsVariant, filesDir: string): Promise<RowsWorkflow> {
-	const { id, file, invalidEntries } = ROWS_WORKFLOWS[variant];
+	const { id, file, invalidEntries, numberFormat } = ROWS_WORKFLOWS[variant];
 	const placeholders: Record<string, string> = {
 		__WORKFLOW_ID__: id,
 		__WORKFLOW_NAME__: `E2E rows: 1,000-row CSV → Sync (${variant})`,
 		__CSV_FILE__: path.join(filesDir, file),
 		__INVALID_ENTRIES__: invalidEntries,
+		__NUMBER_FORMAT__: numberFormat,
 	};
 	let text = await readFile(path.join(__dirname, 'rows', 'csv-sync.json'), 'utf8');
 	for (const [placeholder, value] of Object.entries(placeholders)) text = text.split(placeholder).join(value);
@@ -66,6 +74,26 @@ export function rowsCsv(products: Product[], commaRow: boolean): string {
 	products.slice(0, ROWS_IN_CSV).forEach((product, index) => {
 		const price = commaRow && index === BAD_ROW - 1 ? '"1,299"' : String(product.newBasePrice ?? product.basePrice);
 		lines.push(`${product.ean},${product.stockLevel + 3},${price}`);
+	});
+	return `${lines.join('\n')}\n`;
+}
+
+/** A price as sr-RS writes it: 2729 as "2.729,00". */
+function serbianPrice(price: number): string {
+	const [whole, decimals] = price.toFixed(2).split('.');
+	return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${decimals}`;
+}
+
+/**
+ * The merchant's export of issue 29: 30 rows in the Serbian format, each a new stock (+5) and a
+ * price 10 RSD up written as "2.729,00" (quoted: it holds a comma); `unreadable` writes row 7's
+ * price "1,299".
+ */
+export function serbianCsv(products: Product[], unreadable: boolean): string {
+	const lines = ['EAN,Stock,Base Price'];
+	products.slice(0, SERBIAN_ROWS).forEach((product, index) => {
+		const price = unreadable && index === UNREADABLE_ROW - 1 ? '1,299' : serbianPrice((product.newBasePrice ?? product.basePrice) + 10);
+		lines.push(`${product.ean},${product.stockLevel + 5},"${price}"`);
 	});
 	return `${lines.join('\n')}\n`;
 }
@@ -158,7 +186,7 @@ export async function checkRowsAtScale(installation: N8nInstallation, userFolder
 			return message;
 		});
 
-		await check(`rows: the same CSV with Skip and Report: ${ROWS_IN_CSV - 1} written in one request, row ${BAD_ROW} comes out with success false, the hint "1 of ${ROWS_IN_CSV} entries rejected" in the run data`, async () => {
+		await check(`rows: the same CSV with Skip and Report: ${ROWS_IN_CSV} written in one request (row ${BAD_ROW} its stock only), row ${BAD_ROW} comes out with success false, the hint "1 of ${ROWS_IN_CSV} entries rejected" in the run data`, async () => {
 			sandbox.clearLog();
 			const execution = await executeWorkflow(installation, userFolder, ROWS_WORKFLOWS.skip.id, { env });
 			succeeded(execution);
@@ -171,7 +199,52 @@ export async function checkRowsAtScale(installation: N8nInstallation, userFolder
 				hints.map(({ message, type, location }) => [message.split(':')[0], type, location]),
 				[[`1 of ${ROWS_IN_CSV} entries rejected`, 'warning', 'outputPane']],
 			);
-			return assertOneBatch(sandbox.log, ROWS_IN_CSV - 1);
+			// Issue 29: a price that cannot be read holds back only itself; the row's stock goes out.
+			assert.equal(items[BAD_ROW - 1].json.status, 'price_unreadable');
+			return assertOneBatch(sandbox.log, ROWS_IN_CSV);
+		});
+
+		const serbianFile = path.join(filesDir, ROWS_WORKFLOWS.serbian.file);
+		await check(`rows: the ${SERBIAN_ROWS}-row Serbian CSV ("2.729,00") with Number Format Serbian: all ${SERBIAN_ROWS} written in one request`, async () => {
+			const rows = products().slice(0, SERBIAN_ROWS);
+			const expected = rows.map((product) => [product.id, product.stockLevel + 5, (product.newBasePrice ?? product.basePrice) + 10]);
+			await writeFile(serbianFile, serbianCsv(rows, false));
+			sandbox.clearLog();
+			const execution = await executeWorkflow(installation, userFolder, ROWS_WORKFLOWS.serbian.id, { env });
+			succeeded(execution);
+			const { items } = syncRun(execution);
+			assert.equal(items.length, SERBIAN_ROWS, 'output items');
+			const notUpdated = items.filter((item) => item.json.status !== 'updated');
+			assert.deepEqual(notUpdated.slice(0, 3).map((item) => item.json), [], `${notUpdated.length} rows not updated`);
+			const stored = products().slice(0, SERBIAN_ROWS).map((product) => [product.id, product.stockLevel, product.newBasePrice]);
+			assert.deepEqual(stored, expected, 'stock and price in the sandbox');
+			return assertOneBatch(sandbox.log, SERBIAN_ROWS);
+		});
+
+		await check(`rows: the same CSV with row ${UNREADABLE_ROW} priced "1,299" (1.299: not a price): its stock written, its price reported and not sent, the other ${SERBIAN_ROWS - 1} written`, async () => {
+			const rows = products().slice(0, SERBIAN_ROWS);
+			const row = rows[UNREADABLE_ROW - 1];
+			const before = { stock: row.stockLevel, price: row.newBasePrice };
+			await writeFile(serbianFile, serbianCsv(rows, true));
+			sandbox.clearLog();
+			const execution = await executeWorkflow(installation, userFolder, ROWS_WORKFLOWS.serbian.id, { env });
+			const stored = sandbox.state.product(row.id);
+			assert.deepEqual([stored?.stockLevel, stored?.newBasePrice], [before.stock + 5, before.price], `row ${UNREADABLE_ROW}: stock written, price kept`);
+			const sent = assertOneBatch(sandbox.log, SERBIAN_ROWS);
+			// Under issue 29's "rejections are loud" the execution may end as an error naming the row; otherwise the row's item reports it.
+			const { items } = syncRun(execution);
+			if (items.length === 0) {
+				const error = execution.data.resultData.error;
+				assert.match(`${error?.message ?? ''} ${error?.description ?? ''}`, new RegExp(`row ${UNREADABLE_ROW}|1 of ${SERBIAN_ROWS}|rejected`), `execution ${execution.status} without the row's item`);
+				return `${sent}; execution ${execution.status}: ${error?.message ?? ''}`;
+			}
+			const reported = items[UNREADABLE_ROW - 1].json;
+			assert.equal(reported.status, 'price_unreadable', JSON.stringify(reported));
+			assert.equal(reported.success, false);
+			assert.deepEqual(reported.notRead, { basePrice: '1,299' });
+			assert.match(String(reported.error), new RegExp(`^row ${UNREADABLE_ROW} \\(EAN ${row.ean}\\) › Base Price: "1,299" has more than 2 decimal places.*; the price was not sent and the stock change was$`));
+			assert.deepEqual(items.filter((item) => item.json.status !== 'updated').length, 1, 'rows not updated');
+			return `${sent}; row ${UNREADABLE_ROW}: ${String(reported.error)}`;
 		});
 	} finally {
 		await sandbox.close();

@@ -599,7 +599,7 @@ async function checkSync(installation: N8nInstallation, userFolder: string, sand
 			],
 		);
 		const [summary] = nodeOutput(execution, 'Sync');
-		assert.deepEqual(summary.counts, { updated: 1, unchanged: 1, guarded: 1, not_found: 1, ambiguous: 0, failed: 0, planned: 0, invalid: 0 });
+		assert.deepEqual(summary.counts, { updated: 1, unchanged: 1, guarded: 1, price_unreadable: 0, not_found: 1, ambiguous: 0, failed: 0, planned: 0, invalid: 0 });
 		assert.equal(sandbox.state.product(100001)?.stockLevel, 12);
 		assert.equal(sandbox.state.product(100003)?.newBasePrice, 278119);
 		assert.deepEqual(

@@ -169,10 +169,11 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 
 		expect(result.error).toBeUndefined();
 		const items = result.json('Node');
-		expect(items.map((item) => item.status)).toEqual(['updated', 'updated', 'invalid', 'updated']);
-		expect(items[2]).toMatchObject({ id: null, success: false, error: `row 3 (EAN ${products[2].ean}) › Base Price: "1,299" is not a price` });
+		// Sync: a price that cannot be read holds back only itself; the row's stock is sent (issue 29).
+		expect(items.map((item) => item.status)).toEqual(['updated', 'updated', 'price_unreadable', 'updated']);
+		expect(items[2]).toMatchObject({ id: products[2].id, success: false, error: expect.stringMatching(`^row 3 \\(EAN ${products[2].ean}\\) › Base Price: "1,299" is not a price`) });
 		expect(items[0]).not.toHaveProperty('error');
-		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([3]);
+		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([4]);
 		expect(hintsOf(result)).toEqual([expect.objectContaining({ message: expect.stringMatching(/^1 of 4 entries rejected/), type: 'warning', location: 'outputPane' })]);
 	});
 

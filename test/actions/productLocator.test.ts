@@ -30,15 +30,16 @@ describe('Product locator: From List', () => {
 
 		const first = await searchProducts();
 		expect(first.results).toHaveLength(50);
-		const grouped = (price: number) => String(price).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+		// Grouped by a no-break space, which neither a Serbian nor an English reader misreads (31,129 reads as 31.129 in sr-RS).
+		const grouped = (price: number) => String(price).replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
 		expect(first.results[0]).toEqual({
-			name: `${products[0].name} · ${grouped(products[0].basePrice)} RSD · stock ${products[0].stockLevel} · SKU ${products[0].sku} · EAN ${products[0].ean}`,
+			name: `${products[0].name} · ${grouped(products[0].basePrice)}\u00a0RSD · stock ${products[0].stockLevel} · SKU ${products[0].sku} · EAN ${products[0].ean}`,
 			value: String(products[0].id),
 		});
-		// Prices with thousands grouped as the merchant reads them: "Blender J375 · 31,129 RSD · stock 127".
-		const priced = first.results.map(({ name }) => /· ([\d,.]+) RSD ·/.exec(name)?.[1]);
-		expect(priced.every((price) => price !== undefined && /^\d{1,3}(,\d{3})*(\.\d{2})?$/.test(price))).toBe(true);
-		expect(priced.some((price) => price?.includes(','))).toBe(true);
+		// Prices with thousands grouped as a merchant of either locale reads them: "Blender J375 · 31 129 RSD · stock 127".
+		const priced = first.results.map(({ name }) => /· ([\d\u00a0.]+)\u00a0RSD ·/.exec(name)?.[1]);
+		expect(priced.every((price) => price !== undefined && /^\d{1,3}(\u00a0\d{3})*(\.\d{2})?$/.test(price))).toBe(true);
+		expect(priced.some((price) => price?.includes('\u00a0'))).toBe(true);
 		expect(first.paginationToken).toBe('1');
 
 		const third = await searchProducts(undefined, '2');

@@ -21,6 +21,7 @@ import {
 	readLimit,
 	readList,
 	readNumber,
+	readNumberFormat,
 	readPercent,
 	readPrice,
 	readSignedStockLevel,
@@ -30,6 +31,8 @@ import {
 	readVat,
 	readWholeNumber,
 	readingParameter,
+	shownPrice,
+	type NumberFormat,
 	type ParameterContext,
 	type ValueContext,
 } from '../../nodes/MarketplaceMerchant/values/values';
@@ -151,6 +154,110 @@ describe('numbers', () => {
 
 	it('rejects an id written in exponent form instead of reading product 1000', () => {
 		expect(rejection(readId, '1e3')).toBe('Some Field: "1e3" is not a product ID (a whole number) (item 3)');
+	});
+});
+
+describe('Number Format (Options › Number Format): stated, never guessed', () => {
+	const read = (reader: typeof readPrice, value: unknown, format: NumberFormat) => reader(ctx, FIELD, value, format);
+	const refusal = (reader: typeof readPrice, value: unknown, format: NumberFormat): { message: string; description?: string } => {
+		try {
+			reader(ctx, FIELD, value, format);
+		} catch (error) {
+			return error as { message: string; description?: string };
+		}
+		throw new Error(`${String(value)} accepted in ${format}`);
+	};
+
+	it.each<[unknown, number]>([
+		['2.729,00', 2729],
+		['1.299', 1299],
+		['1,5', 1.5],
+		['1.299,50', 1299.5],
+		['1299,50', 1299.5],
+		['1299', 1299],
+		['31.129', 31129],
+		['1.234.567,89', 1234567.89],
+		[1299.5, 1299.5],
+	])('Serbian reads the price %p as %p', (value, expected) => {
+		expect(read(readPrice, value, 'serbian')).toBe(expected);
+	});
+
+	it.each<[unknown, number]>([
+		['1,299.50', 1299.5],
+		['1,299', 1299],
+		['1299.50', 1299.5],
+		['1,234,567.89', 1234567.89],
+		[31129, 31129],
+	])('English reads the price %p as %p', (value, expected) => {
+		expect(read(readPrice, value, 'english')).toBe(expected);
+	});
+
+	it.each<[NumberFormat, string]>([
+		['serbian', '1299.50'],
+		['serbian', '1,299.50'],
+		['serbian', '12.34'],
+		['serbian', '1.29,50'],
+		['serbian', '1.299,505'],
+		['english', '1.299,50'],
+		['english', '1,5'],
+		['english', '12,34'],
+		['plain', '1,299'],
+		['plain', '2.729,00'],
+		['plain', '1,299.50'],
+	])('%s refuses the price %p, naming the format and giving an example', (format, value) => {
+		const error = refusal(readPrice, value, format);
+		expect(error.message).toMatch(/^Some Field: ".+" (is not a price|has more than 2 decimal places)/);
+		if (format === 'plain') expect(error.description).toContain('Number Format is Plain; if the sheet writes 1.299,50 (Serbian) or 1,299.50 (English), set Options › Number Format');
+		if (format === 'serbian') expect(error.description).toContain('Number Format is Serbian: a dot groups thousands and a comma marks decimals');
+		if (format === 'serbian') expect(error.description).toContain('e.g. 1.299,50');
+		if (format === 'english') expect(error.description).toContain('Number Format is English: a comma groups thousands and a point marks decimals');
+		if (format === 'english') expect(error.description).toContain('e.g. 1,299.50');
+	});
+
+	it('names the format in the message of a text that does not fit it', () => {
+		expect(refusal(readPrice, '1299.50', 'serbian').message).toBe('Some Field: "1299.50" is not a price in Number Format Serbian (item 3)');
+	});
+
+	it('reads stock levels as whole numbers in the format: 1.000 is one thousand in Serbian, 1,000 in English', () => {
+		expect(readStockLevel(ctx, FIELD, '1.000', 'serbian')).toBe(1000);
+		expect(readSignedStockLevel(ctx, FIELD, '-1.000', 'serbian')).toBe(-1000);
+		expect(readStockLevel(ctx, FIELD, '1,000', 'english')).toBe(1000);
+		expect(refusal(readStockLevel, '5,0', 'serbian').message).toMatch(/is not a stock level \(a whole number\) in Number Format Serbian/);
+		expect(refusal(readStockLevel, '-1', 'serbian').message).toMatch(/is not a stock level/);
+		expect(refusal(readStockLevel, '1.000', 'plain').message).toBe('Some Field: "1.000" is not a stock level (a whole number) (item 3)');
+	});
+
+	it('is read from Options › Number Format once per context, plain when not set, and refuses anything else', () => {
+		let reads = 0;
+		const settings = (value: unknown) => ({ ...ctx, getNodeParameter: (name: string, fallback?: unknown) => (reads++, name === 'options.numberFormat' ? (value ?? fallback) : fallback) });
+		expect(readNumberFormat(settings(undefined))).toBe('plain');
+		const serbian = settings('serbian');
+		expect([readNumberFormat(serbian), readNumberFormat(serbian)]).toEqual(['serbian', 'serbian']);
+		expect(reads).toBe(2);
+		expect(() => readNumberFormat(settings('german'))).toThrow('Options › Number Format: "german" is not one of plain, serbian, english (item 3)');
+	});
+
+	it('a value that is not from the data (a product ID) does not point at Number Format', () => {
+		try {
+			readId(ctx, FIELD, '1,000');
+		} catch (error) {
+			expect((error as { description?: string }).description ?? '').not.toContain('Number Format');
+			return;
+		}
+		throw new Error('accepted');
+	});
+});
+
+describe('shownPrice: a price that neither a Serbian nor an English reader misreads', () => {
+	it.each<[number, string]>([
+		[31129, '31\u00a0129\u00a0RSD'],
+		[1299.5, '1\u00a0299.50\u00a0RSD'],
+		[999, '999\u00a0RSD'],
+		[1234567.891, '1\u00a0234\u00a0567.89\u00a0RSD'],
+		[0.5, '0.50\u00a0RSD'],
+	])('%p as %p', (price, shown) => {
+		expect(shownPrice(price)).toBe(shown);
+		expect(shownPrice(price)).not.toMatch(/\d,\d/);
 	});
 });
 

@@ -13,7 +13,7 @@ import {
 	type PaginationFunction,
 	type Route,
 } from '../transport/engine';
-import { fieldPath } from '../values/values';
+import { NUMBER_FORMAT_OPTION_NAME, fieldPath } from '../values/values';
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
@@ -99,6 +99,24 @@ export function locatorField(
 export function simplifyField(description: string): INodeProperties {
 	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
 }
+
+/**
+ * Options › Number Format, of every operation that reads prices, stock or weights from the user's
+ * data (read by values.ts `readNumberFormat` only). Plain by default, as the node always read.
+ */
+export const NUMBER_FORMAT_OPTION: INodeProperties = {
+	displayName: 'Number Format',
+	name: NUMBER_FORMAT_OPTION_NAME,
+	type: 'options',
+	options: [
+		{ name: 'English (1,299.50)', value: 'english', description: 'A comma groups thousands, a point marks decimals: 1,299.50 is 1299.5' },
+		{ name: 'Plain (1299.50)', value: 'plain', description: 'Digits with an optional decimal point; 1,299 and 1.299,50 are refused' },
+		{ name: 'Serbian (1.299,50)', value: 'serbian', description: 'A dot groups thousands, a comma marks decimals: 2.729,00 is 2729, 1.299 is 1299, 1,5 is 1.5' },
+	],
+	default: 'plain',
+	description:
+		'How the numbers of your data (prices, stock, weights) are written where they come as text, as in a CSV export. Stated, never guessed: 1,299 could be either. A value that does not fit is refused; numbers that are already numbers are taken as they are.',
+};
 
 /** An operation's "Options" collection: settings of the node rather than fields of the request. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {

@@ -37,6 +37,10 @@ import {
 	readText,
 	readVat,
 	readWholeNumber,
+	readNumberFormat,
+	shownPrice,
+	type NumberFormat,
+	type NumberReader,
 	type SettingsContext,
 	type ValueContext,
 } from '../values/values';
@@ -54,7 +58,7 @@ export function priceInCents(price: number): number {
 	return Math.round(price * 100);
 }
 
-export const PRICE_FORMS = 'Plain digits with at most 2 decimals, e.g. 1299 or 1299.50; thousands separators and decimal commas are rejected';
+export const PRICE_FORMS = 'At most 2 decimals, written as Options › Number Format says: Plain (the default) 1299 or 1299.50, Serbian 1.299,50, English 1,299.50';
 
 /** A text field, not a number defaulting to 0: n8n (2.41) flags an empty required field before a run only for text types. */
 export function requiredPriceField(name: string, displayName: string, description: string): INodeProperties {
@@ -127,8 +131,8 @@ export const PRODUCT_FIELDS = {
 } satisfies Record<string, INodeProperties>;
 
 /** Above 0, at most 3 decimal places (grams of a kilogram). */
-export function readWeight(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 3, kind: 'a weight' });
+export function readWeight(ctx: ValueContext, field: string, value: unknown, format?: NumberFormat): number {
+	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 3, kind: 'a weight', format, data: true });
 }
 
 export type WeightUnit = 'KG' | 'G';
@@ -138,8 +142,8 @@ export function readWeightUnit(ctx: ValueContext, field: string, value: unknown)
 }
 
 /** A package or product dimension in centimetres. */
-export function readDimension(ctx: ValueContext, field: string, value: unknown): number {
-	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 2, kind: 'a length in centimetres' });
+export function readDimension(ctx: ValueContext, field: string, value: unknown, format?: NumberFormat): number {
+	return readNumber(ctx, field, value, { min: 0, minExclusive: true, maxDecimals: 2, kind: 'a length in centimetres', format, data: true });
 }
 
 /** The product's own dimensions, for Import (platform facts: import takes them; product/bulk is not said to). */
@@ -148,7 +152,7 @@ export const PRODUCT_DIMENSION_READERS = {
 	productLengthValue: readDimension,
 	productHeightValue: readDimension,
 	productWeightValue: readWeight,
-} satisfies Record<string, (ctx: ValueContext, field: string, value: unknown) => number>;
+} satisfies Record<string, NumberReader>;
 
 export const PRODUCT_DIMENSION_FIELDS: INodeProperties[] = [
 	PRODUCT_FIELDS.productHeightValue,
@@ -485,7 +489,7 @@ export function updateFieldsCollection(description: string): INodeProperties {
 }
 
 /** One reader per field; a stock level below 0 and a weight in grams then go out by the writers' rules (`stockLevelToSend`, `packageWeightInKg`). */
-const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown) => string | number | boolean> = {
+const UPDATE_FIELD_READERS: Record<string, (ctx: ValueContext, field: string, value: unknown, format: NumberFormat) => string | number | boolean> = {
 	basePrice: readPrice,
 	vat: readVat,
 	stockLevel: readSignedStockLevel,
@@ -525,9 +529,10 @@ type UpdateEntry = Pick<EntryRead, 'raw' | 'label' | 'reader' | 'fromPanel'> & {
 export function buildProductUpdate({ ctx, raw, label, reader, fromPanel }: UpdateEntry): CheckedProductUpdate {
 	const product = { field: label('id'), ref: readProductRef(reader('id'), label('id'), raw.id) };
 	const fields: IDataObject = {};
+	const format = readNumberFormat(ctx);
 	for (const [property, read] of Object.entries(UPDATE_FIELD_READERS)) {
 		const given = fromPanel ? Object.prototype.hasOwnProperty.call(raw, property) : !isBlank(raw[property]);
-		if (given) fields[property] = read(reader(property), label(property), raw[property]);
+		if (given) fields[property] = read(reader(property), label(property), raw[property], format);
 	}
 	const notes: string[] = [];
 	if (fields.stockLevel !== undefined) {
@@ -543,22 +548,13 @@ export function buildProductUpdate({ ctx, raw, label, reader, fromPanel }: Updat
 	return notes.length > 0 ? { product, fields, notes } : { product, fields };
 }
 
-/** Platform facts: every price the service gives is in RSD. */
-const CURRENCY = 'RSD';
-
-/** A price as the list shows it: thousands grouped, decimals only when there are any (31,129 or 1,299.50). */
-function shownPrice(price: number): string {
-	const whole = Number.isInteger(price);
-	return price.toLocaleString('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 });
-}
-
-/** With what tells similar products apart: "Blender J375 · 31,129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782". */
+/** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values.ts `shownPrice`). */
 function listEntryName(product: IDataObject): string {
 	const price = decodedNumber(product.basePrice);
 	const stock = decodedNumber(product.stockLevel);
 	return [
 		isBlank(product.name) ? `Product ${String(product.id)}` : String(product.name),
-		price === null ? undefined : `${shownPrice(price)} ${CURRENCY}`,
+		price === null ? undefined : shownPrice(price),
 		stock === null ? undefined : `stock ${stock}`,
 		isBlank(product.sku) ? undefined : `SKU ${String(product.sku)}`,
 		isBlank(product.ean) ? undefined : `EAN ${String(product.ean)}`,

@@ -4,6 +4,7 @@
  */
 import { NODE_UNDER_TEST_NAME, runListSearch } from '../../harness';
 import { NODE, credentials, locator, runner, sandbox, sandboxPerTest } from '../helpers';
+import { shownPrice } from '../../../nodes/MarketplaceMerchant/values/values';
 
 const start = sandboxPerTest(() => ({ products: 120 }));
 const run = runner();
@@ -25,10 +26,10 @@ describe('Discount locator', () => {
 		const running = expected.find((discount) => discount.startsAtMs <= now)!;
 		const upcoming = expected.find((discount) => discount.startsAtMs > now)!;
 		expect(result.results.find((entry) => entry.value === running.discountId)?.name).toBe(
-			`Product ${running.merchantInventoryId} at ${running.discountPrice}, ${running.dateFrom} to ${running.dateTo} (running)`,
+			`Product ${running.merchantInventoryId} at ${shownPrice(running.discountPrice)}, ${running.dateFrom} to ${running.dateTo} (running)`,
 		);
 		expect(result.results.find((entry) => entry.value === upcoming.discountId)?.name).toBe(
-			`Product ${upcoming.merchantInventoryId} at ${upcoming.discountPrice}, ${upcoming.dateFrom} to ${upcoming.dateTo}`,
+			`Product ${upcoming.merchantInventoryId} at ${shownPrice(upcoming.discountPrice)}, ${upcoming.dateFrom} to ${upcoming.dateTo}`,
 		);
 
 		const filtered = await runListSearch(NODE, 'searchDiscounts', { credentials: credentials(), filter: String(upcoming.merchantInventoryId) });

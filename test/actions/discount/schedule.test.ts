@@ -274,3 +274,18 @@ describe('Discount › Schedule, results of several requests', () => {
 		}
 	});
 });
+
+describe('Discount › Schedule, Options › Number Format', () => {
+	it('Serbian reads a discount price written "1.234,00"', async () => {
+		const [product] = freshProducts(1);
+		const price = goodPrice(product);
+		const written = `${String(price).replace(/\B(?=(\d{3})+(?!\d))/g, '.')},00`;
+
+		const result = await schedule([{ ...sale(product), discountPrice: written }], { options: { numberFormat: 'serbian' } });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME)[0]).toEqual(expect.objectContaining({ success: true }));
+		expect(sandbox.state.discounts.find((discount) => discount.merchantInventoryId === product.id)?.discountPrice).toBe(price);
+	});
+});
+

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { DiscountRecord } from '../../../sandbox';
 import { NODE_UNDER_TEST_NAME } from '../../harness';
 import { dayAhead, freshProducts, locator, runner, sale, saleDays, sandbox, sandboxPerFile, schedule, sent } from '../helpers';
+import { shownPrice } from '../../../nodes/MarketplaceMerchant/values/values';
 
 // The sandbox keeps the real clock: a discount runs or waits for the node as for the service.
 sandboxPerFile({ seed: 5, products: 400 });
@@ -125,7 +126,7 @@ describe('Discount › Update', () => {
 				[false, `Discounts (JSON) › entry 1 › New Date To (newDateTo): ${since}: its end cannot change`],
 				[false, `Discounts (JSON) › entry 2 › New Date From (newDateFrom): ${since}: its start cannot change`],
 				[false, `Discounts (JSON) › entry 3 › New Discount Type (newDiscountType): ${since}: its type cannot change`],
-				[false, `Discounts (JSON) › entry 4 › New Discount Price (newDiscountPrice): ${running.discountPrice + 1} is not below ${running.discountPrice}, the price of ${since}`],
+				[false, `Discounts (JSON) › entry 4 › New Discount Price (newDiscountPrice): ${shownPrice(running.discountPrice + 1)} is not below ${shownPrice(running.discountPrice)}, the price of ${since}`],
 				[false, `Discounts (JSON) › entry 5 › Discount ID (discountId): ${notListed}`],
 				[false, `Discounts (JSON) › entry 6 › id: ${notListed}`],
 				[true, undefined],

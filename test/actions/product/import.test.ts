@@ -504,3 +504,18 @@ describe('Product: Import, node version 3, mapped Product Fields', () => {
 		expect(read.map(({ success }) => success)).toContain(false);
 	});
 });
+
+describe('Product: Import (v3), Options › Number Format', () => {
+	it('Serbian reads a sheet\'s "2.499,90", "1.000" and "1,25" kg', async () => {
+		await start(10);
+		sandbox.setVariants({ importBodyShape: 'list' });
+		const ean = newEan('291');
+
+		const result = await run({ ...MAPPED, options: { numberFormat: 'serbian' } }, [sheetRow(ean, { Price: '2.499,90', Stock: '1.000', Weight: '1,25' })], V3);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')[0].success).toBe(true);
+		expect(sandbox.state.productByEan(ean)).toEqual(expect.objectContaining({ basePrice: 2499.9, stockLevel: 1000, packageWeightValue: 1.25 }));
+	});
+});
+

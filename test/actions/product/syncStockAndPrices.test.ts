@@ -328,8 +328,8 @@ describe('Product: Sync Stock and Prices', () => {
 				dryRun: false,
 				entries: 4,
 				notInList: 0,
-				counts: { updated: 1, unchanged: 1, guarded: 1, not_found: 1, ambiguous: 0, failed: 0, planned: 0, invalid: 0 },
-				ids: { updated: [a.id], unchanged: [b.id], guarded: [c.id], not_found: [999_999], ambiguous: [], failed: [], planned: [], invalid: [] },
+				counts: { updated: 1, unchanged: 1, guarded: 1, price_unreadable: 0, not_found: 1, ambiguous: 0, failed: 0, planned: 0, invalid: 0 },
+				ids: { updated: [a.id], unchanged: [b.id], guarded: [c.id], price_unreadable: [], not_found: [999_999], ambiguous: [], failed: [], planned: [], invalid: [] },
 			},
 		]);
 	});
@@ -487,5 +487,156 @@ describe('Product: Sync Stock and Prices', () => {
 			expect(statuses(skipped)).toEqual([a.stockLevel === 5 ? 'unchanged' : 'updated', 'invalid']);
 			expect(sandbox.state.product(b.id)?.stockLevel).toBe(b.stockLevel);
 		});
+	});
+});
+
+/** A price as sr-RS writes it: a dot groups thousands, a comma marks decimals (2729 → "2.729,00"). */
+function serbian(price: number): string {
+	const [whole, decimals] = price.toFixed(2).split('.');
+	return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${decimals}`;
+}
+
+const SHEET_ROWS = 30;
+/** The row given the price "1,299" (from 1), as the issue's export had it. */
+const UNREADABLE_ROW = 7;
+
+/**
+ * The merchant's export in the Serbian format as Extract from File gives it (every value text):
+ * 30 rows, each a new stock and a price 10 RSD up (so that both are written), "2.729,00" style.
+ */
+function serbianSheet(products: ProductRecord[], price: (product: ProductRecord) => string = (product) => serbian(product.basePrice + 10)): IDataObject[] {
+	return products.slice(0, SHEET_ROWS).map((product) => ({ EAN: product.ean, Stock: String(product.stockLevel + 3), Price: price(product) }));
+}
+
+const SHEET_SYNC: INodeParameters = {
+	resource: 'product',
+	operation: 'syncStockAndPrices',
+	inputMode: 'items',
+	itemMatch: '={{ $json.EAN }}',
+	itemStockLevel: '={{ $json.Stock }}',
+	itemBasePrice: '={{ $json.Price }}',
+	invalidEntries: 'skip',
+};
+const ITEMS_NODE = { node: { typeVersion: 2 } };
+
+describe('Sync: Number Format and prices that cannot be read (issue 29)', () => {
+	it('the 30-row Serbian CSV with Number Format Serbian: all 30 written, "2.729,00" as 2729', async () => {
+		await start(3000);
+		const products = settledProducts().filter((product) => product.basePrice >= 1000).slice(0, SHEET_ROWS);
+		const rows = serbianSheet(products);
+		expect(rows.some((row) => /^\d{1,3}\.\d{3},\d{2}$/.test(String(row.Price)))).toBe(true);
+
+		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian' } }, rows, ITEMS_NODE);
+
+		expect(result.error).toBeUndefined();
+		const items = result.json('Node');
+		expect(items.map((item) => [item.status, item.error])).toEqual(products.map(() => ['updated', undefined]));
+		expect(bulkBodies()).toEqual([SHEET_ROWS]);
+		for (const product of products) {
+			expect(sandbox.state.product(product.id)).toEqual(expect.objectContaining({ stockLevel: product.stockLevel + 3, newBasePrice: product.basePrice + 10 }));
+		}
+	});
+
+	it('one unreadable price (Skip and Report): its stock is written, the price is reported and not sent, and the entry is not a success', async () => {
+		await start(3000);
+		const products = settledProducts().filter((product) => product.basePrice >= 1000).slice(0, SHEET_ROWS);
+		const rows = serbianSheet(products);
+		// "1,299" in the Serbian format is 1.299: three decimals, not a price.
+		rows[UNREADABLE_ROW - 1].Price = '1,299';
+		const row7 = products[UNREADABLE_ROW - 1];
+
+		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian' } }, rows, ITEMS_NODE);
+
+		const items = result.json('Node');
+		expect(items).toHaveLength(SHEET_ROWS);
+		const item = items[UNREADABLE_ROW - 1];
+		expect(item).toEqual(
+			expect.objectContaining({
+				id: row7.id,
+				success: false,
+				status: 'price_unreadable',
+				changes: { stockLevel: { from: row7.stockLevel, to: row7.stockLevel + 3 } },
+				notRead: { basePrice: '1,299' },
+				input: { ean: row7.ean, stockLevel: row7.stockLevel + 3, basePrice: '1,299' },
+			}),
+		);
+		expect(item.error).toMatch(new RegExp(`^row ${UNREADABLE_ROW} \\(EAN ${row7.ean}\\) › Base Price: "1,299" has more than 2 decimal places \\(Number Format is Serbian: .*\\); the price was not sent and the stock change was$`));
+		expect(items.filter((other) => other !== item).every((other) => other.status === 'updated')).toBe(true);
+		expect(bulkBodies()).toEqual([SHEET_ROWS]);
+		expect(sandbox.state.product(row7.id)).toEqual(expect.objectContaining({ stockLevel: row7.stockLevel + 3, newBasePrice: row7.basePrice }));
+		const sent = sandbox.log.find((entry) => entry.route === 'productBulk');
+		expect(sent?.itemCount).toBe(SHEET_ROWS);
+
+		// Hold Back the Whole Entry holds back an unreadable price's entry as it does a guarded one.
+		const held = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian', guardedEntries: 'holdEntry' } }, [rows[UNREADABLE_ROW - 1]], ITEMS_NODE);
+		expect(held.json('Node')[0]).toEqual(expect.objectContaining({ success: false, status: 'price_unreadable', changes: {} }));
+		expect(String(held.json('Node')[0].error)).toMatch(/; nothing of this entry was sent$/);
+
+		// Stop the Run still stops at it, before anything is sent, and names it.
+		sandbox.clearLog();
+		const stopped = await run({ ...SHEET_SYNC, invalidEntries: 'stop', options: { numberFormat: 'serbian' } }, rows, ITEMS_NODE);
+		expect(stopped.error?.message).toBe(`row ${UNREADABLE_ROW} (EAN ${row7.ean}) › Base Price: "1,299" has more than 2 decimal places (item ${UNREADABLE_ROW - 1})`);
+		expect(bulkBodies()).toEqual([]);
+	});
+
+	it('Plain, the default, still refuses "1,299" and "2.729,00", and says where to state the format', async () => {
+		await start();
+		const [a, b] = settledProducts();
+		const rows = [
+			{ EAN: a.ean, Stock: String(a.stockLevel + 1), Price: '1,299' },
+			{ EAN: b.ean, Stock: String(b.stockLevel + 1), Price: '2.729,00' },
+		];
+
+		const stopped = await run({ ...SHEET_SYNC, invalidEntries: 'stop' }, rows, ITEMS_NODE);
+
+		expect(stopped.error?.message).toBe(`row 1 (EAN ${a.ean}) › Base Price: "1,299" is not a price (item 0)`);
+		expect(stopped.error?.description).toContain('Number Format is Plain; if the sheet writes 1.299,50 (Serbian) or 1,299.50 (English), set Options › Number Format');
+		expect(bulkBodies()).toEqual([]);
+	});
+
+	it('English: "1,299.50" is 1299.5 and a stock of "1,000" is 1000; a Serbian "1.299,50" is refused naming the format', async () => {
+		await start();
+		const [a, b] = settledProducts();
+		const rows = [
+			{ EAN: a.ean, Stock: '1,000', Price: '1,299.50' },
+			{ EAN: b.ean, Stock: '4', Price: '1.299,50' },
+		];
+
+		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'english', priceGuard: false } }, rows, ITEMS_NODE);
+
+		const items = result.json('Node');
+		expect(items[0]).toEqual(expect.objectContaining({ status: 'updated', changes: { stockLevel: { from: a.stockLevel, to: 1000 }, basePrice: { from: a.basePrice, to: 1299.5 } } }));
+		expect(items[1]).toEqual(expect.objectContaining({ status: 'price_unreadable', notRead: { basePrice: '1.299,50' } }));
+		expect(items[1].error).toContain('"1.299,50" is not a price in Number Format English (Number Format is English: a comma groups thousands and a point marks decimals');
+		expect(sandbox.state.product(a.id)).toEqual(expect.objectContaining({ stockLevel: 1000, newBasePrice: 1299.5 }));
+		expect(sandbox.state.product(b.id)?.stockLevel).toBe(4);
+	});
+
+	it('one row let past the price guard by a mapped Allow Large Price Change; the guard says what to set for the others, in the panel\'s words', async () => {
+		await start();
+		const [a, b] = settledProducts();
+		const rows = [a, b].map((product) => ({ EAN: product.ean, Stock: String(product.stockLevel), Price: String(product.basePrice * 3) }));
+
+		const result = await run({ ...SHEET_SYNC, itemAllowLargePriceChange: `={{ $json.EAN === '${a.ean}' }}` }, rows, ITEMS_NODE);
+
+		const items = result.json('Node');
+		expect(items.map((item) => item.status)).toEqual(['updated', 'guarded']);
+		expect(sandbox.state.product(a.id)?.newBasePrice).toBe(a.basePrice * 3);
+		expect(sandbox.state.product(b.id)?.newBasePrice).toBe(b.basePrice);
+		expect(items[1].error).toContain(
+			`to send it, let row 2 (EAN ${b.ean}) › Allow Large Price Change be true: map Allow Large Price Change to a column of the sheet (true for the rows to let through), or to an expression true for this row alone, e.g. {{ String($json.EAN) === '${b.ean}' }}`,
+		);
+		// The prices in the message as neither a Serbian nor an English reader misreads them.
+		expect(items[1].error).not.toMatch(/\d,\d{3}/);
+
+		// Define Below names the row's toggle; JSON the key on the entry.
+		const inRows = await run(
+			{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'rows', productRows: { product: [{ match: b.ean, basePrice: String(b.basePrice * 3) }] } },
+			[{}],
+			ITEMS_NODE,
+		);
+		expect(inRows.json('Node')[0].error).toContain('to send it, turn on Products › row 1 › Allow Large Price Change');
+		const inJson = await sync([{ ean: b.ean, basePrice: b.basePrice * 3 }]);
+		expect((inJson.json('Node')[0].errors as string[])[0]).toContain('to send it, set "allowLargePriceChange": true on Products (JSON) › entry 1');
 	});
 });

@@ -221,3 +221,23 @@ describe('Product: Update', () => {
 		expect(sandbox.state.product(product.id)).toEqual(expect.objectContaining({ serviceable: true, packageHeightValue: 12.5, packageWidthValue: 30, packageLengthValue: 40 }));
 	});
 });
+
+describe('Product: Update, Options › Number Format', () => {
+	it('Serbian reads 2.729,00 as 2729, 1.000 as 1000 and 0,5 as 0.5; Plain (the default) refuses the same price, naming where to state the format', async () => {
+		await start(10);
+		const product = sandbox.state.products[2];
+		const updateFields = { basePrice: '={{ $json.price }}', stockLevel: '={{ $json.stock }}', packageWeightValue: '={{ $json.weight }}', packageWeightUnit: 'KG' };
+		const row = { price: '2.729,00', stock: '1.000', weight: '0,5' };
+
+		const result = await run({ operation: 'update', productId: String(product.id), updateFields, options: { numberFormat: 'serbian' } }, [row]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')[0]).toEqual(expect.objectContaining({ success: true, input: expect.objectContaining({ basePrice: 2729, stockLevel: 1000, packageWeightValue: 0.5 }) }));
+		expect(sandbox.state.product(product.id)).toEqual(expect.objectContaining({ newBasePrice: 2729, stockLevel: 1000 }));
+
+		const plain = await run({ operation: 'update', productId: String(product.id), updateFields }, [row]);
+		expect(plain.error?.message).toBe('Update Fields › Base Price: "2.729,00" is not a price (item 0)');
+		expect(plain.error?.description).toContain('set Options › Number Format');
+	});
+});
+

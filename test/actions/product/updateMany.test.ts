@@ -253,3 +253,27 @@ describe('Product: Update Many', () => {
 		});
 	});
 });
+
+describe('Product: Update Many, Options › Number Format', () => {
+	it('English reads "1,299.50" as 1299.5 and a JSON number as it is; a Serbian "1.299,50" is refused naming the format', async () => {
+		await start(10);
+		const [first, second, third] = sandbox.state.products;
+		const products = [
+			{ id: first.id, basePrice: '1,299.50', stockLevel: '1,000' },
+			{ id: second.id, basePrice: 1234.5 },
+		];
+		const parameters = { operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}', options: { numberFormat: 'english' } };
+
+		const result = await run(parameters, [{ products }]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node').map((item) => item.success)).toEqual([true, true]);
+		expect(sandbox.state.product(first.id)).toEqual(expect.objectContaining({ newBasePrice: 1299.5, stockLevel: 1000 }));
+		expect(sandbox.state.product(second.id)?.newBasePrice).toBe(1234.5);
+
+		const refused = await run(parameters, [{ products: [{ id: third.id, basePrice: '1.299,50' }] }]);
+		expect(refused.error?.message).toBe('Products (JSON) › entry 1 › Base Price (basePrice): "1.299,50" is not a price in Number Format English (item 0)');
+		expect(refused.error?.description).toContain('Number Format is English: a comma groups thousands and a point marks decimals (1,299, 1,299.50 or 1299.50), e.g. 1,299.50');
+	});
+});
+

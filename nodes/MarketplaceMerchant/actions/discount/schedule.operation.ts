@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { DAY_MS, formatDayMonthYear } from '../../values/dates';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice } from '../../values/values';
 import { PRICE_FORMS, productLocatorField, productNamedBy, readProductRef, requiredPriceField, resolveEntryProducts, type NamedProductRef } from '../products';
 import type { BulkEntry } from '../bulkRun';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
@@ -9,11 +9,11 @@ import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currenc
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
 type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number };
 
-function checkSchedule({ raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
+function checkSchedule({ ctx, raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
 	// The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it.
 	const productKey = ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
 	const product = { field: label(productKey), ref: readProductRef(reader(productKey), label(productKey), entry[productKey]) };
-	const discountPrice = readPrice(reader('discountPrice'), label('discountPrice'), entry.discountPrice);
+	const discountPrice = readPrice(reader('discountPrice'), label('discountPrice'), entry.discountPrice, readNumberFormat(ctx));
 	const discountType = discountTypeOf(reader('discountType'), label('discountType'), entry.discountType);
 	const dateFrom = readDay(reader('dateFrom'), label('dateFrom'), entry.dateFrom);
 	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(reader('dateTo'), label('dateTo'), entry.dateTo);

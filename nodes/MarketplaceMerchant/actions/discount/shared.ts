@@ -11,13 +11,13 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ANSWERS, decodedList, pairDiscountResults } from '../../answers/answers';
+import { ANSWERS, decodedList, decodedNumber, pairDiscountResults } from '../../answers/answers';
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/engine';
-import { invalidInput, isBlank, readChoice, readLocator, readText, type ValueContext } from '../../values/values';
+import { invalidInput, isBlank, readChoice, readLocator, readText, shownPrice, type ValueContext } from '../../values/values';
 import { bulkOperationModule, bulkWrite, type BatchOutput, type BulkEntry, type BulkInput, type BulkOperation, type BulkWrite } from '../bulkRun';
-import { locatorField } from '../common';
+import { NUMBER_FORMAT_OPTION, locatorField } from '../common';
 import type { OperationModule } from '../contract';
 
 export const RESOURCE = 'discount';
@@ -168,7 +168,8 @@ export function discountState(discount: IDataObject, now: Date): DiscountState |
 function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
 	const running = discountState(discount, now) === 'running';
 	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
-	const price = isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`;
+	const amount = decodedNumber(discount.discountPrice);
+	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? 'RSD' : String(discount.discountPriceCurrency))}`;
 	return {
 		name: `Product ${String(discount.merchantInventoryId)}${price}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
 		value: String(discount.discountId),
@@ -257,6 +258,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 		},
 		check: spec.check,
 		resolve: spec.resolve,
+		options: [NUMBER_FORMAT_OPTION],
 		send: withRepeats(spec, bulkWrite({
 			// A schedule sent twice would create the discounts twice; an update sets the same values again.
 			route: { group: 'payments', idempotent: spec.method === 'PUT' },

@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 
 import { formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { asNodeError, joinSentences, sendSettingsOf } from '../../transport/engine';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readPrice } from '../../values/values';
+import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice, shownPrice } from '../../values/values';
 import { PRICE_FORMS } from '../products';
 import { panelLabels } from '../common';
 import type { BulkEntry } from '../bulkRun';
@@ -55,7 +55,7 @@ function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<CheckedUpdate
 		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 	}
 	const update: CheckedUpdate = { discountId, idKey, currency: currencyOf(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency) };
-	if (!isBlank(entry.newDiscountPrice)) update.price = readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice);
+	if (!isBlank(entry.newDiscountPrice)) update.price = readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice, readNumberFormat(ctx));
 	if (!isBlank(entry.newDiscountType)) update.type = discountTypeOf(reader('newDiscountType'), label('newDiscountType'), entry.newDiscountType);
 	if (!isBlank(entry.newDateFrom)) update.from = readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
 	if (!isBlank(entry.newDateTo)) update.to = readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
@@ -94,7 +94,7 @@ function updateBody(entry: BulkEntry<CheckedUpdate>, current: Current): IDataObj
 		if (update.type && update.type !== current.type) throw refuse('newDiscountType', `${since}: its type cannot change`, hint);
 		if (update.price === undefined) throw refuse('newDiscountPrice', `${MISSING}: ${since}, and a lower price is the one change it takes`);
 		if (current.price !== undefined && update.price >= current.price) {
-			throw refuse('newDiscountPrice', `${update.price} is not below ${current.price}, the price of ${since}`, 'A running discount can only get a lower price');
+			throw refuse('newDiscountPrice', `${shownPrice(update.price)} is not below ${shownPrice(current.price)}, the price of ${since}`, 'A running discount can only get a lower price');
 		}
 		current.price = update.price;
 		return { ...body, newDateFrom: null, newDateTo: null, newDiscountPrice: String(update.price), newDiscountPriceCurrency: update.currency, newDiscountType: null };

@@ -23,6 +23,7 @@ import {
 	readText,
 	readUrl,
 	readVat,
+	readNumberFormat,
 	toList,
 	type ValueContext,
 } from '../../values/values';
@@ -37,7 +38,7 @@ import {
 	type BulkInput,
 	type BulkOperation,
 } from '../bulkRun';
-import { optionsCollection, textField } from '../common';
+import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
 import {
 	CATALOGUE,
@@ -169,9 +170,10 @@ function checkImport(entry: BulkEntry<CheckedImport>): CheckedImport {
 	const { raw, label, reader, fromPanel } = entry;
 	const body: IDataObject = {};
 	const missingForNew: string[] = [];
+	const format = readNumberFormat(entry.ctx);
 	for (const { key, read, required } of IMPORT_FIELDS) {
 		const given = fromPanel ? Object.prototype.hasOwnProperty.call(raw, key) : !isBlank(raw[key]);
-		if (given || required === 'always') body[key] = read(reader(key), label(key), raw[key]);
+		if (given || required === 'always') body[key] = read(reader(key), label(key), raw[key], format);
 		else if (required === 'new') missingForNew.push(key);
 	}
 	return asSent(entry, { body, missingForNew, notes: [] });
@@ -323,7 +325,7 @@ export const operation: OperationModule = {
 	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['import'] } }, [
 		...legacyImportFields,
 		...bulkFields,
-		{ ...optionsCollection([NEGATIVE_STOCK_OPTION]), displayOptions: { show: { '@version': [3] } } },
+		{ ...optionsCollection([NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION]), displayOptions: { show: { '@version': [3] } } },
 	]),
 	run: async function (this: IExecuteFunctions) {
 		return await runBulkOperation(this, IMPORT);

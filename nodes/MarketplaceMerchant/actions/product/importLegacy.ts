@@ -23,6 +23,7 @@ import {
 	readVat,
 	readParameter,
 	toList,
+	type NumberFormat,
 	type ValueContext,
 } from '../../values/values';
 import type { ItemContext } from '../bulkRun';
@@ -63,7 +64,8 @@ export function readGallery(ctx: ValueContext, field: string, value: unknown): s
 	});
 }
 
-export type FieldReader = (ctx: ValueContext, field: string, value: unknown) => string | number | string[];
+/** `format`: Options › Number Format (node version 3); versions 1 and 2 read plain numbers. */
+export type FieldReader = (ctx: ValueContext, field: string, value: unknown, format?: NumberFormat) => string | number | string[];
 
 /**
  * Checked before sending: the live service fails a new product without them later, asynchronously,

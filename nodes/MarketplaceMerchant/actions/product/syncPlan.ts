@@ -6,14 +6,14 @@
 import { type IDataObject } from 'n8n-workflow';
 
 import { decodedNumber } from '../../answers/answers';
-import { fieldPath, isBlank, type ValueContext } from '../../values/values';
+import { fieldPath, isBlank, shownPrice, type ValueContext } from '../../values/values';
 import { entriesAt, type BulkSource } from '../bulkRun';
 import { priceInCents } from '../products';
 import { nodeError } from '../../transport/engine';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
-const SYNC_STATUSES = ['updated', 'unchanged', 'guarded', 'not_found', 'ambiguous', 'failed', 'planned', 'invalid'] as const;
+const SYNC_STATUSES = ['updated', 'unchanged', 'guarded', 'price_unreadable', 'not_found', 'ambiguous', 'failed', 'planned', 'invalid'] as const;
 
 type SyncStatus = (typeof SYNC_STATUSES)[number];
 export interface SyncEntry {
@@ -26,6 +26,11 @@ export interface SyncEntry {
 	allowLargePriceChange: boolean;
 	/** How a value was taken (a stock below 0 as 0), for the entry's output. */
 	notes?: string[];
+	/**
+	 * A price that could not be read (Skip and Report) beside a stock that could: as the guard does
+	 * with a price it does not trust, the stock goes out and the price is reported, never sent.
+	 */
+	unreadPrice?: { given: unknown; problem: string };
 }
 
 export interface SyncSettings {
@@ -54,6 +59,8 @@ export interface SyncOutcome extends IDataObject {
 	changes: { stockLevel?: Change; basePrice?: Change };
 	/** A price the guard held back while the entry's stock change went out. */
 	heldBack?: { basePrice: Change };
+	/** A price that could not be read, as given (status price_unreadable; the reason in errors): never sent. */
+	notRead?: { basePrice: unknown };
 	errors: string[];
 	notes?: string[];
 	/** The product's name, where the service's write result names it (the current pages). */
@@ -80,11 +87,13 @@ function formatPercent(value: number): string {
 	return `${Math.round(value * 10) / 10}%`;
 }
 
-/** Why the guard holds a price back, if it does; `withheld` says what of the entry is held back with it. */
-function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'], false>, withheld: string): string | undefined {
-	const override = 'set "allowLargePriceChange": true on the entry to send it';
+/**
+ * Why the guard holds a price back, if it does; `withheld` says what of the entry is held back with
+ * it, `override` what to set in the panel (or the JSON key) to let this entry alone through.
+ */
+function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'], false>, withheld: string, override: string): string | undefined {
 	if (change.from === null || change.from <= 0) {
-		return `The current price is unknown, so the price guard cannot judge the new price ${change.to}; ${withheld}; ${override}`;
+		return `The current price is unknown, so the price guard cannot judge the new price ${shownPrice(change.to)}; ${withheld}; ${override}`;
 	}
 	const from = priceInCents(change.from);
 	const to = priceInCents(change.to);
@@ -92,7 +101,7 @@ function guardProblem(change: Change, guard: Exclude<SyncSettings['priceGuard'],
 	const limit = falling ? guard.maxDecreasePercent : guard.maxIncreasePercent;
 	if (falling ? to * 100 >= from * (100 - limit) : to * 100 <= from * (100 + limit)) return undefined;
 	const percent = formatPercent((Math.abs(to - from) / from) * 100);
-	return `New price ${change.to} is ${percent} ${falling ? 'below' : 'above'} the current ${change.from} (Max Price ${falling ? 'Decrease' : 'Increase'} ${limit}%); ${withheld}; ${override}`;
+	return `New price ${shownPrice(change.to)} is ${percent} ${falling ? 'below' : 'above'} the current ${shownPrice(change.from)} (Max Price ${falling ? 'Decrease' : 'Increase'} ${limit}%); ${withheld}; ${override}`;
 }
 
 function outcome(entry: number | null, match: string | number | null, product: IDataObject | undefined, status: SyncStatus): SyncOutcome {
@@ -158,6 +167,8 @@ export function planSync(
 	source: BulkSource,
 	catalogue: IDataObject[],
 	settings: SyncSettings,
+	/** What to set, in the panel's words, to let one entry past the price guard. */
+	howToAllow: (entry: SyncEntry) => string = () => 'set "allowLargePriceChange": true on the entry to send it',
 ): SyncPlan {
 	const { matchBy } = settings;
 	const label = MATCH_LABEL[matchBy];
@@ -182,6 +193,10 @@ export function planSync(
 		const result = outcome(entry.position + 1, entry.match, only, 'planned');
 		if (entry.notes) result.notes = entry.notes;
 		outcomes.push(result);
+		if (entry.unreadPrice) {
+			result.notRead = { basePrice: entry.unreadPrice.given };
+			result.errors.push(entry.unreadPrice.problem);
+		}
 		const positions = repeated.get(entry.key);
 		if (positions) {
 			const where = entriesAt(source, positions);
@@ -198,17 +213,27 @@ export function planSync(
 			continue;
 		}
 		result.changes = changesFor(entry, only);
+		const guard = settings.priceGuard;
+		if (entry.unreadPrice) {
+			// As a price the guard holds back: the stock goes out unless the whole entry is to be held back.
+			result.status = 'price_unreadable';
+			const holdEntry = guard && guard.holdWholeEntry;
+			result.errors[result.errors.length - 1] += holdEntry || !result.changes.stockLevel
+				? holdEntry ? '; nothing of this entry was sent' : '; the price was not sent (the stock is unchanged)'
+				: '; the price was not sent and the stock change was';
+			if (holdEntry) result.changes = {};
+			if (holdEntry || !result.changes.stockLevel) continue;
+		}
 		if (!result.changes.stockLevel && !result.changes.basePrice) {
 			result.status = 'unchanged';
 			continue;
 		}
-		const guard = settings.priceGuard;
 		const priceChange = result.changes.basePrice;
 		// The guard holds back the price; the stock change still goes out (a shop must not keep
 		// selling stock it no longer has) unless the merchant chose to hold back the whole entry.
 		const sendsStockAlone = guard && !guard.holdWholeEntry && result.changes.stockLevel !== undefined;
 		const withheld = sendsStockAlone ? 'the price was held back and the stock change sent' : 'nothing of this entry was sent';
-		const problem = priceChange && guard && !entry.allowLargePriceChange ? guardProblem(priceChange, guard, withheld) : undefined;
+		const problem = priceChange && guard && !entry.allowLargePriceChange ? guardProblem(priceChange, guard, withheld, howToAllow(entry)) : undefined;
 		if (problem && priceChange) {
 			mark(result, 'guarded', problem);
 			if (!sendsStockAlone) continue;
@@ -258,6 +283,7 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 		input = { [matchBy]: entry.match };
 		if (entry.stockLevel !== undefined) input.stockLevel = entry.stockLevel;
 		if (entry.basePrice !== undefined) input.basePrice = entry.basePrice;
+		else if (entry.unreadPrice) input.basePrice = entry.unreadPrice.given as IDataObject[string];
 		if (entry.allowLargePriceChange) input.allowLargePriceChange = true;
 	}
 	const simplified: IDataObject = { id: result.productId, sku: result.sku, success: succeeded(result), status: result.status };
@@ -267,6 +293,7 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 	simplified.input = input;
 	simplified.changes = result.changes;
 	if (result.heldBack) simplified.heldBack = result.heldBack;
+	if (result.notRead) simplified.notRead = result.notRead;
 	if (result.notInList) simplified.notInList = true;
 	return simplified;
 }

@@ -5,6 +5,7 @@
  */
 import {
 	updateDisplayOptions,
+	type NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -25,6 +26,7 @@ import {
 	readPercent,
 	readPrice,
 	readSignedStockLevel,
+	readNumberFormat,
 	readSimplify,
 	readText,
 	type ValueContext,
@@ -38,9 +40,10 @@ import {
 	type Batch,
 	type BatchOutput,
 	type BulkEntry,
+	type BulkSource,
 	type ItemContext,
 } from '../bulkRun';
-import { booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
+import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products';
@@ -66,8 +69,12 @@ const BULK_INPUT = productListInput(
 			placeholder: 'e.g. 8600000000017',
 		}),
 		textField('Stock Level', 'stockLevel', 'Stock to set: a whole number (below 0 is taken as 0 unless Options › Negative Stock says otherwise); empty leaves the stock as it is'),
-		textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals (1299 or 1299.00); empty leaves the price as it is'),
-		booleanField('Allow Large Price Change', 'allowLargePriceChange', 'Whether this price may pass the price guard'),
+		textField('Base Price', 'basePrice', 'Price with VAT to set, at most 2 decimals, written as Options › Number Format says (Plain: 1299 or 1299.00); empty leaves the price as it is. With Skip and Report, a price that cannot be read is reported and the stock still sent'),
+		booleanField(
+			'Allow Large Price Change',
+			'allowLargePriceChange',
+			"Whether this entry's price may pass the price guard. With One Item per Product, map it to a column (true for the rows to let through) or to an expression true for one row only, e.g. {{ $json.EAN === '8600000000017' }}",
+		),
 	],
 	(ctx, entry) => (isBlank(entry.match) ? undefined : `${MATCH_LABEL[matchByOf(ctx)]} ${String(entry.match)}`),
 );
@@ -109,8 +116,12 @@ function readSettings(ctx: ItemContext): SyncSettings {
 	};
 }
 
+/** Skip and Report: an entry with an unreadable price still sends its stock (Stop the Run keeps stopping at it). */
+const skipsInvalidOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('invalidEntries', 'stop') === 'skip');
+
 function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }: BulkEntry<SyncEntry>): SyncEntry {
 	const matchBy = matchByOf(ctx);
+	const format = readNumberFormat(ctx);
 	const matchKey = matchKeyIn(entry, matchBy, fromPanel);
 	const given = entry[matchKey];
 	if (isBlank(given)) throw invalidInput(reader(matchKey), label(matchKey), MISSING, `Match By is "${matchBy}": ${JSON_HINT}`);
@@ -124,12 +135,25 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	};
 	if (!isBlank(entry.stockLevel)) {
 		const stockCtx = reader('stockLevel');
-		const stock = readSignedStockLevel(stockCtx, label('stockLevel'), entry.stockLevel);
+		const stock = readSignedStockLevel(stockCtx, label('stockLevel'), entry.stockLevel, format);
 		const { stockLevel, note } = stockLevelToSend(ctx, stockCtx, label('stockLevel'), stock, 'taken');
 		checked.stockLevel = stockLevel;
 		if (note) checked.notes = [note];
 	}
-	if (!isBlank(entry.basePrice)) checked.basePrice = readPrice(reader('basePrice'), label('basePrice'), entry.basePrice);
+	if (!isBlank(entry.basePrice)) {
+		const readBasePrice = () => readPrice(reader('basePrice'), label('basePrice'), entry.basePrice, format);
+		if (checked.stockLevel === undefined || !skipsInvalidOf(ctx)) checked.basePrice = readBasePrice();
+		else {
+			try {
+				checked.basePrice = readBasePrice();
+			} catch (error) {
+				// invalidInput's error: the value as given, the field in the panel's words, the format's hint.
+				const refused = error as NodeOperationError;
+				const why = typeof refused.description === 'string' && refused.description !== '' ? ` (${refused.description})` : '';
+				checked.unreadPrice = { given: entry.basePrice, problem: `${problemText(refused)}${why}` };
+			}
+		}
+	}
 	if (checked.stockLevel === undefined && checked.basePrice === undefined) {
 		const why = [reader('stockLevel').whyMissing?.(), reader('basePrice').whyMissing?.()].filter((text) => text !== undefined);
 		throw invalidInput(ctx, label(), why.length > 0 ? `nothing to sync: ${why.join('; ')}` : 'nothing to sync', 'Give Stock Level (stockLevel), Base Price (basePrice) or both');
@@ -156,12 +180,41 @@ async function sendUpdates(exec: IExecuteFunctions, settings: SendSettings, upda
 		const error = !sent.ok ? `The bulk update request failed: ${sent.message}` : sent.result.success === true ? undefined : String(sent.result.error);
 		if (sent.ok && typeof sent.result.productName === 'string') outcome.productName = sent.result.productName;
 		if (error === undefined) {
-			if (outcome.status !== 'guarded') outcome.status = 'updated';
+			// Guarded and price_unreadable entries keep their status: their price was not sent.
+			if (outcome.status !== 'guarded' && outcome.status !== 'price_unreadable') outcome.status = 'updated';
 		} else {
 			outcome.status = 'failed';
 			outcome.errors.push(error);
 		}
 	});
+}
+
+const ALLOW = 'allowLargePriceChange';
+
+/** An expression true for one input item only, from the expression that maps its Match Value: `{{ String($json.EAN) === '8600…' }}`. */
+function rowExpression(ctx: ItemContext, match: string | number): string {
+	const raw = ctx.getNodeParameter('itemMatch', undefined, { rawExpressions: true });
+	const mapped = typeof raw === 'string' ? /^=\s*\{\{\s*([\s\S]+?)\s*\}\}\s*$/.exec(raw)?.[1] : undefined;
+	const value = `'${String(match).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+	return `{{ String(${mapped ?? '$json.EAN'}) === ${value} }}`;
+}
+
+/**
+ * What lets one entry past the price guard, in the words of where it came from: the per-item
+ * field mapped to a column or an expression true for that row alone, the row's toggle, or the
+ * JSON key on that entry. Worked out only for the entries the guard holds back.
+ */
+function howToAllowIn(entries: Array<BulkEntry<SyncEntry>>, source: BulkSource): (entry: SyncEntry) => string {
+	let byValue: Map<SyncEntry, BulkEntry<SyncEntry>> | undefined;
+	return (checked) => {
+		byValue ??= new Map(entries.map((entry) => [entry.value as SyncEntry, entry]));
+		const entry = byValue.get(checked);
+		if (!entry) return `set "${ALLOW}": true on the entry to send it`;
+		if (!entry.fromPanel) return `to send it, set "${ALLOW}": true on ${entry.label()}`;
+		if (source.list !== '') return `to send it, turn on ${entry.label(ALLOW)}`;
+		const field = FIELD_LABELS.itemAllowLargePriceChange ?? 'Allow Large Price Change';
+		return `to send it, let ${entry.label(ALLOW)} be true: map ${field} to a column of the sheet (true for the rows to let through), or to an expression true for this row alone, e.g. ${rowExpression(entry.ctx, checked.match)}`;
+	};
 }
 
 async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Promise<BatchOutput[]> {
@@ -173,7 +226,7 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 	const sendSettings = sendSettingsOf(ctx);
 	const valid = batch.entries.filter((entry) => entry.problem === undefined);
 	const catalogue = await readCatalogue(exec, sendSettings);
-	const plan = planSync(ctx, valid.map((entry) => entry.value as SyncEntry), batch.source, catalogue, settings);
+	const plan = planSync(ctx, valid.map((entry) => entry.value as SyncEntry), batch.source, catalogue, settings, howToAllowIn(valid, batch.source));
 	if (!dryRun) await sendUpdates(exec, sendSettings, plan.updates);
 
 	// The plan's outcomes for valid entries, invalid ones in their place.
@@ -203,7 +256,7 @@ const syncStockAndPricesOperation: INodePropertyOptions = {
 	value: OPERATION,
 	action: 'Sync stock and prices',
 	description:
-		'Make the marketplace match a sheet or ERP export: one product per input item (or a list), matched by EAN, ID or SKU; reads the catalogue once, sends only what changed, holds back suspicious prices, and reports per entry, in the order given: product ID, SKU, success, status (updated, unchanged, guarded, not_found, ambiguous, invalid, failed or planned with Dry Run), error and the input',
+		'Make the marketplace match a sheet or ERP export: one product per input item (or a list), matched by EAN, ID or SKU; reads the catalogue once, sends only what changed, holds back suspicious prices, and reports per entry, in the order given: product ID, SKU, success, status (updated, unchanged, guarded, price_unreadable, not_found, ambiguous, invalid, failed or planned with Dry Run), error and the input',
 };
 
 const displayOptions = { show: { resource: ['product'], operation: [OPERATION] } };
@@ -279,6 +332,7 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 			'With Set Stock to 0: the run is refused (nothing sent) when it would set more of the catalogue than this to 0',
 		),
 		NEGATIVE_STOCK_OPTION,
+		NUMBER_FORMAT_OPTION,
 		{
 			displayName: 'When a Price Is Held Back',
 			name: 'guardedEntries',
@@ -298,7 +352,7 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 			...booleanField(
 				'Price Guard',
 				'priceGuard',
-				'Whether to hold back entries whose new price is far from the current one (a wrong column must not reprice the catalogue). An entry with "allowLargePriceChange": true passes.',
+				'Whether to hold back entries whose new price is far from the current one (a wrong column must not reprice the catalogue). An entry whose Allow Large Price Change is true (in JSON, "allowLargePriceChange": true) passes.',
 			),
 			default: true,
 		},

@@ -17,7 +17,7 @@ import { ANSWERS, finishBulkResults, pairProductResults, readAnswer } from '../.
 import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/engine';
 import { readSimplify, readingParameter } from '../../values/values';
-import { bulkResultFields, pacedRouting, panelLabels } from '../common';
+import { NUMBER_FORMAT_OPTION, bulkResultFields, pacedRouting, panelLabels } from '../common';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION, buildProductUpdate, productLocatorField, resolveProductIds, updateFieldsCollection } from '../products';
 import type { OperationModule } from '../contract';
 
@@ -70,7 +70,7 @@ const displayOptions = { show: { resource: ['product'], operation: ['update'] } 
 const updateProductFields = updateDisplayOptions(displayOptions, [
 	productLocatorField({ name: 'productId' }),
 	updateFieldsCollection('Fields to change; give at least one. Fields not added keep their current value.'),
-	...bulkResultFields([NEGATIVE_STOCK_OPTION]),
+	...bulkResultFields([NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION]),
 ]);
 
 const FIELD_LABELS = panelLabels(updateProductFields);

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ANSWERS, pairProductResults } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { bulkOperationModule, bulkWrite, type BulkInput, type BulkRequests } from '../bulkRun';
+import { NUMBER_FORMAT_OPTION } from '../common';
 import {
 	CATALOGUE,
 	NEGATIVE_STOCK_OPTION,
@@ -76,6 +77,6 @@ export const operation = bulkOperationModule<CheckedProductUpdate>(
 			idOfInvalid: (raw) => raw.id,
 			notesOf: ({ notes }) => notes,
 		}),
-		options: [NEGATIVE_STOCK_OPTION],
+		options: [NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION],
 	},
 );
