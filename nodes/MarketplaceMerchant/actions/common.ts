@@ -115,7 +115,7 @@ export function bulkResultFields(options: INodeProperties[] = []): INodeProperti
 			booleanField(
 				'Fail on Item Errors',
 				'failOnItemErrors',
-				'With Settings › On Error set to "Continue (using regular output)": whether an entry the service rejects fails its whole input item, instead of coming out as an item with success false, the error and the input. Under the default On Error a rejected entry fails the run anyway (once the others are written); under "Continue (using error output)" it leaves through the error output.',
+				'With Settings › On Error set to "Continue": whether an entry the service rejects fails its whole input item, instead of coming out as an item with success false, the error and the input. Under the default On Error a rejected entry fails the run anyway (once the others are written); under "Continue (using error output)" it leaves through the error output.',
 			),
 			...options,
 		]),
