@@ -95,7 +95,9 @@ export function assertOneBatch(log: RequestLogEntry[], writeSize: number | undef
 		.filter((entry) => entry.route === 'basicProducts' && entry.status === 200)
 		.map((entry) => Number(entry.query.page))
 		.sort((a, b) => a - b);
-	const writes = log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount);
+	// A write the service refused with 429 wrote nothing and was sent again: several runs in a row
+	// (each `n8n execute` its own process, pacing itself afresh) can exceed the live minute limit.
+	const writes = log.filter((entry) => entry.route === 'productBulk' && entry.status !== 429).map((entry) => entry.itemCount);
 	const lastPage = ROWS_CATALOGUE / CATALOGUE_PAGE;
 	if (writeSize === undefined) {
 		assert.deepEqual([pages, writes], [[], []], 'requests sent although the run was stopped');
