@@ -16,9 +16,15 @@ import { executeWorkflow, importCredentials, importWorkflows, type CliExecutionR
 
 const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
 
-function outputOf(execution: CliExecutionResult, nodeName: string): Array<{ json: Json; pairedItem?: { item: number } }> {
+function outputOf(execution: CliExecutionResult, nodeName: string, output = 0): Array<{ json: Json; pairedItem?: { item: number } }> {
 	const runs = execution.data.resultData.runData[nodeName] ?? [];
-	return runs.flatMap((run) => (run.data?.main?.[0] ?? []) as Array<{ json: Json; pairedItem?: { item: number } }>);
+	return runs.flatMap((run) => (run.data?.main?.[output] ?? []) as Array<{ json: Json; pairedItem?: { item: number } }>);
+}
+
+/** The example as imported here: its Send Email node disabled (no SMTP server to send to), so the run shows what it would have mailed. */
+function withoutMail(example: Json & { id: string }): Json & { id: string } {
+	const nodes = (example.nodes as Array<Json & { type: string }>).map((node) => (node.type === 'n8n-nodes-base.emailSend' ? { ...node, disabled: true } : node));
+	return { ...example, nodes };
 }
 
 function succeeded(execution: CliExecutionResult): void {
@@ -35,7 +41,7 @@ export async function checkExamples(installation: N8nInstallation, userFolder: s
 		const read = async (file: string) => JSON.parse((await readFile(path.join(EXAMPLES_DIR, file), 'utf8')).split(FILES_DIR).join(filesDir)) as Json & { id: string };
 		const examples = {
 			rows: await read('stock-sync.json'),
-			csv: await read('stock-price-sync.json'),
+			csv: withoutMail(await read('stock-price-sync.json')),
 			sale: await read('discount-scheduling.json'),
 		};
 		const imported = await check('examples: the credential the examples name and the examples import', async () => {
@@ -56,22 +62,31 @@ export async function checkExamples(installation: N8nInstallation, userFolder: s
 			assert.equal(sandbox.state.product(100003)?.stockLevel, 40);
 		});
 
-		await check('example "sync from a CSV": read with n8n\'s file nodes, one catalogue read and one write; the decimal-comma row and the guarded price reach "Rows to Check"', async () => {
+		await check('example "sync from a CSV": read with n8n\'s file nodes, one catalogue read and one write; the decimal-comma row leaves through the error output to the mail, the guarded price reaches "Prices to Check"', async () => {
 			sandbox.clearLog();
 			const execution = await executeWorkflow(installation, userFolder, examples.csv.id, { env });
 			succeeded(execution);
 			const items = outputOf(execution, 'Sync');
-			assert.equal(items.length, 12);
-			assert.deepEqual(items.map(({ pairedItem }) => pairedItem?.item), [...Array(12).keys()]);
-			// Issue 29: the row's stock goes out, its unreadable price is reported.
-			assert.equal(items[2].json.status, 'price_unreadable');
-			assert.match(String(items[2].json.error), /^row 3 \(EAN \d+\) › Base Price: "1,299" is not a price/);
-			assert.equal(items[4].json.status, 'guarded');
+			assert.equal(items.length, 11);
+			assert.deepEqual(items.map(({ pairedItem }) => pairedItem?.item), [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+			assert.equal(items[3].json.status, 'guarded');
+			const rejected = outputOf(execution, 'Sync', 1);
+			assert.deepEqual(rejected.map(({ pairedItem }) => pairedItem?.item), [2]);
+			// Issue 29: the row's stock goes out, its unreadable price is reported, and the row is rejected.
+			assert.match(String(rejected[0].json.message), /^row 3 \(EAN \d+\) › Base Price: "1,299" is not a price/);
+			assert.equal((rejected[0].json.error as Json).status, 'price_unreadable');
 			assert.deepEqual(sandbox.log.filter((entry) => entry.route === 'basicProducts').length > 0, true);
 			assert.deepEqual(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount), [12]);
-			assert.deepEqual(outputOf(execution, 'Rows to Check').map(({ json }) => json.status), ['price_unreadable', 'guarded']);
+			assert.deepEqual(outputOf(execution, 'Prices to Check').map(({ json }) => json.status), ['guarded']);
+			const mailed = outputOf(execution, 'All Rejected Rows');
+			assert.deepEqual(mailed.map(({ json }) => (json.message as string[]).length), [1], 'the one item the mail is made of lists the rejected row');
+			assert.ok(execution.data.resultData.runData['Mail the Rejected Rows'], 'the mail node was reached');
 			const hints = (execution.data.resultData.runData.Sync?.[0] as { hints?: Array<{ message: string }> } | undefined)?.hints ?? [];
-			assert.match(hints[0]?.message ?? '', /^2 of 12 entries rejected/);
+			assert.deepEqual(
+				hints.map(({ message }) => message.split(':')[0]),
+				['1 price held back by the price guard, the stock sent', '1 of 12 entries rejected'],
+			);
+			return String(rejected[0].json.message);
 		});
 
 		await check('example "a week\'s sale": Get Many\'s products become discounts without renaming, dates from today', async () => {

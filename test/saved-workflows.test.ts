@@ -32,6 +32,12 @@ interface SavedWorkflowCase {
 	anyString?: string[];
 	/** Saved at a version whose output later versions may add fields to (docs/versioning.md): the saved fields must stay as they were. */
 	fieldsMayBeAdded?: boolean;
+	/**
+	 * A run with rejected entries: since issue 29 (CHANGELOG, Changed) it ends as an error under the
+	 * default On Error, with a message that starts so, once the accepted entries are written; `expected` is what
+	 * the workflow gives with On Error = Continue on its nodes, the way back the changelog names.
+	 */
+	rejects?: string;
 }
 
 /** `__YEAR__` stands for next year, where dates must lie in the future whenever the test runs. */
@@ -99,8 +105,8 @@ describe('Saved workflows of typeVersion 1 give the output they gave when saved'
 	it.each(files)('%s', async (file) => {
 		const saved = load(file);
 		if (saved.clock) useSharedClock(saved.clock);
-		const sandbox = await startSandbox({ rateLimits: false, ...saved.sandbox });
-		const credentials = { marketplaceMerchantApi: sandboxCredential(sandbox) };
+		let sandbox = await startSandbox({ rateLimits: false, ...saved.sandbox });
+		let credentials = { marketplaceMerchantApi: sandboxCredential(sandbox) };
 		try {
 			if (saved.clock) {
 				const { outputs, staticData } = await pollSavedTrigger(saved, credentials);
@@ -108,7 +114,17 @@ describe('Saved workflows of typeVersion 1 give the output they gave when saved'
 				expect(staticData).toEqual(saved.expectedStaticData);
 				return;
 			}
-			const result = await runWorkflow({ name: saved.workflow.name, ...withInput(saved) }, { credentials });
+			const workflow = withInput(saved);
+			if (saved.rejects) {
+				// As saved: an error naming the rejected entries. Then, on a fresh sandbox, with On Error = Continue: the saved output.
+				const loud = await runWorkflow({ name: saved.workflow.name, ...workflow }, { credentials });
+				expect(loud.error?.message.startsWith(saved.rejects)).toBe(true);
+				await sandbox.close();
+				sandbox = await startSandbox({ rateLimits: false, ...saved.sandbox });
+				credentials = { marketplaceMerchantApi: sandboxCredential(sandbox) };
+				workflow.nodes = workflow.nodes.map((node) => (node.type.includes('marketplace') ? { ...node, onError: 'continueRegularOutput' } : node));
+			}
+			const result = await runWorkflow({ name: saved.workflow.name, ...workflow }, { credentials });
 			expect(result.error).toBeUndefined();
 			const outputs = Object.fromEntries(Object.keys(saved.expected).map((name) => [name, result.json(name)]));
 			const expected = expectedOutputs(saved);

@@ -9,12 +9,16 @@ import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHin
 
 import type { ProductRecord } from '../../sandbox';
 import type { WorkflowRunResult } from '../harness';
-import { NOW, YEAR, apiRequests, freshProducts, goodPrice, runner, saleDays, sandbox, sandboxPerTest, sent } from './helpers';
+import { NOW, YEAR, apiRequests, freshProducts, goodPrice, newEan, runner, saleDays, sandbox, sandboxPerTest, sent } from './helpers';
 
 const start = sandboxPerTest((products: number = 300) => ({ now: NOW, products }));
 const discountStart = sandboxPerTest(() => ({ now: `${YEAR}-06-15T10:00:00Z`, seed: 5, products: 1_400 }));
 const run = runner();
 const NEW_NODE = { node: { typeVersion: 2 } };
+/** On Error = Continue (using regular output): rejected entries come out as items with success false. */
+const CONTINUE = { node: { typeVersion: 2, onError: 'continueRegularOutput' as const } };
+/** On Error = Continue (using error output): rejected entries leave through output 1. */
+const ERROR_OUTPUT = { node: { typeVersion: 2, onError: 'continueErrorOutput' as const } };
 
 /** A sheet's rows as Read CSV gives them: its own column names, every value text. */
 function sheetRows(products: ProductRecord[], change: (product: ProductRecord, index: number) => IDataObject = () => ({})): IDataObject[] {
@@ -115,7 +119,8 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 
 		const result = await run({ ...SYNC_MAPPED, itemMatch: '={{ $json.ean }}' }, sheetRows(products), NEW_NODE);
 
-		expect(result.error?.message).toBe("row 1 › Match Value: `{{ $json.ean }}` gave no value: the input item has no field 'ean' (it has: EAN, Qty, Price) (item 0)");
+		const why = "`{{ $json.ean }}` gave no value: the input item has no field 'ean' (it has: EAN, Qty, Price)";
+		expect(result.error?.message).toBe(`2 entries are invalid, nothing was sent: row 1 › Match Value: ${why}; row 2 › Match Value: ${why}`);
 		expect(apiRequests()).toEqual([]);
 	});
 
@@ -157,14 +162,14 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([2]);
 	});
 
-	it('Skip and Report: the valid rows are sent, the invalid one comes out as success false with the reason, and the output pane says how many were rejected', async () => {
+	it('Skip and Report under On Error = Continue: the valid rows are sent, the invalid one comes out as success false with the reason, and the output pane says how many were rejected', async () => {
 		await start();
 		const products = settledProducts(4);
 
 		const result = await run(
 			{ ...SYNC_MAPPED, invalidEntries: 'skip' },
 			sheetRows(products, (_, index) => (index === 2 ? { Price: '1,299' } : {})),
-			NEW_NODE,
+			CONTINUE,
 		);
 
 		expect(result.error).toBeUndefined();
@@ -184,6 +189,7 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		const result = await run(
 			{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}', invalidEntries: 'skip' },
 			[{ products: [{ ean: a.ean, stockLevel: 'many' }, { ean: b.ean, stockLevel: b.stockLevel + 1 }] }],
+			{ node: { onError: 'continueRegularOutput' } },
 		);
 
 		expect(result.json('Node').map((item) => [item.status, item.error])).toEqual([
@@ -193,7 +199,7 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		expect(hintsOf(result)).toHaveLength(1);
 	});
 
-	it('a rejection by the service shows in the hint too, and entries that succeeded carry no error', async () => {
+	it('under On Error = Continue, a rejection by the service shows in the hint too, and entries that succeeded carry no error', async () => {
 		await start();
 		const [a, b] = settledProducts(2);
 
@@ -204,7 +210,7 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 				{ id: 999_999, stock: 1 },
 				{ id: b.id, stock: 8 },
 			],
-			NEW_NODE,
+			CONTINUE,
 		);
 
 		const items = result.output('Node');
@@ -239,10 +245,146 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 
 		const result = await run(SYNC_MAPPED, [{ EAN: a.ean, Qty: '0', Price: String(Math.round(a.basePrice * 0.3)) }], NEW_NODE);
 
+		// Not a rejection: the run does not fail; the hint says a price waits.
+		expect(result.error).toBeUndefined();
+		expect(hintsOf(result).map((hint) => hint.message)).toEqual([expect.stringMatching(/^1 price held back by the price guard, the stock sent/)]);
 		const [item] = result.json('Node');
 		expect(item).toMatchObject({ success: false, status: 'guarded', changes: { stockLevel: { from: a.stockLevel, to: 0 } } });
 		expect(item.error).toMatch(/the price was held back and the stock change sent/);
 		expect(sandbox.state.product(a.id)).toMatchObject({ stockLevel: 0, newBasePrice: a.basePrice });
+	});
+});
+
+describe('rejected entries are loud, by the node\'s On Error setting', () => {
+	const rowsWithRejections = (products: ProductRecord[], unknownEan: string) =>
+		sheetRows(products, (_, index) => (index === 1 ? { Price: '1,299' } : index === 3 ? { EAN: unknownEan } : {}));
+
+	it('default On Error (Skip and Report): the valid rows are written first, then the execution fails naming the rejected row', async () => {
+		await start();
+		const products = settledProducts(4);
+
+		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip' }, sheetRows(products, (_, index) => (index === 2 ? { Price: '1,299' } : {})), NEW_NODE);
+
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(`1 of 4 entries rejected (the other 3 went through): row 3 (EAN ${products[2].ean}) › Base Price: "1,299" is not a price`);
+		expect(result.error?.description).toMatch(/Continue \(using error output\)/);
+		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([3]);
+		expect(products.map((product) => sandbox.state.product(product.id)?.stockLevel)).toEqual(
+			products.map((product, index) => (index === 2 ? product.stockLevel : product.stockLevel + 1)),
+		);
+	});
+
+	it('default On Error: a row the service rejects (Update Many, an unknown product) fails the execution once the others are written', async () => {
+		await start();
+		const [a, b] = settledProducts(2);
+
+		const result = await run(
+			{ resource: 'product', operation: 'updateMany', itemId: '={{ $json.id }}', itemUpdateFields: { stockLevel: '={{ $json.stock }}' } },
+			[
+				{ id: a.id, stock: 7 },
+				{ id: 999_999, stock: 1 },
+				{ id: b.id, stock: 8 },
+			],
+			NEW_NODE,
+		);
+
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/^1 of 3 entries rejected \(the other 2 went through\): row 2\b.*: Product 999999 does not exist$/);
+		expect([sandbox.state.product(a.id)?.stockLevel, sandbox.state.product(b.id)?.stockLevel]).toEqual([7, 8]);
+	});
+
+	it('default On Error: rows not in the catalogue fail a Sync once the others are written; more than ten are named as ten "and N more"', async () => {
+		await start();
+		const products = settledProducts(13);
+		const rows = sheetRows(products, (product, index) => (index < 12 ? { EAN: newEan(String(index + 1)) } : {}));
+
+		const result = await run(SYNC_MAPPED, rows, NEW_NODE);
+
+		const message = result.error?.message ?? '';
+		expect(message).toMatch(/^12 of 13 entries rejected \(the other 1 went through\): row 1 \(EAN \d+\): No product in the catalogue has EAN \d+; /);
+		expect(message.match(/No product in the catalogue/g)).toHaveLength(10);
+		expect(message).toMatch(/; row 10 \(EAN \d+\): No product in the catalogue has EAN \d+; and 2 more$/);
+		expect(sandbox.state.product(products[12].id)?.stockLevel).toBe(products[12].stockLevel + 1);
+	});
+
+	it('Continue (using error output): accepted rows leave through the main output, each rejected one through the error output with its row, reason and input, on its CSV row', async () => {
+		await start();
+		const products = settledProducts(4);
+		const unknown = newEan('77');
+
+		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip' }, rowsWithRejections(products, unknown), ERROR_OUTPUT);
+
+		expect(result.status).toBe('success');
+		const main = result.output('Node', 0);
+		expect(main.map(({ json }) => [json.id, json.status])).toEqual([
+			[products[0].id, 'updated'],
+			[products[2].id, 'updated'],
+		]);
+		expect(pairedItems(main)).toEqual([{ item: 0 }, { item: 2 }]);
+		const rejected = result.output('Node', 1);
+		expect(pairedItems(rejected)).toEqual([{ item: 1 }, { item: 3 }]);
+		const invalid = `row 2 (EAN ${products[1].ean}) › Base Price: "1,299" is not a price`;
+		expect(rejected[0].json).toEqual({
+			EAN: products[1].ean,
+			Qty: String(products[1].stockLevel + 1),
+			Price: '1,299',
+			message: invalid,
+			error: expect.objectContaining({ row: `row 2 (EAN ${products[1].ean})`, reason: invalid, success: false, status: 'invalid' }),
+		});
+		expect(rejected[1].json).toMatchObject({
+			EAN: unknown,
+			message: `row 4 (EAN ${unknown}): No product in the catalogue has EAN ${unknown}`,
+			error: { row: `row 4 (EAN ${unknown})`, status: 'not_found', input: { ean: unknown, stockLevel: products[3].stockLevel + 1, basePrice: products[3].basePrice } },
+		});
+		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([2]);
+		expect(hintsOf(result).map((hint) => hint.message)).toEqual([expect.stringMatching(/^2 of 4 entries rejected: they leave through the error output/)]);
+	});
+
+	it('Continue (using error output) with Summary Only: the summary on the main output, the rejected row on the error output', async () => {
+		await start();
+		const products = settledProducts(4);
+		const unknown = newEan('78');
+
+		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip', output: 'summary' }, rowsWithRejections(products, unknown), ERROR_OUTPUT);
+
+		expect(result.json('Node', 0)).toEqual([expect.objectContaining({ entries: 4, counts: expect.objectContaining({ updated: 2, invalid: 1, not_found: 1 }) })]);
+		expect(result.json('Node', 1).map((json) => json.message)).toEqual([expect.stringMatching(/^row 2 \(EAN \d+\) › Base Price/), expect.stringMatching(/^row 4 \(EAN \d+\): No product/)]);
+	});
+
+	it('Continue (using regular output): as before, rejected rows are items with success false in the main output; nothing leaves an error output', async () => {
+		await start();
+		const products = settledProducts(4);
+
+		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip' }, rowsWithRejections(products, newEan('79')), CONTINUE);
+
+		expect(result.status).toBe('success');
+		expect(result.json('Node').map((json) => json.status)).toEqual(['updated', 'invalid', 'updated', 'not_found']);
+		expect(result.output('Node', 1)).toEqual([]);
+	});
+
+	it('Dry Run is a preview: what it would reject never fails the run', async () => {
+		await start();
+		const products = settledProducts(2);
+
+		const result = await run({ ...SYNC_MAPPED, dryRun: true }, sheetRows(products, (_, index) => (index === 1 ? { EAN: newEan('80') } : {})), NEW_NODE);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node').map((json) => json.status)).toEqual(['planned', 'not_found']);
+		expect(sent('productBulk')).toEqual([]);
+	});
+
+	it('Stop the Run names every invalid row, with its field and reason: ten, then "and N more"; nothing is sent', async () => {
+		await start();
+		const products = settledProducts(13);
+
+		const result = await run(SYNC_MAPPED, sheetRows(products, (_, index) => (index < 12 ? { Price: '1,299' } : {})), NEW_NODE);
+
+		const message = result.error?.message ?? '';
+		expect(message.startsWith(`12 entries are invalid, nothing was sent: row 1 (EAN ${products[0].ean}) › Base Price: "1,299" is not a price; row 2 (EAN `)).toBe(true);
+		expect(message.match(/› Base Price: "1,299" is not a price/g)).toHaveLength(10);
+		expect(message.endsWith(`row 10 (EAN ${products[9].ean}) › Base Price: "1,299" is not a price; and 2 more`)).toBe(true);
+		expect(result.error?.description).toMatch(/Skip and Report/);
+		expect(apiRequests()).toEqual([]);
 	});
 });
 

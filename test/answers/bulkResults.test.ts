@@ -29,9 +29,14 @@ describe('node', () => {
 		sandbox.clearLog();
 	});
 
+	/**
+	 * With On Error = Continue: these tests read the items of rejected entries, which a run gives
+	 * there (under the default On Error it fails naming them: test/actions/bulkRun.test.ts).
+	 */
 	async function run(parameters: INodeParameters, inputItems: unknown[] = [{}], options: RunNodeOptions = {}) {
 		return await runNode(NODE, parameters, inputItems, {
 			credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) },
+			node: { onError: 'continueRegularOutput' },
 			...options,
 		});
 	}
@@ -125,8 +130,10 @@ describe('node', () => {
 
 			const result = await updateMany([{ id: product.id, stockLevel: 4 }], { failOnItemErrors: true });
 
-			expect(result.error?.message).toBe('1 of 1 entries failed: 0 rejected by the service, 1 without a result');
-			expect(result.error?.description).toContain(NO_RESULT_ERROR);
+			// Under On Error = Continue (using regular output), where Fail on Item Errors still matters: the item fails.
+			const [failed] = result.nodes[NODE_UNDER_TEST_NAME].itemErrors;
+			expect(failed.error.message).toBe('1 of 1 entries failed: 0 rejected by the service, 1 without a result');
+			expect(failed.error.description).toContain(NO_RESULT_ERROR);
 		});
 	});
 
@@ -196,7 +203,7 @@ describe('node', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual(entries.map(noResult));
-			expect(failing.error?.message).toBe('3 of 3 entries failed: 0 rejected by the service, 3 without a result');
+			expect(failing.nodes[NODE_UNDER_TEST_NAME].itemErrors.map(({ error }) => error.message)).toEqual(['3 of 3 entries failed: 0 rejected by the service, 3 without a result']);
 		});
 
 		it('Schedule: fewer results than entries leave the last entries failed and the others paired', async () => {

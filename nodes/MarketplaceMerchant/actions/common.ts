@@ -133,7 +133,7 @@ export function bulkResultFields(options: INodeProperties[] = []): INodeProperti
 			booleanField(
 				'Fail on Item Errors',
 				'failOnItemErrors',
-				'Whether to fail the input item when the service rejects any entry. When off, rejected entries come out as items with success false, the error and the input, in the order of the entries.',
+				'With Settings › On Error set to "Continue": whether an entry the service rejects fails its whole input item, instead of coming out as an item with success false, the error and the input. Under the default On Error a rejected entry fails the run anyway (once the others are written); under "Continue (using error output)" it leaves through the error output.',
 			),
 			...options,
 		]),

@@ -6,13 +6,15 @@ import { DISCOUNT_SANDBOX, YEAR, discountRequests, freshProducts, goodPrice, run
 
 sandboxPerFile(DISCOUNT_SANDBOX);
 const run = runner('discount');
+/** On Error = Continue: rejected discounts come out as items (under the default the run fails naming them). */
+const CONTINUE = { node: { onError: 'continueRegularOutput' as const } };
 
 describe('Discount › Schedule', () => {
 	it('outputs one item per discount: scheduled ones with their id, rejected ones with the service message and input', async () => {
 		const [first, second] = freshProducts(2);
 		const tooExpensive = { ...sale(second), discountPrice: Math.round(second.basePrice * 0.99) };
 		const overlapping = { ...sale(first, `05/08/${YEAR}`, `12/08/${YEAR}`), discountPrice: goodPrice(first) - 1 };
-		const result = await schedule([sale(first), tooExpensive, overlapping]);
+		const result = await schedule([sale(first), tooExpensive, overlapping], {}, CONTINUE);
 
 		expect(result.error).toBeUndefined();
 		const [scheduled, rejectedPrice, rejectedOverlap] = result.json(NODE_UNDER_TEST_NAME);
@@ -49,7 +51,7 @@ describe('Discount › Schedule', () => {
 	it('with Simplify off, gives the service\'s own result (success, data, error) with the input, in the entries\' order', async () => {
 		const [first, second] = freshProducts(2);
 		const tooExpensive = { ...sale(second), discountPrice: second.basePrice };
-		const result = await schedule([sale(first), tooExpensive], { simplify: false });
+		const result = await schedule([sale(first), tooExpensive], { simplify: false }, CONTINUE);
 
 		const [scheduled, rejected] = result.json(NODE_UNDER_TEST_NAME);
 		expect(scheduled).toMatchObject({ success: true, data: { merchantInventoryId: first.id, discountId: expect.any(String) }, input: { merchantInventoryId: first.id } });
@@ -99,14 +101,18 @@ describe('Discount › Schedule', () => {
 		});
 	});
 
-	it('with Fail on Item Errors, a rejected entry fails the node with the service message', async () => {
+	it.each([
+		['without', {}],
+		['with', { options: { failOnItemErrors: true } }],
+	])('under the default On Error, %s Fail on Item Errors, a rejected entry fails the run with the service message once the others are scheduled', async (_case, parameters) => {
 		const [first, second] = freshProducts(2);
 		const tooExpensive = { ...sale(second), discountPrice: second.basePrice };
-		const result = await schedule([sale(first), tooExpensive], { options: { failOnItemErrors: true } });
+		const result = await schedule([sale(first), tooExpensive], parameters);
 
-		expect(result.error?.message).toBe('1 of 2 entries were rejected by the service');
-		expect(result.error?.description).toContain('at least 5% below the regular price');
-		expect(result.error?.description).toMatch(new RegExp(`^Entry 2 \\{"merchantInventoryId":${second.id},.*: .*at least 5% below the regular price`));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/^1 of 2 entries rejected \(the other 1 went through\): Discounts \(JSON\) › entry 2: .*at least 5% below the regular price/);
+		expect(sandbox.state.discounts.filter((discount) => discount.merchantInventoryId === first.id)).toHaveLength(1);
+		expect(sandbox.state.discounts.filter((discount) => discount.merchantInventoryId === second.id)).toHaveLength(0);
 	});
 
 	it('with Continue on Fail, an item whose entries were rejected becomes an error item and the other items keep their results', async () => {
@@ -262,7 +268,7 @@ describe('Discount › Schedule, results of several requests', () => {
 		const discounts = products.map((product) => sale(product, `21/08/${YEAR}`, `25/08/${YEAR}`));
 		sandbox.setVariants({ bulkResultsRepeated: 1 });
 		try {
-			const result = await schedule(discounts);
+			const result = await schedule(discounts, {}, CONTINUE);
 
 			expect(result.error).toBeUndefined();
 			expect(discountRequests().map((entry) => entry.itemCount)).toEqual([500, 1]);

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { DiscountRecord } from '../../../sandbox';
-import { NODE_UNDER_TEST_NAME } from '../../harness';
+import { NODE_UNDER_TEST_NAME, type RunNodeOptions } from '../../harness';
 import { dayAhead, freshProducts, locator, runner, sale, saleDays, sandbox, sandboxPerFile, schedule, sent } from '../helpers';
 import { shownPrice } from '../../../nodes/MarketplaceMerchant/values/values';
 
@@ -42,7 +42,9 @@ async function runningAndPending(): Promise<{ running: DiscountRecord; pending: 
 	return { running, pending };
 }
 
-const update = (discounts: IDataObject[], parameters: IDataObject = {}) => run({ operation: 'update', ...parameters }, [{ discounts }]);
+const update = (discounts: IDataObject[], parameters: IDataObject = {}, options: RunNodeOptions = {}) => run({ operation: 'update', ...parameters }, [{ discounts }], options);
+/** On Error = Continue: refused entries come out as items (under the default the run fails naming them, once the others are sent). */
+const CONTINUE: RunNodeOptions = { node: { onError: 'continueRegularOutput' } };
 
 /** The body of a running discount's update: its product, the new price and currency, nothing else. */
 const runningBody = (discount: DiscountRecord, price: number) => ({
@@ -118,7 +120,7 @@ describe('Discount › Update', () => {
 			const since = `discount ${running.discountId} is running (since ${running.dateFrom})`;
 			const notListed = `is not among the discounts running now or starting by ${dayAhead(366)} (the service's list from ${dayAhead(0)}): it has ended, was cancelled or does not exist`;
 
-			const result = await update(entries, { invalidEntries: 'skip' });
+			const result = await update(entries, { invalidEntries: 'skip' }, CONTINUE);
 
 			expect(result.error).toBeUndefined();
 			const items = result.json(NODE_UNDER_TEST_NAME);
@@ -138,14 +140,16 @@ describe('Discount › Update', () => {
 			expect(stored(running.discountId)).toMatchObject({ discountPrice: running.discountPrice - 1, dateFrom: running.dateFrom, dateTo: running.dateTo });
 		});
 
-		it('Stop the Run: the first refused entry fails the run and nothing is sent', async () => {
+		it('Stop the Run: one error names every refused entry and nothing is sent', async () => {
 			const { running, entries } = await refusedEntries();
 
 			const result = await update(entries);
 
-			expect(result.error?.message).toBe(
-				`Discounts (JSON) › entry 1 › New Date To (newDateTo): discount ${running.discountId} is running (since ${running.dateFrom}): its end cannot change (item 0)`,
+			const message = result.error?.message ?? '';
+			expect(message).toMatch(
+				`6 entries are invalid, nothing was sent: Discounts (JSON) › entry 1 › New Date To (newDateTo): discount ${running.discountId} is running (since ${running.dateFrom}): its end cannot change; Discounts (JSON) › entry 2 › `,
 			);
+			expect(message).toMatch(/; Discounts \(JSON\) › entry 6 › id: is not among the discounts running now/);
 			expect(sent('discountUpdate')).toHaveLength(0);
 			expect(stored(running.discountId).discountPrice).toBe(running.discountPrice);
 		});
@@ -169,6 +173,7 @@ describe('Discount › Update', () => {
 				{ discountId: endless.discountId, newDiscountPrice: endless.discountPrice - 5 },
 			],
 			{ invalidEntries: 'skip' },
+			CONTINUE,
 		);
 
 		const [asked, typed, cleared] = result.json(NODE_UNDER_TEST_NAME);

@@ -202,6 +202,8 @@ describe('Product: Import', () => {
 });
 
 const V3 = { node: { typeVersion: 3 } };
+/** Version 3 with On Error = Continue: products not sent come out as items (under the default the run fails naming them). */
+const V3_CONTINUE = { node: { typeVersion: 3, onError: 'continueRegularOutput' as const } };
 
 /** A row as a sheet gives it, with every field a new EAN needs. */
 function sheetRow(ean: string, more: Record<string, unknown> = {}) {
@@ -368,7 +370,11 @@ describe('Product: Import, node version 3', () => {
 		const { brand: _brand, ...withoutBrand } = MAPPED.itemProductFields;
 		const parameters = { ...MAPPED, itemProductFields: withoutBrand, invalidEntries: 'skip' };
 
-		const result = await run(parameters, rows, V3);
+		// Under the default On Error: nothing went through, and the run fails naming every product.
+		const loud = await run(parameters, rows, V3);
+		expect(loud.error?.message).toMatch(new RegExp(`^3 of 3 entries rejected: row 1 \\(EAN ${eans[0]}\\) › Product Fields › Brand: is required`));
+
+		const result = await run(parameters, rows, V3_CONTINUE);
 
 		expect(result.error).toBeUndefined();
 		const json = result.json('Node');
@@ -405,7 +411,7 @@ describe('Product: Import, node version 3', () => {
 				{ Name: 'Majica', EAN: linked.ean },
 				{ Name: 'Nova', EAN: fresh },
 			],
-			V3,
+			V3_CONTINUE,
 		);
 
 		expect(result.error).toBeUndefined();
@@ -489,7 +495,7 @@ describe('Product: Import, node version 3, mapped Product Fields', () => {
 			await start(1);
 			sandbox.setVariants({ importBodyShape: 'list' });
 			const parameters = { ...MAPPED, itemProductFields: { ...MAPPED.itemProductFields, stockLevel, sku }, invalidEntries: 'skip' };
-			const result = await run(parameters, rows, V3);
+			const result = await run(parameters, rows, V3_CONTINUE);
 			expect(result.error).toBeUndefined();
 			return result.json('Node').map(({ success, error, ean }) => ({ success, error, ean, stock: sandbox.state.productByEan(String(ean))?.stockLevel }));
 		};

@@ -6,19 +6,26 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ProductRecord } from '../../../sandbox';
-import type { WorkflowRunResult } from '../../harness';
+import type { RunNodeOptions, WorkflowRunResult } from '../../harness';
 import { NOW, runner, sandbox, sandboxPerTest } from '../helpers';
 
 const start = sandboxPerTest((products: number = 300) => ({ now: NOW, products }));
 const run = runner();
 
 /** A sync run with the detailed outcome (Simplify off), which the tests of what a run decides read; Simplify is tested on its own. */
-async function sync(products: unknown[], parameters: INodeParameters = {}): Promise<WorkflowRunResult> {
+async function sync(products: unknown[], parameters: INodeParameters = {}, options: RunNodeOptions = {}): Promise<WorkflowRunResult> {
 	return await run(
 		{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}', simplify: false, ...parameters },
 		[{ products }],
+		options,
 	);
 }
+
+/**
+ * On Error = Continue: the outcomes of entries not written (not found, ambiguous, failed, guarded
+ * whole) are items there; under the default the run fails naming them (test/actions/bulkRun.test.ts).
+ */
+const CONTINUE: RunNodeOptions = { node: { onError: 'continueRegularOutput' } };
 
 /** Products whose price applies as it is (no change pending for tomorrow), with some stock. */
 function settledProducts(): ProductRecord[] {
@@ -123,7 +130,7 @@ describe('Product: Sync Stock and Prices', () => {
 			{ sku: d.sku, basePrice: Math.round(d.basePrice * 0.6) },
 		];
 
-		const result = await sync(entries, { matchBy: 'sku' });
+		const result = await sync(entries, { matchBy: 'sku' }, CONTINUE);
 
 		const items = result.json('Node');
 		expect(statuses(result)).toEqual(['guarded', 'guarded', 'updated', 'updated']);
@@ -142,7 +149,7 @@ describe('Product: Sync Stock and Prices', () => {
 		const whole = await sync([{ sku: a.sku, basePrice: Math.round(a.basePrice * 0.4), stockLevel: a.stockLevel + 5 }], {
 			matchBy: 'sku',
 			options: { guardedEntries: 'holdEntry' },
-		});
+		}, CONTINUE);
 		expect(statuses(whole)).toEqual(['guarded']);
 		expect((whole.json('Node')[0].errors as string[])[0]).toMatch(/nothing of this entry was sent/);
 		expect(bulkBodies()).toEqual([]);
@@ -162,7 +169,7 @@ describe('Product: Sync Stock and Prices', () => {
 		const result = await sync([
 			{ ean: `0${a.ean}`, stockLevel: a.stockLevel + 1 },
 			{ ean: '4006381333931', stockLevel: 3 },
-		]);
+		], {}, CONTINUE);
 
 		expect(result.json('Node').map(({ status, productId }) => ({ status, productId }))).toEqual([
 			{ status: 'updated', productId: a.id },
@@ -189,7 +196,7 @@ describe('Product: Sync Stock and Prices', () => {
 			{ ean: a.ean, stockLevel: 1 },
 			{ ean: b.ean, stockLevel: 2 },
 			{ ean: `0${a.ean}`, stockLevel: 3 },
-		]);
+		], {}, CONTINUE);
 
 		const items = result.json('Node');
 		expect(statuses(result)).toEqual(['ambiguous', 'ambiguous', 'ambiguous']);
@@ -208,7 +215,7 @@ describe('Product: Sync Stock and Prices', () => {
 		const result = await sync([
 			{ ean: a.ean, stockLevel: a.stockLevel + 1 },
 			{ ean: b.ean, stockLevel: b.stockLevel },
-		]);
+		], {}, CONTINUE);
 
 		expect(result.error).toBeUndefined();
 		expect(statuses(result)).toEqual(['failed', 'unchanged']);
@@ -224,7 +231,7 @@ describe('Product: Sync Stock and Prices', () => {
 			{ ean: a.ean, stockLevel: a.stockLevel + 1 },
 			{ ean: b.ean, stockLevel: b.stockLevel + 2 },
 			{ ean: c.ean, stockLevel: c.stockLevel },
-		]);
+		], {}, CONTINUE);
 
 		expect(result.error).toBeUndefined();
 		expect(bulkBodies()).toEqual([2]);
@@ -321,6 +328,7 @@ describe('Product: Sync Stock and Prices', () => {
 				{ id: 999_999, stockLevel: 1 },
 			],
 			{ matchBy: 'id', output: 'summary' },
+			CONTINUE,
 		);
 
 		expect(result.json('Node')).toEqual([
@@ -396,6 +404,7 @@ describe('Product: Sync Stock and Prices', () => {
 				{ ean: '4006381333931', stockLevel: 1 },
 			],
 			{ simplify: true },
+			CONTINUE,
 		);
 
 		expect(result.json('Node')).toEqual([
@@ -483,7 +492,7 @@ describe('Product: Sync Stock and Prices', () => {
 			expect(stopped.error?.message).toBe('Products (JSON) › entry 2 › Stock Level (stockLevel): must be at least 0, got -3 (item 0)');
 			expect(sandbox.log.filter((logged) => logged.route !== 'token')).toEqual([]);
 
-			const skipped = await sync([{ ean: a.ean, stockLevel: 5 }, { ean: b.ean, stockLevel: '-3' }], { options: { negativeStock: 'invalid' }, invalidEntries: 'skip' });
+			const skipped = await sync([{ ean: a.ean, stockLevel: 5 }, { ean: b.ean, stockLevel: '-3' }], { options: { negativeStock: 'invalid' }, invalidEntries: 'skip' }, CONTINUE);
 			expect(statuses(skipped)).toEqual([a.stockLevel === 5 ? 'unchanged' : 'updated', 'invalid']);
 			expect(sandbox.state.product(b.id)?.stockLevel).toBe(b.stockLevel);
 		});

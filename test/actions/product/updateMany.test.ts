@@ -7,6 +7,8 @@ import { NOW, apiRequests, runner, sandbox, sandboxPerTest } from '../helpers';
 
 const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
 const run = runner('product');
+/** On Error = Continue: a run with a rejected product gives its item (under the default it fails naming it, test/actions/bulkRun.test.ts). */
+const CONTINUE = { node: { onError: 'continueRegularOutput' as const } };
 
 describe('Product: Update Many', () => {
 	const UNKNOWN_ID = 999_999;
@@ -25,7 +27,7 @@ describe('Product: Update Many', () => {
 			{ id: second.id, basePrice: 999, packageWeightUnit: 'g', packageWeightValue: 300 },
 		];
 
-		const result = await run(bulkUpdate(), [{ products }]);
+		const result = await run(bulkUpdate(), [{ products }], CONTINUE);
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual([
@@ -50,7 +52,7 @@ describe('Product: Update Many', () => {
 		sandbox.setVariants({ documentedUpdateResults: true });
 		const [first] = sandbox.state.products;
 
-		const result = await run(bulkUpdate(), [{ products: [{ id: first.id, stockLevel: 4 }, { id: UNKNOWN_ID, stockLevel: 5 }] }]);
+		const result = await run(bulkUpdate(), [{ products: [{ id: first.id, stockLevel: 4 }, { id: UNKNOWN_ID, stockLevel: 5 }] }], CONTINUE);
 
 		expect(result.json('Node')).toEqual([
 			{ id: first.id, success: true, productName: first.name, ean: first.ean, input: { id: first.id, stockLevel: 4 } },
@@ -61,7 +63,7 @@ describe('Product: Update Many', () => {
 		expect(full.json('Node')[0]).toEqual(expect.objectContaining({ status: 'SUCCESS', productName: first.name, ean: first.ean }));
 	});
 
-	it('fails the item on rejected products when asked, or outputs the error with continue on fail', async () => {
+	it('Fail on Item Errors: under the default On Error the run fails naming the rejected product (as without it); under Continue the item fails, as an error item', async () => {
 		await start(10);
 		const products = [
 			{ id: 100_001, stockLevel: 1 },
@@ -70,8 +72,7 @@ describe('Product: Update Many', () => {
 		const parameters = bulkUpdate({ failOnItemErrors: true });
 
 		const failed = await run(parameters, [{ products }]);
-		expect(failed.error?.message).toBe('1 of 2 entries were rejected by the service');
-		expect(failed.error?.description).toContain(`Product ${UNKNOWN_ID} does not exist`);
+		expect(failed.error?.message).toBe(`1 of 2 entries rejected (the other 1 went through): Products (JSON) › entry 2: Product ${UNKNOWN_ID} does not exist`);
 
 		const continued = await run(parameters, [{ products }, { products: [{ id: 100_002, stockLevel: 3 }] }], {
 			node: { onError: 'continueRegularOutput' },
@@ -242,7 +243,7 @@ describe('Product: Update Many', () => {
 			expect(stopped.error?.description).toMatch(/Options › Negative Stock is Treat as Invalid/);
 			expect(apiRequests()).toHaveLength(0);
 
-			const skipped = await run(parameters({ negativeStock: 'invalid' }, { invalidEntries: 'skip' }), feed(ids), NEW_NODE);
+			const skipped = await run(parameters({ negativeStock: 'invalid' }, { invalidEntries: 'skip' }), feed(ids), { node: { ...NEW_NODE.node, ...CONTINUE.node } });
 			expect(skipped.json('Node').map((item) => [item.id, item.success])).toEqual([
 				[ids[0], true],
 				[ids[1], false],

@@ -217,10 +217,15 @@ function howToAllowIn(entries: Array<BulkEntry<SyncEntry>>, source: BulkSource):
 	};
 }
 
+/** Dry Run: a preview, whose would-be rejections never fail the run (Settings › On Error). */
+function isDryRun(ctx: ItemContext): boolean {
+	return readBoolean(ctx, FIELD_LABELS.dryRun, ctx.getNodeParameter('dryRun', false));
+}
+
 async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Promise<BatchOutput[]> {
 	const ctx = batch.entries[0].ctx;
 	const settings = readSettings(ctx);
-	const dryRun = readBoolean(ctx, FIELD_LABELS.dryRun, ctx.getNodeParameter('dryRun', false));
+	const dryRun = isDryRun(ctx);
 	const summaryOnly = ctx.getNodeParameter('output', 'entries') === 'summary';
 	const simplify = readSimplify(ctx);
 	const sendSettings = sendSettingsOf(ctx);
@@ -235,20 +240,39 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 		problem ? invalidOutcome(position, raw.match ?? raw[settings.matchBy], problemText(problem)) : plan.outcomes[next++],
 	);
 	const notInList = plan.outcomes.slice(next);
-	if (summaryOnly) return [{ json: summarize([...perEntry, ...notInList], dryRun), pairedItem: batch.items.map((item) => ({ item })) }];
+	const heldBack = plan.outcomes.filter((outcome) => outcome.status === 'guarded' && outcome.heldBack).length;
+	if (heldBack > 0 && !dryRun) {
+		// Not a rejection (the stock went out), but a price waits for the merchant: said where the rejections are.
+		const message = `${heldBack} price${heldBack === 1 ? '' : 's'} held back by the price guard, the stock sent: see the items with status guarded (heldBack)`;
+		exec.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+	}
 	const shape = (outcome: SyncOutcome, entry?: BulkEntry<SyncEntry>) =>
 		simplify ? simplifyOutcome(outcome, settings.matchBy, entry?.value, entry?.raw) : (outcome as IDataObject);
-	return [
-		...perEntry.map((outcome, position): BatchOutput => {
-			const entry = batch.entries[position];
-			return { json: shape(outcome, entry), entry: position, rejected: !succeeded(outcome) && !entry.problem };
-		}),
-		...notInList.map((outcome): BatchOutput => ({ json: shape(outcome) })),
-	];
+	const ofEntries = perEntry.map((outcome, position): BatchOutput => ({ json: shape(outcome, batch.entries[position]), entry: position, rejected: isRejection(outcome) }));
+	const ofNotInList = notInList.map((outcome): BatchOutput => ({ json: shape(outcome), rejected: isRejection(outcome), label: notInListLabel(outcome, settings.matchBy) }));
+	if (!summaryOnly) return [...ofEntries, ...ofNotInList];
+	// The summary counts every entry; the rejected ones still go where On Error sends rejections.
+	const rejected = [...ofEntries, ...ofNotInList].filter((output) => output.rejected);
+	return [{ json: summarize([...perEntry, ...notInList], dryRun), pairedItem: batch.items.map((item) => ({ item })) }, ...rejected.map((output) => ({ ...output, inSummary: true }))];
+}
+
+/**
+ * An entry (or a product set to 0) the run did not write as asked: invalid, not found, ambiguous,
+ * failed, or held back whole by the price guard. A price held back while the entry's stock went
+ * out is the guard doing its job, not a rejection: the output and the hint show it.
+ */
+function isRejection(outcome: SyncOutcome): boolean {
+	if (outcome.status === 'guarded') return outcome.heldBack === undefined;
+	return !succeeded(outcome);
+}
+
+function notInListLabel(outcome: SyncOutcome, matchBy: SyncSettings['matchBy']): string {
+	const named = outcome.productId !== null ? `Product ID ${outcome.productId}` : `${MATCH_LABEL[matchBy]} ${String(outcome.match)}`;
+	return `${named} (not in the list, set to 0)`;
 }
 
 async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBulkOperation<SyncEntry>(this, { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch });
+	return await runBulkOperation<SyncEntry>(this, { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch, preview: isDryRun });
 }
 
 const syncStockAndPricesOperation: INodePropertyOptions = {
