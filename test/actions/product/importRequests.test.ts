@@ -4,7 +4,7 @@
  * for many products), one object per product where it binds no list (one extra request to learn
  * it, remembered per Base URL), and requests within the item and byte limits.
  */
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import { NodeApiError, type IExecuteFunctions, type INodeType } from 'n8n-workflow';
 
 import { TestNodeTypes, packageNodeTypeName } from '../../harness';
 import { NODE, NOW, apiRequests, newEan, runner, sandbox, sandboxPerTest, sent } from '../helpers';
@@ -56,8 +56,11 @@ function asOnN8n1(): TestNodeTypes {
 		try {
 			return await (ctx.helpers.httpRequestWithAuthentication as (...a: unknown[]) => Promise<unknown>).apply(ctx, args);
 		} catch (error) {
-			if (error instanceof Error) Object.defineProperty(error, 'cause', { value: undefined, enumerable: true, writable: true, configurable: true });
-			throw error;
+			// n8n-core wraps every failure of this helper in a NodeApiError, on 1.x as on 2.x.
+			expect(error).toBeInstanceOf(NodeApiError);
+			const wrapped = error as NodeApiError;
+			Object.defineProperty(wrapped, 'cause', { value: undefined, enumerable: true, writable: true, configurable: true });
+			throw wrapped;
 		}
 	};
 	const onN8n1Context = (ctx: IExecuteFunctions): IExecuteFunctions => {
