@@ -1,7 +1,9 @@
 /**
  * Discount › Update in a real n8n against a sandbox that enforces the current documentation's
  * update rules (variant `discountUpdateRules: 'documented'`): e2e/workflows/discount-update.json
- * schedules a discount running from today and one starting in a month, then updates both.
+ * schedules a discount running from today and one starting in a month, then updates both. Update
+ * reads each discount's changes from a Merge by position of the Code node's rows with Schedule's
+ * results, not from `$('Discounts').item`: in this workflow n8n 1.123 gave that as null.
  * Discount › Cancel after a Get Many of 9 (issue 29): e2e/workflows/discount-cancel.json cancels
  * one discount picked from the list (a fixed value) on each of the 9 items.
  */

@@ -64,17 +64,26 @@ export async function checkEanBatchWorkflow(installation: N8nInstallation, userF
 				results.map((result) => [Number(result.id), result.success]),
 				BATCH_IDS.map((id) => [id, true]),
 			);
-			const lookups = sandbox.log.filter((entry) => entry.route === 'products' && entry.query.ean !== undefined);
+			// The catalogue's 60 a minute are shared with the checks just before (Import's 101 requests,
+			// the locator's): a request answered 429 is waited out and sent again, so only the
+			// answered ones are counted, and the retried ones are reported.
+			const answered = sandbox.log.filter((entry) => entry.status !== 429);
+			const lookups = answered.filter((entry) => entry.route === 'products' && entry.query.ean !== undefined);
 			assert.deepEqual(
 				lookups.map((entry) => entry.query.ean.split(',').length),
 				[30],
 			);
-			assert.equal(sandbox.log.filter((entry) => entry.route === 'productUpdate').length, 30);
+			assert.deepEqual(
+				answered.filter((entry) => entry.route === 'productUpdate').map((entry) => Number(entry.path.split('/').pop())).sort((a, b) => a - b),
+				BATCH_IDS,
+				'one update answered for each product',
+			);
 			assert.deepEqual(
 				BATCH_IDS.map((id) => sandbox.state.product(id)?.stockLevel),
 				BATCH_IDS.map(() => 555),
 			);
-			return '30 EANs in 1 look-up, 30 updates, stock 555 each';
+			const retried = sandbox.log.length - answered.length;
+			return `30 EANs in 1 look-up, 30 updates, stock 555 each${retried > 0 ? ` (${retried} answered 429 and sent again)` : ''}`;
 		} finally {
 			sandbox.resetVariants();
 		}

@@ -155,6 +155,8 @@ async function freePorts(): Promise<N8nPorts> {
 export interface CliOptions {
 	timeoutMs?: number;
 	env?: Record<string, string>;
+	/** n8n's stdout goes to this file, not a pipe (see runCommand) */
+	stdoutFile?: string;
 }
 
 /** Runs `n8n <args>` on `userFolder` with its own free ports. */
@@ -168,6 +170,7 @@ export async function runN8nCli(
 		cwd: userFolder,
 		env: n8nEnvironment(installation, userFolder, await freePorts(), options.env),
 		timeoutMs: options.timeoutMs ?? 120_000,
+		stdoutFile: options.stdoutFile,
 	});
 }
 
@@ -270,7 +273,15 @@ export async function executeWorkflow(
 	workflowId: string,
 	options?: CliOptions,
 ): Promise<CliExecutionResult> {
-	const result = await runN8nCli(installation, userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
+	// The run's JSON (megabytes for 1,000 items) is printed just before n8n exits: through a
+	// pipe its end was lost on a loaded machine (see runCommand), so it goes to a file.
+	const stdoutFile = path.join(userFolder, `e2e-execute-${workflowId}-${Date.now()}-${process.hrtime.bigint()}.json`);
+	let result: CommandResult;
+	try {
+		result = await runN8nCli(installation, userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], { ...options, stdoutFile });
+	} finally {
+		await rm(stdoutFile, { force: true });
+	}
 	const execution = parseExecutionJson(result.stdout);
 	const exitedNormally = result.exitCode === 0 || result.exitCode === 1 || result.signal === 'SIGSEGV';
 	if (!execution || !exitedNormally) {

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 export const LOOPBACK_HOST = '127.0.0.1';
@@ -75,10 +77,11 @@ class OutputBuffer {
 
 /**
  * Spawns a command in its own process group (n8n starts a task-runner child) and keeps its
- * output. The group is killed when the test process exits.
+ * output. The group is killed when the test process exits. `stdoutFd`: a file the command's
+ * stdout goes to instead of a pipe (then `stdout()` is empty).
  */
-export function spawnManaged(command: string, args: string[], options: SpawnOptions): ManagedProcess {
-	const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnManaged(command: string, args: string[], options: SpawnOptions, stdoutFd?: number): ManagedProcess {
+	const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'] });
 	const combined = new OutputBuffer();
 	const stdout = new OutputBuffer();
 	child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -124,14 +127,27 @@ export interface CommandResult {
 	stdout: string;
 }
 
-/** Runs a command to completion; it is killed (whole group) after `timeoutMs`. */
+/**
+ * Runs a command to completion; it is killed (whole group) after `timeoutMs`. `stdoutFile`: the
+ * command's stdout is written to that file and read from it once the command has exited. A
+ * Node.js program that prints much and then calls process.exit() (as `n8n execute` does) loses
+ * what it has not yet written into a pipe, which is written asynchronously, when the reader is
+ * slower than it (a loaded machine): writes to a file are synchronous, so nothing is lost.
+ */
 export async function runCommand(
 	command: string,
 	args: string[],
-	options: SpawnOptions & { timeoutMs: number },
+	options: SpawnOptions & { timeoutMs: number; stdoutFile?: string },
 ): Promise<CommandResult> {
-	const { timeoutMs, ...spawnOptions } = options;
-	const managed = spawnManaged(command, args, spawnOptions);
+	const { timeoutMs, stdoutFile, ...spawnOptions } = options;
+	const stdoutFd = stdoutFile === undefined ? undefined : openSync(stdoutFile, 'w', 0o600);
+	let managed: ManagedProcess;
+	try {
+		managed = spawnManaged(command, args, spawnOptions, stdoutFd);
+	} finally {
+		// The child holds its own copy of the descriptor.
+		if (stdoutFd !== undefined) closeSync(stdoutFd);
+	}
 	let timedOut = false;
 	const timer = setTimeout(() => {
 		timedOut = true;
@@ -139,10 +155,13 @@ export async function runCommand(
 	}, timeoutMs);
 	const { exitCode, signal } = await managed.exited;
 	clearTimeout(timer);
+	const stdout = stdoutFile === undefined ? managed.stdout() : await readFile(stdoutFile, 'utf8');
+	// With stdout in a file, stderr comes first, then stdout.
+	const output = stdoutFile === undefined ? managed.output() : `${managed.output()}${stdout}`;
 	if (timedOut) {
-		throw new Error(`${command} ${args.join(' ')} timed out after ${timeoutMs} ms\n${tail(managed.output())}`);
+		throw new Error(`${command} ${args.join(' ')} timed out after ${timeoutMs} ms\n${tail(output)}`);
 	}
-	return { exitCode, signal, output: managed.output(), stdout: managed.stdout() };
+	return { exitCode, signal, output, stdout };
 }
 
 /** The end of a long output, for error messages. */

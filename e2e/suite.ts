@@ -728,10 +728,14 @@ async function checkProductTrigger(api: N8nPublicApi, sandbox: Sandbox): Promise
  * what changed since the last poll (less the trigger's 10-minute overlap), not the catalogue a
  * service ignoring `date-modified-after` would answer. Runs after checkProductTrigger, on its state.
  */
+/** The trigger's POLL_OVERLAP_MS (nodes/MarketplaceMerchantTrigger/productChanges.ts). */
+const PRODUCT_POLL_OVERLAP_MS = 10 * 60_000;
+
 async function checkProductTriggerDocumentedFilter(api: N8nPublicApi, sandbox: Sandbox): Promise<void> {
 	const workflowId = WORKFLOW_IDS.productTrigger;
 	await check('trigger Product Changed, service honouring only dateModifiedAfter: idle polls one request each, nothing fired, only recent changes read', async () => {
 		return await underVariants(sandbox, { basicProductsModifiedFilter: 'documented' }, async () => {
+			const startedAt = Date.now();
 			const executionsBefore = (await finishedExecutions(api, workflowId)).length;
 			const reads = () => sandbox.log.filter((entry) => entry.route === 'basicProducts' && entry.status === 200);
 			sandbox.clearLog();
@@ -758,8 +762,18 @@ async function checkProductTriggerDocumentedFilter(api: N8nPublicApi, sandbox: S
 			const since = `${query.dateModifiedAfter}.000Z`;
 			const changedSince = sandbox.state.products.filter((product) => product.dateModified >= since).map((product) => product.id);
 			assert.deepEqual(answered.map((product) => product.id), changedSince);
-			assert.ok(changedSince.length < SANDBOX_PRODUCTS, 'an idle poll read the whole catalogue');
-			return `${polls.length} idle polls, one request each, ${answered.length} product(s) read by the last (catalogue: ${SANDBOX_PRODUCTS})`;
+			// Exact, whatever the checks before changed (Import adds 2,000 products, updates touch
+			// more): the last poll asked from its previous poll (during this check) less the
+			// trigger's 10-minute overlap, not from midnight or further back, and the sandbox holds
+			// products changed before that, which the answer left out.
+			const sinceMs = Date.parse(since);
+			assert.ok(
+				sinceMs >= startedAt - PRODUCT_POLL_OVERLAP_MS - 1_000 && sinceMs <= Date.now() - PRODUCT_POLL_OVERLAP_MS,
+				`the last idle poll read changes since ${since}, not since its previous poll (${new Date(startedAt).toISOString()} or later) less 10 minutes`,
+			);
+			const catalogue = sandbox.state.products.length;
+			assert.ok(changedSince.length < catalogue, `all ${catalogue} products changed since ${since}: the replay cannot tell a filtered answer from the whole catalogue`);
+			return `${polls.length} idle polls, one request each, ${answered.length} product(s) changed since ${since} read by the last (catalogue: ${catalogue})`;
 		});
 	});
 }

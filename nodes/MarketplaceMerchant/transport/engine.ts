@@ -988,14 +988,56 @@ export const readAnswerBody: PostReceiveFunction = async function (_items, respo
 	return [];
 };
 
-/** An error with a streamed body built again from it, as n8n builds it from a JSON body. */
+type ErrorAnswer = { status?: number; statusText?: string; headers?: Record<string, unknown>; data?: unknown };
+type FailedRequest = Error & { response: ErrorAnswer; config?: { headers?: Record<string, unknown> } };
+
+/** An error answer whose body is still bytes: a stream (the request asked for one), a Buffer or text. */
+const isUnreadBody = (body: unknown) => isByteStream(body) || Buffer.isBuffer(body) || typeof body === 'string';
+
+/**
+ * The failed request behind an error of n8n's request helpers. They wrap it in a NodeApiError,
+ * which keeps it as `cause` in n8n 2; n8n 1's NodeApiError has no cause (a class field of its
+ * ExecutionBaseError resets it to undefined) and keeps only the answer's body, as `context.data`:
+ * the response stream, which still knows its status and headers (and, through its request, the
+ * headers sent, whose secrets asNodeError hides).
+ */
+function failedRequestOf(error: unknown): FailedRequest | undefined {
+	const candidate = (error ?? {}) as { cause?: { response?: ErrorAnswer }; context?: { data?: unknown }; httpCode?: unknown; description?: unknown; message?: unknown };
+	const cause = candidate.cause;
+	if (cause instanceof Error && cause.response && typeof cause.response === 'object') return isUnreadBody(cause.response.data) ? (cause as FailedRequest) : undefined;
+	const body = candidate.context?.data;
+	if (!isUnreadBody(body)) return undefined;
+	const stream = body as { statusCode?: unknown; statusMessage?: unknown; headers?: Record<string, unknown>; req?: { getHeaders?: () => Record<string, unknown> } };
+	const status = Number(stream.statusCode ?? candidate.httpCode);
+	if (!Number.isFinite(status)) return undefined;
+	// n8n 1 words the description as axios words its error: "Request failed with status code 400".
+	const words = typeof candidate.description === 'string' ? candidate.description : `Request failed with status code ${status}`;
+	const failed = Object.assign(new Error(words), {
+		status,
+		response: { status, statusText: typeof stream.statusMessage === 'string' ? stream.statusMessage : undefined, headers: stream.headers, data: body },
+		config: { headers: typeof stream.req?.getHeaders === 'function' ? stream.req.getHeaders() : {} },
+	});
+	failed.name = 'AxiosError';
+	return failed;
+}
+
+/**
+ * The error of a failed request built again from its answer's body, read once here for every
+ * caller, as n8n builds it from a JSON body: the service's own words (a 400's "JSON parse error:
+ * …", a 422's item errors) in its message and description, and the answer's status and headers in
+ * its cause, whichever n8n version (see failedRequestOf) and whatever form the body came in.
+ */
 async function withErrorBodyRead(node: INode, error: unknown): Promise<unknown> {
-	const axiosError = (error as { cause?: { response?: { data?: unknown } } })?.cause;
-	const response = axiosError?.response;
-	if (!response || !isByteStream(response.data)) return error;
-	const bytes = await readAtMost(response.data, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS).catch(() => Buffer.alloc(0));
-	response.data = jsonOrText(bytes);
-	return serviceError(node, axiosError as JsonObject);
+	const failed = failedRequestOf(error);
+	if (!failed) return error;
+	const body = failed.response.data;
+	const bytes = isByteStream(body) ? await readAtMost(body, MAX_ERROR_BODY_BYTES, false, ERROR_BODY_TIMEOUT_MS).catch(() => Buffer.alloc(0)) : body;
+	failed.response.data = jsonOrText(bytes);
+	const status = failed.response.status;
+	const rebuilt = serviceError(node, failed as unknown as JsonObject, status === undefined ? {} : { httpCode: String(status) });
+	// n8n 1 drops an Error cause again: the request policy reads the status and Retry-After from it.
+	if (rebuilt.cause === undefined) Object.defineProperty(rebuilt, 'cause', { value: failed, enumerable: false, writable: true, configurable: true });
+	return rebuilt;
 }
 
 /** Bytes or text as axios gives an answer when JSON is expected: JSON when it is JSON (an error page may not be); undefined when empty. */
