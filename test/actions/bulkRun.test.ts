@@ -256,17 +256,18 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 });
 
 describe('rejected entries are loud, by the node\'s On Error setting', () => {
+	// An unreadable stock makes its row invalid; an unreadable price would still send the row's stock (issue 29, point 2).
 	const rowsWithRejections = (products: ProductRecord[], unknownEan: string) =>
-		sheetRows(products, (_, index) => (index === 1 ? { Price: '1,299' } : index === 3 ? { EAN: unknownEan } : {}));
+		sheetRows(products, (_, index) => (index === 1 ? { Qty: 'five' } : index === 3 ? { EAN: unknownEan } : {}));
 
 	it('default On Error (Skip and Report): the valid rows are written first, then the execution fails naming the rejected row', async () => {
 		await start();
 		const products = settledProducts(4);
 
-		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip' }, sheetRows(products, (_, index) => (index === 2 ? { Price: '1,299' } : {})), NEW_NODE);
+		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip' }, sheetRows(products, (_, index) => (index === 2 ? { Qty: 'five' } : {})), NEW_NODE);
 
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(`1 of 4 entries rejected (the other 3 went through): row 3 (EAN ${products[2].ean}) › Base Price: "1,299" is not a price`);
+		expect(result.error?.message).toBe(`1 of 4 entries rejected (the other 3 went through): row 3 (EAN ${products[2].ean}) › Stock Level: "five" is not a stock level (a whole number)`);
 		expect(result.error?.description).toMatch(/Continue \(using error output\)/);
 		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([3]);
 		expect(products.map((product) => sandbox.state.product(product.id)?.stockLevel)).toEqual(
@@ -323,11 +324,11 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 		expect(pairedItems(main)).toEqual([{ item: 0 }, { item: 2 }]);
 		const rejected = result.output('Node', 1);
 		expect(pairedItems(rejected)).toEqual([{ item: 1 }, { item: 3 }]);
-		const invalid = `row 2 (EAN ${products[1].ean}) › Base Price: "1,299" is not a price`;
+		const invalid = `row 2 (EAN ${products[1].ean}) › Stock Level: "five" is not a stock level (a whole number)`;
 		expect(rejected[0].json).toEqual({
 			EAN: products[1].ean,
-			Qty: String(products[1].stockLevel + 1),
-			Price: '1,299',
+			Qty: 'five',
+			Price: String(products[1].basePrice),
 			message: invalid,
 			error: expect.objectContaining({ row: `row 2 (EAN ${products[1].ean})`, reason: invalid, success: false, status: 'invalid' }),
 		});
@@ -348,7 +349,7 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip', output: 'summary' }, rowsWithRejections(products, unknown), ERROR_OUTPUT);
 
 		expect(result.json('Node', 0)).toEqual([expect.objectContaining({ entries: 4, counts: expect.objectContaining({ updated: 2, invalid: 1, not_found: 1 }) })]);
-		expect(result.json('Node', 1).map((json) => json.message)).toEqual([expect.stringMatching(/^row 2 \(EAN \d+\) › Base Price/), expect.stringMatching(/^row 4 \(EAN \d+\): No product/)]);
+		expect(result.json('Node', 1).map((json) => json.message)).toEqual([expect.stringMatching(/^row 2 \(EAN \d+\) › Stock Level/), expect.stringMatching(/^row 4 \(EAN \d+\): No product/)]);
 	});
 
 	it('Continue (using regular output): as before, rejected rows are items with success false in the main output; nothing leaves an error output', async () => {

@@ -118,6 +118,7 @@ export function shownPrice(price: number, currency = 'RSD'): string {
 	const decimals = cents % 100 === 0 ? '' : `.${String(cents % 100).padStart(2, '0')}`;
 	return `${price < 0 ? '-' : ''}${whole}${decimals}${currency === '' ? '' : `\u00a0${currency}`}`;
 }
+
 export const DATE_FORMS = 'a date from the date picker or an expression, ISO 8601 (2027-07-01 or 2027-07-01T00:00:00Z) or dd/MM/yyyy (01/07/2027); a value without a zone is UTC';
 const DATE_HINT = `Use ${DATE_FORMS}`;
 

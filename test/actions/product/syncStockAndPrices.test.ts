@@ -527,6 +527,8 @@ const SHEET_SYNC: INodeParameters = {
 	invalidEntries: 'skip',
 };
 const ITEMS_NODE = { node: { typeVersion: 2 } };
+/** Rows the run rejects fail a run under the default On Error (issue 29): these tests read them as items. */
+const ITEMS_CONTINUE: RunNodeOptions = { node: { typeVersion: 2, onError: 'continueRegularOutput' } };
 
 describe('Sync: Number Format and prices that cannot be read (issue 29)', () => {
 	it('the 30-row Serbian CSV with Number Format Serbian: all 30 written, "2.729,00" as 2729', async () => {
@@ -535,7 +537,7 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 		const rows = serbianSheet(products);
 		expect(rows.some((row) => /^\d{1,3}\.\d{3},\d{2}$/.test(String(row.Price)))).toBe(true);
 
-		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian' } }, rows, ITEMS_NODE);
+		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian' } }, rows, ITEMS_CONTINUE);
 
 		expect(result.error).toBeUndefined();
 		const items = result.json('Node');
@@ -554,7 +556,7 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 		rows[UNREADABLE_ROW - 1].Price = '1,299';
 		const row7 = products[UNREADABLE_ROW - 1];
 
-		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian' } }, rows, ITEMS_NODE);
+		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian' } }, rows, ITEMS_CONTINUE);
 
 		const items = result.json('Node');
 		expect(items).toHaveLength(SHEET_ROWS);
@@ -577,7 +579,7 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 		expect(sent?.itemCount).toBe(SHEET_ROWS);
 
 		// Hold Back the Whole Entry holds back an unreadable price's entry as it does a guarded one.
-		const held = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian', guardedEntries: 'holdEntry' } }, [rows[UNREADABLE_ROW - 1]], ITEMS_NODE);
+		const held = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian', guardedEntries: 'holdEntry' } }, [rows[UNREADABLE_ROW - 1]], ITEMS_CONTINUE);
 		expect(held.json('Node')[0]).toEqual(expect.objectContaining({ success: false, status: 'price_unreadable', changes: {} }));
 		expect(String(held.json('Node')[0].error)).toMatch(/; nothing of this entry was sent$/);
 
@@ -598,7 +600,10 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 
 		const stopped = await run({ ...SHEET_SYNC, invalidEntries: 'stop' }, rows, ITEMS_NODE);
 
-		expect(stopped.error?.message).toBe(`row 1 (EAN ${a.ean}) › Base Price: "1,299" is not a price (item 0)`);
+		// Stop the Run names every invalid row (issue 29, point 4).
+		expect(stopped.error?.message).toBe(
+			`2 entries are invalid, nothing was sent: row 1 (EAN ${a.ean}) › Base Price: "1,299" is not a price; row 2 (EAN ${b.ean}) › Base Price: "2.729,00" is not a price`,
+		);
 		expect(stopped.error?.description).toContain('Number Format is Plain; if the sheet writes 1.299,50 (Serbian) or 1,299.50 (English), set Options › Number Format');
 		expect(bulkBodies()).toEqual([]);
 	});
@@ -611,7 +616,7 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 			{ EAN: b.ean, Stock: '4', Price: '1.299,50' },
 		];
 
-		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'english', priceGuard: false } }, rows, ITEMS_NODE);
+		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'english', priceGuard: false } }, rows, ITEMS_CONTINUE);
 
 		const items = result.json('Node');
 		expect(items[0]).toEqual(expect.objectContaining({ status: 'updated', changes: { stockLevel: { from: a.stockLevel, to: 1000 }, basePrice: { from: a.basePrice, to: 1299.5 } } }));
@@ -626,7 +631,7 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 		const [a, b] = settledProducts();
 		const rows = [a, b].map((product) => ({ EAN: product.ean, Stock: String(product.stockLevel), Price: String(product.basePrice * 3) }));
 
-		const result = await run({ ...SHEET_SYNC, itemAllowLargePriceChange: `={{ $json.EAN === '${a.ean}' }}` }, rows, ITEMS_NODE);
+		const result = await run({ ...SHEET_SYNC, itemAllowLargePriceChange: `={{ $json.EAN === '${a.ean}' }}` }, rows, ITEMS_CONTINUE);
 
 		const items = result.json('Node');
 		expect(items.map((item) => item.status)).toEqual(['updated', 'guarded']);
@@ -642,10 +647,10 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 		const inRows = await run(
 			{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'rows', productRows: { product: [{ match: b.ean, basePrice: String(b.basePrice * 3) }] } },
 			[{}],
-			ITEMS_NODE,
+			ITEMS_CONTINUE,
 		);
 		expect(inRows.json('Node')[0].error).toContain('to send it, turn on Products › row 1 › Allow Large Price Change');
-		const inJson = await sync([{ ean: b.ean, basePrice: b.basePrice * 3 }]);
+		const inJson = await sync([{ ean: b.ean, basePrice: b.basePrice * 3 }], {}, CONTINUE);
 		expect((inJson.json('Node')[0].errors as string[])[0]).toContain('to send it, set "allowLargePriceChange": true on Products (JSON) › entry 1');
 	});
 });
