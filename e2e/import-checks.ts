@@ -102,7 +102,10 @@ export async function checkImportShapes(installation: N8nInstallation, userFolde
 	await check(`Product > Import (v3) of ${IMPORT_OBJECT_COUNT} products from as many items, sandbox takes only one object: one refused list, then one request each`, async () =>
 		underVariants({ importBodyShape: 'object' }, async () => {
 			const startedAt = Date.now();
-			const execution = await executeWorkflow(installation, userFolder, IMPORT_WORKFLOWS.objects);
+			// One request a product at the live 60 a minute: at least a second each, plus up to a minute
+			// the earlier checks of this account may still hold in the service's window, plus n8n's start.
+			const timeoutMs = (IMPORT_OBJECT_COUNT + 1) * 1_000 + 2 * 60_000;
+			const execution = await executeWorkflow(installation, userFolder, IMPORT_WORKFLOWS.objects, { timeoutMs });
 			assertImported(execution, sandbox, IMPORT_OBJECT_COUNT, 'one object per request');
 			// A new n8n process paces from scratch: the earlier checks' requests of this account in the
 			// last minute may earn it a 429, which it waits out and retries.
