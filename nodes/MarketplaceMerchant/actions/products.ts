@@ -243,6 +243,11 @@ export function eanKey(ean: unknown): string {
 	return String(ean ?? '').trim().replace(/^0+(?=\d)/, '');
 }
 
+/** What `ean/exists` answers say, added to `into` by `eanKey` (Check EANs, Import): a key may lack its leading zeros. */
+export function addEanAnswers(into: Map<string, unknown>, answers: IDataObject[]): void {
+	for (const answer of answers) for (const [key, value] of Object.entries(answer)) into.set(eanKey(key), value);
+}
+
 export function readEanList(ctx: ValueContext, field: string, value: unknown): string[] {
 	return readList(ctx, field, value, {
 		empty: { problem: 'the list is empty', hint: 'Give at least one EAN' },

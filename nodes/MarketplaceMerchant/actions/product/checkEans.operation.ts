@@ -4,7 +4,7 @@ import { ANSWERS, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
 import { firstOf, sendRequest, serviceError, type PaginationFunction } from '../../transport/engine';
 import { pacedRouting, textField } from '../common';
-import { CATALOGUE, eanKey, readEanList } from '../products';
+import { CATALOGUE, addEanAnswers, eanKey, readEanList } from '../products';
 import type { OperationModule } from '../contract';
 
 const buildEanListBody: PreSendAction = async function (requestOptions) {
@@ -20,9 +20,7 @@ const buildEanListBody: PreSendAction = async function (requestOptions) {
 const sendEanCheck: PaginationFunction = async function (requestData) {
 	const eans = requestData.options.body as string[];
 	const existsByDigits = new Map<string, unknown>();
-	for (const { json } of await sendRequest(this, requestData)) {
-		for (const [key, value] of Object.entries(json)) existsByDigits.set(eanKey(key), value);
-	}
+	addEanAnswers(existsByDigits, (await sendRequest(this, requestData)).map(({ json }) => json));
 	const unanswered = eans.filter((ean) => typeof existsByDigits.get(eanKey(ean)) !== 'boolean');
 	if (unanswered.length > 0) {
 		throw serviceError(this.getNode(), { unanswered } as unknown as JsonObject, {

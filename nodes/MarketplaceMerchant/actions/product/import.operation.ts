@@ -46,6 +46,7 @@ import {
 	PRODUCT_DIMENSION_FIELDS,
 	PRODUCT_DIMENSION_READERS,
 	PRODUCT_FIELDS,
+	addEanAnswers,
 	eanKey,
 	packageWeightInKg,
 	readDimension,
@@ -198,9 +199,7 @@ async function existingEans(exec: IExecuteFunctions, eans: string[]): Promise<Ma
 	const settings = sendSettingsOf(new ItemContext(exec, 0));
 	for (const chunk of chunkBySize(eans, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes)) {
 		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'POST', url: PATHS.eanExists, body: chunk, json: true }, settings);
-		for (const answer of decodedList(exec, response, ANSWERS.eanExists)) {
-			for (const [key, value] of Object.entries(answer)) known.set(eanKey(key), value);
-		}
+		addEanAnswers(known, decodedList(exec, response, ANSWERS.eanExists));
 	}
 	return known;
 }
