@@ -3,6 +3,8 @@
  * controls (docs/architecture.md, section "Sandbox").
  */
 
+import type { OrderRecord, ProductStatus, PublicationRecord, ShipmentRecord } from './order-types';
+
 export type RouteKey =
 	| 'token'
 	| 'products'
@@ -23,6 +25,17 @@ export type RouteKey =
 	| 'discountCancel'
 	| 'prices'
 	| 'document'
+	| 'orderStatuses'
+	| 'orderStatusGroups'
+	| 'orders'
+	| 'orderConfirm'
+	| 'shipments'
+	| 'shipmentPack'
+	| 'labelV1'
+	| 'labelV2'
+	| 'labelFile'
+	| 'productPublish'
+	| 'productUnpublish'
 	| 'control';
 
 /** Route key logged for requests that match no route. */
@@ -44,6 +57,11 @@ export interface RequestLogEntry {
 	bodyBytes: number;
 	/** Set only for a request that arrived at the service host (`sandbox.serviceUrl`). */
 	host?: 'service';
+	/**
+	 * Set when an `applyThen` fault replaced the answer: the status the route gave before (2xx: the
+	 * request was applied though the client got `status` or a cut connection).
+	 */
+	appliedStatus?: number;
 }
 
 export type FaultBody =
@@ -81,6 +99,12 @@ export interface FaultSpec {
 	sizeBytes?: number;
 	/** Waits this long first; without status or body the request is then answered normally. */
 	delayMs?: number;
+	/**
+	 * The request is handled (a write is applied) and only then answered with the fault: 503 unless
+	 * `status` or `body` say otherwise (`reset`: the connection is cut after applying), after
+	 * `delayMs` if given. Such a fault waits for a request that passes the token and rate-limit checks.
+	 */
+	applyThen?: boolean;
 }
 
 /**
@@ -113,6 +137,8 @@ export interface SandboxOptions {
 	seed?: number;
 	/** Number of seeded products. Default 300. */
 	products?: number;
+	/** Number of seeded orders, created over the week before the clock's start, at every stage of their flow. Default 20. */
+	orders?: number;
 	/** Accepted clients; default one client `sandbox-client` / `sandbox-secret`. */
 	clients?: SandboxClient[];
 	/** Request log cap (oldest entries are dropped). Default 200,000. */
@@ -179,6 +205,8 @@ export interface ProductRecord extends Product {
 	coverImage?: string;
 	gallery?: string[];
 	attributes?: Record<string, string[]>;
+	/** Set by publish / unpublish (product-status.ts reports it); before, the seed decides. */
+	status?: ProductStatus;
 }
 
 export interface ProductTypeRecord {
@@ -390,4 +418,12 @@ export interface SandboxState {
 	readonly invoices: Invoice[];
 	readonly corrections: InvoiceCorrection[];
 	readonly discounts: DiscountRecord[];
+	/** Every order, newest first. */
+	readonly orders: OrderRecord[];
+	order(id: string): OrderRecord | undefined;
+	/** Every shipment (suborder), newest purchase first. */
+	readonly shipments: ShipmentRecord[];
+	shipment(suborderId: string): ShipmentRecord | undefined;
+	/** Every publish / unpublish request, oldest first, with what it did per id. */
+	readonly publications: PublicationRecord[];
 }
