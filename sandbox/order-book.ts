@@ -111,18 +111,19 @@ export class OrderBook {
 	}
 
 	order(id: string): OrderRecord | undefined {
-		this.settle();
 		return this.byId.get(id);
 	}
 
 	shipmentsOf(orderId: string): ShipmentRecord[] {
-		this.settle();
-		return this.shipmentsByOrder.get(orderId) ?? [];
+		const shipments = this.shipmentsByOrder.get(orderId) ?? [];
+		for (const shipment of shipments) this.settleOne(shipment);
+		return shipments;
 	}
 
 	shipment(suborderId: string): ShipmentRecord | undefined {
-		this.settle();
-		return this.bySuborder.get(suborderId);
+		const shipment = this.bySuborder.get(suborderId);
+		if (shipment) this.settleOne(shipment);
+		return shipment;
 	}
 
 	/** Every shipment, newest purchase first. */
@@ -196,7 +197,7 @@ export class OrderBook {
 		shipment.carrierName = carrier.name;
 		shipment.carrierCode = carrier.code;
 		this.setStatus(shipment, complete ? 'PACKED' : 'PARTIALLY_PACKED', nowMs);
-		this.settle();
+		this.settleOne(shipment);
 	}
 
 	/**
@@ -232,13 +233,13 @@ export class OrderBook {
 
 	/** Packed suborders become READY_FOR_COLLECTION once the carrier allocation time has passed. */
 	settle(): void {
-		const nowMs = this.now();
-		const delayMs = this.allocationMs();
-		for (const shipment of this.bySuborder.values()) {
-			if ((shipment.status === 'PACKED' || shipment.status === 'PARTIALLY_PACKED') && shipment.packedDate !== null) {
-				const readyMs = Date.parse(shipment.packedDate) + delayMs;
-				if (readyMs <= nowMs) this.setStatus(shipment, 'READY_FOR_COLLECTION', readyMs);
-			}
+		for (const shipment of this.bySuborder.values()) this.settleOne(shipment);
+	}
+
+	private settleOne(shipment: ShipmentRecord): void {
+		if ((shipment.status === 'PACKED' || shipment.status === 'PARTIALLY_PACKED') && shipment.packedDate !== null) {
+			const readyMs = Date.parse(shipment.packedDate) + this.allocationMs();
+			if (readyMs <= this.now()) this.setStatus(shipment, 'READY_FOR_COLLECTION', readyMs);
 		}
 	}
 
