@@ -123,6 +123,16 @@ describe('sandbox: orders', () => {
 		expect((await call(sandbox, 'GET', `${ORDERS}?statusGroup=SG_FOR_CONFIRMATION`, { token })).json.totalElements).toBe(0);
 	});
 
+	it('applies a confirmation and then answers 503 (applyThen): the resend is refused as already confirmed', async () => {
+		const [order] = sandbox.addOrders(1, { lines: [{ merchantInventoryId: 100_004, quantity: 1 }] });
+		const body = [{ merchantInventoryId: 100_004, confirmedQuantities: [{ warehouseAddressId: sandbox.state.warehouses[0].id, quantity: 1 }] }];
+		sandbox.injectFault({ route: 'orderConfirm', count: 1, applyThen: true });
+		expect((await call(sandbox, 'PUT', `${ORDERS}/${order.id}/confirm`, { token, body })).status).toBe(503);
+		expect(sandbox.log.at(-1)).toMatchObject({ route: 'orderConfirm', status: 503, appliedStatus: 201 });
+		expect(sandbox.state.shipment(`${order.id}-DS-1`)?.status).toBe('CONFIRMED');
+		expect((await call(sandbox, 'PUT', `${ORDERS}/${order.id}/confirm`, { token, body })).status).toBe(400);
+	});
+
 	it('marks a partial confirmation, and a confirmation of nothing cancels the order', async () => {
 		const [partial, refused] = sandbox.addOrders(2, { lines: [{ merchantInventoryId: 100_003, quantity: 2 }] });
 		const warehouseAddressId = sandbox.state.warehouses[0].id;
