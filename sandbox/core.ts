@@ -160,7 +160,7 @@ export class SandboxCore {
 				return core.discounts.all();
 			},
 			get orders() {
-				return core.orders.allOrders();
+				return [...core.orders.allOrders()];
 			},
 			order: (id: string) => core.orders.order(id),
 			get shipments() {

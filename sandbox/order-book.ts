@@ -49,6 +49,7 @@ export class OrderBook {
 	private readonly factory: OrderFactory;
 	private sequence = 0;
 	private seedingAtMs: number | undefined;
+	private newestFirst: OrderRecord[] | undefined;
 
 	constructor(
 		seed: number,
@@ -68,6 +69,7 @@ export class OrderBook {
 		for (let i = 0; i < count; i++) {
 			const order = this.factory.order(this.sequence++, createdMs, options);
 			this.orders.push(order);
+			this.newestFirst = undefined;
 			this.byId.set(order.id, order);
 			const warehouse = this.defaultWarehouse();
 			this.store(order, [
@@ -107,7 +109,9 @@ export class OrderBook {
 	/** Every order, newest first (ties: the later added first), after time-driven transitions. */
 	allOrders(): OrderRecord[] {
 		this.settle();
-		return [...this.orders].reverse().sort((a, b) => b.createdDate.localeCompare(a.createdDate));
+		// Sorted once per change: listing 10,000 orders page by page must not sort them per page.
+		this.newestFirst ??= [...this.orders].reverse().sort((a, b) => (a.createdDate < b.createdDate ? 1 : a.createdDate > b.createdDate ? -1 : 0));
+		return this.newestFirst;
 	}
 
 	order(id: string): OrderRecord | undefined {

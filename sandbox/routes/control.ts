@@ -147,6 +147,7 @@ const CONTROLS: Record<string, ControlHandler> = {
 			clientId: core.clients[0].clientId,
 			now: core.clock.now().toISOString(),
 			products: core.catalog.size,
+			orders: core.state.orders.length,
 			rateLimits: core.rateLimiter.config,
 			tokenLifetimeSeconds: core.tokens.lifetime,
 		},
