@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox [-- --port 4010 --service-port 4011 --seed 1 --products 300 --rate-limit-scale 1 | --no-rate-limits]
+ * `npm run sandbox [-- --port 4010 --service-port 4011 --seed 1 --products 300 --orders 20 --rate-limit-scale 1 | --no-rate-limits]
  *   [--no-retry-after] [--latency-ms 300 --latency-per-kib-ms 1 --latency-jitter-ms 50]`
  * Starts the sandbox on 127.0.0.1 until Ctrl-C or SIGTERM, with its service host (the environment's
  * second host, sandbox/variants.ts `warehousesAndPricesOn`) on `--service-port` (default: the next port). `--no-retry-after` answers 429
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
 		servicePort: numberArg(args, 'service-port') ?? (port === 0 ? 0 : port + 1),
 		seed: numberArg(args, 'seed'),
 		products: numberArg(args, 'products'),
+		orders: numberArg(args, 'orders'),
 		tokenLifetimeSeconds: numberArg(args, 'token-lifetime'),
 		rateLimits: args.includes('--no-rate-limits')
 			? false

@@ -7,7 +7,10 @@ import { DocumentLinkSigner } from './document-links';
 import { DocumentStore } from './document-store';
 import { FaultQueue } from './faults';
 import { InvoiceFactory, seedDocuments } from './invoice-factory';
+import { OrderBook } from './order-book';
+import type { AddOrdersOptions, OrderRecord, PublicationRecord } from './order-types';
 import { ProductCatalog } from './products';
+import { Rng, mixSeed } from './random';
 import { RateLimiter } from './rate-limit';
 import { RequestLog } from './request-log';
 import { TokenStore } from './tokens';
@@ -27,6 +30,7 @@ import { isRecord } from './values';
 
 export const DEFAULT_CLIENT: SandboxClient = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 const DEFAULT_PRODUCTS = 300;
+const DEFAULT_ORDERS = 20;
 const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
 const DEFAULT_LOG_LIMIT = 200_000;
 
@@ -63,6 +67,10 @@ export class SandboxCore {
 		invoicedDate: correction.invoiceHeader.orderDetails.invoicedDate,
 	}));
 	readonly discounts: DiscountBook;
+	/** Orders and their shipments (order-book.ts). */
+	readonly orders: OrderBook;
+	/** Every publish / unpublish request, oldest first (routes/publish.ts). */
+	readonly publications: PublicationRecord[] = [];
 	readonly tokens: TokenStore;
 	readonly rateLimiter: RateLimiter;
 	readonly faults = new FaultQueue();
@@ -90,6 +98,10 @@ export class SandboxCore {
 		for (const invoice of seeded.invoices) this.invoices.add(invoice);
 		for (const correction of seeded.corrections) this.corrections.add(correction);
 		this.discounts = new DiscountBook(seed, this.catalog, this.clock);
+		this.orders = new OrderBook(seed, this.catalog, this.warehouses, () => this.clock.nowMs(), () => this.variants.current.carrierAllocationMs);
+		const orderCount = options.orders ?? DEFAULT_ORDERS;
+		if (!Number.isInteger(orderCount) || orderCount < 0) throw new Error('orders must be a non-negative integer');
+		this.orders.seed(new Rng(mixSeed(seed, 0x5eed0d)), orderCount, startMs);
 		this.tokens = new TokenStore(options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS);
 		this.rateLimiter = new RateLimiter(options.rateLimits ?? { scale: 1 });
 		this.log = new RequestLog(options.logLimit ?? DEFAULT_LOG_LIMIT);
@@ -113,6 +125,12 @@ export class SandboxCore {
 		const correction = deepMerge(base, overrides);
 		this.corrections.add(correction, options.visibleAt === undefined ? undefined : toEpochMs(options.visibleAt));
 		return correction;
+	}
+
+	/** New orders For Confirmation, created now unless `createdDate` says otherwise. */
+	addOrders(count = 1, options: AddOrdersOptions = {}): OrderRecord[] {
+		const createdMs = options.createdDate === undefined ? this.clock.nowMs() : toEpochMs(options.createdDate);
+		return this.orders.add(count, options, createdMs);
 	}
 
 	readonly state: SandboxState = (() => {
@@ -140,6 +158,17 @@ export class SandboxCore {
 			},
 			get discounts() {
 				return core.discounts.all();
+			},
+			get orders() {
+				return [...core.orders.allOrders()];
+			},
+			order: (id: string) => core.orders.order(id),
+			get shipments() {
+				return core.orders.allShipments();
+			},
+			shipment: (suborderId: string) => core.orders.shipment(suborderId),
+			get publications() {
+				return core.publications;
 			},
 		};
 	})();

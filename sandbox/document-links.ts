@@ -13,9 +13,14 @@ export class DocumentLinkSigner {
 	private readonly key = randomBytes(32);
 
 	link(baseUrl: string, documentId: string, issuedAtMs: number): string {
+		return this.signedUrl(baseUrl, DOCUMENT_PATH_PREFIX, documentId, 'pdf', documentId, issuedAtMs);
+	}
+
+	/** A link to `<prefix><id>.<extension>`, signed for `signedId` (labels sign their own kind of id). */
+	signedUrl(baseUrl: string, prefix: string, id: string, extension: string, signedId: string, issuedAtMs: number): string {
 		const expires = Math.floor((issuedAtMs + LINK_LIFETIME_MS) / 1000);
-		const signature = this.sign(documentId, String(expires));
-		return `${baseUrl}${DOCUMENT_PATH_PREFIX}${encodeURIComponent(documentId)}.pdf?expires=${expires}&signature=${signature}`;
+		const signature = this.sign(signedId, String(expires));
+		return `${baseUrl}${prefix}${encodeURIComponent(id)}.${extension}?expires=${expires}&signature=${signature}`;
 	}
 
 	check(documentId: string, expires: string | null, signature: string | null, nowMs: number): LinkCheck {

@@ -14,12 +14,10 @@ import type {
   ProductUpdateResult,
 } from "./types";
 import type { VariantSwitches } from "./variants";
+import { productStatus } from "./product-status";
 
 /** The key the pages name after the marketplace (its name is not ours to print): the reference's `platformCode`. */
 export const MARKETPLACE_CODE_KEY = "marketplaceCode";
-
-/** The pages' product statuses; only PUBLISHED is visible to customers. */
-const STATUSES = ["READY_FOR_PUBLISH", "PUBLISHED", "UNPUBLISHED"] as const;
 
 /** "Proizvod ne postoji": the product does not exist. */
 export const UNKNOWN_PRODUCT_SERBIAN = "Proizvod ne postoji";
@@ -47,10 +45,8 @@ export function documentedProduct(
 ): Product | Record<string, unknown> {
   if (!variants.current.documentedProductFields) return product;
   const { platformCode, ...rest } = product;
-  const status =
-    product.stockLevel === 0
-      ? "SOLD_OUT"
-      : STATUSES[product.id % STATUSES.length];
+  // Publish / unpublish store it; the stock of the answered product decides SOLD_OUT / UNPUBLISHED_OOS.
+  const status = productStatus({ ...record, stockLevel: product.stockLevel });
   return {
     ...rest,
     [MARKETPLACE_CODE_KEY]: platformCode,

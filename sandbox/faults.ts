@@ -15,6 +15,7 @@ export function validateFault(fault: FaultSpec): FaultSpec {
 		throw new Error('fault sizeBytes must be a positive integer');
 	}
 	if (fault.delayMs !== undefined && !(fault.delayMs >= 0)) throw new Error('fault delayMs must be >= 0');
+	if (fault.applyThen !== undefined && typeof fault.applyThen !== 'boolean') throw new Error('fault applyThen must be true or false');
 	return fault;
 }
 
@@ -29,9 +30,14 @@ export class FaultQueue {
 		this.pending.length = 0;
 	}
 
-	/** The fault for this request, if any; each use counts down its budget. */
-	take(route: RouteKey): FaultSpec | undefined {
-		const index = this.pending.findIndex((entry) => entry.fault.route === undefined || entry.fault.route === route);
+	/**
+	 * The fault for this request, if any; each use counts down its budget. `before` is asked as the
+	 * request arrives, `after` once it passed the token and limit checks (`applyThen` faults).
+	 */
+	take(route: RouteKey, phase: 'before' | 'after' = 'before'): FaultSpec | undefined {
+		const index = this.pending.findIndex(
+			(entry) => (entry.fault.route === undefined || entry.fault.route === route) && (entry.fault.applyThen === true) === (phase === 'after'),
+		);
 		if (index < 0) return undefined;
 		const entry = this.pending[index];
 		entry.remaining -= 1;

@@ -6,6 +6,7 @@ import { SandboxCore } from './core';
 import { paceNodeAs } from './nodePacing';
 import { SandboxServer } from './server';
 import type { SandboxVariants } from './variants';
+import type { AddOrdersOptions, OrderRecord, ShipmentRecord } from './order-types';
 import type {
 	AddDocumentOptions,
 	DeepPartial,
@@ -22,6 +23,8 @@ import type {
 } from './types';
 
 export * from './types';
+export * from './order-types';
+export type { ShipmentStatus } from './order-statuses';
 export type { SandboxVariants, XmlListStyle } from './variants';
 
 export interface Sandbox {
@@ -51,6 +54,14 @@ export interface Sandbox {
 	readonly clock: SandboxClockControl;
 	addInvoice(overrides?: DeepPartial<Invoice>, options?: AddDocumentOptions): Invoice;
 	addInvoiceCorrection(overrides?: DeepPartial<InvoiceCorrection>, options?: AddDocumentOptions): InvoiceCorrection;
+	/** New orders For Confirmation (default 1), created now, with lines from the catalogue's products. */
+	addOrders(count?: number, options?: AddOrdersOptions): OrderRecord[];
+	/**
+	 * Moves a shipment to `to` (any status name), or one step along the usual path: CREATED is
+	 * confirmed in full from the default warehouse, a confirmed one packed in full in one box, a
+	 * packed one READY_FOR_COLLECTION, then COLLECTED, ON_DELIVERY, DELIVERED.
+	 */
+	advanceShipment(suborderId: string, to?: string): ShipmentRecord;
 	readonly state: SandboxState;
 	close(): Promise<void>;
 }
@@ -96,6 +107,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clock: core.clock,
 		addInvoice: (overrides, addOptions) => core.addInvoice(overrides, addOptions),
 		addInvoiceCorrection: (overrides, addOptions) => core.addInvoiceCorrection(overrides, addOptions),
+		addOrders: (count, orderOptions) => core.addOrders(count, orderOptions),
+		advanceShipment: (suborderId, to) => core.orders.advance(suborderId, to),
 		state: core.state,
 		close: async () => {
 			stopPacing();

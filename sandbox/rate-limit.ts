@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { RateLimitConfig, RouteKey } from './types';
 
-export type RateLimitGroup = 'products' | 'orders' | 'discounts' | 'discountCancellation';
+export type RateLimitGroup = 'products' | 'orders' | 'discounts' | 'discountCancellation' | 'labels';
 
 interface Window {
 	limit: number;
@@ -27,6 +27,11 @@ export const RATE_LIMIT_GROUPS: Record<RateLimitGroup, Window[]> = {
 	],
 	discounts: [{ limit: 60, lengthMs: MINUTE_MS }],
 	discountCancellation: [{ limit: 500, lengthMs: MINUTE_MS }],
+	// Not stated (orders-and-shipments.md): the labels' own service (/lmd/) with the order group's numbers.
+	labels: [
+		{ limit: 300, lengthMs: MINUTE_MS },
+		{ limit: 5, lengthMs: SECOND_MS },
+	],
 };
 
 export const ROUTE_GROUPS: Partial<Record<RouteKey, RateLimitGroup>> = {
@@ -42,6 +47,18 @@ export const ROUTE_GROUPS: Partial<Record<RouteKey, RateLimitGroup>> = {
 	invoiceCorrections: 'orders',
 	invoiceUrls: 'orders',
 	invoiceCorrectionUrls: 'orders',
+	// The order flow's group: 300 a minute, 5 a second (orders-and-shipments.md).
+	orderStatuses: 'orders',
+	orderStatusGroups: 'orders',
+	orders: 'orders',
+	orderConfirm: 'orders',
+	shipments: 'orders',
+	shipmentPack: 'orders',
+	labelV1: 'labels',
+	labelV2: 'labels',
+	// Not stated: counted with the product endpoints of the same service, the stricter reading.
+	productPublish: 'products',
+	productUnpublish: 'products',
 	prices: 'discounts',
 	discountSchedule: 'discounts',
 	discountUpdate: 'discounts',

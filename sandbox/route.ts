@@ -30,6 +30,8 @@ export interface RouteResult {
 	headers?: Record<string, string>;
 	/** Left out of the request log (reading or clearing the log must not change it). */
 	skipLog?: boolean;
+	/** The route's own status when an `applyThen` fault replaced its answer (logged). */
+	appliedStatus?: number;
 }
 
 export interface RouteDefinition {

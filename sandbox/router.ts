@@ -2,17 +2,27 @@
 import type { RouteDefinition } from './route';
 import { controlRoute } from './routes/control';
 import { documentRoute } from './routes/documents';
+import { labelRoutes } from './routes/labels';
+import { merchantOrderRoutes } from './routes/merchant-orders';
+import { orderControlRoutes } from './routes/order-controls';
 import { orderRoutes } from './routes/orders';
+import { publishRoutes } from './routes/publish';
+import { shipmentRoutes } from './routes/shipments';
 import { paymentRoutes } from './routes/payments';
 import { productRoutes } from './routes/products';
 import { tokenRoute } from './routes/token';
 
 export const ROUTES: RouteDefinition[] = [
 	tokenRoute,
+	...publishRoutes,
 	...productRoutes,
 	...orderRoutes,
+	...merchantOrderRoutes,
+	...shipmentRoutes,
+	...labelRoutes,
 	...paymentRoutes,
 	documentRoute,
+	...orderControlRoutes,
 	controlRoute,
 ];
 

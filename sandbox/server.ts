@@ -61,7 +61,7 @@ function faultAnswer(fault: FaultSpec, context: RouteContext): RouteResult {
 		case 'xml-bomb':
 			return { status: fault.status ?? 200, body: XML_BOMB, contentType: 'application/xml', headers };
 		default: {
-			const status = fault.status ?? 500;
+			const status = fault.status ?? (fault.applyThen ? 503 : 500);
 			return { status, json: { message: fault.message ?? STATUS_CODES[status] ?? 'Injected fault' }, headers };
 		}
 	}
@@ -175,6 +175,7 @@ export class SandboxServer {
 				bodyBytes: body.bytes,
 			};
 			if (this.host === 'service') entry.host = 'service';
+			if (result.appliedStatus !== undefined) entry.appliedStatus = result.appliedStatus;
 			const itemCount = route?.itemCount ? safeItemCount(route, context) : undefined;
 			if (itemCount !== undefined) entry.itemCount = itemCount;
 			this.core.log.add(entry);
@@ -213,7 +214,17 @@ export class SandboxServer {
 			throw new HttpError(413, `Request body exceeds ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
 		}
 		if (route.authenticated) this.admit(route, context);
-		return route.handle(context);
+		const after = route.key === 'control' ? undefined : this.core.faults.take(route.key, 'after');
+		if (!after) return route.handle(context);
+		// Applied, then answered badly: what a gateway timing out on a slow write leaves the client with.
+		let applied: RouteResult;
+		try {
+			applied = await route.handle(context);
+		} catch (error) {
+			applied = errorAnswer(error);
+		}
+		if (after.delayMs) await this.delay(after.delayMs);
+		return { ...faultAnswer(after, context), appliedStatus: applied.status ?? 200 };
 	}
 
 	/** Token, permission and rate limit checks, in the live service's order. */

@@ -3,6 +3,8 @@
  * controls (docs/architecture.md, section "Sandbox").
  */
 
+import type { OrderRecord, ProductStatus, PublicationRecord, ShipmentRecord } from './order-types';
+
 export type RouteKey =
 	| 'token'
 	| 'products'
@@ -23,6 +25,17 @@ export type RouteKey =
 	| 'discountCancel'
 	| 'prices'
 	| 'document'
+	| 'orderStatuses'
+	| 'orderStatusGroups'
+	| 'orders'
+	| 'orderConfirm'
+	| 'shipments'
+	| 'shipmentPack'
+	| 'labelV1'
+	| 'labelV2'
+	| 'labelFile'
+	| 'productPublish'
+	| 'productUnpublish'
 	| 'control';
 
 /** Route key logged for requests that match no route. */
@@ -44,44 +57,14 @@ export interface RequestLogEntry {
 	bodyBytes: number;
 	/** Set only for a request that arrived at the service host (`sandbox.serviceUrl`). */
 	host?: 'service';
-}
-
-export type FaultBody =
-	| 'html'
-	| 'malformed-json'
-	| 'xml-bomb'
-	| 'reset'
-	| 'echo-credentials'
-	| 'gzip-bomb'
-	| 'huge-json'
-	| 'trickle';
-
-export interface FaultSpec {
-	/** Only requests to this route are affected; any non-control route when omitted. */
-	route?: RouteKey;
-	/** Status to answer with (500, 502, 503, 429, …). */
-	status?: number;
-	/** The `{"message"}` of a status fault's JSON body; default: the status's name. */
-	message?: string;
-	/** How many requests the fault affects. */
-	count: number;
-	/** Adds a Retry-After header (seconds, may be fractional). */
-	retryAfterSeconds?: number;
 	/**
-	 * Special answers: an HTML 502 page, a 200 with broken JSON, a 200 billion-laughs XML body;
-	 * `reset` closes the connection without an answer; `echo-credentials` answers (400 unless
-	 * `status` says otherwise) with a message and a field of its own repeating the request's
-	 * Authorization and X-API-Key headers and its body, as careless services do; `gzip-bomb` is a
-	 * 200 with `Content-Encoding: gzip`, small on the wire and `sizeBytes` (default 1 GiB) inflated;
-	 * `huge-json` is a 200 JSON list of `sizeBytes` (default 300 MB), streamed; `trickle` is a 200
-	 * JSON list whose `sizeBytes` bytes (default 400) come one every 250 ms, so no idle timeout fires.
+	 * Set when an `applyThen` fault replaced the answer: the status the route gave before (2xx: the
+	 * request was applied though the client got `status` or a cut connection).
 	 */
-	body?: FaultBody;
-	/** Inflated size of `gzip-bomb`, size of `huge-json`, bytes of `trickle`. */
-	sizeBytes?: number;
-	/** Waits this long first; without status or body the request is then answered normally. */
-	delayMs?: number;
+	appliedStatus?: number;
 }
+
+export type { FaultBody, FaultSpec } from './fault-types';
 
 /**
  * `scale` N makes every window N times shorter. `retryAfter: false` answers 429 without a
@@ -113,6 +96,8 @@ export interface SandboxOptions {
 	seed?: number;
 	/** Number of seeded products. Default 300. */
 	products?: number;
+	/** Number of seeded orders, created over the week before the clock's start, at every stage of their flow. Default 20. */
+	orders?: number;
 	/** Accepted clients; default one client `sandbox-client` / `sandbox-secret`. */
 	clients?: SandboxClient[];
 	/** Request log cap (oldest entries are dropped). Default 200,000. */
@@ -179,6 +164,8 @@ export interface ProductRecord extends Product {
 	coverImage?: string;
 	gallery?: string[];
 	attributes?: Record<string, string[]>;
+	/** Set by publish / unpublish (product-status.ts reports it); before, the seed decides. */
+	status?: ProductStatus;
 }
 
 export interface ProductTypeRecord {
@@ -390,4 +377,12 @@ export interface SandboxState {
 	readonly invoices: Invoice[];
 	readonly corrections: InvoiceCorrection[];
 	readonly discounts: DiscountRecord[];
+	/** Every order, newest first. */
+	readonly orders: OrderRecord[];
+	order(id: string): OrderRecord | undefined;
+	/** Every shipment (suborder), newest purchase first. */
+	readonly shipments: ShipmentRecord[];
+	shipment(suborderId: string): ShipmentRecord | undefined;
+	/** Every publish / unpublish request, oldest first, with what it did per id. */
+	readonly publications: PublicationRecord[];
 }

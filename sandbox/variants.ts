@@ -111,6 +111,30 @@ export interface SandboxVariants {
 	 */
 	discountUpdateRules: 'reference' | 'documented';
 
+	// --- Orders, shipments and labels (orders-and-shipments.md, "Known inconsistencies"; default: the pages' examples) ---
+	/** The key of an order's payment methods: the example's `paymentMethods` (default) or the field table's `paymentMethod`. */
+	orderPaymentKey: 'paymentMethods' | 'paymentMethod';
+	/** The key of an order item's attributes (a JSON string): the example's `specifications` (default) or the table's `specificationsTranslations`. */
+	orderSpecificationsKey: 'specifications' | 'specificationsTranslations';
+	/**
+	 * The group names `statusGroup` takes. 'endpoint' (default): each endpoint its own set, as its
+	 * section shows (orders SG_FOR_CONFIRMATION / SG_PROCESSED; shipments SG_FOR_PACKAGING /
+	 * SG_SHIPMENT_ON_DELIVERY / SG_COMPLETED). 'status-groups': both take only the status-groups
+	 * endpoint's SG_ON_HOLD / SG_PROCESSING / SG_ON_DELIVERY / SG_COMPLETED. 'any': every name. A
+	 * name not taken is a 400.
+	 */
+	statusGroupNames: 'endpoint' | 'status-groups' | 'any';
+	/** The label routes' query parameter: `reference` (default, every example), `referenceId` (one table), or both. The other is ignored, so a missing one is a 400. */
+	labelReferenceParam: 'reference' | 'referenceId' | 'both';
+	/** Shipments write the status of goods at customs as the statuses filter lists it (`PACKED_ON_THE_BORDER`, default) or as the status context (`ON_THE_BORDER`). */
+	borderStatusName: 'PACKED_ON_THE_BORDER' | 'ON_THE_BORDER';
+	/** Shipments' `statusSubgroup` of PENDING: the status-groups table's `SSG_PARTIALLY_CONFIRMED` (default) or the shipments section's `SSG_PENDING`. */
+	pendingSubgroup: 'SSG_PARTIALLY_CONFIRMED' | 'SSG_PENDING';
+	/** The answer to a label asked before READY_FOR_COLLECTION (not documented): 404 (default), 400, or 200 `{"link": null}`. */
+	labelNotReady: 'not-found' | 'bad-request' | 'null-link';
+	/** Sandbox milliseconds from packing to READY_FOR_COLLECTION (carrier allocation: "fast, but delays can occur"). Default 0. */
+	carrierAllocationMs: number;
+
 	// --- Tokens ---
 	/** Only the newest token issued to a client is valid: issuing one invalidates the others. */
 	onlyNewestTokenValid: boolean;
@@ -158,6 +182,14 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	importBodyShape: 'object',
 	cutAnswers: [],
 	discountUpdateRules: 'reference',
+	orderPaymentKey: 'paymentMethods',
+	orderSpecificationsKey: 'specifications',
+	statusGroupNames: 'endpoint',
+	labelReferenceParam: 'reference',
+	borderStatusName: 'PACKED_ON_THE_BORDER',
+	pendingSubgroup: 'SSG_PARTIALLY_CONFIRMED',
+	labelNotReady: 'not-found',
+	carrierAllocationMs: 0,
 	onlyNewestTokenValid: false,
 	warehousesAndPricesOn: 'main',
 	latency: false,

@@ -11,7 +11,8 @@ import { isRecord, toNumber } from '../values';
 export const ROUTE_KEYS: RouteKey[] = [
 	'token', 'products', 'basicProducts', 'import', 'productBulk', 'productUpdate', 'productTypes', 'eanExists',
 	'warehouses', 'invoices', 'invoiceCorrections', 'invoiceUrls', 'invoiceCorrectionUrls', 'discountSchedule',
-	'discountUpdate', 'discountList', 'discountCancel', 'prices', 'document', 'control',
+	'discountUpdate', 'discountList', 'discountCancel', 'prices', 'document', 'orderStatuses', 'orderStatusGroups', 'orders',
+	'orderConfirm', 'shipments', 'shipmentPack', 'labelV1', 'labelV2', 'labelFile', 'productPublish', 'productUnpublish', 'control',
 ];
 
 function objectBody(context: RouteContext): Record<string, unknown> {
@@ -60,6 +61,12 @@ function stateCollection(core: SandboxCore, name: string): unknown {
 			return core.state.corrections;
 		case 'discounts':
 			return core.state.discounts;
+		case 'orders':
+			return core.state.orders;
+		case 'shipments':
+			return core.state.shipments;
+		case 'publications':
+			return core.state.publications;
 		default:
 			throw notFound(`Unknown state collection: ${name}`);
 	}
@@ -140,6 +147,7 @@ const CONTROLS: Record<string, ControlHandler> = {
 			clientId: core.clients[0].clientId,
 			now: core.clock.now().toISOString(),
 			products: core.catalog.size,
+			orders: core.state.orders.length,
 			rateLimits: core.rateLimiter.config,
 			tokenLifetimeSeconds: core.tokens.lifetime,
 		},
