@@ -4,7 +4,7 @@
  * checked by the same actionlint step .ci/run runs, which must fail on a broken workflow.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -322,5 +322,32 @@ describe('GitHub Actions workflows', () => {
 		} finally {
 			rmSync(folder, { recursive: true, force: true });
 		}
+	});
+});
+
+describe('package.json for the npm page', () => {
+	const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+		keywords: string[];
+		bugs?: { url?: string };
+		homepage?: string;
+		repository?: { url?: string };
+	};
+
+	it("lists every alias of the nodes' codex files as a keyword, so npm's search finds what n8n's node creator finds", () => {
+		const aliases = readdirSync(path.join(ROOT, 'nodes')).flatMap((dir) =>
+			readdirSync(path.join(ROOT, 'nodes', dir))
+				.filter((file) => file.endsWith('.node.json'))
+				.flatMap((file) => (JSON.parse(readFileSync(path.join(ROOT, 'nodes', dir, file), 'utf8')) as { alias: string[] }).alias),
+		);
+		const keywords = new Set(manifest.keywords.map((keyword) => keyword.toLowerCase()));
+		expect(aliases.length).toBeGreaterThan(10);
+		expect(aliases.filter((alias) => !keywords.has(alias.toLowerCase()))).toEqual([]);
+		expect(manifest.keywords).toContain('n8n-community-node-package');
+	});
+
+	it('links the issue tracker, the README and the repository', () => {
+		expect(manifest.bugs?.url).toBe('https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant/issues');
+		expect(manifest.homepage).toBe('https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant#readme');
+		expect(manifest.repository?.url).toBe('git+https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant.git');
 	});
 });
