@@ -306,7 +306,7 @@ describe('GitHub Actions workflows', () => {
 		expect(publishJob).not.toMatch(/^\s+registry-url:/m);
 		expect(publishJob.indexOf('run: npm run release:scan')).toBeGreaterThan(0);
 		expect(publishJob.indexOf('run: npm run release:scan')).toBeLessThan(publishJob.indexOf('run: npm publish'));
-		const steps = publishJob.split(/\n      - /);
+		const steps = publishJob.split(/\n {6}- /);
 		const oidc = steps.find((step) => step.includes('run: npm publish --provenance --access public'));
 		expect(oidc).toContain('if: ${{ !inputs.first-publish }}');
 		expect(oidc).not.toMatch(/^\s+(env:|NODE_AUTH_TOKEN:)/m);
@@ -314,7 +314,7 @@ describe('GitHub Actions workflows', () => {
 		expect(first).toContain('if: ${{ inputs.first-publish }}');
 		expect(first).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
 		expect(first).toContain('npm publish --provenance --access public');
-		expect(publish).toMatch(/workflow_dispatch:\n    inputs:\n      first-publish:/);
+		expect(publish).toMatch(/workflow_dispatch:\n {4}inputs:\n {6}first-publish:/);
 	});
 
 	it('.ci/run runs the release dry run and the jest suite on the other Node lines', () => {
