@@ -16,8 +16,9 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import scannerConfig from '../eslint.scanner.config.mjs';
 
-// npm runs these when someone installs the package; n8n refuses community packages that have them.
-const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+// npm runs these during npm install, without asking (the list of the lint rule below); n8n's
+// scanner and its lint rule no-forbidden-lifecycle-scripts refuse community packages that have them.
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
 
 /** What is wrong with the tarball's package.json; empty when n8n can load it as a community package. */
 function manifestProblems(manifest, packageDir) {
