@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/answers/answers';
+import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/answers/bulkResults';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { saleDays } from '../actions/helpers';

@@ -12,7 +12,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/answers';
+import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/read';
 import {
 	DOCUMENTS,
 	documentIdOf,

@@ -6,8 +6,10 @@ import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData }
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { asNodeError, chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
-import { ANSWERS } from '../../answers/answers';
+import { asNodeError, nodeError, statusOf } from '../../transport/errors';
+import { chunkBySize } from '../../transport/batches';
+import { downloadPresigned, type DownloadContext } from '../../transport/send';
+import { ANSWERS } from '../../answers/schemas';
 import { isPlainObject } from '../../values/values';
 
 export type DocumentKind = 'invoice' | 'correction';

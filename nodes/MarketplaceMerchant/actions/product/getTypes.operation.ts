@@ -1,9 +1,11 @@
 /** Product › Get Types, and the same names in a language as Import's Product Type list. */
 import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
-import { ANSWERS, decodedList, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { decodedList } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
-import { sendAuthenticated, type PostReceiveFunction } from '../../transport/engine';
+import { sendAuthenticated } from '../../transport/send';
+import type { Shaping } from '../../answers/read';
 import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
 import { CATALOGUE } from '../products';
@@ -47,7 +49,7 @@ const setLanguage: PreSendAction = async function (requestOptions) {
 };
 
 /** The service lists type names as plain strings: one item `{ name }` each. */
-const typeNamesAsItems: PostReceiveFunction = async function (items) {
+const typeNamesAsItems: Shaping = async function (items) {
 	return items.map(({ json }) => {
 		const keys = Object.keys(json);
 		return { json: keys.length === 1 && keys[0] === 'value' ? { name: json.value } : json };
@@ -64,7 +66,7 @@ export const operation: OperationModule = {
 			...CATALOGUE,
 			request: { method: 'GET', url: PATHS.productTypes },
 			preSend: [setLanguage],
-			postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
+			answer: ANSWERS.productTypes, shape: [typeNamesAsItems],
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['getTypes'] } }, [productTypeLanguageField]),
