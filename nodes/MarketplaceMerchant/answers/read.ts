@@ -11,7 +11,7 @@ import { serviceError } from '../transport/errors';
 import type { Answer, ReadAnswer } from '../transport/send';
 import { isPlainObject } from '../values/values';
 import type { AnswerSchema, ObjectSchema, ScalarKind, Schema } from './schemas';
-import { IncompleteXml, looksLikeXml, parseXmlDocument, type XmlContent } from './xml';
+import { IncompleteXml, parseXmlDocument, type XmlContent } from './xml';
 
 function keyOf(name: string): string {
 	return name.trim().toLowerCase();
@@ -153,6 +153,13 @@ export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 		if (schema.kind === 'object' || schema.kind === 'map') return body.map((element) => readJson(schema, element));
 	}
 	return readJson(schema, schema.kind === 'list' ? unwrapList(body) : body);
+}
+
+/** Whether an answer is XML (xml.ts parses it): by its Content-Type, or markup where JSON was expected. */
+export function looksLikeXml(contentType: unknown, body: unknown): boolean {
+	if (typeof body !== 'string') return false;
+	if (typeof contentType === 'string' && contentType.includes('xml')) return true;
+	return body.trimStart().startsWith('<');
 }
 
 /** Undefined without a root element. A list answer's root only wraps (Jackson's `<List><item>…</item></List>`). */

@@ -106,12 +106,6 @@ function checkComplete(xml: string): void {
 	}
 }
 
-export function looksLikeXml(contentType: unknown, body: unknown): boolean {
-	if (typeof body !== 'string') return false;
-	if (typeof contentType === 'string' && contentType.includes('xml')) return true;
-	return body.trimStart().startsWith('<');
-}
-
 /** A complete XML document's root element, by name and content; undefined without one. Throws IncompleteXml or on a DOCTYPE. */
 export function parseXmlDocument(xml: string): { rootName: string; root: XmlContent } | undefined {
 	// The service's answers never declare one; reading on would hand the workflow unexpanded references (`&lol9;`) as data.

@@ -9,11 +9,10 @@ import {
 
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { ANSWERS } from '../../answers/schemas';
-import { decodedNumber } from '../../answers/read';
+import { decodedNumber, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { resultLimit } from '../../transport/batches';
 import { sendRequest, type RequestData } from '../../transport/send';
-import type { Shaping } from '../../answers/read';
 import { DATE_FORMS, isBlank, readBoolean, readDay, readParameter } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';

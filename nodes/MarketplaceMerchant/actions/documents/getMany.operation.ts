@@ -5,12 +5,10 @@
 import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type PreSendAction } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
-import { decodeAnswer } from '../../answers/read';
-import { looksLikeXml } from '../../answers/xml';
+import { decodeAnswer, looksLikeXml, type Shaping } from '../../answers/read';
 import { asNodeError, statusOf } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendAuthenticated, sendSettingsOf, type RequestData } from '../../transport/send';
-import type { Shaping } from '../../answers/read';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
 import { invalidInput, readSimplify } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';

@@ -2,10 +2,9 @@
 import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
-import { decodedList } from '../../answers/read';
+import { decodedList, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { sendAuthenticated } from '../../transport/send';
-import type { Shaping } from '../../answers/read';
 import { isBlank } from '../../values/values';
 import { pacedRouting } from '../common';
 import { CATALOGUE } from '../products';
