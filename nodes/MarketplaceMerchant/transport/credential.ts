@@ -162,7 +162,7 @@ async function requestToken(
 			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
 		});
 	}
-	// `expires_in` as answers.ts reads it (a number, also from text such as "900"); anything else gets the default.
+	// `expires_in` as answers/read.ts reads it (a number, also from text such as "900"); anything else gets the default.
 	const expiresIn = decodedNumber(body?.expires_in) ?? 0;
 	return { token, lifetimeSeconds: expiresIn > 0 ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
 }

@@ -49,7 +49,7 @@ async function sendCancellation(ctx: IExecutePaginationFunctions, requestData: R
  * The cancellations of one node run, by discount ID. A fixed Discount ID on every item of a run
  * (after a Get Many of 9 discounts) names one discount 9 times: it is cancelled once, and every
  * item that names it gets that one outcome, so that no item meets "already cancelled" for what an
- * earlier item of the same run did. Keyed by the run's execute data (engine.ts `runOf`), the same
+ * earlier item of the same run did. Keyed by the run's execute data (transport/routing.ts `runOf`), the same
  * object for every item of one run; a later run (a loop) cancels again and meets the service's
  * answer as before.
  */

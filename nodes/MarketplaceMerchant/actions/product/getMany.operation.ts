@@ -66,7 +66,7 @@ const SIMPLIFIED_FIELDS = [
 ] as const;
 
 /**
- * Fields the current pages add (answers.ts): kept where the service sends them, so that a merchant
+ * Fields the current pages add (answers/schemas.ts): kept where the service sends them, so that a merchant
  * sees why a product does not sell (only PUBLISHED is visible to customers); left out where it does not.
  */
 const SIMPLIFIED_NEWER_FIELDS = ['status', 'groupId', 'packageHeightValue', 'packageWidthValue', 'packageLengthValue', 'packageDimensionUnit'] as const;
