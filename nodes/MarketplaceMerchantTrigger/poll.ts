@@ -21,7 +21,7 @@ import { isBlank, isPlainObject, readDate, readSimplify, readWholeNumber } from 
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schemas';
 import { decodeAnswer } from '../MarketplaceMerchant/answers/read';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
-import { asNodeError, joinSentences, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
+import { asNodeError, isNothingFound, joinSentences, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import { EventCursor, type DateWindow } from './cursor';
 
@@ -81,7 +81,7 @@ export async function getFromService(
 		response = await sendAuthenticated(ctx, { group, idempotent: true }, { method: 'GET', url: path, qs, timeout: REQUEST_TIMEOUT_MS });
 	} catch (error) {
 		const status = statusOf(error);
-		if (notFoundIsEmpty && status === 404) return undefined;
+		if (notFoundIsEmpty && isNothingFound(error)) return undefined;
 		const failure = asNodeError(ctx.getNode(), error);
 		failure.message = `Could not read ${what}${status === undefined ? '' : ` (HTTP ${status})`}: ${failure.message}`;
 		failure.description = joinSentences(failure.description, 'Nothing was skipped: the next poll asks for the same period again.');

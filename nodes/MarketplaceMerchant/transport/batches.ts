@@ -7,7 +7,7 @@
 import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { RATE_LIMITS } from './endpoints';
-import { asNodeError, nodeError, statusOf } from './errors';
+import { asNodeError, emptyIfNothingFound, nodeError } from './errors';
 import { settle, type Settled } from './policy';
 import { sendRequest, type RequestData } from './send';
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
@@ -118,10 +118,11 @@ async function sendEachQuery(
 		try {
 			return await sendRequest(ctx, requestData, { qs: { ...requestData.options.qs, ...queries[index] } }, wanted);
 		} catch (error) {
+			if (!notFoundIsEmpty) throw asNodeError(ctx.getNode(), error);
 			// "Nothing found" for its part, as the service answers.
-			if (!notFoundIsEmpty || statusOf(error) !== 404) throw asNodeError(ctx.getNode(), error);
+			const empty = emptyIfNothingFound(ctx.getNode(), error, []);
 			notFound ??= error;
-			return [];
+			return empty;
 		}
 	};
 	await inOrder(queries.length, width, send, take);

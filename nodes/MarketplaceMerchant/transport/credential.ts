@@ -19,15 +19,16 @@ import {
 import { PATHS, SERVICE_HOST_ENDPOINTS, type EndpointGroup } from './endpoints';
 import {
 	answerTooLargeText,
-	displayUrl,
 	errorCodeOf,
 	networkFailureReason,
 	notServedText,
 	redactText,
 	secretList,
+	shownUrl,
 	serverMessage,
 	testStatusWords,
 	tokenStatusWords,
+	unavailableMessage,
 } from './errors';
 import { RefusedTooLong } from './gate';
 import { DEFAULT_TIMEOUT_MS } from './policy';
@@ -120,13 +121,13 @@ async function sendForAnswer(
  */
 function noAnswerError(error: unknown, answerer: Answerer, url: string): UserError {
 	if (error instanceof RefusedTooLong) {
-		return new UserError(`The ${answerer.name} is unavailable (HTTP 429): try again later`, { description: error.message });
+		return new UserError(unavailableMessage(answerer.name, 429), { description: error.message });
 	}
 	const tooLarge = answerTooLargeText(error, answerer.name);
-	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${displayUrl(url)})` });
+	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${shownUrl(url, 'site')})` });
 	const code = errorCodeOf(error);
 	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
-		description: `Check the ${answerer.field} (${displayUrl(answerer.baseUrl)}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+		description: `Check the ${answerer.field} (${shownUrl(answerer.baseUrl, 'site')}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
 	});
 }
 
@@ -139,7 +140,7 @@ async function requestToken(
 	const clientId = String(credentials.clientId ?? '');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	const apiKey = String(credentials.apiKey ?? '');
-	const tokenUrl = displayUrl(`${baseUrl}${PATHS.grant}`);
+	const tokenUrl = shownUrl(`${baseUrl}${PATHS.grant}`, 'site');
 	const { response, attempts } = await sendForAnswer(
 		way,
 		{

@@ -44,14 +44,30 @@ export function retryAfterMs(headers: Record<string, unknown> | undefined): numb
 	return undefined;
 }
 
-/** What to do when the service refuses the credential, in the same words wherever it shows. */
-const CREDENTIAL_ADVICE: Partial<Record<number, string>> = {
-	401: 'Check the Client ID and Client Secret, and that they belong to the environment of the Base URL (production and staging credentials differ).',
-	403: "The client has no permission for this: check the API Key and the client's permissions in the merchant portal.",
+/**
+ * A refused credential, 401 and 403, in one table: what to do (`advice`, after the service's words
+ * wherever a node shows them), what the token endpoint's refusal means (`token`) and the verdict of
+ * the credential's Test on the API's (`test`).
+ */
+const CREDENTIAL_REFUSED: Record<401 | 403, { advice: string; token: string; test: string }> = {
+	401: {
+		advice: 'Check the Client ID and Client Secret, and that they belong to the environment of the Base URL (production and staging credentials differ).',
+		token: 'the client ID or client secret was rejected',
+		test: 'The access token was rejected (HTTP 401): check the Client ID and Client Secret',
+	},
+	403: {
+		advice: "The client has no permission for this: check the API Key and the client's permissions in the merchant portal.",
+		token: 'the token request was forbidden',
+		test: 'The client has no permission for the merchant API (HTTP 403)',
+	},
 };
 
+function isRefusal(status: number | undefined): status is 401 | 403 {
+	return status === 401 || status === 403;
+}
+
 export function credentialAdvice(status: number | undefined): string | undefined {
-	return status === undefined ? undefined : CREDENTIAL_ADVICE[status];
+	return isRefusal(status) ? CREDENTIAL_REFUSED[status].advice : undefined;
 }
 
 const NETWORK_FAILURE_REASONS: Record<string, string> = {
@@ -208,11 +224,34 @@ function redactData(value: unknown, secrets: string[], seen = new WeakSet<object
 	return copy;
 }
 
-/** How a request is named in errors: its method, path and query, never the host (a Base URL may carry a password). */
+/**
+ * A URL as a message shows it, never a secret it carries: `path` keeps its path and query (a
+ * request's label: a Base URL's host part may carry a password), `site` all but a user name and
+ * password (a Base URL or token endpoint as the user entered it), `none` nothing (a pre-signed
+ * link: its query is the signature that opens the document).
+ */
+export function shownUrl(url: string, keep: 'path' | 'site' | 'none'): string {
+	if (keep === 'none') return '<link>';
+	if (keep === 'path') {
+		// A path that is not a URL stays as it is.
+		const parsed = URL.canParse(url, 'http://base.invalid') ? new URL(url, 'http://base.invalid') : undefined;
+		return parsed ? `${parsed.pathname}${parsed.search}` : url;
+	}
+	if (!URL.canParse(url)) return url;
+	const parsed = new URL(url);
+	parsed.username = '';
+	parsed.password = '';
+	return parsed.toString().replace(/\/+$/, '');
+}
+
+/** `text` with every link in it shown as `shownUrl(…, 'none')`: the errors of a download name the pre-signed link. */
+export function withoutLinks(text: string | undefined): string | undefined {
+	return text?.replace(/https?:\/\/\S+/g, (url) => shownUrl(url, 'none'));
+}
+
+/** How a request is named in errors: its method, path and query, never the host. */
 export function requestLabel(method: unknown, url = '', qs?: unknown): string {
-	// A path that is not a URL stays as it is.
-	const parsed = URL.canParse(url, 'http://base.invalid') ? new URL(url, 'http://base.invalid') : undefined;
-	const path = parsed ? `${parsed.pathname}${parsed.search}` : url;
+	const path = shownUrl(url, 'path');
 	const query =
 		isPlainObject(qs) && Object.keys(qs).length > 0
 			? `${path.includes('?') ? '&' : '?'}${new URLSearchParams(Object.entries(qs).map(([key, value]): [string, string] => [key, String(value)])).toString()}`
@@ -221,13 +260,15 @@ export function requestLabel(method: unknown, url = '', qs?: unknown): string {
 	return label.length > 300 ? `${label.slice(0, 300)}…` : label;
 }
 
-/** A URL as shown in messages: without any user name or password it may carry. */
-export function displayUrl(url: string): string {
-	if (!URL.canParse(url)) return url;
-	const parsed = new URL(url);
-	parsed.username = '';
-	parsed.password = '';
-	return parsed.toString().replace(/\/+$/, '');
+/** The service's "nothing found": a 404 of a list or links endpoint stands for no items, wherever it is read. */
+export function isNothingFound(error: unknown): boolean {
+	return statusOf(error) === 404;
+}
+
+/** `empty` for the service's "nothing found" (`isNothingFound`); any other failure thrown as the node's error. */
+export function emptyIfNothingFound<T>(node: INode, error: unknown, empty: T): T {
+	if (isNothingFound(error)) return empty;
+	throw asNodeError(node, error);
 }
 
 /**
@@ -284,14 +325,19 @@ export function serverMessage(body: unknown): string | undefined {
 	return typeof message === 'string' ? message : undefined;
 }
 
+/** A request of no node (the credential's) that the service kept refusing: 429 or 5xx. `who`: the answer's sender as the message names it. */
+export function unavailableMessage(who: string, status: number): string {
+	return `The ${who} is unavailable (HTTP ${status}): try again later`;
+}
+
 /**
  * The token endpoint's answer other than 2xx, worded for the credential (no node: n8n shows the
  * message as is). `description`: what the endpoint said; `attempts`: how often it was asked.
  */
 export function tokenStatusWords(status: number, tokenUrl: string, description: string, attempts: number): { message: string; description: string } {
-	if (status === 401 || status === 403) {
-		const what = status === 401 ? 'the client ID or client secret was rejected' : 'the token request was forbidden';
-		return { message: `Authentication failed: ${what} (HTTP ${status} from the token endpoint)`, description: `${description}. ${credentialAdvice(status)}` };
+	if (isRefusal(status)) {
+		const { token, advice } = CREDENTIAL_REFUSED[status];
+		return { message: `Authentication failed: ${token} (HTTP ${status} from the token endpoint)`, description: `${description}. ${advice}` };
 	}
 	if (status === 404 || status === 405) {
 		return {
@@ -301,14 +347,37 @@ export function tokenStatusWords(status: number, tokenUrl: string, description: 
 	}
 	if (status === 429 || status >= 500) {
 		const sent = `The token request was sent ${attempts} time${attempts === 1 ? '' : 's'}.`;
-		return { message: `The token endpoint is unavailable (HTTP ${status}): try again later`, description: `${description}. ${sent}` };
+		return { message: unavailableMessage('token endpoint', status), description: `${description}. ${sent}` };
 	}
 	return { message: `The token request failed (HTTP ${status})`, description };
 }
 
 /** The credential Test's verdict on an API answer other than 2xx (a host that does not serve warehouses: notServedText). */
 export function testStatusWords(status: number, detail: string | undefined): string {
-	if (status === 401) return 'The access token was rejected (HTTP 401): check the Client ID and Client Secret';
-	if (status === 403) return 'The client has no permission for the merchant API (HTTP 403)';
+	if (isRefusal(status)) return CREDENTIAL_REFUSED[status].test;
 	return `The merchant API answered HTTP ${status}${detail ? `: ${detail}` : ''}`;
+}
+
+/** Why a pre-signed link's download failed, in the words of its status (links expire), never naming the link. */
+export function downloadFailureDescription(error: unknown): string | undefined {
+	const status = statusOf(error);
+	return status === 403 || status === 410
+		? 'Document links expire about 10 minutes after they are issued: fetch the links again and download them at once'
+		: withoutLinks((error as Error).message);
+}
+
+const RATE_LIMIT_ADVICE =
+	"Other workflows or integrations may be using this merchant account's rate limits too: set Request Options › Requests per Minute lower, or run the workflow later.";
+
+/** After a request's own attempts: how long the service has refused every request of the gate with 429. */
+export function refusingText(refusingForMs: number): string {
+	return `The service has answered this merchant account's requests of this kind only with 429 for ${Math.round(refusingForMs / 1000)} s. ${RATE_LIMIT_ADVICE}`;
+}
+
+/** A request that gave up unsent (policy.ts, RefusedTooLong) after `budgetMs` of 429s; `own`: what its own attempts met. */
+export function refusedTooLongText(refusedForMs: number, budgetMs: number, own: string): { message: string; description: string } {
+	return {
+		message: 'The service is receiving too many requests from you (HTTP 429): the node gave up',
+		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refusedForMs / 1000)} s, and would not take one more within the ${Math.round(budgetMs / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,
+	};
 }

@@ -15,6 +15,8 @@ import {
 	isCutOff,
 	isTimeout,
 	joinSentences,
+	refusedTooLongText,
+	refusingText,
 	responseOf,
 	retryAfterMs,
 	serviceError,
@@ -74,8 +76,6 @@ class AttemptLog {
 /** The careful clients of this API give up after a few attempts (429 waits count against the budget). */
 const MAX_RATE_LIMITED_ATTEMPTS = 4;
 const MAX_UNAVAILABLE_ATTEMPTS = 4;
-const RATE_LIMIT_ADVICE =
-	"Other workflows or integrations may be using this merchant account's rate limits too: set Request Options › Requests per Minute lower, or run the workflow later.";
 /**
  * Attempts after n8n's own token renewal was rejected too: two workers renewing at once invalidate
  * each other's token. Each re-reads the saved credential after a random wait (up to the jitter
@@ -163,10 +163,7 @@ function finalError(policy: SendPolicy, error: unknown, log: AttemptLog, overBud
 	if (log.count > 1 || overBudget || refusingForMs !== undefined) {
 		// Users should know the node already retried: "try again later" alone invites a retry loop.
 		// The request's own attempts leave out its turns behind the others: say how long the service refused them all.
-		const refused =
-			refusingForMs === undefined
-				? ''
-				: ` The service has answered this merchant account's requests of this kind only with 429 for ${Math.round(refusingForMs / 1000)} s. ${RATE_LIMIT_ADVICE}`;
+		const refused = refusingForMs === undefined ? '' : ` ${refusingText(refusingForMs)}`;
 		nodeError.description = joinSentences(nodeError.description, `${log.summary(overBudget)}${refused}`);
 	}
 	return nodeError;
@@ -174,11 +171,8 @@ function finalError(policy: SendPolicy, error: unknown, log: AttemptLog, overBud
 
 function refusedError(node: INode, policy: SendPolicy, refused: RefusedTooLong, log: AttemptLog) {
 	const own = log.count > 0 ? ` ${log.summary(false)}` : ' This request was not sent again.';
-	const error = serviceError(node, { message: refused.message } as JsonObject, {
-		httpCode: '429',
-		message: 'The service is receiving too many requests from you (HTTP 429): the node gave up',
-		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refused.refusedForMs / 1000)} s, and would not take one more within the ${Math.round(policy.timeoutMs * RETRY_BUDGET_TIMEOUTS / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,
-	});
+	const words = refusedTooLongText(refused.refusedForMs, policy.timeoutMs * RETRY_BUDGET_TIMEOUTS, own);
+	const error = serviceError(node, { message: refused.message } as JsonObject, { httpCode: '429', ...words });
 	(error as unknown as JsonObject).attempts = log.count;
 	return error;
 }

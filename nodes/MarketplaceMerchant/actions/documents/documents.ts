@@ -6,7 +6,7 @@ import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData }
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { asNodeError, nodeError, statusOf } from '../../transport/errors';
+import { asNodeError, downloadFailureDescription, nodeError, statusOf } from '../../transport/errors';
 import { chunkBySize } from '../../transport/batches';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
 import { ANSWERS } from '../../answers/schemas';
@@ -228,10 +228,7 @@ export async function downloadDocumentPdfs(
 				const status = statusOf(error);
 				throw nodeError(ctx.getNode(), `Could not download the PDF of ${which}${status ? `: HTTP ${status}` : ''}`, {
 					itemIndex,
-					description:
-						status === 403 || status === 410
-							? 'Document links expire about 10 minutes after they are issued: fetch the links again and download them at once'
-							: (error as Error).message?.replace(/https?:\/\/\S+/g, '<link>'),
+					description: downloadFailureDescription(error),
 				});
 			}
 			if (pdf.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {

@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
-import { asNodeError, firstOf, nodeError, statusOf } from '../../transport/errors';
+import { asNodeError, emptyIfNothingFound, firstOf, nodeError, statusOf } from '../../transport/errors';
 import { runOf } from '../../transport/routing';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { splitDateRange, type PaginationFunction } from '../../transport/batches';
@@ -82,8 +82,7 @@ function askerOf(ctx: IExecutePaginationFunctions, requestData: RequestData): As
 			try {
 				answered = await sendRequest(ctx, requestData, { qs: query });
 			} catch (error) {
-				if (statusOf(error) !== 404) throw asNodeError(ctx.getNode(), error);
-				answered = [];
+				answered = emptyIfNothingFound(ctx.getNode(), error, []);
 			}
 		}
 		// A link whose suborder the answer does not name belongs to the one asked, if one was.

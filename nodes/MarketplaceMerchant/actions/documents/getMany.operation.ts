@@ -6,7 +6,7 @@ import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunction
 
 import { ANSWERS } from '../../answers/schemas';
 import { decodeAnswer, looksLikeXml, type Shaping } from '../../answers/read';
-import { asNodeError, statusOf } from '../../transport/errors';
+import { asNodeError, emptyIfNothingFound } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendAuthenticated, sendSettingsOf, type RequestData } from '../../transport/send';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
@@ -86,8 +86,7 @@ async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: Document
 			return flattenDocumentLinks(decodeAnswer(ctx, response, ANSWERS.invoiceUrls), requested);
 		} catch (error) {
 			// 404: no documents there. A 400 to the range alone is asked again by suborder (documents.ts).
-			if (statusOf(error) === 404) return [];
-			throw asNodeError(ctx.getNode(), error);
+			return emptyIfNothingFound(ctx.getNode(), error, []);
 		}
 	};
 	const selection = { windows, type: typeof qs.type === 'string' ? qs.type : undefined, wholeRange: listed.length < limit };
