@@ -67,8 +67,9 @@ async function filesOfSecondRun(go: (credentialsHelper: TestCredentialsHelper) =
 	return await filesThatRan();
 }
 
-/** Every request: send.ts and what it stands on (errors, the gate and policy, the answer's body, its host), the reader, the Request Options read. */
-const SENDING = ['errors', 'gate', 'policy', 'body', 'hosts', 'send'].map((file) => `${N}transport/${file}.ts`).concat(`${N}answers/read.ts`, `${N}values/values.ts`);
+/** Every request: send.ts and what it stands on (errors, gate, policy, body, host), the reader, the Request Options read. */
+const TRANSPORT = ['errors', 'gate', 'policy', 'body', 'hosts', 'send'].map((file) => `${N}transport/${file}.ts`);
+const SENDING = [...TRANSPORT, `${N}answers/read.ts`, `${N}values/values.ts`];
 /** A routed operation's request adds its strategy (batches.ts) and RoutingNode's hook (routing.ts). */
 const ROUTED = [...SENDING, `${N}transport/batches.ts`, `${N}transport/routing.ts`];
 const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, `${N}actions/products.ts`, `${N}answers/bulkResults.ts`, ...ROUTED].sort();

@@ -176,7 +176,8 @@ interface PacedRouting extends Route {
  * items' requests at once. The strategy reads each answer by its schema and shapes it, so routing
  * has no postReceive. A preSend's failure holds back every item when the node stops on errors.
  */
-export function pacedRouting({ group, idempotent, host, request, preSend = [], strategy = sendSingle, answer, shape }: PacedRouting): INodePropertyRouting {
+export function pacedRouting(routing: PacedRouting): INodePropertyRouting {
+	const { group, idempotent, host, request, preSend = [], strategy = sendSingle, answer, shape } = routing;
 	return {
 		request,
 		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },

@@ -136,7 +136,6 @@ export function finishBulkResults(this: IExecutePaginationFunctions, items: INod
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));
 }
 
-// ─── Body shape refused ──────────────────────────────────────────────────────────────────────────────
 /**
  * The 400 a Spring service's JSON binder gives a body of the shape its handler does not take
  * (Jackson 2.12+: `Cannot deserialize value of type `X` from Array value`; older: `... out of

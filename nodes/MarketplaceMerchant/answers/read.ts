@@ -5,7 +5,14 @@
  * XML answers give identical items. An answer that cannot be read is an error naming its request
  * (send.ts gives every answer its request's label), never fewer items.
  */
-import type { FunctionsBase, IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type {
+	FunctionsBase,
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
 
 import { serviceError } from '../transport/errors';
 import type { Answer, ReadAnswer } from '../transport/send';
@@ -209,7 +216,8 @@ function unreadable(ctx: Pick<FunctionsBase, 'getNode'>, response: Received, tex
 		description = `${status}; the answer starts with: ${text.slice(0, 120)}. ${stops} check for a proxy that cuts answers.`;
 	}
 	const unreadableError = serviceError(ctx.getNode(), cause, { message, description });
-	if (response.request !== undefined) unreadableError.description = `${unreadableError.description ?? ''} Request: ${response.request}.`.trim();
+	if (response.request === undefined) return unreadableError;
+	unreadableError.description = `${unreadableError.description ?? ''} Request: ${response.request}.`.trim();
 	return unreadableError;
 }
 
@@ -236,7 +244,12 @@ export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>
 }
 
 /** What an operation makes of its answer's items, with the answer and its body (read by schema) at hand: simplify, pair, attach. */
-export type Shaping = (this: IExecuteSingleFunctions, items: INodeExecutionData[], answer: Answer, body: unknown) => Promise<INodeExecutionData[]>;
+export type Shaping = (
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	answer: Answer,
+	body: unknown,
+) => Promise<INodeExecutionData[]>;
 
 /**
  * A routed operation's reader (actions/common.ts `pacedRouting`): the answer by its schema, where it
@@ -245,7 +258,8 @@ export type Shaping = (this: IExecuteSingleFunctions, items: INodeExecutionData[
 export function readInto(answer: AnswerSchema, shape: Shaping[] = []): ReadAnswer {
 	return async function (received) {
 		const body = decodeAnswer(this, received, answer);
-		let items: INodeExecutionData[] = elementsOf(body, answer).map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
+		const elements = elementsOf(body, answer);
+		let items: INodeExecutionData[] = elements.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
 		for (const step of shape) items = await step.call(this, items, received, body);
 		return items;
 	};

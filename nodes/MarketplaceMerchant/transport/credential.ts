@@ -106,7 +106,8 @@ async function sendForAnswer(
 		return answer;
 	};
 	try {
-		const response = await send(way, { ...policy, idempotent: true }, { ...options, ignoreHttpStatusErrors: true }, { read, onAttempt });
+		const request = { ...options, ignoreHttpStatusErrors: true };
+		const response = await send(way, { ...policy, idempotent: true }, request, { read, onAttempt });
 		return { response, attempts };
 	} catch (error) {
 		// Without a node, the policy throws the last failure as it came (or RefusedTooLong).

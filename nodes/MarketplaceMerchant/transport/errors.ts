@@ -300,6 +300,9 @@ export function answerTooLargeText(error: unknown, who = 'service'): { message: 
 			};
 }
 
+/** An error's message and description, as a node error or the credential's UserError takes them. */
+export type ErrorWords = { message: string; description: string };
+
 /** Which host of the credential answered: its Base URL or its Service Host URL. */
 export type HostName = 'base' | 'service';
 
@@ -325,7 +328,7 @@ export function serverMessage(body: unknown): string | undefined {
 	return typeof message === 'string' ? message : undefined;
 }
 
-/** A request of no node (the credential's) that the service kept refusing: 429 or 5xx. `who`: the answer's sender as the message names it. */
+/** A request of no node (the credential's) the service kept refusing (429, 5xx); `who`: its answerer as the message names it. */
 export function unavailableMessage(who: string, status: number): string {
 	return `The ${who} is unavailable (HTTP ${status}): try again later`;
 }
@@ -334,10 +337,11 @@ export function unavailableMessage(who: string, status: number): string {
  * The token endpoint's answer other than 2xx, worded for the credential (no node: n8n shows the
  * message as is). `description`: what the endpoint said; `attempts`: how often it was asked.
  */
-export function tokenStatusWords(status: number, tokenUrl: string, description: string, attempts: number): { message: string; description: string } {
+export function tokenStatusWords(status: number, tokenUrl: string, description: string, attempts: number): ErrorWords {
 	if (isRefusal(status)) {
 		const { token, advice } = CREDENTIAL_REFUSED[status];
-		return { message: `Authentication failed: ${token} (HTTP ${status} from the token endpoint)`, description: `${description}. ${advice}` };
+		const message = `Authentication failed: ${token} (HTTP ${status} from the token endpoint)`;
+		return { message, description: `${description}. ${advice}` };
 	}
 	if (status === 404 || status === 405) {
 		return {
@@ -375,7 +379,7 @@ export function refusingText(refusingForMs: number): string {
 }
 
 /** A request that gave up unsent (policy.ts, RefusedTooLong) after `budgetMs` of 429s; `own`: what its own attempts met. */
-export function refusedTooLongText(refusedForMs: number, budgetMs: number, own: string): { message: string; description: string } {
+export function refusedTooLongText(refusedForMs: number, budgetMs: number, own: string): ErrorWords {
 	return {
 		message: 'The service is receiving too many requests from you (HTTP 429): the node gave up',
 		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refusedForMs / 1000)} s, and would not take one more within the ${Math.round(budgetMs / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,

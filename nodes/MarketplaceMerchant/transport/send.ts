@@ -63,8 +63,12 @@ interface Sending<T> {
 	onAttempt?: () => void;
 }
 
-/** Sends one request under `policy` and gives its answer, the body read within its cap; `request.url` is the whole URL or, with `baseURL`, a path. */
-export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IHttpRequestOptions, { read, onAttempt }: Sending<T> = {}): Promise<T> {
+/**
+ * Sends one request under `policy` and gives its answer, the body read within its cap (or what
+ * `read` makes of it); `request.url` is the whole URL or, with `baseURL`, a path.
+ */
+export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IHttpRequestOptions, sending: Sending<T> = {}): Promise<T> {
+	const { read, onAttempt } = sending;
 	const { node } = policy;
 	const label = requestLabel(request.method, request.url, request.qs);
 	const http = httpOf(way);
@@ -72,7 +76,8 @@ export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IH
 		onAttempt?.();
 		try {
 			const answer = (await http({ ...request, returnFullResponse: true, ...STREAMED_ANSWER, timeout })) as Answer;
-			answer.body = (node ? await readBodyWithinCap(node, answer.body, timeout) : await readCappedBody(answer.body, timeout)) as Answer['body'];
+			const body = node ? await readBodyWithinCap(node, answer.body, timeout) : await readCappedBody(answer.body, timeout);
+			answer.body = body as Answer['body'];
 			answer.request = label;
 			return read ? await read(answer) : (answer as T);
 		} catch (error) {
@@ -105,8 +110,10 @@ function httpOf(way: Way): (options: IHttpRequestOptions) => Promise<unknown> {
 	};
 }
 
+type CredentialContext = Pick<FunctionsBase, 'getCredentials' | 'getNode'>;
+
 /** A request's policy and the credential's hosts, the credential read once (in n8n each read is a database read). */
-async function policyOf(ctx: Pick<FunctionsBase, 'getCredentials' | 'getNode'>, route: Route, settings: SendSettings & { timeoutMs: number }) {
+async function policyOf(ctx: CredentialContext, route: Route, settings: SendSettings & { timeoutMs: number }) {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const { clientId, clientSecret, apiKey, accessToken } = credentials;
 	const hosts = hostsOf(credentials);
@@ -142,8 +149,9 @@ export async function sendAuthenticated(
 ): Promise<Answer> {
 	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
 	const { hosts, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
+	const headers = { Accept: 'application/json' };
 	return await onItsHost(ctx.getNode(), route.host, policy.merchantKey, hosts, async (baseUrl) =>
-		await send({ withCredential: ctx }, policy, { headers: { Accept: 'application/json' }, ...request, url: `${baseUrl}${request.url}` }),
+		await send({ withCredential: ctx }, policy, { headers, ...request, url: `${baseUrl}${request.url}` }),
 	);
 }
 

@@ -116,7 +116,9 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_MANY,
 		action: `Get many ${label}s`,
 		description: `List the ${label}s invoiced in a date range (ISO 8601 or dd/MM/yyyy; by default the last 7 days): one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
-		routing: rangeRouting(listPath, [addRangeAndType, acceptXmlIfAsked], fetchDocuments(kind), DOCUMENTS[kind].answer, [attachRawXmlIfAsked]),
+		routing: rangeRouting(listPath, [addRangeAndType, acceptXmlIfAsked], fetchDocuments(kind), DOCUMENTS[kind].answer, [
+			attachRawXmlIfAsked,
+		]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
 		...rangeAndTypeFields(kind, `Which ${label}s to return`),

@@ -99,7 +99,8 @@ export function productListOperation(
 	more: INodeProperties[] = [],
 ): OperationModule {
 	const strategy = pageThrough(pageSize);
-	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend: [productFilters(filterQueries)], strategy, answer, shape });
+	const preSend = [productFilters(filterQueries)];
+	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend, strategy, answer, shape });
 	return {
 		option: { ...option, routing },
 		fields: updateDisplayOptions({ show: { resource: ['product'], operation: [String(option.value)] } }, [
