@@ -232,7 +232,8 @@ export function decodeAnswer(ctx: Pick<FunctionsBase, 'getNode'>, response: Rece
 	}
 }
 
-function elementsOf(body: unknown, answer: AnswerSchema): unknown[] {
+/** The elements of an answer's body as read (`decodeAnswer`): a list's, or those under the schema's `itemsAt`. */
+export function elementsOf(body: unknown, answer: AnswerSchema): unknown[] {
 	const data = answer.itemsAt !== undefined && isPlainObject(body) ? body[answer.itemsAt] : body;
 	if (data === undefined || data === null) return [];
 	return Array.isArray(data) ? data : [data];
