@@ -7,7 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/engine';
+import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
 import { tokenFor } from '../nodes/MarketplaceMerchant/transport/credential';
 
 /** `preAuthentication` asks for the token (transport/credential.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */
@@ -69,7 +69,8 @@ export class MarketplaceMerchantApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return { accessToken: await tokenFor(async (options) => await this.helpers.httpRequest(options), credentials) };
+		// Its helper goes to send.ts, the one place requests go out.
+		return { accessToken: await tokenFor(this, credentials) };
 	}
 
 	authenticate: IAuthenticateGeneric = {

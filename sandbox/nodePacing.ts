@@ -1,6 +1,6 @@
 /**
  * The node paces to the live service's limits: the one table RATE_LIMITS (transport/endpoints.ts),
- * read by transport/engine.ts (its gates) for every request. A sandbox applies those limits N times faster, or
+ * read by transport/gate.ts (its gates) for every request. A sandbox applies those limits N times faster, or
  * not at all (its `rateLimits` option), so that tests and the bench do not wait out live windows;
  * while it runs, the node in this process must pace to the limits the sandbox applies, not the live
  * ones. That is arranged here, on the test side, so that the product code has no hook for it: each

@@ -71,9 +71,26 @@ describe('Layout of nodes/', () => {
 	});
 
 	// The engine's layers, each importing only those before it: no import runs back up, no cycle.
-	const LAYERS = ['transport/endpoints', 'values/dates', 'values/values', 'transport/engine', 'answers/answers', 'transport/credential'];
+	const LAYERS = [
+		'transport/endpoints',
+		'values/dates',
+		'values/values',
+		'transport/errors',
+		'transport/gate',
+		'transport/policy',
+		'transport/body',
+		'transport/hosts',
+		'transport/send',
+		'transport/batches',
+		'transport/routing',
+		'answers/schemas',
+		'answers/xml',
+		'answers/read',
+		'answers/bulkResults',
+		'transport/credential',
+	];
 
-	it('layers the engine: endpoints, values, the HTTP engine, answers, the credential; each imports only the layers before it', () => {
+	it('layers the engine: endpoints, values, errors, the gate and policy, sending, batches, routing, answers, the credential; each imports only the layers before it', () => {
 		const folders = ['transport', 'answers', 'values'].map((folder) => path.join(NODES, 'MarketplaceMerchant', folder));
 		const layerOf = (file: string) => LAYERS.indexOf(path.relative(path.join(NODES, 'MarketplaceMerchant'), file).replace(/\.ts$/, ''));
 		const files = folders.flatMap(tsFilesUnder);
@@ -85,6 +102,15 @@ describe('Layout of nodes/', () => {
 				.map((target) => `${path.relative(NODES, file)} -> ${path.relative(NODES, target)}`),
 		);
 		expect(backwards).toEqual([]);
+	});
+
+	it("has one way out: only transport/send.ts calls n8n's HTTP helpers", () => {
+		const ROOT = path.join(__dirname, '..');
+		const helpers = /httpRequestWithAuthentication|makeRoutingRequest|helpers\.httpRequest|helpers\.request\b/;
+		const callers = [...tsFilesUnder(NODES), ...tsFilesUnder(path.join(ROOT, 'credentials'))]
+			.filter((file) => helpers.test(readFileSync(file, 'utf8')))
+			.map((file) => path.relative(ROOT, file));
+		expect(callers).toEqual(['nodes/MarketplaceMerchant/transport/send.ts']);
 	});
 
 	it('keeps the node free of the trigger', () => {

@@ -67,8 +67,12 @@ async function filesOfSecondRun(go: (credentialsHelper: TestCredentialsHelper) =
 	return await filesThatRan();
 }
 
-const ENGINE = [`${N}answers/answers.ts`, `${N}transport/engine.ts`, `${N}values/values.ts`];
-const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, `${N}actions/products.ts`, ...ENGINE].sort();
+/** Every request: send.ts and what it stands on (errors, gate, policy, body, host), the reader, the Request Options read. */
+const TRANSPORT = ['errors', 'gate', 'policy', 'body', 'hosts', 'send'].map((file) => `${N}transport/${file}.ts`);
+const SENDING = [...TRANSPORT, `${N}answers/read.ts`, `${N}values/values.ts`];
+/** A routed operation's request adds its strategy (batches.ts) and RoutingNode's hook (routing.ts). */
+const ROUTED = [...SENDING, `${N}transport/batches.ts`, `${N}transport/routing.ts`];
+const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, `${N}actions/products.ts`, `${N}answers/bulkResults.ts`, ...ROUTED].sort();
 
 async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<void> {
 	const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1299.50' } };
@@ -77,7 +81,7 @@ async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<
 }
 
 describe('The project files one request runs', () => {
-	it('Product › Update: 5 files of code, and the table of endpoints', async () => {
+	it('Product › Update: 13 files of code, and the table of endpoints', async () => {
 		await start();
 		expect(await filesOfSecondRun(productUpdate)).toEqual(PRODUCT_UPDATE);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toHaveLength(2);
@@ -97,11 +101,11 @@ describe('The project files one request runs', () => {
 			const result = await runNode(NODE, parameters, [{}], { credentialsHelper });
 			expect(result.error?.message).toBe('Update Fields › Base Price: "1,299" is not a price (item 0)');
 		});
-		expect(files).toEqual([`${N}actions/product/update.operation.ts`, `${N}actions/products.ts`, `${N}transport/engine.ts`, `${N}values/values.ts`]);
+		expect(files).toEqual([`${N}actions/product/update.operation.ts`, `${N}actions/products.ts`, `${N}transport/routing.ts`, `${N}values/values.ts`]);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toEqual([]);
 	});
 
-	it('Product › Update Many (a bulk operation: all items in one batch): 6 files of code, and the table of endpoints', async () => {
+	it('Product › Update Many (a bulk operation: all items in one batch): 14 files of code, and the table of endpoints', async () => {
 		await start();
 		const products = sandbox.state.products.slice(0, 3).map((product) => ({ id: product.id, stockLevel: 4 }));
 		const parameters: INodeParameters = { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' };
@@ -110,11 +114,11 @@ describe('The project files one request runs', () => {
 			expect(result.error).toBeUndefined();
 		});
 		expect(files).toEqual(
-			[`${N}actions/bulkRun.ts`, `${N}actions/product/updateMany.operation.ts`, `${N}actions/products.ts`, ...ENGINE].sort(),
+			[`${N}actions/bulkRun.ts`, `${N}actions/product/updateMany.operation.ts`, `${N}actions/products.ts`, `${N}answers/bulkResults.ts`, ...ROUTED].sort(),
 		);
 	});
 
-	it('a New Invoice poll that emits one invoice: 9 files of code', async () => {
+	it('a New Invoice poll that emits one invoice: 14 files of code', async () => {
 		await start();
 		let staticData = {};
 		let polls = 0;
@@ -135,7 +139,7 @@ describe('The project files one request runs', () => {
 				'nodes/MarketplaceMerchantTrigger/MarketplaceMerchantTrigger.node.ts',
 				'nodes/MarketplaceMerchantTrigger/cursor.ts',
 				'nodes/MarketplaceMerchantTrigger/poll.ts',
-				...ENGINE,
+				...SENDING,
 			].sort(),
 		);
 	});

@@ -11,7 +11,8 @@ import { getProductTypes } from './actions/product/getTypes.operation';
 import { searchProducts } from './actions/products';
 import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
-import { BASE_URL_EXPRESSION, CREDENTIAL_TYPE } from './transport/engine';
+import { BASE_URL_EXPRESSION } from './transport/hosts';
+import { CREDENTIAL_TYPE } from './transport/send';
 import { testMerchantCredential } from './transport/credential';
 
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];

@@ -2,7 +2,7 @@ import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INod
 
 import { booleanField, optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
-import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/engine';
+import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/send';
 import { testMerchantCredential } from '../MarketplaceMerchant/transport/credential';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';

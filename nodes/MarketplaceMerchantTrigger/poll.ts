@@ -18,9 +18,11 @@ import {
 import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { isBlank, isPlainObject, readDate, readSimplify, readWholeNumber } from '../MarketplaceMerchant/values/values';
-import { ANSWERS, decodeAnswer, type AnswerSchema } from '../MarketplaceMerchant/answers/answers';
+import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schemas';
+import { decodeAnswer } from '../MarketplaceMerchant/answers/read';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
-import { asNodeError, joinSentences, nodeError, sendAuthenticated, serviceError, statusOf } from '../MarketplaceMerchant/transport/engine';
+import { asNodeError, isNothingFound, joinSentences, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
+import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import { EventCursor, type DateWindow } from './cursor';
 
 /** The events the trigger fires on; each keeps its own state under this key in static data. */
@@ -79,7 +81,7 @@ export async function getFromService(
 		response = await sendAuthenticated(ctx, { group, idempotent: true }, { method: 'GET', url: path, qs, timeout: REQUEST_TIMEOUT_MS });
 	} catch (error) {
 		const status = statusOf(error);
-		if (notFoundIsEmpty && status === 404) return undefined;
+		if (notFoundIsEmpty && isNothingFound(error)) return undefined;
 		const failure = asNodeError(ctx.getNode(), error);
 		failure.message = `Could not read ${what}${status === undefined ? '' : ` (HTTP ${status})`}: ${failure.message}`;
 		failure.description = joinSentences(failure.description, 'Nothing was skipped: the next poll asks for the same period again.');

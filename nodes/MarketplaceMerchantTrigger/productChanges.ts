@@ -10,11 +10,12 @@ import { type IDataObject, type INodeExecutionData, type IPollFunctions } from '
 
 import { DAY_MS, basicProductsModifiedAfter, formatUtcTimestamp, startOfUtcDay } from '../MarketplaceMerchant/values/dates';
 import { isPlainObject, readSimplify } from '../MarketplaceMerchant/values/values';
-import { ANSWERS, decodedNumber } from '../MarketplaceMerchant/answers/answers';
+import { ANSWERS } from '../MarketplaceMerchant/answers/schemas';
+import { decodedNumber } from '../MarketplaceMerchant/answers/read';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
 import { priceInCents } from '../MarketplaceMerchant/actions/products';
-import { nodeError } from '../MarketplaceMerchant/transport/engine';
+import { nodeError } from '../MarketplaceMerchant/transport/errors';
 
 export const PRODUCT_CHANGED = 'productChanged';
 

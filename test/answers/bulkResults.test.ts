@@ -1,13 +1,13 @@
 /**
  * "Results belong to their inputs" (issue 10, section 3) through n8n's real engine against the
- * sandbox: bulk results paired with their entries by position (answers/answers.ts, "Bulk results"), entries
+ * sandbox: bulk results paired with their entries by position (answers/bulkResults.ts), entries
  * without a result, and none of it depending on how entries fall into requests. The sandbox
  * produces each live variant with a switch (sandbox/variants.ts). Document links whose answer does
  * not name the suborder: test/actions/documents/getDocumentLinks.test.ts and test/trigger/pdfs.test.ts.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/answers/answers';
+import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/answers/bulkResults';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { saleDays } from '../actions/helpers';

@@ -6,7 +6,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { ANSWERS, decodeText } from '../../nodes/MarketplaceMerchant/answers/answers';
+import { ANSWERS } from '../../nodes/MarketplaceMerchant/answers/schemas';
+import { decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
 import { startSandbox, type RouteKey, type Sandbox } from '../../sandbox';
 import { runNode, sandboxCredential } from '../harness';
 import { TriggerUnderTest, useTriggerSandbox } from '../trigger/helpers';

@@ -5,7 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ANSWERS, INVOICE, PRODUCT, STRING, decodeText, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/answers';
+import { ANSWERS, INVOICE, PRODUCT, STRING, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/schemas';
+import { decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
 import { startSandbox, type Invoice, type InvoiceCorrection, type Sandbox } from '../../sandbox';
 import { XML_BOMB } from '../../sandbox/xml';
 import { runNode, type RunNodeOptions, sandboxCredential } from '../harness';

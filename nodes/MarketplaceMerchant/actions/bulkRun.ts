@@ -18,17 +18,13 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { decodedList, idOrNull, rejectionError, shapeBulkResult, unwrapList, type AnswerSchema } from '../answers/answers';
+import { decodedList, unwrapList } from '../answers/read';
+import { idOrNull, rejectionError, shapeBulkResult } from '../answers/bulkResults';
+import type { AnswerSchema } from '../answers/schemas';
 import { LIMITS, RATE_LIMITS } from '../transport/endpoints';
-import {
-	asNodeError,
-	chunkBySize,
-	sendAuthenticated,
-	sendEachChunk,
-	sendSettingsOf,
-	type Route,
-	type SendSettings,
-} from '../transport/engine';
+import { asNodeError } from '../transport/errors';
+import { chunkBySize, sendEachChunk } from '../transport/batches';
+import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../transport/send';
 import {
 	FIELD_SEPARATOR,
 	describeValue,

@@ -2,23 +2,20 @@
  * Pieces of operation descriptions that several operations share, and the routing of every
  * operation. Fields carry no displayOptions: each operation file sets them with `updateDisplayOptions`.
  */
-import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyMode, INodePropertyRouting, PostReceiveAction, PreSendAction } from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyMode, INodePropertyRouting, PreSendAction } from 'n8n-workflow';
 
-import {
-	RETRY_BUDGET_TIMEOUTS,
-	forInputItem,
-	readAnswerBody,
-	recordingInputFailures,
-	sendSingle,
-	type PaginationFunction,
-	type Route,
-} from '../transport/engine';
+import { RETRY_BUDGET_TIMEOUTS } from '../transport/policy';
+import type { Route } from '../transport/send';
+import { sendSingle, type PaginationFunction } from '../transport/batches';
+import { forInputItem, recordingInputFailures } from '../transport/routing';
+import type { AnswerSchema } from '../answers/schemas';
+import { readInto, type Shaping } from '../answers/read';
 import { NUMBER_FORMAT_OPTION_NAME, fieldPath } from '../values/values';
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
  * `timeout`, `batching`, `proxy` and `allowUnauthorizedCerts`: the options here use other names,
- * so only the request engine reads them (transport/engine.ts, `sendSettingsOf`).
+ * so only the request engine reads them (transport/send.ts, `sendSettingsOf`).
  */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
@@ -37,7 +34,7 @@ export const requestOptionsProperty: INodeProperties = {
 				"Most requests per minute this node sends to the operation's group of endpoints for this account. Without it the node paces itself to the service's limits (60 a minute for products, prices and discounts, 300 for warehouses and invoices, 500 for discount cancellations); set a lower value when other tools use the same account or your contract allows less. A higher value than the service's limit has no effect.",
 		},
 		{
-			// The default is DEFAULT_TIMEOUT_MS (transport/engine.ts) in seconds, written out as n8n's lint asks.
+			// The default is DEFAULT_TIMEOUT_MS (transport/policy.ts) in seconds, written out as n8n's lint asks.
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
@@ -123,7 +120,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
 
-/** Simplify and Fail on Item Errors of the bulk writes (read by answers/answers.ts, `finishBulkResults`), and an operation's own `options`. */
+/** Simplify and Fail on Item Errors of the bulk writes (read by answers/bulkResults.ts, `finishBulkResults`), and an operation's own `options`. */
 export function bulkResultFields(options: INodeProperties[] = []): INodeProperties[] {
 	return [
 		simplifyField(
@@ -167,21 +164,23 @@ interface PacedRouting extends Route {
 	preSend?: PreSendAction[];
 	/** How one item becomes requests (pages, chunks, windows): one request by default. */
 	strategy?: PaginationFunction;
-	/** Starts with `readAnswer(ANSWERS.x)` (answers.ts), which names the schema of the answer. */
-	postReceive: PostReceiveAction[];
+	/** The schema of the answer (`ANSWERS.x`, answers/schemas.ts), read where the answer is received (answers/read.ts). */
+	answer: AnswerSchema;
+	/** What the operation makes of the answer's items (simplify, pair with the entries sent), in order. */
+	shape?: Shaping[];
 }
 
 /**
  * The routing of every operation (docs/architecture.md "Request engine"): `paginate` always on, so
- * that every request goes through a strategy and the shared pacing: RoutingNode starts all items'
- * requests at once. A preSend's failure holds back every item when the node stops on errors.
+ * that every request goes through a strategy, the shared pacing and send.ts: RoutingNode starts all
+ * items' requests at once. The strategy reads each answer by its schema and shapes it, so routing
+ * has no postReceive. A preSend's failure holds back every item when the node stops on errors.
  */
-export function pacedRouting({ group, idempotent, host, request, preSend = [], strategy = sendSingle, postReceive }: PacedRouting): INodePropertyRouting {
+export function pacedRouting(routing: PacedRouting): INodePropertyRouting {
+	const { group, idempotent, host, request, preSend = [], strategy = sendSingle, answer, shape } = routing;
 	return {
 		request,
 		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },
-		operations: { pagination: forInputItem(strategy, { group, idempotent, host }) },
-		// The answer arrives as a stream, read within its size cap before the operation's own actions.
-		output: { postReceive: [readAnswerBody, ...postReceive] },
+		operations: { pagination: forInputItem(strategy, { group, idempotent, host }, readInto(answer, shape)) },
 	};
 }

@@ -16,9 +16,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { ANSWERS, decodedList, decodedNumber } from '../answers/answers';
+import { ANSWERS } from '../answers/schemas';
+import { decodedList, decodedNumber } from '../answers/read';
 import { LIMITS, PATHS } from '../transport/endpoints';
-import { CREDENTIAL_TYPE, normalizeBaseUrl, runOf, sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/engine';
+import { CREDENTIAL_TYPE, sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/send';
+import { normalizeBaseUrl } from '../transport/hosts';
+import { runOf } from '../transport/routing';
 import {
 	VAT_RATES,
 	describeValue,

@@ -2,7 +2,7 @@
  * The credential's own requests, which belong to no node: its token (the client-credentials
  * request, a process-wide cache, the tokens seen rejected) and its Test button (a new token, then
  * one request with it: the warehouses list, the smallest answer, on the host that serves it; why a
- * `credentialTest` method and not a `test` request: docs/architecture.md), both sent by `sendForAnswer`.
+ * `credentialTest` method and not a `test` request: docs/architecture.md), both sent by `sendForAnswer` through send.ts.
  */
 import { createHash } from 'crypto';
 import {
@@ -18,25 +18,25 @@ import {
 
 import { PATHS, SERVICE_HOST_ENDPOINTS, type EndpointGroup } from './endpoints';
 import {
-	credentialAdvice,
+	answerTooLargeText,
 	errorCodeOf,
 	networkFailureReason,
+	notServedText,
 	redactText,
 	secretList,
-	DEFAULT_TIMEOUT_MS,
-	RefusedTooLong,
-	sendWithPolicy,
-	answerTooLargeText,
-	hostsOf,
-	isNotServedBody,
-	jsonOrText,
-	merchantKeyOf,
-	normalizeBaseUrl,
-	notServedText,
-	readCappedBody,
-	STREAMED_ANSWER,
-} from './engine';
-import { ANSWERS, decodeJson, decodedNumber } from '../answers/answers';
+	shownUrl,
+	serverMessage,
+	testStatusWords,
+	tokenStatusWords,
+	unavailableMessage,
+} from './errors';
+import { RefusedTooLong } from './gate';
+import { DEFAULT_TIMEOUT_MS } from './policy';
+import { jsonOrText } from './body';
+import { hostsOf, isNotServedBody, merchantKeyOf, normalizeBaseUrl } from './hosts';
+import { send, type PlainHelper, type Way } from './send';
+import { ANSWERS } from '../answers/schemas';
+import { decodeJson, decodedNumber } from '../answers/read';
 
 /** The platform issues 15-minute tokens; used when an answer carries no usable `expires_in`. */
 const DEFAULT_TOKEN_LIFETIME_SECONDS = 900;
@@ -67,20 +67,6 @@ function rememberRejected(token: string, now: number): void {
 	rejectedTokens.set(sha256(token), now + REJECTED_TOKEN_MEMORY_MS);
 }
 
-/** A URL as shown in messages: without any user name or password it may carry. */
-function displayUrl(url: string): string {
-	if (!URL.canParse(url)) return url;
-	const parsed = new URL(url);
-	parsed.username = '';
-	parsed.password = '';
-	return parsed.toString().replace(/\/+$/, '');
-}
-
-function serverMessage(body: unknown): string | undefined {
-	const message = (body as { message?: unknown } | null | undefined)?.message;
-	return typeof message === 'string' ? message : undefined;
-}
-
 // Messages name no host: n8n rewrites an error message that contains a system error code
 // (ENOENT, EPERM, ...) anywhere in it, and a host name could contain one. Hosts go in descriptions.
 function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secrets: string[], attempts: number): UserError {
@@ -89,54 +75,39 @@ function tokenStatusError(response: IN8nHttpFullResponse, tokenUrl: string, secr
 	const description = detail
 		? `The token endpoint answered HTTP ${status}: ${redactText(detail, secrets)}`
 		: `The token endpoint ${tokenUrl} answered HTTP ${status}`;
-	if (status === 401 || status === 403) {
-		const what = status === 401 ? 'the client ID or client secret was rejected' : 'the token request was forbidden';
-		return new UserError(`Authentication failed: ${what} (HTTP ${status} from the token endpoint)`, {
-			description: `${description}. ${credentialAdvice(status)}`,
-		});
-	}
-	if (status === 404 || status === 405) {
-		return new UserError(`Token endpoint not found (HTTP ${status}): check the Base URL`, {
-			description: `${tokenUrl} does not exist. The Base URL should be the root of the merchant API, for example https://api.example-marketplace.com, without any path.`,
-		});
-	}
-	if (status === 429 || status >= 500) {
-		const sent = `The token request was sent ${attempts} time${attempts === 1 ? '' : 's'}.`;
-		return new UserError(`The token endpoint is unavailable (HTTP ${status}): try again later`, { description: `${description}. ${sent}` });
-	}
-	return new UserError(`The token request failed (HTTP ${status})`, { description });
+	const words = tokenStatusWords(status, tokenUrl, description, attempts);
+	return new UserError(words.message, { description: words.description });
 }
-
-/** n8n's `httpRequest` helper, or a stand-in (the credential test). */
-type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** Who answers a request of no node, as its errors name it ("token endpoint", "merchant API"), its URL and the field that gives it. */
 type Answerer = { name: string; baseUrl: string; field: 'Base URL' | 'Service Host URL' };
 
-/** A request of no node under the policy and cap: the last answer whatever its status; an error only when none came. */
+/** A request of no node under the policy and cap (send.ts): the last answer whatever its status; an error only when none came. */
 async function sendForAnswer(
-	httpRequest: HttpRequest,
+	way: Way,
 	options: IHttpRequestOptions & { url: string },
 	policy: { merchantKey: string; group: EndpointGroup; timeoutMs: number },
 	answerer: Answerer,
 ): Promise<{ response: IN8nHttpFullResponse; attempts: number }> {
 	let attempts = 0;
 	let last: IN8nHttpFullResponse | undefined;
+	const onAttempt = () => {
+		attempts++;
+		last = undefined;
+	};
+	const read = (answer: IN8nHttpFullResponse) => {
+		answer.body = jsonOrText(answer.body) as IN8nHttpFullResponse['body'];
+		last = answer;
+		if (answer.statusCode === 429 || answer.statusCode >= 500) {
+			// Thrown with its status and headers, so that the policy retries it.
+			const response = { status: answer.statusCode, headers: answer.headers };
+			throw Object.assign(new Error(`The service answered HTTP ${answer.statusCode}`), { response });
+		}
+		return answer;
+	};
 	try {
-		const response = await sendWithPolicy({ ...policy, idempotent: true }, async (timeout) => {
-			attempts++;
-			last = undefined;
-			const request = { ...options, returnFullResponse: true, ignoreHttpStatusErrors: true, ...STREAMED_ANSWER, timeout };
-			const answer = (await httpRequest(request)) as IN8nHttpFullResponse;
-			answer.body = jsonOrText(await readCappedBody(answer.body, timeout)) as IN8nHttpFullResponse['body'];
-			last = answer;
-			if (answer.statusCode === 429 || answer.statusCode >= 500) {
-				// Thrown with its status and headers, so that the policy retries it.
-				const response = { status: answer.statusCode, headers: answer.headers };
-				throw Object.assign(new Error(`The service answered HTTP ${answer.statusCode}`), { response });
-			}
-			return answer;
-		});
+		const request = { ...options, ignoreHttpStatusErrors: true };
+		const response = await send(way, { ...policy, idempotent: true }, request, { read, onAttempt });
 		return { response, attempts };
 	} catch (error) {
 		// Without a node, the policy throws the last failure as it came (or RefusedTooLong).
@@ -151,28 +122,28 @@ async function sendForAnswer(
  */
 function noAnswerError(error: unknown, answerer: Answerer, url: string): UserError {
 	if (error instanceof RefusedTooLong) {
-		return new UserError(`The ${answerer.name} is unavailable (HTTP 429): try again later`, { description: error.message });
+		return new UserError(unavailableMessage(answerer.name, 429), { description: error.message });
 	}
 	const tooLarge = answerTooLargeText(error, answerer.name);
-	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${displayUrl(url)})` });
+	if (tooLarge) return new UserError(tooLarge.message, { description: `${tooLarge.description} (${answerer.name} ${shownUrl(url, 'site')})` });
 	const code = errorCodeOf(error);
 	return new UserError(`Could not reach the marketplace API: ${networkFailureReason(error)}`, {
-		description: `Check the ${answerer.field} (${displayUrl(answerer.baseUrl)}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
+		description: `Check the ${answerer.field} (${shownUrl(answerer.baseUrl, 'site')}) and that its host is reachable from n8n${code ? ` (${code})` : ''}.`,
 	});
 }
 
 /** A new token, never from the cache (the credential test checks the values as they are now); a UserError says what to check. */
 async function requestToken(
-	httpRequest: HttpRequest,
+	way: Way,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<{ token: string; lifetimeSeconds: number }> {
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const clientId = String(credentials.clientId ?? '');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	const apiKey = String(credentials.apiKey ?? '');
-	const tokenUrl = displayUrl(`${baseUrl}${PATHS.grant}`);
+	const tokenUrl = shownUrl(`${baseUrl}${PATHS.grant}`, 'site');
 	const { response, attempts } = await sendForAnswer(
-		httpRequest,
+		way,
 		{
 			method: 'POST',
 			url: `${baseUrl}${PATHS.grant}`,
@@ -193,7 +164,7 @@ async function requestToken(
 			description: `${tokenUrl} returned HTTP ${response.statusCode} but no access_token: check the Base URL.`,
 		});
 	}
-	// `expires_in` as answers.ts reads it (a number, also from text such as "900"); anything else gets the default.
+	// `expires_in` as answers/read.ts reads it (a number, also from text such as "900"); anything else gets the default.
 	const expiresIn = decodedNumber(body?.expires_in) ?? 0;
 	return { token, lifetimeSeconds: expiresIn > 0 ? expiresIn : DEFAULT_TOKEN_LIFETIME_SECONDS };
 }
@@ -202,7 +173,7 @@ async function requestToken(
  * The token this process holds while valid and not seen rejected, else one new token request
  * shared by every caller meanwhile. `credentials.accessToken`: the caller's, empty or rejected.
  */
-export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentialDataDecryptedObject): Promise<string> {
+export async function tokenFor(helper: PlainHelper, credentials: ICredentialDataDecryptedObject): Promise<string> {
 	const { clientId, clientSecret, apiKey } = credentials;
 	const secretHash = sha256(`${String(clientSecret ?? '')}\u0000${String(apiKey ?? '')}`);
 	const key = `${normalizeBaseUrl(credentials.baseUrl)}\u0000${String(clientId ?? '')}\u0000${secretHash}`;
@@ -220,7 +191,7 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 	if (entry.pending) return await entry.pending;
 	// Not pending, so not pruned above: unexpired, or new and empty.
 	if (entry.token && !rejectedTokens.has(sha256(entry.token))) return entry.token;
-	entry.pending = requestToken(httpRequest, credentials)
+	entry.pending = requestToken({ plain: helper }, credentials)
 		.then(({ token, lifetimeSeconds }) => {
 			const lifetimeMs = lifetimeSeconds * 1000;
 			entry.token = token;
@@ -233,31 +204,18 @@ export async function tokenFor(httpRequest: HttpRequest, credentials: ICredentia
 	return await entry.pending;
 }
 
-function asHttpRequest(ctx: ICredentialTestFunctions): HttpRequest {
-	return async ({ url: uri, method, headers, qs, body, json, timeout, encoding, ignoreHttpStatusErrors, returnFullResponse }) => {
-		const answer = (await ctx.helpers.request({
-			method, uri, headers, qs, body, json, timeout,
-			useStream: encoding === 'stream',
-			simple: ignoreHttpStatusErrors !== true,
-			resolveWithFullResponse: returnFullResponse === true,
-		})) as IN8nHttpFullResponse;
-		return { body: answer.body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage };
-	};
-}
-
 /** The Test's verdict on the warehouses answer; `answerer.field`: the field whose host answered. */
 function verdictOf(response: IN8nHttpFullResponse, secrets: string[], answerer: Answerer): INodeCredentialTestResult {
 	const status = response.statusCode;
-	if (status === 401) return { status: 'Error', message: 'The access token was rejected (HTTP 401): check the Client ID and Client Secret' };
-	if (status === 403) return { status: 'Error', message: 'The client has no permission for the merchant API (HTTP 403)' };
 	// The token came from the Base URL, so a 404 here says where warehouses are not, not that the Base URL is wrong.
+	if (status === 401 || status === 403) return { status: 'Error', message: testStatusWords(status, undefined) };
 	if (status === 404 || (status === 500 && isNotServedBody(response.body))) {
 		const at = answerer.field === 'Base URL' ? 'base' : 'service';
 		return { status: 'Error', message: notServedText(SERVICE_HOST_ENDPOINTS.warehouses.what, at, status).message };
 	}
 	if (status < 200 || status > 299) {
 		const detail = serverMessage(response.body);
-		return { status: 'Error', message: `The merchant API answered HTTP ${status}${detail ? `: ${redactText(detail, secrets)}` : ''}` };
+		return { status: 'Error', message: testStatusWords(status, detail === undefined ? undefined : redactText(detail, secrets)) };
 	}
 	// A Base URL that points at a web site can answer 200 with a page: the API answers JSON.
 	if (!response.body || typeof response.body !== 'object' || Buffer.isBuffer(response.body)) {
@@ -273,15 +231,15 @@ export async function testMerchantCredential(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const values = credential.data ?? {};
-	const httpRequest = asHttpRequest(this);
+	const way: Way = { legacy: this };
 	const { baseUrl, serviceUrl } = hostsOf(values);
 	// Warehouses live on the service host where one is given (endpoints.ts), as Warehouse › Get Many asks them.
 	const answerer: Answerer =
 		serviceUrl === '' ? { name: 'merchant API', baseUrl, field: 'Base URL' } : { name: 'merchant API', baseUrl: serviceUrl, field: 'Service Host URL' };
 	try {
-		const { token } = await requestToken(httpRequest, values);
+		const { token } = await requestToken(way, values);
 		const { response } = await sendForAnswer(
-			httpRequest,
+			way,
 			{ method: 'GET', url: `${answerer.baseUrl}${PATHS.warehouses}`, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
 			// The gate Warehouse › Get Many waits at for the same request: the merchant's, whichever host.
 			{ merchantKey: merchantKeyOf(baseUrl, values.clientId), group: 'orders', timeoutMs: DEFAULT_TIMEOUT_MS },

@@ -66,7 +66,7 @@ export const PATHS = {
  * prices, come from the service host, the main host's name with a `svc` label, with the same
  * token; the main host may or may not serve them too). The credential's Service Host URL names
  * that host; left empty, everything goes to the Base URL. Declared by the operation with its
- * route (never read from the URL); engine.ts (`onItsHost`) sends there:
+ * route (never read from the URL); hosts.ts (`onItsHost`) sends there:
  * - `service`: to the service host when one is given (warehouses);
  * - `baseFirst`: to the Base URL, and where it answers that it does not serve the endpoint
  *   ("No static resource": Spring's 404, or a 500 behind a catch-all handler) to the service

@@ -194,7 +194,7 @@ describe('Discount › validation before sending', () => {
 		['an update without discountId', { operation: 'update' }, [{ newDiscountPrice: 90 }], 'Discounts (JSON) › entry 1 › Discount ID (discountId): is missing'],
 		['an update without changes', { operation: 'update' }, [{ discountId: 'd-1' }], 'Discounts (JSON) › entry 1: has nothing to change'],
 		['an update with a price that is not a number', { operation: 'update' }, [{ discountId: 'd-1', newDiscountPrice: 'cheap' }], 'Discounts (JSON) › entry 1 › New Discount Price (newDiscountPrice): "cheap" is not a price'],
-		// Values as they come out of sheets are rejected, never guessed (more in test/transport/inputChecks.test.ts).
+		// Values as they come out of sheets are rejected, never guessed (more in test/transport/routing.test.ts).
 		['a price of 1.299 (one thousand in sr-RS)', { operation: 'schedule' }, [entry({ discountPrice: '1.299' })], 'Discounts (JSON) › entry 1 › Discount Price (discountPrice): "1.299" has more than 2 decimal places'],
 		['an ISO day that does not exist', { operation: 'schedule' }, [entry({ dateTo: `${YEAR}-02-30` })], `Discounts (JSON) › entry 1 › Date To (dateTo): "${YEAR}-02-30" is not a date`],
 		['a start in the past', { operation: 'schedule' }, [entry({ dateFrom: '01/03/2020', dateTo: '05/03/2020' })], 'Discounts (JSON) › entry 1 › Date From (dateFrom): 01/03/2020 is in the past'],

@@ -12,7 +12,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/answers';
+import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/read';
 import {
 	DOCUMENTS,
 	documentIdOf,
@@ -100,7 +100,7 @@ describe('documents fields as the editor shows them', () => {
 	});
 });
 
-/** A document as the node reads it: through answers.ts against the kind's schema. */
+/** A document as the node reads it: through answers/read.ts against the kind's schema. */
 function asRead(document: object, kind: DocumentKind): IDataObject {
 	const [read] = decodeText(JSON.stringify([document]), 'application/json', DOCUMENTS[kind].answer) as IDataObject[];
 	return read;

@@ -226,5 +226,5 @@ describe('Product: Import, body shapes', () => {
 		expect(switchAt).toBe(requests[0].itemCount);
 		expect(apiRequests().filter(({ route }) => route === 'eanExists')).toHaveLength(1);
 	});
-	// The item limit (30,000 per request) is chunkBySize's, shared with Update Many: test/transport/pagination.test.ts.
+	// The item limit (30,000 per request) is chunkBySize's, shared with Update Many: test/transport/batches.test.ts.
 });

@@ -68,7 +68,7 @@ describe('Product: Sync Stock and Prices', () => {
 			{ entry: 3, match: c.ean, productId: c.id, sku: c.sku, status: 'updated', changes: { basePrice: { from: c.basePrice, to: c.basePrice + 10 } }, errors: [] },
 		]);
 		const reads = sandbox.log.filter((entry) => entry.route === 'basicProducts');
-		// Pages go out ahead of the answers (transport/engine.ts, "Pagination"): at most 4 past the short last page.
+		// Pages go out ahead of the answers (transport/batches.ts, `readAllPages`): at most 4 past the short last page.
 		const pages = reads.map(({ query }) => `${query.page}/${query.size}`);
 		expect(pages.slice(0, 2)).toEqual(['0/2500', '1/2500']);
 		expect(pages.length).toBeLessThanOrEqual(2 + 4);

@@ -8,9 +8,12 @@ import {
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
-import { ANSWERS, decodeAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
-import { runOf, sendRequest, serviceError, statusOf, type PostReceiveFunction, type RequestData } from '../../transport/engine';
+import { runOf } from '../../transport/routing';
+import { sendRequest, type RequestData } from '../../transport/send';
+import { serviceError, statusOf } from '../../transport/errors';
+import type { Shaping } from '../../answers/read';
 import { pacedRouting } from '../common';
 import { RESOURCE, discountLocatorField, readDiscountId } from './shared';
 import type { OperationModule } from '../contract';
@@ -46,7 +49,7 @@ async function sendCancellation(ctx: IExecutePaginationFunctions, requestData: R
  * The cancellations of one node run, by discount ID. A fixed Discount ID on every item of a run
  * (after a Get Many of 9 discounts) names one discount 9 times: it is cancelled once, and every
  * item that names it gets that one outcome, so that no item meets "already cancelled" for what an
- * earlier item of the same run did. Keyed by the run's execute data (engine.ts `runOf`), the same
+ * earlier item of the same run did. Keyed by the run's execute data (transport/routing.ts `runOf`), the same
  * object for every item of one run; a later run (a loop) cancels again and meets the service's
  * answer as before.
  */
@@ -69,8 +72,8 @@ async function cancelOncePerRun(this: IExecutePaginationFunctions, requestData: 
 }
 
 /** The service answers with a message only: the item says which discount was cancelled. */
-const cancellationResult: PostReceiveFunction = async function (_items, response) {
-	const body = decodeAnswer(this, response, ANSWERS.discountCancel) as { message?: unknown } | undefined;
+const cancellationResult: Shaping = async function (_items, _answer, decoded) {
+	const body = decoded as { message?: unknown } | undefined;
 	const message = typeof body?.message === 'string' ? body.message : '';
 	return [{ json: { discountId: discountIdOf(this), cancelled: true, message } }];
 };
@@ -88,7 +91,8 @@ export const operation: OperationModule = {
 			request: { method: 'PUT' },
 			preSend: [setCancellationUrl],
 			strategy: cancelOncePerRun,
-			postReceive: [cancellationResult],
+			answer: ANSWERS.discountCancel,
+			shape: [cancellationResult],
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [

@@ -8,9 +8,11 @@ import {
 } from 'n8n-workflow';
 
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
-import { ANSWERS, decodedNumber, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { decodedNumber, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
-import { resultLimit, sendRequest, type PostReceiveFunction, type RequestData } from '../../transport/engine';
+import { resultLimit } from '../../transport/batches';
+import { sendRequest, type RequestData } from '../../transport/send';
 import { DATE_FORMS, isBlank, readBoolean, readDay, readParameter } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
@@ -69,7 +71,7 @@ function typeOf(discount: IDataObject): string | null {
  * answer carries one: GET products cannot be asked for products by ID, so a name would cost a read
  * of the whole catalogue.
  */
-const simplifyDiscountsIfAsked: PostReceiveFunction = async function (items) {
+const simplifyDiscountsIfAsked: Shaping = async function (items) {
 	if (!readBoolean(this, 'Simplify', this.getNodeParameter('simplify', this.getNode().typeVersion >= 3))) return items;
 	const now = new Date();
 	return items.map(({ json }) => {
@@ -106,7 +108,7 @@ export const operation: OperationModule = {
 			request: { method: 'GET', url: PATHS.discounts },
 			preSend: [setDateRange],
 			strategy: sendAndKeepLimit,
-			postReceive: [readAnswer(ANSWERS.discounts), simplifyDiscountsIfAsked],
+			answer: ANSWERS.discounts, shape: [simplifyDiscountsIfAsked],
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [

@@ -11,10 +11,12 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ANSWERS, decodedList, decodedNumber, pairDiscountResults } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { decodedList, decodedNumber } from '../../answers/read';
+import { pairDiscountResults } from '../../answers/bulkResults';
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/engine';
+import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { invalidInput, isBlank, readChoice, readLocator, readText, shownPrice, type ValueContext } from '../../values/values';
 import { bulkOperationModule, bulkWrite, type BatchOutput, type BulkEntry, type BulkInput, type BulkOperation, type BulkWrite } from '../bulkRun';
 import { NUMBER_FORMAT_OPTION, locatorField } from '../common';

@@ -1,7 +1,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
-import { asNodeError, joinSentences, sendSettingsOf } from '../../transport/engine';
+import { asNodeError, joinSentences } from '../../transport/errors';
+import { sendSettingsOf } from '../../transport/send';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice, shownPrice } from '../../values/values';
 import { PRICE_FORMS } from '../products';
 import { panelLabels } from '../common';

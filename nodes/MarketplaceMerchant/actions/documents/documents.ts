@@ -6,8 +6,10 @@ import { type BinaryHelperFunctions, type IDataObject, type INodeExecutionData }
 
 import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { asNodeError, chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
-import { ANSWERS } from '../../answers/answers';
+import { asNodeError, downloadFailureDescription, nodeError, statusOf } from '../../transport/errors';
+import { chunkBySize } from '../../transport/batches';
+import { downloadPresigned, type DownloadContext } from '../../transport/send';
+import { ANSWERS } from '../../answers/schemas';
 import { isPlainObject } from '../../values/values';
 
 export type DocumentKind = 'invoice' | 'correction';
@@ -40,7 +42,7 @@ function objectAt(value: unknown, ...path: string[]): IDataObject {
 	return isPlainObject(found) ? found : {};
 }
 
-/** The answer reader (answers.ts) made amounts numbers already; anything else is left out. */
+/** The answer reader (answers/read.ts) made amounts numbers already; anything else is left out. */
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 function textOf(value: unknown): string | undefined {
@@ -226,10 +228,7 @@ export async function downloadDocumentPdfs(
 				const status = statusOf(error);
 				throw nodeError(ctx.getNode(), `Could not download the PDF of ${which}${status ? `: HTTP ${status}` : ''}`, {
 					itemIndex,
-					description:
-						status === 403 || status === 410
-							? 'Document links expire about 10 minutes after they are issued: fetch the links again and download them at once'
-							: (error as Error).message?.replace(/https?:\/\/\S+/g, '<link>'),
+					description: downloadFailureDescription(error),
 				});
 			}
 			if (pdf.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {

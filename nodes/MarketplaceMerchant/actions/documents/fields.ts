@@ -1,10 +1,12 @@
 /** The fields the documents' operations and the trigger share, each with the reader of its value. */
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, PostReceiveAction, PreSendAction } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, PreSendAction } from 'n8n-workflow';
 
 import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
 import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
-import type { PaginationFunction } from '../../transport/engine';
+import type { PaginationFunction } from '../../transport/batches';
+import type { AnswerSchema } from '../../answers/schemas';
+import type { Shaping } from '../../answers/read';
 import { pacedRouting } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 
@@ -124,7 +126,7 @@ export const addType: PreSendAction = async function (requestOptions) {
 };
 
 /** The routing of the documents' operations: a GET of `url`, its query made by the `preSend` actions (the range and type first). */
-export function rangeRouting(url: string, preSend: PreSendAction[], strategy: PaginationFunction, postReceive: PostReceiveAction[]) {
+export function rangeRouting(url: string, preSend: PreSendAction[], strategy: PaginationFunction, answer: AnswerSchema, shape: Shaping[]) {
 	const request = { method: 'GET' as const, url };
-	return pacedRouting({ group: 'orders', idempotent: true, request, preSend, strategy, postReceive });
+	return pacedRouting({ group: 'orders', idempotent: true, request, preSend, strategy, answer, shape });
 }

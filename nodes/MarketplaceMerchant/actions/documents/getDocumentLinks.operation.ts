@@ -13,8 +13,12 @@ import {
 	type PreSendAction,
 } from 'n8n-workflow';
 
-import { ANSWERS, decodeAnswer } from '../../answers/answers';
-import { asNodeError, firstOf, nodeError, runOf, sendRequest, splitDateRange, statusOf, type PaginationFunction, type PostReceiveFunction, type RequestData } from '../../transport/engine';
+import { ANSWERS } from '../../answers/schemas';
+import { asNodeError, emptyIfNothingFound, firstOf, nodeError, statusOf } from '../../transport/errors';
+import { runOf } from '../../transport/routing';
+import { sendRequest, type RequestData } from '../../transport/send';
+import { splitDateRange, type PaginationFunction } from '../../transport/batches';
+import type { Shaping } from '../../answers/read';
 import { isPlainObject, readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
 import {
@@ -56,8 +60,8 @@ const addSelection: PreSendAction = async function (requestOptions) {
 };
 
 /** The links of one answer; which suborders were asked is known only to the request (see `askOnce`). */
-const readDocumentLinks: PostReceiveFunction = async function (_items, response) {
-	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls)).map((link) => ({ json: link }));
+const readDocumentLinks: Shaping = async function (_items, _answer, body) {
+	return flattenDocumentLinks(body).map((link) => ({ json: link }));
 };
 
 type Ask = (suborderIds: string[]) => Promise<DocumentLink[]>;
@@ -78,8 +82,7 @@ function askerOf(ctx: IExecutePaginationFunctions, requestData: RequestData): As
 			try {
 				answered = await sendRequest(ctx, requestData, { qs: query });
 			} catch (error) {
-				if (statusOf(error) !== 404) throw asNodeError(ctx.getNode(), error);
-				answered = [];
+				answered = emptyIfNothingFound(ctx.getNode(), error, []);
 			}
 		}
 		// A link whose suborder the answer does not name belongs to the one asked, if one was.
@@ -248,7 +251,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_DOCUMENT_LINKS,
 		action: `Get ${label} document links`,
 		description: `Get links to the PDF documents of the ${label}s of some suborders, or of a date range: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
-		routing: rangeRouting(linksPath, [addSelection], fetchDocumentLinks(kind), [readDocumentLinks]),
+		routing: rangeRouting(linksPath, [addSelection], fetchDocumentLinks(kind), ANSWERS.invoiceUrls, [readDocumentLinks]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_DOCUMENT_LINKS] } }, [
 		{

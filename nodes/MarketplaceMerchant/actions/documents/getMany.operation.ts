@@ -4,18 +4,11 @@
  */
 import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type PreSendAction } from 'n8n-workflow';
 
-import { ANSWERS, decodeAnswer, looksLikeXml, readAnswer } from '../../answers/answers';
-import {
-	asNodeError,
-	resultLimit,
-	sendAuthenticated,
-	sendSettingsOf,
-	splitDateRange,
-	statusOf,
-	type PaginationFunction,
-	type PostReceiveFunction,
-	type RequestData,
-} from '../../transport/engine';
+import { ANSWERS } from '../../answers/schemas';
+import { decodeAnswer, looksLikeXml, type Shaping } from '../../answers/read';
+import { asNodeError, emptyIfNothingFound } from '../../transport/errors';
+import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
+import { sendAuthenticated, sendSettingsOf, type RequestData } from '../../transport/send';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
 import { invalidInput, readSimplify } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
@@ -41,7 +34,7 @@ const acceptXmlIfAsked: PreSendAction = async function (requestOptions) {
 };
 
 /** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
-const attachRawXmlIfAsked: PostReceiveFunction = async function (items, response) {
+const attachRawXmlIfAsked: Shaping = async function (items, response) {
 	if (items.length === 0 || !this.getNodeParameter('options.attachRawXml', false)) return items;
 	const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 	if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
@@ -93,8 +86,7 @@ async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: Document
 			return flattenDocumentLinks(decodeAnswer(ctx, response, ANSWERS.invoiceUrls), requested);
 		} catch (error) {
 			// 404: no documents there. A 400 to the range alone is asked again by suborder (documents.ts).
-			if (statusOf(error) === 404) return [];
-			throw asNodeError(ctx.getNode(), error);
+			return emptyIfNothingFound(ctx.getNode(), error, []);
 		}
 	};
 	const selection = { windows, type: typeof qs.type === 'string' ? qs.type : undefined, wholeRange: listed.length < limit };
@@ -124,7 +116,9 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_MANY,
 		action: `Get many ${label}s`,
 		description: `List the ${label}s invoiced in a date range (ISO 8601 or dd/MM/yyyy; by default the last 7 days): one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
-		routing: rangeRouting(listPath, [addRangeAndType, acceptXmlIfAsked], fetchDocuments(kind), [readAnswer(DOCUMENTS[kind].answer), attachRawXmlIfAsked]),
+		routing: rangeRouting(listPath, [addRangeAndType, acceptXmlIfAsked], fetchDocuments(kind), DOCUMENTS[kind].answer, [
+			attachRawXmlIfAsked,
+		]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
 		...rangeAndTypeFields(kind, `Which ${label}s to return`),

@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type PreSendAction } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
-import { ANSWERS, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
 import { LIMITS, PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
-import { splitQueryList } from '../../transport/engine';
+import { splitQueryList } from '../../transport/batches';
 import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../values/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products';
 import { pacedRouting } from '../common';
@@ -49,7 +49,7 @@ export const operation: OperationModule = {
 			preSend: [setIdsAndDate],
 			// A chunk whose ids have no price at all is answered 404: it contributes no items.
 			strategy: splitQueryList('merchantInventoryIds', LIMITS.priceIdsPerRequest, { notFoundIsEmpty: true }),
-			postReceive: [readAnswer(ANSWERS.prices)],
+			answer: ANSWERS.prices,
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['price'], operation: ['getMany'] } }, [

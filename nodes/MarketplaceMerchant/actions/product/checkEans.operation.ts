@@ -1,8 +1,10 @@
 import { updateDisplayOptions, type JsonObject, type PreSendAction } from 'n8n-workflow';
 
-import { ANSWERS, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
-import { firstOf, sendRequest, serviceError, type PaginationFunction } from '../../transport/engine';
+import { firstOf, serviceError } from '../../transport/errors';
+import { sendRequest } from '../../transport/send';
+import type { PaginationFunction } from '../../transport/batches';
 import { pacedRouting, textField } from '../common';
 import { CATALOGUE, addEanAnswers, eanKey, readEanList } from '../products';
 import type { OperationModule } from '../contract';
@@ -43,7 +45,7 @@ export const operation: OperationModule = {
 			request: { method: 'POST', url: PATHS.eanExists },
 			preSend: [buildEanListBody],
 			strategy: sendEanCheck,
-			postReceive: [readAnswer(ANSWERS.eanExists)],
+			answer: ANSWERS.eanExists,
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['checkEans'] } }, [

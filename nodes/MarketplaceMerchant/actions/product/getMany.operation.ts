@@ -2,8 +2,9 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties, type INodePropertyOptions, type PreSendAction } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { ANSWERS, readAnswer } from '../../answers/answers';
-import { pageThrough, type PostReceiveFunction } from '../../transport/engine';
+import { ANSWERS, type AnswerSchema } from '../../answers/schemas';
+import { pageThrough } from '../../transport/batches';
+import type { Shaping } from '../../answers/read';
 import { formatYearMonthDay } from '../../values/dates';
 import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readSimplify, readText, type ValueContext } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
@@ -65,12 +66,12 @@ const SIMPLIFIED_FIELDS = [
 ] as const;
 
 /**
- * Fields the current pages add (answers.ts): kept where the service sends them, so that a merchant
+ * Fields the current pages add (answers/schemas.ts): kept where the service sends them, so that a merchant
  * sees why a product does not sell (only PUBLISHED is visible to customers); left out where it does not.
  */
 const SIMPLIFIED_NEWER_FIELDS = ['status', 'groupId', 'packageHeightValue', 'packageWidthValue', 'packageLengthValue', 'packageDimensionUnit'] as const;
 
-const simplifyProductsIfAsked: PostReceiveFunction = async function (items) {
+const simplifyProductsIfAsked: Shaping = async function (items) {
 	if (!readSimplify(this)) return items;
 	return items.map(({ json }) => {
 		const simplified: IDataObject = {};
@@ -83,7 +84,9 @@ const simplifyProductsIfAsked: PostReceiveFunction = async function (items) {
 type ListRequest = {
 	url: string;
 	pageSize: number;
-	postReceive: PostReceiveFunction[];
+	/** The answer's schema and what the operation makes of its items (pacedRouting). */
+	answer: AnswerSchema;
+	shape?: Shaping[];
 	/** Filters whose query parameters differ on this route. */
 	filterQueries?: Partial<Record<string, FilterQuery>>;
 };
@@ -91,12 +94,13 @@ type ListRequest = {
 /** A list of the catalogue in pages, with Return All and Limit, the Filters `filters`, then the fields `more`. */
 export function productListOperation(
 	option: Omit<INodePropertyOptions, 'routing'>,
-	{ url, pageSize, postReceive, filterQueries = {} }: ListRequest,
+	{ url, pageSize, answer, shape, filterQueries = {} }: ListRequest,
 	filters: INodeProperties[],
 	more: INodeProperties[] = [],
 ): OperationModule {
 	const strategy = pageThrough(pageSize);
-	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend: [productFilters(filterQueries)], strategy, postReceive });
+	const preSend = [productFilters(filterQueries)];
+	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend, strategy, answer, shape });
 	return {
 		option: { ...option, routing },
 		fields: updateDisplayOptions({ show: { resource: ['product'], operation: [String(option.value)] } }, [
@@ -115,7 +119,7 @@ export const operation = productListOperation(
 		description:
 			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
 	},
-	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, postReceive: [readAnswer(ANSWERS.products), simplifyProductsIfAsked] },
+	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: [simplifyProductsIfAsked] },
 	[
 		textField('EAN', 'ean', 'Only the product with this EAN (8 to 14 digits)', { placeholder: 'e.g. 8600000000017' }),
 		modifiedAfterFilter,

@@ -1,4 +1,4 @@
-import { ANSWERS, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { basicProductsModifiedAfter } from '../../values/dates';
 import { readDay } from '../../values/values';
@@ -15,7 +15,7 @@ export const operation = productListOperation(
 	{
 		url: PATHS.basicProducts,
 		pageSize: LIMITS.basicProductsPageSize,
-		postReceive: [readAnswer(ANSWERS.basicProducts)],
+		answer: ANSWERS.basicProducts,
 		// Both names of the filter (values/dates.ts), from the day's midnight: the same products whichever the service honours.
 		filterQueries: { modifiedAfter: (ctx, field, value) => basicProductsModifiedAfter(readDay(ctx, field, value)) },
 	},

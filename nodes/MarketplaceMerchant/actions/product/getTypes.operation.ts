@@ -1,10 +1,11 @@
 /** Product › Get Types, and the same names in a language as Import's Product Type list. */
 import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
-import { ANSWERS, decodedList, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { decodeAnswer, elementsOf, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
-import { sendAuthenticated, type PostReceiveFunction } from '../../transport/engine';
-import { isBlank } from '../../values/values';
+import { sendAuthenticated } from '../../transport/send';
+import { isBlank, isPlainObject } from '../../values/values';
 import { pacedRouting } from '../common';
 import { CATALOGUE } from '../products';
 import type { OperationModule } from '../contract';
@@ -31,11 +32,20 @@ function languageHeaders(language: unknown): IDataObject {
 	return isBlank(language) || language === SERVICE_DEFAULT ? {} : { 'Accept-Language': String(language) };
 }
 
+/**
+ * The type names of a Product Types answer, read one way for Get Types' items and Import's list:
+ * the service lists plain strings, one `{ name }` each.
+ */
+function typeNamesIn(body: unknown): IDataObject[] {
+	return elementsOf(body, ANSWERS.productTypes).map((name) => (isPlainObject(name) ? name : { name: name as string }));
+}
+
 /** Import's Product Type list, in alphabetical order. */
 export async function getProductTypes(this: ILoadOptionsFunctions) {
 	const headers = { Accept: 'application/json', ...languageHeaders(this.getCurrentNodeParameter('language')) };
-	const response = await sendAuthenticated(this, CATALOGUE, { method: 'GET', url: PATHS.productTypes, headers });
-	return decodedList<unknown>(this, response, ANSWERS.productTypes)
+	const answer = await sendAuthenticated(this, CATALOGUE, { method: 'GET', url: PATHS.productTypes, headers });
+	return typeNamesIn(decodeAnswer(this, answer, ANSWERS.productTypes))
+		.map(({ name }) => name)
 		.filter((name) => !isBlank(name))
 		.map((name) => ({ name: String(name), value: String(name) }))
 		.sort((a, b) => a.name.localeCompare(b.name));
@@ -46,12 +56,8 @@ const setLanguage: PreSendAction = async function (requestOptions) {
 	return requestOptions;
 };
 
-/** The service lists type names as plain strings: one item `{ name }` each. */
-const typeNamesAsItems: PostReceiveFunction = async function (items) {
-	return items.map(({ json }) => {
-		const keys = Object.keys(json);
-		return { json: keys.length === 1 && keys[0] === 'value' ? { name: json.value } : json };
-	});
+const typeNamesAsItems: Shaping = async function (_items, _answer, body) {
+	return typeNamesIn(body).map((json) => ({ json }));
 };
 
 export const operation: OperationModule = {
@@ -64,7 +70,7 @@ export const operation: OperationModule = {
 			...CATALOGUE,
 			request: { method: 'GET', url: PATHS.productTypes },
 			preSend: [setLanguage],
-			postReceive: [readAnswer(ANSWERS.productTypes), typeNamesAsItems],
+			answer: ANSWERS.productTypes, shape: [typeNamesAsItems],
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['getTypes'] } }, [productTypeLanguageField]),

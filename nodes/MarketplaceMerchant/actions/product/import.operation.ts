@@ -7,9 +7,12 @@
  */
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { ANSWERS, decodedList } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { decodedList } from '../../answers/read';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { asNodeError, chunkBySize, sendAuthenticated, sendSettingsOf } from '../../transport/engine';
+import { asNodeError } from '../../transport/errors';
+import { chunkBySize } from '../../transport/batches';
+import { sendAuthenticated, sendSettingsOf } from '../../transport/send';
 import {
 	FIELD_SEPARATOR,
 	describeValue,

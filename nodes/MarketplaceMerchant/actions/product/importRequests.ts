@@ -7,9 +7,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { ANSWERS, idOrNull, refusedBodyShape } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { idOrNull, refusedBodyShape } from '../../answers/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { CREDENTIAL_TYPE, chunkBySize, normalizeBaseUrl, type SendSettings } from '../../transport/engine';
+import { CREDENTIAL_TYPE, type SendSettings } from '../../transport/send';
+import { chunkBySize } from '../../transport/batches';
+import { normalizeBaseUrl } from '../../transport/hosts';
 import { sendInBulk, type BulkRequests } from '../bulkRun';
 import { CATALOGUE } from '../products';
 

@@ -5,11 +5,11 @@
  */
 import { type IDataObject } from 'n8n-workflow';
 
-import { decodedNumber } from '../../answers/answers';
+import { decodedNumber } from '../../answers/read';
 import { fieldPath, isBlank, shownPrice, type ValueContext } from '../../values/values';
 import { entriesAt, type BulkSource } from '../bulkRun';
 import { priceInCents } from '../products';
-import { nodeError } from '../../transport/engine';
+import { nodeError } from '../../transport/errors';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 

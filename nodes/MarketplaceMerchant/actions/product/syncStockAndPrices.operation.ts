@@ -13,9 +13,11 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ANSWERS, decodedList } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { decodedList } from '../../answers/read';
 import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { readAllPages, sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/engine';
+import { readAllPages } from '../../transport/batches';
+import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
 import {
 	MISSING,
 	invalidInput,

@@ -13,9 +13,10 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ANSWERS, finishBulkResults, pairProductResults, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { finishBulkResults, pairProductResults } from '../../answers/bulkResults';
 import { PATHS } from '../../transport/endpoints';
-import { sendRequest, type RequestData } from '../../transport/engine';
+import { sendRequest, type RequestData } from '../../transport/send';
 import { readSimplify, readingParameter } from '../../values/values';
 import { NUMBER_FORMAT_OPTION, bulkResultFields, pacedRouting, panelLabels } from '../common';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION, buildProductUpdate, productLocatorField, resolveProductIds, updateFieldsCollection } from '../products';
@@ -61,7 +62,7 @@ const updateProduct: INodePropertyOptions = {
 		request: { method: 'PUT', url: PATHS.product },
 		preSend: [buildUpdateRequest],
 		strategy: sendProductUpdate,
-		postReceive: [readAnswer(ANSWERS.productUpdate)],
+		answer: ANSWERS.productUpdate,
 	}),
 };
 

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { ANSWERS, pairProductResults } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
+import { pairProductResults } from '../../answers/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { bulkOperationModule, bulkWrite, type BulkInput, type BulkRequests } from '../bulkRun';
 import { NUMBER_FORMAT_OPTION } from '../common';

@@ -1,4 +1,4 @@
-import { ANSWERS, readAnswer } from '../../answers/answers';
+import { ANSWERS } from '../../answers/schemas';
 import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
@@ -14,7 +14,7 @@ export const operation: OperationModule = {
 			idempotent: true,
 			host: SERVICE_HOST_ENDPOINTS.warehouses,
 			request: { method: 'GET', url: PATHS.warehouses },
-			postReceive: [readAnswer(ANSWERS.warehouses)],
+			answer: ANSWERS.warehouses,
 		}),
 	},
 	fields: [],

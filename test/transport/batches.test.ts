@@ -10,7 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
 import { runNode, sandboxCredential, type WorkflowRunResult } from '../harness';
-import { chunkBySize } from '../../nodes/MarketplaceMerchant/transport/engine';
+import { chunkBySize } from '../../nodes/MarketplaceMerchant/transport/batches';
 import { LIMITS } from '../../nodes/MarketplaceMerchant/transport/endpoints';
 
 const NODE = 'marketplaceMerchant';

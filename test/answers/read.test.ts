@@ -7,7 +7,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BOOLEAN, NUMBER, STRING, decodeText, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/answers';
+import { BOOLEAN, NUMBER, STRING, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/schemas';
+import { decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
 import { startSandbox, type Sandbox, type SandboxVariants } from '../../sandbox';
 import { runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, TriggerUnderTest, emittedItems, useSharedClock } from '../trigger/helpers';

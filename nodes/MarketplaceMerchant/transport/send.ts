@@ -1,0 +1,195 @@
+/**
+ * The one way out (docs/architecture.md "The path of one request"): every request of the package
+ * (routed operations, bulk operations, the trigger, editor lists and look-ups, the credential's
+ * token and Test, PDF downloads) is sent by `send`, the only caller of n8n's HTTP helpers. It goes
+ * under the policy (policy.ts: the gate, retries within a budget), its answer is read within its
+ * cap (body.ts), and a failed request's error carries the service's own words. The answer comes
+ * back with its request's label, so that the reader of its body (answers/read.ts) names the request
+ * an unreadable answer came from.
+ */
+import type {
+	DeclarativeRestApiSettings,
+	FunctionsBase,
+	IAllExecuteFunctions,
+	ICredentialTestFunctions,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+	INodeExecutionData,
+	RequestHelperFunctions,
+} from 'n8n-workflow';
+
+import type { EndpointGroup, HostChoice } from './endpoints';
+import { requestLabel } from './errors';
+import { DEFAULT_TIMEOUT_MS, sendWithPolicy, type SendPolicy } from './policy';
+import { STREAMED_ANSWER, readBodyWithinCap, readCappedBody, withErrorBodyRead } from './body';
+import { hostsOf, merchantKeyOf, onItsHost } from './hosts';
+import { isBlank, readWholeNumber, type SettingsContext } from '../values/values';
+
+export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
+
+/** Declared by the operation, never deduced from the URL. */
+export interface Route {
+	group: EndpointGroup;
+	idempotent: boolean;
+	/** For an endpoint the environment's service host serves (endpoints.ts); else the Base URL. */
+	host?: HostChoice;
+}
+
+/** An answer with the request it answers (`request`: its method, path and query, as errors name it). */
+export type Answer = IN8nHttpFullResponse & { request: string };
+
+/** A node's, the trigger's or the editor's context: n8n adds the credential's token and renews it after a 401. */
+export type AuthenticatedContext = IAllExecuteFunctions;
+
+/** What n8n gives code of no credential: the credential's `preAuthentication`, a pre-signed link's download. */
+export interface PlainHelper {
+	helpers: Pick<RequestHelperFunctions, 'httpRequest'>;
+}
+
+/** Which of n8n's helpers a request goes out with. */
+export type Way =
+	| { withCredential: AuthenticatedContext }
+	| { plain: PlainHelper }
+	/** The credential's Test: n8n gives it only the legacy `request` helper (CredentialTestContext, n8n-core 1.123 to 2.41). */
+	| { legacy: ICredentialTestFunctions };
+
+interface Sending<T> {
+	/** What the answer becomes, inside the attempt: what fails here fails the request (a routed operation's reading). */
+	read?: (answer: Answer) => T | Promise<T>;
+	/** Told before each attempt goes out (the token request counts them for its message). */
+	onAttempt?: () => void;
+}
+
+/**
+ * Sends one request under `policy` and gives its answer, the body read within its cap (or what
+ * `read` makes of it); `request.url` is the whole URL or, with `baseURL`, a path.
+ */
+export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IHttpRequestOptions, sending: Sending<T> = {}): Promise<T> {
+	const { read, onAttempt } = sending;
+	const { node } = policy;
+	const label = requestLabel(request.method, request.url, request.qs);
+	const http = httpOf(way);
+	return await sendWithPolicy(policy, async (timeout) => {
+		onAttempt?.();
+		try {
+			const answer = (await http({ ...request, returnFullResponse: true, ...STREAMED_ANSWER, timeout })) as Answer;
+			const body = node ? await readBodyWithinCap(node, answer.body, timeout) : await readCappedBody(answer.body, timeout);
+			answer.body = body as Answer['body'];
+			answer.request = label;
+			return read ? await read(answer) : (answer as T);
+		} catch (error) {
+			// A node's error carries the service's words; a request of no node is worded by its caller (credential.ts).
+			throw node && 'withCredential' in way ? await withErrorBodyRead(node, error) : error;
+		}
+	});
+}
+
+/** The one place n8n's HTTP helpers are called. */
+function httpOf(way: Way): (options: IHttpRequestOptions) => Promise<unknown> {
+	if ('withCredential' in way) {
+		const ctx = way.withCredential;
+		return async (options) => await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
+	}
+	if ('plain' in way) {
+		const { helpers } = way.plain;
+		return async (options) => await helpers.httpRequest(options);
+	}
+	const ctx = way.legacy;
+	// Asked for the same streamed, any-status, full answer `httpRequest` gives the rest.
+	return async ({ url: uri, method, headers, qs, body, json, timeout, encoding, ignoreHttpStatusErrors, returnFullResponse }) => {
+		const answer = (await ctx.helpers.request({
+			method, uri, headers, qs, body, json, timeout,
+			useStream: encoding === 'stream',
+			simple: ignoreHttpStatusErrors !== true,
+			resolveWithFullResponse: returnFullResponse === true,
+		})) as IN8nHttpFullResponse;
+		return { body: answer.body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage };
+	};
+}
+
+type CredentialContext = Pick<FunctionsBase, 'getCredentials' | 'getNode'>;
+
+/** A request's policy and the credential's hosts, the credential read once (in n8n each read is a database read). */
+async function policyOf(ctx: CredentialContext, route: Route, settings: SendSettings & { timeoutMs: number }) {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const { clientId, clientSecret, apiKey, accessToken } = credentials;
+	const hosts = hostsOf(credentials);
+	// The token actually sent is read from the error itself.
+	const secrets = [clientSecret, apiKey, accessToken];
+	// One gate per merchant, keyed by the Base URL whichever host a request goes to: the limits are the merchant's.
+	const merchantKey = merchantKeyOf(hosts.baseUrl, clientId);
+	return { hosts, policy: { node: ctx.getNode(), merchantKey, secrets, ...route, ...settings } };
+}
+
+/** An item's Request Options, for an operation that sends outside routing (bulk operations). */
+export interface SendSettings {
+	timeoutMs?: number;
+	perMinute?: number;
+	wanted?: () => boolean;
+}
+
+/** Read here so that transport/ never imports actions/. */
+export function sendSettingsOf(ctx: SettingsContext): SendSettings & { timeoutMs: number } {
+	const { timeoutSeconds: seconds, requestsPerMinute: perMinute } = ctx.getNodeParameter('requestOptions', {}) as IDataObject;
+	return {
+		timeoutMs: isBlank(seconds) ? DEFAULT_TIMEOUT_MS : readWholeNumber(ctx, 'Request Options › Timeout (Seconds)', seconds, 1) * 1000,
+		perMinute: isBlank(perMinute) ? undefined : readWholeNumber(ctx, 'Request Options › Requests per Minute', perMinute, 1),
+	};
+}
+
+/** One request with the credential's token, on the host of its route's endpoint; `url` is a path after the base URL. */
+export async function sendAuthenticated(
+	ctx: AuthenticatedContext,
+	route: Route,
+	request: IHttpRequestOptions,
+	settings: SendSettings = {},
+): Promise<Answer> {
+	const timeoutMs = settings.timeoutMs ?? request.timeout ?? DEFAULT_TIMEOUT_MS;
+	const { hosts, policy } = await policyOf(ctx, route, { ...settings, timeoutMs });
+	const headers = { Accept: 'application/json' };
+	return await onItsHost(ctx.getNode(), route.host, policy.merchantKey, hosts, async (baseUrl) =>
+		await send({ withCredential: ctx }, policy, { headers, ...request, url: `${baseUrl}${request.url}` }),
+	);
+}
+
+/** How a routed operation reads its answer into items (actions/common.ts `pacedRouting`: its schema, then its shaping). */
+export type ReadAnswer = (this: IExecutePaginationFunctions, answer: Answer) => Promise<INodeExecutionData[]>;
+
+/** What RoutingNode gives a strategy for one item, with the operation's route and reader. */
+export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route; read: ReadAnswer };
+
+/**
+ * One request of a routed operation: the item's request (`requestData`, as RoutingNode resolved
+ * it: base URL, url, query, body, headers) with some options replaced (a page, a chunk, a window),
+ * read into items by the operation's reader inside the attempt.
+ */
+export async function sendRequest(
+	ctx: IExecutePaginationFunctions,
+	requestData: RequestData,
+	override: Partial<RequestData['options']> = {},
+	wanted?: () => boolean,
+): Promise<INodeExecutionData[]> {
+	const options = { ...requestData.options, ...override } as IHttpRequestOptions;
+	const { hosts, policy } = await policyOf(ctx, requestData.route, { ...sendSettingsOf(ctx), wanted });
+	const read = async (answer: Answer) => await requestData.read.call(ctx, answer);
+	// RoutingNode sets its own 5-minute timeout; send.ts sets the node's option instead.
+	return await onItsHost(ctx.getNode(), requestData.route.host, policy.merchantKey, hosts, async (baseURL) =>
+		await send({ withCredential: ctx }, policy, { ...options, baseURL }, { read }),
+	);
+}
+
+export interface DownloadContext extends PlainHelper {
+	getNode(): INode;
+}
+
+/** The bytes behind a pre-signed link (no credentials), under a gate of its host, not the API's limits. */
+export async function downloadPresigned(ctx: DownloadContext, url: string, timeoutMs: number): Promise<Buffer> {
+	const node = ctx.getNode();
+	const merchantKey = `document-downloads|${new URL(url).origin}`;
+	const policy = { node, merchantKey, group: 'documentDownloads' as const, idempotent: true, timeoutMs };
+	const { body } = await send({ plain: ctx }, policy, { method: 'GET', url, json: false });
+	return Buffer.isBuffer(body) ? body : Buffer.from(body as unknown as ArrayBuffer);
+}
