@@ -110,7 +110,7 @@ describe('The project files one request runs', () => {
 			expect(result.error).toBeUndefined();
 		});
 		expect(files).toEqual(
-			[`${N}actions/bulkRun.ts`, `${N}actions/product/updateMany.operation.ts`, `${N}actions/products.ts`, ...ENGINE].sort(),
+			[`${N}actions/bulk/entries.ts`, `${N}actions/bulk/fields.ts`, `${N}actions/bulk/run.ts`, `${N}actions/bulk/write.ts`, `${N}actions/product/updateMany.operation.ts`, `${N}actions/products.ts`, ...ENGINE].sort(),
 		);
 	});
 

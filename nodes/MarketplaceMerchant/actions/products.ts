@@ -44,7 +44,7 @@ import {
 	type SettingsContext,
 	type ValueContext,
 } from '../values/values';
-import type { EntryRead } from './bulkRun';
+import type { EntryRead } from './bulk/entries';
 import { locatorField, textField } from './common';
 
 /**

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { DAY_MS, formatDayMonthYear } from '../../values/dates';
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice } from '../../values/values';
 import { PRICE_FORMS, productLocatorField, productNamedBy, readProductRef, requiredPriceField, resolveEntryProducts, type NamedProductRef } from '../products';
-import type { BulkEntry } from '../bulkRun';
+import type { BulkEntry } from '../bulk/entries';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */

@@ -5,7 +5,7 @@ import { asNodeError, joinSentences, sendSettingsOf } from '../../transport/engi
 import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice, shownPrice } from '../../values/values';
 import { PRICE_FORMS } from '../products';
 import { panelLabels } from '../common';
-import type { BulkEntry } from '../bulkRun';
+import type { BulkEntry } from '../bulk/entries';
 import {
 	bulkDiscountOperation,
 	changeableDiscountsRange,

@@ -27,17 +27,9 @@ import {
 	toList,
 	type ValueContext,
 } from '../../values/values';
-import {
-	ItemContext,
-	bulkInputFields,
-	problemText,
-	runBulkOperation,
-	type Batch,
-	type BatchOutput,
-	type BulkEntry,
-	type BulkInput,
-	type BulkOperation,
-} from '../bulkRun';
+import { ItemContext, type Batch, type BulkEntry } from '../bulk/entries';
+import { bulkInputFields, type BulkInput } from '../bulk/fields';
+import { problemText, runBulkOperation, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
 import {

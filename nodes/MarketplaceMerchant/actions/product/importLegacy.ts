@@ -26,7 +26,7 @@ import {
 	type NumberFormat,
 	type ValueContext,
 } from '../../values/values';
-import type { ItemContext } from '../bulkRun';
+import type { ItemContext } from '../bulk/entries';
 import { panelLabels, textField } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
 import { PRODUCT_FIELDS, readWeight, readWeightUnit } from '../products';

@@ -10,7 +10,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { ANSWERS, idOrNull, refusedBodyShape } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { CREDENTIAL_TYPE, chunkBySize, normalizeBaseUrl, type SendSettings } from '../../transport/engine';
-import { sendInBulk, type BulkRequests } from '../bulkRun';
+import { sendInBulk, type BulkRequests } from '../bulk/write';
 import { CATALOGUE } from '../products';
 
 export type ImportShape = 'list' | 'object';

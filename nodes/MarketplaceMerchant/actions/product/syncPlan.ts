@@ -7,7 +7,7 @@ import { type IDataObject } from 'n8n-workflow';
 
 import { decodedNumber } from '../../answers/answers';
 import { fieldPath, isBlank, shownPrice, type ValueContext } from '../../values/values';
-import { entriesAt, type BulkSource } from '../bulkRun';
+import { entriesAt, type BulkSource } from '../bulk/entries';
 import { priceInCents } from '../products';
 import { nodeError } from '../../transport/engine';
 

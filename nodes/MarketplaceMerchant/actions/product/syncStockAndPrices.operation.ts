@@ -29,20 +29,13 @@ import {
 	readNumberFormat,
 	readSimplify,
 	readText,
+	type SettingsContext,
 	type ValueContext,
 } from '../../values/values';
-import {
-	bulkInputFields,
-	oncePer,
-	problemText,
-	runBulkOperation,
-	sendInBulk,
-	type Batch,
-	type BatchOutput,
-	type BulkEntry,
-	type BulkSource,
-	type ItemContext,
-} from '../bulkRun';
+import { oncePer, type Batch, type BulkEntry, type BulkSource, type ItemContext } from '../bulk/entries';
+import { bulkInputFields } from '../bulk/fields';
+import { problemText, runBulkOperation, type BatchOutput } from '../bulk/run';
+import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
@@ -86,7 +79,7 @@ const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: u
 };
 
 /** Read once per item: a parameter read costs about 1.5 µs, a third of a 50,000-entry sync's checks. */
-const matchByOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('matchBy', 'ean') as MatchBy);
+const matchByOf = oncePer((ctx: SettingsContext) => ctx.getNodeParameter('matchBy', 'ean') as MatchBy);
 
 /**
  * The key an entry names its product under: Match Value (`match`) from the panel; in JSON the Match

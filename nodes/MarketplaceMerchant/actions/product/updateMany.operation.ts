@@ -2,7 +2,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ANSWERS, pairProductResults } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { bulkOperationModule, bulkWrite, type BulkInput, type BulkRequests } from '../bulkRun';
+import type { BulkInput } from '../bulk/fields';
+import { bulkOperationModule } from '../bulk/run';
+import { bulkWrite, type BulkRequests } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION } from '../common';
 import {
 	CATALOGUE,
