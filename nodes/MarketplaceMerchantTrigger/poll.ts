@@ -17,7 +17,9 @@ import {
 } from '../MarketplaceMerchant/actions/documents/documents';
 import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
-import { isBlank, isPlainObject, readDate, readSimplify, readWholeNumber } from '../MarketplaceMerchant/values/values';
+import { isBlank, isPlainObject } from '../MarketplaceMerchant/values/labels';
+import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
+import { readDate, readSimplify } from '../MarketplaceMerchant/values/values';
 import { ANSWERS, decodeAnswer, type AnswerSchema } from '../MarketplaceMerchant/answers/answers';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
 import { asNodeError, joinSentences, nodeError, sendAuthenticated, serviceError, statusOf } from '../MarketplaceMerchant/transport/engine';

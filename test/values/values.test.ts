@@ -11,30 +11,34 @@ import type { IDataObject, INode, NodeOperationError } from 'n8n-workflow';
 import {
 	describeValue,
 	missingBecauseOfExpression,
-	readBoolean,
-	readChoice,
-	readDate,
-	readDay,
-	readEan,
+	readingParameter,
+	type ParameterContext,
+	type ValueContext,
+} from '../../nodes/MarketplaceMerchant/values/labels';
+import {
 	readId,
-	readJson,
 	readLimit,
-	readList,
 	readNumber,
 	readNumberFormat,
 	readPercent,
 	readPrice,
 	readSignedStockLevel,
 	readStockLevel,
-	readText,
-	readUrl,
 	readVat,
 	readWholeNumber,
-	readingParameter,
 	shownPrice,
 	type NumberFormat,
-	type ParameterContext,
-	type ValueContext,
+} from '../../nodes/MarketplaceMerchant/values/numbers';
+import {
+	readBoolean,
+	readChoice,
+	readDate,
+	readDay,
+	readEan,
+	readJson,
+	readList,
+	readText,
+	readUrl,
 } from '../../nodes/MarketplaceMerchant/values/values';
 
 const ctx: ValueContext = { getNode: () => ({ name: 'Node' }) as INode, getItemIndex: () => 3 };

@@ -13,7 +13,8 @@ import {
 	type PaginationFunction,
 	type Route,
 } from '../transport/engine';
-import { NUMBER_FORMAT_OPTION_NAME, fieldPath } from '../values/values';
+import { fieldPath } from '../values/labels';
+import { NUMBER_FORMAT_OPTION_NAME } from '../values/numbers';
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for

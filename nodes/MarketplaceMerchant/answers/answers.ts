@@ -15,7 +15,7 @@ import {
 import { XMLParser } from 'fast-xml-parser';
 
 import { nodeError, serviceError, statusOf, unreadableAnswerError, withEnglishMeaning, type PostReceiveFunction } from '../transport/engine';
-import { isPlainObject } from '../values/values';
+import { isPlainObject } from '../values/labels';
 
 // ─── Schemas ─────────────────────────────────────────────────────────────────────────────────────────
 /**

@@ -31,7 +31,9 @@ import {
 
 import { RATE_LIMITS, type EndpointGroup, type HostChoice, type RateWindow } from './endpoints';
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
-import { isBlank, isPlainObject, readLimit, readWholeNumber, toList, type SettingsContext } from '../values/values';
+import { isBlank, isPlainObject, ofItem, type SettingsContext } from '../values/labels';
+import { readLimit, readWholeNumber } from '../values/numbers';
+import { toList } from '../values/values';
 
 // ─── Errors ──────────────────────────────────────────────────────────────────────────────────────────
 /**
@@ -1111,7 +1113,7 @@ const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
 	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
-	const message = `More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`;
+	const message = `More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item${ofItem(ctx.getItemIndex())}`;
 	throw nodeError(ctx.getNode(), message, {
 		itemIndex: ctx.getItemIndex(),
 		description:

@@ -18,17 +18,18 @@ import {
 import { unwrapList } from '../../answers/answers';
 import { asNodeError } from '../../transport/engine';
 import {
-	FIELD_SEPARATOR,
 	describeValue,
+	FIELD_SEPARATOR,
 	fieldPath,
 	invalidInput,
 	isBlank,
 	isPlainObject,
+	itemColumnRead,
 	listEntry,
-	readJson,
 	readingParameter,
 	type ValueContext,
-} from '../../values/values';
+} from '../../values/labels';
+import { readJson } from '../../values/values';
 import { fieldChains } from '../common';
 import { exampleItem, itemParameterName, readsJson, readsOneEntryPerItem, type BulkInput } from './fields';
 
@@ -56,13 +57,9 @@ export class ItemContext implements ValueContext {
 	}
 }
 
-
-const ITEM_PROPERTY_EXPRESSION = /^=\s*\{\{\s*\$json\.([A-Za-z_$][\w$]*)\s*\}\}\s*$/;
-
-/** The property of the input item a parameter reads when it is only `{{ $json.products }}`. */
+/** The property of the input item a parameter reads when it is only `{{ $json.products }}` (values' one reading of the pattern). */
 function itemPropertyRead(ctx: ItemContext, parameter: string): string | undefined {
-	const raw = ctx.getNodeParameter(parameter, undefined, { rawExpressions: true });
-	return typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
+	return itemColumnRead(ctx.getNodeParameter(parameter, undefined, { rawExpressions: true }));
 }
 
 /** The JSON field gave nothing because it reads a property the input item lacks (the default, fed by a sheet): say so and what to do. */
@@ -73,7 +70,7 @@ function missingItemProperty(ctx: ItemContext, input: BulkInput): Error | undefi
 	return invalidInput(
 		ctx,
 		input.json.displayName,
-		`the input item has no field '${property}' (the field reads {{ $json.${property} }})`,
+		`the input item has no field '${property}' (the field reads {{ $json${/^[A-Za-z_$][\w$]*$/.test(property) ? `.${property}` : `[${JSON.stringify(property)}]`} }})`,
 		`When each input item is one of the ${input.entries} (a sheet or CSV row), switch Input Mode to One Item per ${input.entry} and map the fields. To send a list, set ${input.json.displayName} to an expression that gives it, put an Aggregate node in front (All Item Data, into the field "${property}"), or switch Input Mode to Define Below. Expected: ${exampleItem(input)}`,
 	);
 }
@@ -202,19 +199,19 @@ export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) =
 
 /**
  * A mapped field's value for one item. A dragged column, exactly `{{ $json.Column }}`, is read from
- * the item as n8n's evaluation gives it (test/actions/bulkRun.test.ts compares the two) without
+ * the item as n8n's evaluation gives it (test/actions/bulk/entries.test.ts compares the two) without
  * building n8n's expression context, which for 1,000 rows took most of a sync's time (bench `rows`).
  */
 function mappedValue(ctx: ItemContext, parameter: string): IDataObject[string] | undefined {
 	const raw = ctx.getNodeParameter(parameter, undefined, { rawExpressions: true });
 	const json = ctx.getInputData()?.json;
 	const column = (value: string) => (json && Object.prototype.hasOwnProperty.call(json, value) ? json[value] : undefined);
-	const read = typeof raw === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(raw)?.[1] : undefined;
+	const read = itemColumnRead(raw);
 	if (read !== undefined) return column(read);
 	// A collection (Import's Product Fields, Update Fields) whose fields are dragged columns or plain values: each read the same way.
 	if (isPlainObject(raw)) {
 		const fields = Object.entries(raw);
-		const columns = fields.map(([, value]) => (typeof value === 'string' ? ITEM_PROPERTY_EXPRESSION.exec(value)?.[1] : undefined));
+		const columns = fields.map(([, value]) => itemColumnRead(value));
 		const plain = fields.every(([, value], index) => columns[index] !== undefined || (typeof value !== 'string' ? !isPlainObject(value) && !Array.isArray(value) : !value.startsWith('=')));
 		if (plain) return Object.fromEntries(fields.map(([key, value], index) => [key, columns[index] === undefined ? value : column(columns[index] as string)])) as IDataObject;
 	}

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ParameterContext, SettingsContext } from '../../values/values';
+import type { ParameterContext, SettingsContext } from '../../values/labels';
 
 /**
  * The input of the bulk operations, chosen by "Input Mode": `items` (every input item is one entry,

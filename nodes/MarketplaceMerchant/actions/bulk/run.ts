@@ -19,7 +19,7 @@ import {
 
 import { rejectionError } from '../../answers/answers';
 import { asNodeError } from '../../transport/engine';
-import { isBlank } from '../../values/values';
+import { InputError, isBlank } from '../../values/labels';
 import { bulkResultFields } from '../common';
 import { ItemContext, collectBatches, type Batch, type BulkEntry } from './entries';
 import { bulkInputFields, type BulkInput } from './fields';
@@ -59,9 +59,9 @@ export interface BulkOperation<Checked> {
 	options?: INodeProperties[];
 }
 
-/** The reason of an invalid entry as its output item says it: the message without the trailing "(item N)". */
+/** The reason of an invalid entry as its output item says it: the field and the problem of its `InputError`, without the item (the output names its row). */
 export function problemText(problem: NodeOperationError): string {
-	return problem.message.replace(/ \(item \d+\)$/, '');
+	return problem instanceof InputError ? problem.reason : problem.message;
 }
 
 /** How many entries an error names before "and N more". */

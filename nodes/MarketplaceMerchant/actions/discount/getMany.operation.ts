@@ -11,7 +11,8 @@ import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from
 import { ANSWERS, decodedNumber, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
 import { resultLimit, sendRequest, type PostReceiveFunction, type RequestData } from '../../transport/engine';
-import { DATE_FORMS, isBlank, readBoolean, readDay, readParameter } from '../../values/values';
+import { isBlank, readParameter } from '../../values/labels';
+import { DATE_FORMS, readBoolean, readDay } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import type { OperationModule } from '../contract';

@@ -15,7 +15,9 @@ import { ANSWERS, decodedList, decodedNumber, pairDiscountResults } from '../../
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/engine';
-import { invalidInput, isBlank, readChoice, readLocator, readText, shownPrice, type ValueContext } from '../../values/values';
+import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { shownPrice } from '../../values/numbers';
+import { readChoice, readLocator, readText } from '../../values/values';
 import type { BulkEntry } from '../bulk/entries';
 import type { BulkInput } from '../bulk/fields';
 import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bulk/run';

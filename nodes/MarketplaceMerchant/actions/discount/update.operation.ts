@@ -2,8 +2,10 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 
 import { formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { asNodeError, joinSentences, sendSettingsOf } from '../../transport/engine';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice, shownPrice } from '../../values/values';
-import { PRICE_FORMS } from '../products';
+import { invalidInput, isBlank, MISSING } from '../../values/labels';
+import { readNumberFormat, readPrice, shownPrice } from '../../values/numbers';
+import { DATE_FORMS, readDay } from '../../values/values';
+import { PRICE_FORMS } from '../../values/numbers';
 import { panelLabels } from '../common';
 import type { BulkEntry } from '../bulk/entries';
 import {

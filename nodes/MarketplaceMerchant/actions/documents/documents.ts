@@ -8,7 +8,7 @@ import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, chunkBySize, downloadPresigned, nodeError, statusOf, type DownloadContext } from '../../transport/engine';
 import { ANSWERS } from '../../answers/answers';
-import { isPlainObject } from '../../values/values';
+import { isPlainObject } from '../../values/labels';
 
 export type DocumentKind = 'invoice' | 'correction';
 

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties, PostReceive
 
 import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
-import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
+import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { isBareDay, readChoice, readDate } from '../../values/values';
 import type { PaginationFunction } from '../../transport/engine';
 import { pacedRouting } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';

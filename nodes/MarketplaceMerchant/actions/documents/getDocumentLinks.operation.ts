@@ -15,7 +15,8 @@ import {
 
 import { ANSWERS, decodeAnswer } from '../../answers/answers';
 import { asNodeError, firstOf, nodeError, runOf, sendRequest, splitDateRange, statusOf, type PaginationFunction, type PostReceiveFunction, type RequestData } from '../../transport/engine';
-import { isPlainObject, readList, toList } from '../../values/values';
+import { isPlainObject } from '../../values/labels';
+import { readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
 import {
 	DOCUMENTS,

@@ -17,7 +17,8 @@ import {
 	type RequestData,
 } from '../../transport/engine';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
-import { invalidInput, readSimplify } from '../../values/values';
+import { invalidInput } from '../../values/labels';
+import { readSimplify } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
 import {
 	DOCUMENTS,

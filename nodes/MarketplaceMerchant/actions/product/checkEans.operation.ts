@@ -4,7 +4,8 @@ import { ANSWERS, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
 import { firstOf, sendRequest, serviceError, type PaginationFunction } from '../../transport/engine';
 import { pacedRouting, textField } from '../common';
-import { CATALOGUE, addEanAnswers, eanKey, readEanList } from '../products';
+import { addEanAnswers, eanKey, readEanList } from '../products/eans';
+import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 const buildEanListBody: PreSendAction = async function (requestOptions) {

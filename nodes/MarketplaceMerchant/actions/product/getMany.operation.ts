@@ -5,9 +5,10 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS, readAnswer } from '../../answers/answers';
 import { pageThrough, type PostReceiveFunction } from '../../transport/engine';
 import { formatYearMonthDay } from '../../values/dates';
-import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readSimplify, readText, type ValueContext } from '../../values/values';
+import { fieldPath, isBlank, type ValueContext } from '../../values/labels';
+import { DATE_FORMS, readDay, readEan, readSimplify, readText } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
-import { CATALOGUE } from '../products';
+import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 export const modifiedAfterFilter: INodeProperties = {

@@ -4,9 +4,9 @@ import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, typ
 import { ANSWERS, decodedList, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type PostReceiveFunction } from '../../transport/engine';
-import { isBlank } from '../../values/values';
+import { isBlank } from '../../values/labels';
 import { pacedRouting } from '../common';
-import { CATALOGUE } from '../products';
+import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 /** On the node's `methods.loadOptions`. */

@@ -10,42 +10,27 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 import { ANSWERS, decodedList } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, chunkBySize, sendAuthenticated, sendSettingsOf } from '../../transport/engine';
-import {
-	FIELD_SEPARATOR,
-	describeValue,
-	invalidInput,
-	isBlank,
-	isPlainObject,
-	readEan,
-	readJson,
-	readPrice,
-	readSignedStockLevel,
-	readText,
-	readUrl,
-	readVat,
-	readNumberFormat,
-	toList,
-	type ValueContext,
-} from '../../values/values';
+import { describeValue, FIELD_SEPARATOR, invalidInput, isBlank, isPlainObject, type ValueContext } from '../../values/labels';
+import { readNumberFormat, readPrice, readSignedStockLevel, readVat } from '../../values/numbers';
+import { readEan, readJson, readText, readUrl, toList } from '../../values/values';
 import { ItemContext, type Batch, type BulkEntry } from '../bulk/entries';
 import { bulkInputFields, type BulkInput } from '../bulk/fields';
 import { problemText, runBulkOperation, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
+import { addEanAnswers, eanKey } from '../products/eans';
 import {
 	CATALOGUE,
 	NEGATIVE_STOCK_OPTION,
+	packageWeightInKg,
 	PRODUCT_DIMENSION_FIELDS,
 	PRODUCT_DIMENSION_READERS,
 	PRODUCT_FIELDS,
-	addEanAnswers,
-	eanKey,
-	packageWeightInKg,
 	readDimension,
 	readWeight,
 	readWeightUnit,
 	stockLevelToSend,
-} from '../products';
+} from '../products/fields';
 import { ATTRIBUTES_HINT, ATTRIBUTE_VALUE_SEPARATORS, legacyImportFields, readGallery, readLegacyImport, type FieldReader } from './importLegacy';
 import { sendImports, type ImportOutcome } from './importRequests';
 

@@ -11,7 +11,7 @@ import { ANSWERS, idOrNull, refusedBodyShape } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { CREDENTIAL_TYPE, chunkBySize, normalizeBaseUrl, type SendSettings } from '../../transport/engine';
 import { sendInBulk, type BulkRequests } from '../bulk/write';
-import { CATALOGUE } from '../products';
+import { CATALOGUE } from '../products/fields';
 
 export type ImportShape = 'list' | 'object';
 

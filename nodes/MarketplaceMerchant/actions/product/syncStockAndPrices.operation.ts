@@ -16,22 +16,9 @@ import {
 import { ANSWERS, decodedList } from '../../answers/answers';
 import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
 import { readAllPages, sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/engine';
-import {
-	MISSING,
-	invalidInput,
-	isBlank,
-	readBoolean,
-	readEan,
-	readId,
-	readPercent,
-	readPrice,
-	readSignedStockLevel,
-	readNumberFormat,
-	readSimplify,
-	readText,
-	type SettingsContext,
-	type ValueContext,
-} from '../../values/values';
+import { invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext } from '../../values/labels';
+import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel } from '../../values/numbers';
+import { readBoolean, readEan, readSimplify, readText } from '../../values/values';
 import { oncePer, type Batch, type BulkEntry, type BulkSource, type ItemContext } from '../bulk/entries';
 import { bulkInputFields } from '../bulk/fields';
 import { problemText, runBulkOperation, type BatchOutput } from '../bulk/run';
@@ -39,7 +26,7 @@ import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';

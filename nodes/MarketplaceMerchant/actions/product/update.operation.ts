@@ -16,9 +16,12 @@ import {
 import { ANSWERS, finishBulkResults, pairProductResults, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/engine';
-import { readSimplify, readingParameter } from '../../values/values';
+import { readingParameter } from '../../values/labels';
+import { readSimplify } from '../../values/values';
 import { NUMBER_FORMAT_OPTION, bulkResultFields, pacedRouting, panelLabels } from '../common';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION, buildProductUpdate, productLocatorField, resolveProductIds, updateFieldsCollection } from '../products';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
+import { productLocatorField, resolveProductIds } from '../products/locator';
+import { buildProductUpdate, updateFieldsCollection } from '../products/update';
 import type { OperationModule } from '../contract';
 
 /** The notes of a body the preSend built (a weight converted, a stock below 0 sent as 0), for its output item. */
