@@ -6,240 +6,157 @@
  * it); the counters are reset after it, so a file counts only when one of its functions ran for
  * the run itself. transport/endpoints.ts has no code to count: it is the table the gate reads.
  */
-import { Session } from "node:inspector/promises";
-import path from "node:path";
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 
-import type { INodeParameters } from "n8n-workflow";
+import type { INodeParameters } from 'n8n-workflow';
 
-import {
-  CREDENTIAL_TYPE,
-  NODE,
-  sandbox,
-  sandboxPerTest,
-} from "./actions/helpers";
-import {
-  TestCredentialsHelper,
-  runNode,
-  runPoll,
-  sandboxCredential,
-} from "./harness";
+import { CREDENTIAL_TYPE, NODE, sandbox, sandboxPerTest } from './actions/helpers';
+import { TestCredentialsHelper, runNode, runPoll, sandboxCredential } from './harness';
 
-const ROOT = path.resolve(__dirname, "..");
-const N = "nodes/MarketplaceMerchant/";
+const ROOT = path.resolve(__dirname, '..');
+const N = 'nodes/MarketplaceMerchant/';
 const start = sandboxPerTest(() => ({ products: 5 }));
 
-type ScriptCoverage = {
-  url: string;
-  functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
-};
+type ScriptCoverage = { url: string; functions: Array<{ functionName: string; ranges: Array<{ count: number }> }> };
 type ScriptsCoverage = { result: Array<ScriptCoverage & { scriptId: string }> };
 
 const session = new Session();
 /** Copies of the project's modules that earlier test files of this jest worker loaded: not ours to count. */
 const earlierCopies = new Set<string>();
 
-async function takeCoverage(): Promise<ScriptsCoverage["result"]> {
-  const { result } = (await session.post(
-    "Profiler.takePreciseCoverage",
-  )) as ScriptsCoverage;
-  return result.filter(({ scriptId }) => !earlierCopies.has(scriptId));
+async function takeCoverage(): Promise<ScriptsCoverage['result']> {
+	const { result } = (await session.post('Profiler.takePreciseCoverage')) as ScriptsCoverage;
+	return result.filter(({ scriptId }) => !earlierCopies.has(scriptId));
 }
 
 beforeAll(async () => {
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.startPreciseCoverage", {
-    callCount: true,
-    detailed: false,
-  });
-  for (const { scriptId } of await takeCoverage()) earlierCopies.add(scriptId);
+	session.connect();
+	await session.post('Profiler.enable');
+	await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+	for (const { scriptId } of await takeCoverage()) earlierCopies.add(scriptId);
 });
 
 afterAll(async () => {
-  await session.post("Profiler.stopPreciseCoverage");
-  await session.post("Profiler.disable");
-  session.disconnect();
+	await session.post('Profiler.stopPreciseCoverage');
+	await session.post('Profiler.disable');
+	session.disconnect();
 });
 
 /** Project files (nodes/, credentials/) with a function called since the last call. */
 async function filesThatRan(): Promise<string[]> {
-  return (await takeCoverage())
-    .map(({ url, functions }) => ({
-      file: path.relative(ROOT, url.replace(/^file:\/\//, "")),
-      functions,
-    }))
-    .filter(({ file }) => /^(nodes|credentials)\//.test(file))
-    .filter(({ functions }) =>
-      functions.some((fn) => fn.functionName !== "" && fn.ranges[0].count > 0),
-    )
-    .map(({ file }) => file)
-    .sort();
+	return (await takeCoverage())
+		.map(({ url, functions }) => ({ file: path.relative(ROOT, url.replace(/^file:\/\//, '')), functions }))
+		.filter(({ file }) => /^(nodes|credentials)\//.test(file))
+		.filter(({ functions }) => functions.some((fn) => fn.functionName !== '' && fn.ranges[0].count > 0))
+		.map(({ file }) => file)
+		.sort();
 }
 
 function storedCredential(): TestCredentialsHelper {
-  const helper = new TestCredentialsHelper();
-  helper.add(CREDENTIAL_TYPE, sandboxCredential(sandbox));
-  return helper;
+	const helper = new TestCredentialsHelper();
+	helper.add(CREDENTIAL_TYPE, sandboxCredential(sandbox));
+	return helper;
 }
 
 /** Runs `go` twice and gives the files that ran the second time; `go` checks its own outcome. */
-async function filesOfSecondRun(
-  go: (credentialsHelper: TestCredentialsHelper) => Promise<void>,
-  credentialsHelper = storedCredential(),
-) {
-  await go(credentialsHelper);
-  await filesThatRan();
-  await go(credentialsHelper);
-  return await filesThatRan();
+async function filesOfSecondRun(go: (credentialsHelper: TestCredentialsHelper) => Promise<void>, credentialsHelper = storedCredential()) {
+	await go(credentialsHelper);
+	await filesThatRan();
+	await go(credentialsHelper);
+	return await filesThatRan();
 }
 
-const ENGINE = [
-  `${N}answers/answers.ts`,
-  `${N}transport/engine.ts`,
-  `${N}values/labels.ts`,
-  `${N}values/values.ts`,
-];
+const ENGINE = [`${N}answers/answers.ts`, `${N}transport/engine.ts`, `${N}values/labels.ts`, `${N}values/values.ts`];
 /** The product pieces Update and Update Many share: the writers' rules, the locator, the update entry; and the number readers. */
-const PRODUCTS = [
-  `${N}actions/products/fields.ts`,
-  `${N}actions/products/locator.ts`,
-  `${N}actions/products/update.ts`,
-  `${N}values/numbers.ts`,
-];
-const PRODUCT_UPDATE = [
-  `${N}actions/product/update.operation.ts`,
-  ...PRODUCTS,
-  ...ENGINE,
-].sort();
+const PRODUCTS = [`${N}actions/products/fields.ts`, `${N}actions/products/locator.ts`, `${N}actions/products/update.ts`, `${N}values/numbers.ts`];
+const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, ...PRODUCTS, ...ENGINE].sort();
 
-async function productUpdate(
-  credentialsHelper: TestCredentialsHelper,
-): Promise<void> {
-  const parameters = {
-    resource: "product",
-    operation: "update",
-    productId: String(sandbox.state.products[0].id),
-    updateFields: { basePrice: "1299.50" },
-  };
-  const result = await runNode(NODE, parameters, [{}], { credentialsHelper });
-  expect(result.error).toBeUndefined();
+async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<void> {
+	const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1299.50' } };
+	const result = await runNode(NODE, parameters, [{}], { credentialsHelper });
+	expect(result.error).toBeUndefined();
 }
 
-describe("The project files one request runs", () => {
-  it("Product › Update: 9 files of code, and the table of endpoints", async () => {
-    await start();
-    expect(await filesOfSecondRun(productUpdate)).toEqual(PRODUCT_UPDATE);
-    expect(
-      sandbox.log.filter((entry) => entry.route === "productUpdate"),
-    ).toHaveLength(2);
-  });
+describe('The project files one request runs', () => {
+	it('Product › Update: 9 files of code, and the table of endpoints', async () => {
+		await start();
+		expect(await filesOfSecondRun(productUpdate)).toEqual(PRODUCT_UPDATE);
+		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toHaveLength(2);
+	});
 
-  it("a credential without a saved token (its first request) adds the credential's two files", async () => {
-    await start();
-    await productUpdate(storedCredential());
-    const files = await filesOfSecondRun(
-      async () => await productUpdate(storedCredential()),
-    );
-    expect(files).toEqual(
-      [
-        `credentials/MarketplaceMerchantApi.credentials.ts`,
-        `${N}transport/credential.ts`,
-        ...PRODUCT_UPDATE,
-      ].sort(),
-    );
-  });
+	it("a credential without a saved token (its first request) adds the credential's two files", async () => {
+		await start();
+		await productUpdate(storedCredential());
+		const files = await filesOfSecondRun(async () => await productUpdate(storedCredential()));
+		expect(files).toEqual([`credentials/MarketplaceMerchantApi.credentials.ts`, `${N}transport/credential.ts`, ...PRODUCT_UPDATE].sort());
+	});
 
-  it('a rejected value, Update Fields › Base Price "1,299": 7 files of code, nothing sent', async () => {
-    await start();
-    const parameters = {
-      resource: "product",
-      operation: "update",
-      productId: String(sandbox.state.products[0].id),
-      updateFields: { basePrice: "1,299" },
-    };
-    const files = await filesOfSecondRun(async (credentialsHelper) => {
-      const result = await runNode(NODE, parameters, [{}], {
-        credentialsHelper,
-      });
-      expect(result.error?.message).toBe(
-        'Update Fields › Base Price: "1,299" is not a price (item 0)',
-      );
-    });
-    expect(files).toEqual(
-      [
-        `${N}actions/product/update.operation.ts`,
-        `${N}actions/products/locator.ts`,
-        `${N}actions/products/update.ts`,
-        `${N}transport/engine.ts`,
-        `${N}values/labels.ts`,
-        `${N}values/numbers.ts`,
-        `${N}values/values.ts`,
-      ].sort(),
-    );
-    expect(
-      sandbox.log.filter((entry) => entry.route === "productUpdate"),
-    ).toEqual([]);
-  });
+	it('a rejected value, Update Fields › Base Price "1,299": 7 files of code, nothing sent', async () => {
+		await start();
+		const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1,299' } };
+		const files = await filesOfSecondRun(async (credentialsHelper) => {
+			const result = await runNode(NODE, parameters, [{}], { credentialsHelper });
+			expect(result.error?.message).toBe('Update Fields › Base Price: "1,299" is not a price (item 0)');
+		});
+		expect(files).toEqual(
+			[
+				`${N}actions/product/update.operation.ts`,
+				`${N}actions/products/locator.ts`,
+				`${N}actions/products/update.ts`,
+				`${N}transport/engine.ts`,
+				`${N}values/labels.ts`,
+				`${N}values/numbers.ts`,
+				`${N}values/values.ts`,
+			].sort(),
+		);
+		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toEqual([]);
+	});
 
-  it("Product › Update Many (a bulk operation: all items in one batch): 13 files of code, and the table of endpoints", async () => {
-    await start();
-    const products = sandbox.state.products
-      .slice(0, 3)
-      .map((product) => ({ id: product.id, stockLevel: 4 }));
-    const parameters: INodeParameters = {
-      resource: "product",
-      operation: "updateMany",
-      inputMode: "json",
-      productsJson: "={{ $json.products }}",
-    };
-    const files = await filesOfSecondRun(async (credentialsHelper) => {
-      const result = await runNode(NODE, parameters, [{ products }], {
-        credentialsHelper,
-      });
-      expect(result.error).toBeUndefined();
-    });
-    expect(files).toEqual(
-      [
-        `${N}actions/bulk/entries.ts`,
-        `${N}actions/bulk/fields.ts`,
-        `${N}actions/bulk/run.ts`,
-        `${N}actions/bulk/write.ts`,
-        `${N}actions/product/updateMany.operation.ts`,
-        ...PRODUCTS,
-        ...ENGINE,
-      ].sort(),
-    );
-  });
+	it('Product › Update Many (a bulk operation: all items in one batch): 13 files of code, and the table of endpoints', async () => {
+		await start();
+		const products = sandbox.state.products.slice(0, 3).map((product) => ({ id: product.id, stockLevel: 4 }));
+		const parameters: INodeParameters = { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' };
+		const files = await filesOfSecondRun(async (credentialsHelper) => {
+			const result = await runNode(NODE, parameters, [{ products }], { credentialsHelper });
+			expect(result.error).toBeUndefined();
+		});
+		expect(files).toEqual(
+			[
+				`${N}actions/bulk/entries.ts`,
+				`${N}actions/bulk/fields.ts`,
+				`${N}actions/bulk/run.ts`,
+				`${N}actions/bulk/write.ts`,
+				`${N}actions/product/updateMany.operation.ts`,
+				...PRODUCTS,
+				...ENGINE,
+			].sort(),
+		);
+	});
 
-  it("a New Invoice poll that emits one invoice: 10 files of code", async () => {
-    await start();
-    let staticData = {};
-    let polls = 0;
-    const files = await filesOfSecondRun(async (credentialsHelper) => {
-      // The first poll sets the cursor; the second finds the invoice added after it.
-      const invoicedDate = new Date(Date.now() - 5_000 + polls++ * 1_000)
-        .toISOString()
-        .slice(0, 19);
-      sandbox.addInvoice({ invoiceHeader: { orderDetails: { invoicedDate } } });
-      const result = await runPoll(
-        "marketplaceMerchantTrigger",
-        { event: "invoice" },
-        { credentialsHelper, staticData },
-      );
-      expect(result.error).toBeUndefined();
-      expect(result.emitted?.[0] ?? []).toHaveLength(polls === 1 ? 0 : 1);
-      staticData = result.staticData;
-    });
-    expect(files).toEqual(
-      [
-        `${N}actions/documents/documents.ts`,
-        `${N}actions/documents/fields.ts`,
-        `${N}values/dates.ts`,
-        "nodes/MarketplaceMerchantTrigger/MarketplaceMerchantTrigger.node.ts",
-        "nodes/MarketplaceMerchantTrigger/cursor.ts",
-        "nodes/MarketplaceMerchantTrigger/poll.ts",
-        ...ENGINE,
-      ].sort(),
-    );
-  });
+	it('a New Invoice poll that emits one invoice: 10 files of code', async () => {
+		await start();
+		let staticData = {};
+		let polls = 0;
+		const files = await filesOfSecondRun(async (credentialsHelper) => {
+			// The first poll sets the cursor; the second finds the invoice added after it.
+			const invoicedDate = new Date(Date.now() - 5_000 + polls++ * 1_000).toISOString().slice(0, 19);
+			sandbox.addInvoice({ invoiceHeader: { orderDetails: { invoicedDate } } });
+			const result = await runPoll('marketplaceMerchantTrigger', { event: 'invoice' }, { credentialsHelper, staticData });
+			expect(result.error).toBeUndefined();
+			expect(result.emitted?.[0] ?? []).toHaveLength(polls === 1 ? 0 : 1);
+			staticData = result.staticData;
+		});
+		expect(files).toEqual(
+			[
+				`${N}actions/documents/documents.ts`,
+				`${N}actions/documents/fields.ts`,
+				`${N}values/dates.ts`,
+				'nodes/MarketplaceMerchantTrigger/MarketplaceMerchantTrigger.node.ts',
+				'nodes/MarketplaceMerchantTrigger/cursor.ts',
+				'nodes/MarketplaceMerchantTrigger/poll.ts',
+				...ENGINE,
+			].sort(),
+		);
+	});
 });
