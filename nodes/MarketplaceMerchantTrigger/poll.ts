@@ -19,7 +19,7 @@ import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../Marketpl
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { isBlank, isPlainObject } from '../MarketplaceMerchant/values/labels';
 import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
-import { readDate, readSimplify } from '../MarketplaceMerchant/values/values';
+import { readDate, readFlag, readSimplify } from '../MarketplaceMerchant/values/values';
 import { ANSWERS, decodeAnswer, type AnswerSchema } from '../MarketplaceMerchant/answers/answers';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
 import { asNodeError, joinSentences, nodeError, sendAuthenticated, serviceError, statusOf } from '../MarketplaceMerchant/transport/engine';
@@ -54,7 +54,7 @@ function readSettings(ctx: IPollFunctions) {
 		? DEFAULT_LOOK_BACK_MINUTES
 		: readWholeNumber(ctx, 'Look-Back Window (Minutes)', options.lookBackMinutes, 0);
 	const startFrom = isBlank(options.startFrom) ? undefined : readDate(ctx, 'Start From', options.startFrom);
-	const downloadPdfs = ctx.getNodeParameter('downloadPdfs', false) as boolean;
+	const downloadPdfs = readFlag(ctx, 'downloadPdfs', 'Download PDFs', false);
 	return {
 		events: event === 'any' ? (['invoice', 'invoiceCorrection'] as const) : [event],
 		type: readInvoiceType(ctx, ctx.getNodeParameter('invoiceType', 'all')),

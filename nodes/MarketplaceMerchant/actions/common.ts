@@ -103,7 +103,7 @@ export function simplifyField(description: string): INodeProperties {
 
 /**
  * Options › Number Format, of every operation that reads prices, stock or weights from the user's
- * data (read by values.ts `readNumberFormat` only). Plain by default, as the node always read.
+ * data (read by values/numbers.ts `readNumberFormat` only). Plain by default, as the node always read.
  */
 export const NUMBER_FORMAT_OPTION: INodeProperties = {
 	displayName: 'Number Format',

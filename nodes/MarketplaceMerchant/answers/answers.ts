@@ -16,6 +16,7 @@ import { XMLParser } from 'fast-xml-parser';
 
 import { nodeError, serviceError, statusOf, unreadableAnswerError, withEnglishMeaning, type PostReceiveFunction } from '../transport/engine';
 import { isPlainObject } from '../values/labels';
+import { readFailOnItemErrors } from '../values/values';
 
 // ─── Schemas ─────────────────────────────────────────────────────────────────────────────────────────
 /**
@@ -544,7 +545,7 @@ export function decodedNumber(value: unknown): number | null {
 
 // ─── Bulk results ────────────────────────────────────────────────────────────────────────────────────
 /**
- * One output item per bulk entry sent, paired per request (bulkWrite, actions/bulkRun.ts) as
+ * One output item per bulk entry sent, paired per request (bulkWrite, actions/bulk/write.ts) as
  * README.md's "Results are paired with entries" tells. A success has no `error` key at all: in
  * n8n's table a column of nulls reads as a column of failures.
  */
@@ -668,7 +669,7 @@ export function rejectionError(node: INode, itemIndex: number, failed: Array<{ j
 /** The end of every bulk write: the item fails when "Fail on Item Errors" is on and an entry failed. */
 export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
 	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
-	if (failed.length > 0 && (this.getNodeParameter('options.failOnItemErrors', false) as boolean)) {
+	if (failed.length > 0 && readFailOnItemErrors(this)) {
 		throw rejectionError(this.getNode(), this.getItemIndex(), failed, items.length);
 	}
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));

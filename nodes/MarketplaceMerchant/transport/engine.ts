@@ -33,15 +33,15 @@ import { RATE_LIMITS, type EndpointGroup, type HostChoice, type RateWindow } fro
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
 import { isBlank, isPlainObject, ofItem, type SettingsContext } from '../values/labels';
 import { readLimit, readWholeNumber } from '../values/numbers';
-import { toList } from '../values/values';
+import { readFlag, toList } from '../values/values';
 
 // ─── Errors ──────────────────────────────────────────────────────────────────────────────────────────
 /**
  * The one place errors are built: what a failed request says (status, Retry-After, a cut
  * connection) and the error the node shows and n8n stores, whose message, description, service
  * body (`context.data`) and `cause` carry no bearer token, client secret or API key. A rejected
- * user value is the one error built below the engine: values.ts's `invalidInput` words it, as the
- * engine reads the Request Options with values.ts.
+ * user value is the one error built below the engine: values/labels.ts's `invalidInput` words it, as the
+ * engine reads the Request Options with values/.
  */
 /** Longest single wait, whatever Retry-After says. */
 const MAX_WAIT_MS = 120_000;
@@ -837,7 +837,7 @@ export async function sendSingle(this: IExecutePaginationFunctions, requestData:
 
 export type AuthenticatedContext = IAllExecuteFunctions;
 
-/** An item's Request Options, for an operation that sends outside routing (bulkRun.ts). */
+/** An item's Request Options, for an operation that sends outside routing (actions/bulk/). */
 export interface SendSettings {
 	timeoutMs?: number;
 	perMinute?: number;
@@ -1134,7 +1134,7 @@ export function forInputItem(strategy: PaginationFunction, route: Route) {
 }
 
 export function resultLimit(ctx: IExecutePaginationFunctions): number {
-	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
+	if (readFlag(ctx, 'returnAll', 'Return All', false)) return Infinity;
 	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));
 }
 

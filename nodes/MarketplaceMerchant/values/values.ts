@@ -10,7 +10,7 @@ import { DateTime } from 'luxon';
 import { isResourceLocatorValue, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { startOfUtcDay } from './dates';
-import { MISSING, describeValue, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
+import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
 import type { NumberFormat } from './numbers';
 
 export const DATE_FORMS = 'a date from the date picker or an expression, ISO 8601 (2027-07-01 or 2027-07-01T00:00:00Z) or dd/MM/yyyy (01/07/2027); a value without a zone is UTC';
@@ -101,6 +101,11 @@ export function readBoolean(ctx: ValueContext, field: string, value: unknown): b
  */
 export function readFlag(ctx: SettingsContext, parameter: string, field: string, fallback: boolean): boolean {
 	return readBoolean(ctx, field, ctx.getNodeParameter(parameter, fallback));
+}
+
+/** "Fail on Item Errors" (Options of the bulk writes), read by the routed bulk writes (answers.ts) and the bulk run alike. */
+export function readFailOnItemErrors(ctx: SettingsContext): boolean {
+	return readFlag(ctx, 'options.failOnItemErrors', fieldPath('Options', 'Fail on Item Errors'), false);
 }
 
 /** Simplify, of the node and the trigger. */

@@ -251,7 +251,7 @@ describe('Product locator: values in a run', () => {
 });
 
 /**
- * Issue 28, point 7: EANs looked up in batches (products.ts, `productIdsByEan`). The current pages
+ * Issue 28, point 7: EANs looked up in batches (products/eans.ts, `productIdsByEan`). The current pages
  * say GET products' `ean` may repeat; the reference has one. The sandbox's `productsEanRepeats`
  * answers every EAN given; off, it counts only the first, as it always did.
  */

@@ -20,6 +20,7 @@ import {
 import { rejectionError } from '../../answers/answers';
 import { asNodeError } from '../../transport/engine';
 import { InputError, isBlank } from '../../values/labels';
+import { readFailOnItemErrors } from '../../values/values';
 import { bulkResultFields } from '../common';
 import { ItemContext, collectBatches, type Batch, type BulkEntry } from './entries';
 import { bulkInputFields, type BulkInput } from './fields';
@@ -89,7 +90,7 @@ function invalidEntriesError(node: INode, invalid: Array<BulkEntry<unknown>>): N
 
 /** "Fail on Item Errors" (On Error = Continue (using regular output)): the entries the service rejected fail their item. */
 function failOnRejected(exec: IExecuteFunctions, outputs: BatchOutput[], batch: Batch<unknown>): Error | undefined {
-	const failOnItemErrors = exec.getNodeParameter('options.failOnItemErrors', batch.items[0], false) as boolean;
+	const failOnItemErrors = readFailOnItemErrors(new ItemContext(exec, batch.items[0]));
 	const rejected = outputs.filter((output) => output.rejected && output.entry !== undefined);
 	if (!failOnItemErrors || rejected.length === 0) return undefined;
 	const failed = rejected.map(({ json, entry }) => ({ json, position: batch.entries[entry as number].position + 1 }));

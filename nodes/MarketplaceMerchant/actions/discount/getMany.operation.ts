@@ -12,7 +12,7 @@ import { ANSWERS, decodedNumber, readAnswer } from '../../answers/answers';
 import { PATHS } from '../../transport/endpoints';
 import { resultLimit, sendRequest, type PostReceiveFunction, type RequestData } from '../../transport/engine';
 import { isBlank, readParameter } from '../../values/labels';
-import { DATE_FORMS, readBoolean, readDay } from '../../values/values';
+import { DATE_FORMS, readDay, readFlag } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import type { OperationModule } from '../contract';
@@ -71,7 +71,7 @@ function typeOf(discount: IDataObject): string | null {
  * of the whole catalogue.
  */
 const simplifyDiscountsIfAsked: PostReceiveFunction = async function (items) {
-	if (!readBoolean(this, 'Simplify', this.getNodeParameter('simplify', this.getNode().typeVersion >= 3))) return items;
+	if (!readFlag(this, 'simplify', 'Simplify', this.getNode().typeVersion >= 3)) return items;
 	const now = new Date();
 	return items.map(({ json }) => {
 		const state = discountState(json, now);

@@ -18,7 +18,7 @@ import {
 } from '../../transport/engine';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
 import { invalidInput } from '../../values/labels';
-import { readSimplify } from '../../values/values';
+import { readFlag, readSimplify } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
 import {
 	DOCUMENTS,
@@ -69,7 +69,7 @@ function fetchDocuments(kind: DocumentKind): PaginationFunction {
 		const documents = await inWindows.call(this, requestData);
 		const simplify = readSimplify(this);
 		const items = simplify ? documents.map((item) => ({ ...item, json: simplifyDocument(item.json, kind) })) : documents;
-		if (this.getNodeParameter('options.downloadPdfs', false) as boolean) {
+		if (readFlag(this, 'options.downloadPdfs', 'Options › Download PDFs', false)) {
 			const listed = documents.map((item, index) => ({ document: item.json, item: items[index] }));
 			await attachListedPdfs(this, kind, requestData, listed);
 		}

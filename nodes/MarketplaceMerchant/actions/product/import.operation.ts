@@ -157,7 +157,7 @@ function checkImport(entry: BulkEntry<CheckedImport>): CheckedImport {
 	return asSent(entry, { body, missingForNew, notes: [] });
 }
 
-/** The writers' rules of products.ts, as Update and Update Many apply them: a stock below 0 as Options › Negative Stock says, every weight in kilograms. */
+/** The writers' rules of products/fields.ts, as Update and Update Many apply them: a stock below 0 as Options › Negative Stock says, every weight in kilograms. */
 function asSent(entry: BulkEntry<CheckedImport>, checked: CheckedImport): CheckedImport {
 	const { body, notes } = checked;
 	if (typeof body.stockLevel === 'number' && body.stockLevel < 0) {

@@ -18,7 +18,7 @@ import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
 import { readAllPages, sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/engine';
 import { invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext } from '../../values/labels';
 import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel } from '../../values/numbers';
-import { readBoolean, readEan, readSimplify, readText } from '../../values/values';
+import { readBoolean, readEan, readFlag, readSimplify, readText } from '../../values/values';
 import { oncePer, type Batch, type BulkEntry, type BulkSource, type ItemContext } from '../bulk/entries';
 import { bulkInputFields } from '../bulk/fields';
 import { problemText, runBulkOperation, type BatchOutput } from '../bulk/run';
@@ -80,12 +80,12 @@ function matchKeyIn(entry: IDataObject, matchBy: MatchBy, fromRows: boolean): st
 
 function readSettings(ctx: ItemContext): SyncSettings {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const guardOn = options.priceGuard === undefined ? true : readBoolean(ctx, FIELD_LABELS.priceGuard, options.priceGuard);
+	const guardOn = readFlag(ctx, 'options.priceGuard', FIELD_LABELS.priceGuard, true);
 	return {
 		matchBy: matchByOf(ctx),
 		zeroProductsNotInList: ctx.getNodeParameter('notInList', 'leave') === 'zero',
 		maxZeroSharePercent: readPercent(ctx, FIELD_LABELS.maxZeroSharePercent, options.maxZeroSharePercent ?? 20),
-		confirmZeroing: options.confirmZeroing === undefined ? false : readBoolean(ctx, FIELD_LABELS.confirmZeroing, options.confirmZeroing),
+		confirmZeroing: readFlag(ctx, 'options.confirmZeroing', FIELD_LABELS.confirmZeroing, false),
 		priceGuard: guardOn
 			? {
 					maxDecreasePercent: readPercent(ctx, FIELD_LABELS.maxDecreasePercent, options.maxDecreasePercent ?? 50),
@@ -199,7 +199,7 @@ function howToAllowIn(entries: Array<BulkEntry<SyncEntry>>, source: BulkSource):
 
 /** Dry Run: a preview, whose would-be rejections never fail the run (Settings › On Error). */
 function isDryRun(ctx: ItemContext): boolean {
-	return readBoolean(ctx, FIELD_LABELS.dryRun, ctx.getNodeParameter('dryRun', false));
+	return readFlag(ctx, 'dryRun', FIELD_LABELS.dryRun, false);
 }
 
 async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Promise<BatchOutput[]> {

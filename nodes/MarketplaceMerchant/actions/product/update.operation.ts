@@ -1,6 +1,6 @@
 /**
  * Product › Update: one product's fields changed, its result shaped like a bulk result. The fields
- * an update may change and how an update entry is checked are the product family's (products.ts),
+ * an update may change and how an update entry is checked are the product family's (products/update.ts),
  * shared with Update Many.
  */
 import {

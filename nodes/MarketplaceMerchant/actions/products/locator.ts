@@ -103,7 +103,7 @@ export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext
 	if (problem) throw problem;
 	return ids as number[];
 }
-/** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values.ts `shownPrice`). */
+/** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values/numbers.ts `shownPrice`). */
 function listEntryName(product: IDataObject): string {
 	const price = decodedNumber(product.basePrice);
 	const stock = decodedNumber(product.stockLevel);
