@@ -12,7 +12,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, chunkBySize, sendAuthenticated, sendSettingsOf } from '../../transport/engine';
 import { describeValue, FIELD_SEPARATOR, invalidInput, isBlank, isPlainObject, type ValueContext } from '../../values/labels';
 import { readNumberFormat, readPrice, readSignedStockLevel, readVat } from '../../values/numbers';
-import { readEan, readJson, readText, readUrl, toList } from '../../values/values';
+import { readEan, readEntryField, readJson, readText, readUrl, toList, type EntryField } from '../../values/values';
 import { ItemContext, type Batch, type BulkEntry } from '../bulk/entries';
 import { bulkInputFields, type BulkInput } from '../bulk/fields';
 import { problemText, runBulkOperation, type BatchOutput, type BulkOperation } from '../bulk/run';
@@ -42,10 +42,7 @@ import { sendImports, type ImportOutcome } from './importRequests';
  */
 type Requirement = 'always' | 'new' | 'optional';
 
-interface ImportField {
-	key: string;
-	field: INodeProperties;
-	read: FieldReader | ((ctx: ValueContext, field: string, value: unknown) => IDataObject);
+interface ImportField extends EntryField<ReturnType<FieldReader> | IDataObject> {
 	required: Requirement;
 }
 
@@ -145,13 +142,14 @@ const isLegacy = (ctx: ItemContext) => ctx.getNode().typeVersion < 3;
 /** From the panel (rows, mapped items) a field added but left empty is missing; in JSON a blank value is "not given". */
 function checkImport(entry: BulkEntry<CheckedImport>): CheckedImport {
 	if (isLegacy(entry.ctx)) return asSent(entry, { body: readLegacyImport(entry.ctx), missingForNew: [], notes: [] });
-	const { raw, label, reader, fromPanel } = entry;
+	const { raw, fromPanel } = entry;
 	const body: IDataObject = {};
 	const missingForNew: string[] = [];
 	const format = readNumberFormat(entry.ctx);
-	for (const { key, read, required } of IMPORT_FIELDS) {
+	for (const field of IMPORT_FIELDS) {
+		const { key, required } = field;
 		const given = fromPanel ? Object.prototype.hasOwnProperty.call(raw, key) : !isBlank(raw[key]);
-		if (given || required === 'always') body[key] = read(reader(key), label(key), raw[key], format);
+		if (given || required === 'always') body[key] = readEntryField(entry, field, format);
 		else if (required === 'new') missingForNew.push(key);
 	}
 	return asSent(entry, { body, missingForNew, notes: [] });
