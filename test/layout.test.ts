@@ -1,6 +1,6 @@
 /**
  * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
- * pieces shared by several resources (the files directly under actions/), never another
+ * pieces shared by several resources (the files directly under actions/, and actions/bulk/), never another
  * resource's folder; the engine (transport/, answers/, values/) never imports the operations or
  * the node above it, and its layers import only the layers below them; the trigger uses the node's families, never the other way round. Tests
  * mirror actions/: each operation file has its test file at the same place under test/actions/.
@@ -25,7 +25,9 @@ function importsOf(file: string): string[] {
 }
 
 describe('Layout of nodes/', () => {
-	const resources = readdirSync(ACTIONS).filter((name) => statSync(path.join(ACTIONS, name)).isDirectory());
+	const folders = readdirSync(ACTIONS).filter((name) => statSync(path.join(ACTIONS, name)).isDirectory());
+	// A folder with a resource file is a resource; the others (bulk/) are pieces the resources share.
+	const resources = folders.filter((name) => readdirSync(path.join(ACTIONS, name)).some((file) => file.endsWith('.resource.ts')));
 
 	it('has resource folders to check', () => {
 		expect(resources).toEqual(expect.arrayContaining(['discount', 'documents', 'price', 'product', 'warehouse']));
@@ -35,7 +37,7 @@ describe('Layout of nodes/', () => {
 		const crossings = tsFilesUnder(path.join(ACTIONS, resource)).flatMap((file) =>
 			importsOf(file)
 				.map((specifier) => path.relative(ACTIONS, path.resolve(path.dirname(file), specifier)).split(path.sep))
-				.filter((parts) => parts.length > 1 && parts[0] !== '..' && parts[0] !== resource)
+				.filter((parts) => parts.length > 1 && parts[0] !== '..' && parts[0] !== resource && resources.includes(parts[0]))
 				.map((parts) => `${path.relative(ACTIONS, file)} -> ${parts.join('/')}`),
 		);
 		expect(crossings).toEqual([]);
@@ -74,6 +76,8 @@ describe('Layout of nodes/', () => {
 	const LAYERS = [
 		'transport/endpoints',
 		'values/dates',
+		'values/labels',
+		'values/numbers',
 		'values/values',
 		'transport/errors',
 		'transport/gate',

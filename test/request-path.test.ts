@@ -11,7 +11,8 @@ import path from 'node:path';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, NODE, sandbox, sandboxPerTest } from './actions/helpers';
+import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
+import { NODE, sandbox, sandboxPerTest } from './actions/helpers';
 import { TestCredentialsHelper, runNode, runPoll, sandboxCredential } from './harness';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -67,12 +68,14 @@ async function filesOfSecondRun(go: (credentialsHelper: TestCredentialsHelper) =
 	return await filesThatRan();
 }
 
-/** Every request: send.ts and what it stands on (errors, gate, policy, body, host), the reader, the Request Options read. */
+/** Every request: send.ts and what it stands on (errors, gate, policy, body, host), the reader, the values it reads. */
 const TRANSPORT = ['errors', 'gate', 'policy', 'body', 'hosts', 'send'].map((file) => `${N}transport/${file}.ts`);
-const SENDING = [...TRANSPORT, `${N}answers/read.ts`, `${N}values/values.ts`];
+const SENDING = [...TRANSPORT, `${N}answers/read.ts`, `${N}values/labels.ts`, `${N}values/values.ts`];
 /** A routed operation's request adds its strategy (batches.ts) and RoutingNode's hook (routing.ts). */
 const ROUTED = [...SENDING, `${N}transport/batches.ts`, `${N}transport/routing.ts`];
-const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, `${N}actions/products.ts`, `${N}answers/bulkResults.ts`, ...ROUTED].sort();
+/** The product pieces Update and Update Many share: the writers' rules, the locator, the update entry; and the number readers. */
+const PRODUCTS = [`${N}actions/products/fields.ts`, `${N}actions/products/locator.ts`, `${N}actions/products/update.ts`, `${N}values/numbers.ts`];
+const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, ...PRODUCTS, `${N}answers/bulkResults.ts`, ...ROUTED].sort();
 
 async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<void> {
 	const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1299.50' } };
@@ -81,7 +84,7 @@ async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<
 }
 
 describe('The project files one request runs', () => {
-	it('Product › Update: 13 files of code, and the table of endpoints', async () => {
+	it('Product › Update: 17 files of code, and the table of endpoints', async () => {
 		await start();
 		expect(await filesOfSecondRun(productUpdate)).toEqual(PRODUCT_UPDATE);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toHaveLength(2);
@@ -94,18 +97,28 @@ describe('The project files one request runs', () => {
 		expect(files).toEqual([`credentials/MarketplaceMerchantApi.credentials.ts`, `${N}transport/credential.ts`, ...PRODUCT_UPDATE].sort());
 	});
 
-	it('a rejected value, Update Fields › Base Price "1,299": 4 files of code, nothing sent', async () => {
+	it('a rejected value, Update Fields › Base Price "1,299": 7 files of code, nothing sent', async () => {
 		await start();
 		const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1,299' } };
 		const files = await filesOfSecondRun(async (credentialsHelper) => {
 			const result = await runNode(NODE, parameters, [{}], { credentialsHelper });
 			expect(result.error?.message).toBe('Update Fields › Base Price: "1,299" is not a price (item 0)');
 		});
-		expect(files).toEqual([`${N}actions/product/update.operation.ts`, `${N}actions/products.ts`, `${N}transport/routing.ts`, `${N}values/values.ts`]);
+		expect(files).toEqual(
+			[
+				`${N}actions/product/update.operation.ts`,
+				`${N}actions/products/locator.ts`,
+				`${N}actions/products/update.ts`,
+				`${N}transport/routing.ts`,
+				`${N}values/labels.ts`,
+				`${N}values/numbers.ts`,
+				`${N}values/values.ts`,
+			].sort(),
+		);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toEqual([]);
 	});
 
-	it('Product › Update Many (a bulk operation: all items in one batch): 14 files of code, and the table of endpoints', async () => {
+	it('Product › Update Many (a bulk operation: all items in one batch): 20 files of code, and the table of endpoints', async () => {
 		await start();
 		const products = sandbox.state.products.slice(0, 3).map((product) => ({ id: product.id, stockLevel: 4 }));
 		const parameters: INodeParameters = { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' };
@@ -114,11 +127,21 @@ describe('The project files one request runs', () => {
 			expect(result.error).toBeUndefined();
 		});
 		expect(files).toEqual(
-			[`${N}actions/bulkRun.ts`, `${N}actions/product/updateMany.operation.ts`, `${N}actions/products.ts`, `${N}answers/bulkResults.ts`, ...ROUTED].sort(),
+			[
+				`${N}actions/bulk/entries.ts`,
+				`${N}actions/bulk/fields.ts`,
+				`${N}actions/bulk/run.ts`,
+				`${N}actions/bulk/write.ts`,
+				`${N}actions/product/updateMany.operation.ts`,
+				...PRODUCTS,
+				`${N}answers/bulkResults.ts`,
+				...SENDING,
+				`${N}transport/batches.ts`,
+			].sort(),
 		);
 	});
 
-	it('a New Invoice poll that emits one invoice: 14 files of code', async () => {
+	it('a New Invoice poll that emits one invoice: 15 files of code', async () => {
 		await start();
 		let staticData = {};
 		let polls = 0;

@@ -8,7 +8,7 @@ import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrec
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { getProductTypes } from './actions/product/getTypes.operation';
-import { searchProducts } from './actions/products';
+import { searchProducts } from './actions/products/locator';
 import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION } from './transport/hosts';

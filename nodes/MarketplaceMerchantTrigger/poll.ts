@@ -17,9 +17,11 @@ import {
 } from '../MarketplaceMerchant/actions/documents/documents';
 import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
-import { isBlank, isPlainObject, readDate, readSimplify, readWholeNumber } from '../MarketplaceMerchant/values/values';
 import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schemas';
 import { decodeAnswer } from '../MarketplaceMerchant/answers/read';
+import { isBlank, isPlainObject } from '../MarketplaceMerchant/values/labels';
+import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
+import { readDate, readFlag, readSimplify } from '../MarketplaceMerchant/values/values';
 import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
 import { asNodeError, isNothingFound, joinSentences, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
 import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
@@ -54,7 +56,7 @@ function readSettings(ctx: IPollFunctions) {
 		? DEFAULT_LOOK_BACK_MINUTES
 		: readWholeNumber(ctx, 'Look-Back Window (Minutes)', options.lookBackMinutes, 0);
 	const startFrom = isBlank(options.startFrom) ? undefined : readDate(ctx, 'Start From', options.startFrom);
-	const downloadPdfs = ctx.getNodeParameter('downloadPdfs', false) as boolean;
+	const downloadPdfs = readFlag(ctx, 'downloadPdfs', 'Download PDFs', false);
 	return {
 		events: event === 'any' ? (['invoice', 'invoiceCorrection'] as const) : [event],
 		type: readInvoiceType(ctx, ctx.getNodeParameter('invoiceType', 'all')),

@@ -9,13 +9,14 @@
 import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { DAY_MS, basicProductsModifiedAfter, formatUtcTimestamp, startOfUtcDay } from '../MarketplaceMerchant/values/dates';
-import { isPlainObject, readSimplify } from '../MarketplaceMerchant/values/values';
 import { ANSWERS } from '../MarketplaceMerchant/answers/schemas';
 import { decodedNumber } from '../MarketplaceMerchant/answers/read';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
-import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
-import { priceInCents } from '../MarketplaceMerchant/actions/products';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
+import { isPlainObject } from '../MarketplaceMerchant/values/labels';
+import { exactCents } from '../MarketplaceMerchant/values/numbers';
+import { readSimplify } from '../MarketplaceMerchant/values/values';
+import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
 
 export const PRODUCT_CHANGED = 'productChanged';
 
@@ -63,13 +64,6 @@ function decodeNumber(text: string | undefined): number | null {
 	if (text.startsWith('~')) return Number(text.slice(1).replace('_', '.'));
 	const value = parseInt(text, 36);
 	return Number.isNaN(value) ? null : value;
-}
-
-/** Whole cents where the price has at most 2 decimals, else exact: a change of a third decimal is still a change. */
-function exactCents(price: number | null): number | null {
-	if (price === null) return null;
-	const cents = priceInCents(price);
-	return Math.abs(price * 100 - cents) < 1e-6 ? cents : price * 100;
 }
 
 const fromCents = (cents: number | null) => (cents === null ? null : cents / 100);

@@ -31,7 +31,7 @@ describe('node', () => {
 
 	/**
 	 * With On Error = Continue: these tests read the items of rejected entries, which a run gives
-	 * there (under the default On Error it fails naming them: test/actions/bulkRun.test.ts).
+	 * there (under the default On Error it fails naming them: test/actions/bulk/run.test.ts).
 	 */
 	async function run(parameters: INodeParameters, inputItems: unknown[] = [{}], options: RunNodeOptions = {}) {
 		return await runNode(NODE, parameters, inputItems, {

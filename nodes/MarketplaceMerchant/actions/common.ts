@@ -10,7 +10,8 @@ import { sendSingle, type PaginationFunction } from '../transport/batches';
 import { forInputItem, recordingInputFailures } from '../transport/routing';
 import type { AnswerSchema } from '../answers/schemas';
 import { readInto, type Shaping } from '../answers/read';
-import { NUMBER_FORMAT_OPTION_NAME, fieldPath } from '../values/values';
+import { fieldPath } from '../values/labels';
+import { NUMBER_FORMAT_OPTION_NAME } from '../values/numbers';
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
@@ -99,7 +100,7 @@ export function simplifyField(description: string): INodeProperties {
 
 /**
  * Options › Number Format, of every operation that reads prices, stock or weights from the user's
- * data (read by values.ts `readNumberFormat` only). Plain by default, as the node always read.
+ * data (read by values/numbers.ts `readNumberFormat` only). Plain by default, as the node always read.
  */
 export const NUMBER_FORMAT_OPTION: INodeProperties = {
 	displayName: 'Number Format',

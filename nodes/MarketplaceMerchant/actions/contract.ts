@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-/** A bulk operation's run over all input items (bulkRun.ts): n8n's custom operation. */
+/** A bulk operation's run over all input items (actions/bulk/run.ts): n8n's custom operation. */
 type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
 export interface OperationModule {

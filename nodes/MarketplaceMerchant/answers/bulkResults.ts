@@ -6,6 +6,7 @@
 import type { IDataObject, IExecutePaginationFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { nodeError, statusOf, withEnglishMeaning } from '../transport/errors';
+import { readFailOnItemErrors } from '../values/values';
 
 /**
  * A success has no `error` key at all: in n8n's table a column of nulls reads as a column of failures.
@@ -130,7 +131,7 @@ export function rejectionError(node: INode, itemIndex: number, failed: Array<{ j
 /** The end of every bulk write: the item fails when "Fail on Item Errors" is on and an entry failed. */
 export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
 	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
-	if (failed.length > 0 && (this.getNodeParameter('options.failOnItemErrors', false) as boolean)) {
+	if (failed.length > 0 && readFailOnItemErrors(this)) {
 		throw rejectionError(this.getNode(), this.getItemIndex(), failed, items.length);
 	}
 	return items.map(({ json }) => ({ json: shapeBulkResult(json as BulkResult, simplify) }));

@@ -16,7 +16,7 @@ import type {
 
 import { serviceError } from '../transport/errors';
 import type { Answer, ReadAnswer } from '../transport/send';
-import { isPlainObject } from '../values/values';
+import { isPlainObject } from '../values/labels';
 import type { AnswerSchema, ObjectSchema, ScalarKind, Schema } from './schemas';
 import { IncompleteXml, parseXmlDocument, type XmlContent } from './xml';
 

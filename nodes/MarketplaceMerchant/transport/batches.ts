@@ -11,7 +11,9 @@ import { asNodeError, emptyIfNothingFound, nodeError } from './errors';
 import { settle, type Settled } from './policy';
 import { sendRequest, type RequestData } from './send';
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
-import { readLimit, toList } from '../values/values';
+import { readLimit } from '../values/numbers';
+import { ofItem } from '../values/labels';
+import { readFlag, toList } from '../values/values';
 
 /** An operation's strategy: how one item's request (with the operation's route) becomes requests. */
 export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
@@ -28,7 +30,7 @@ const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
 export function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
 	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
-	const message = `More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item (item ${ctx.getItemIndex()})`;
+	const message = `More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item${ofItem(ctx.getItemIndex())}`;
 	throw nodeError(ctx.getNode(), message, {
 		itemIndex: ctx.getItemIndex(),
 		description:
@@ -37,7 +39,7 @@ export function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: num
 }
 
 export function resultLimit(ctx: IExecutePaginationFunctions): number {
-	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
+	if (readFlag(ctx, 'returnAll', 'Return All', false)) return Infinity;
 	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));
 }
 

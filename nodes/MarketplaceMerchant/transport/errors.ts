@@ -9,7 +9,7 @@
  */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../values/values';
+import { isPlainObject } from '../values/labels';
 
 /** Longest single wait, whatever Retry-After says. */
 export const MAX_WAIT_MS = 120_000;

@@ -26,7 +26,8 @@ import { requestLabel } from './errors';
 import { DEFAULT_TIMEOUT_MS, sendWithPolicy, type SendPolicy } from './policy';
 import { STREAMED_ANSWER, readBodyWithinCap, readCappedBody, withErrorBodyRead } from './body';
 import { hostsOf, merchantKeyOf, onItsHost } from './hosts';
-import { isBlank, readWholeNumber, type SettingsContext } from '../values/values';
+import { isBlank, type SettingsContext } from '../values/labels';
+import { readWholeNumber } from '../values/numbers';
 
 export const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 

@@ -6,7 +6,7 @@ import { LIMITS } from '../transport/endpoints';
 
 const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** A timestamp the service answered, read leniently: answers are not the user's to fix (user values: values.ts). */
+/** A timestamp the service answered, read leniently: answers are not the user's to fix (user values: values/). */
 export function parseServiceTimestamp(value: unknown): Date | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();

@@ -4,7 +4,7 @@
  */
 import { NODE_UNDER_TEST_NAME, runListSearch } from '../../harness';
 import { NODE, credentials, locator, runner, sandbox, sandboxPerTest } from '../helpers';
-import { shownPrice } from '../../../nodes/MarketplaceMerchant/values/values';
+import { shownPrice } from '../../../nodes/MarketplaceMerchant/values/numbers';
 
 const start = sandboxPerTest(() => ({ products: 120 }));
 const run = runner();

@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { DiscountRecord } from '../../../sandbox';
 import { NODE_UNDER_TEST_NAME, type RunNodeOptions } from '../../harness';
 import { dayAhead, freshProducts, locator, runner, sale, saleDays, sandbox, sandboxPerFile, schedule, sent } from '../helpers';
-import { shownPrice } from '../../../nodes/MarketplaceMerchant/values/values';
+import { shownPrice } from '../../../nodes/MarketplaceMerchant/values/numbers';
 
 // The sandbox keeps the real clock: a discount runs or waits for the node as for the service.
 sandboxPerFile({ seed: 5, products: 400 });

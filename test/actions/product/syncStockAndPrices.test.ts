@@ -23,7 +23,7 @@ async function sync(products: unknown[], parameters: INodeParameters = {}, optio
 
 /**
  * On Error = Continue: the outcomes of entries not written (not found, ambiguous, failed, guarded
- * whole) are items there; under the default the run fails naming them (test/actions/bulkRun.test.ts).
+ * whole) are items there; under the default the run fails naming them (test/actions/bulk/run.test.ts).
  */
 const CONTINUE: RunNodeOptions = { node: { onError: 'continueRegularOutput' } };
 

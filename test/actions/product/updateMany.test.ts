@@ -7,7 +7,7 @@ import { NOW, apiRequests, runner, sandbox, sandboxPerTest } from '../helpers';
 
 const start = sandboxPerTest((products: number) => ({ now: NOW, products }));
 const run = runner('product');
-/** On Error = Continue: a run with a rejected product gives its item (under the default it fails naming it, test/actions/bulkRun.test.ts). */
+/** On Error = Continue: a run with a rejected product gives its item (under the default it fails naming it, test/actions/bulk/run.test.ts). */
 const CONTINUE = { node: { onError: 'continueRegularOutput' as const } };
 
 describe('Product: Update Many', () => {

@@ -13,7 +13,8 @@ import { decodedNumber, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { resultLimit } from '../../transport/batches';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { DATE_FORMS, isBlank, readBoolean, readDay, readParameter } from '../../values/values';
+import { isBlank, readParameter } from '../../values/labels';
+import { DATE_FORMS, readDay, readFlag } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import type { OperationModule } from '../contract';
@@ -72,7 +73,7 @@ function typeOf(discount: IDataObject): string | null {
  * of the whole catalogue.
  */
 const simplifyDiscountsIfAsked: Shaping = async function (items) {
-	if (!readBoolean(this, 'Simplify', this.getNodeParameter('simplify', this.getNode().typeVersion >= 3))) return items;
+	if (!readFlag(this, 'simplify', 'Simplify', this.getNode().typeVersion >= 3)) return items;
 	const now = new Date();
 	return items.map(({ json }) => {
 		const state = discountState(json, now);

@@ -1,29 +1,79 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { DAY_MS, formatDayMonthYear } from '../../values/dates';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice } from '../../values/values';
-import { PRICE_FORMS, productLocatorField, productNamedBy, readProductRef, requiredPriceField, resolveEntryProducts, type NamedProductRef } from '../products';
-import type { BulkEntry } from '../bulkRun';
+import { invalidInput, isBlank, MISSING } from '../../values/labels';
+import { PRICE_FORMS, readNumberFormat, readPrice } from '../../values/numbers';
+import { DATE_FORMS, readDay, readEntryField, type EntryField } from '../../values/values';
+import { requiredPriceField } from '../products/fields';
+import { productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
+import type { BulkEntry } from '../bulk/entries';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
 type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number };
 
-function checkSchedule({ ctx, raw: entry, label, reader }: BulkEntry<CheckedSchedule>): CheckedSchedule {
+/** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
+function exampleDay(daysFromToday: number): string {
+	return formatDayMonthYear(new Date(Date.now() + daysFromToday * DAY_MS));
+}
+
+/** A schedule row's fields, in the panel's order: each its key, its panel field and its reader. */
+const FIELDS = {
+	product: {
+		key: 'merchantInventoryId',
+		field: productLocatorField({ name: 'merchantInventoryId', product: 'The product the discount applies to' }),
+		read: readProductRef,
+	},
+	discountPrice: {
+		key: 'discountPrice',
+		field: requiredPriceField(
+			'discountPrice',
+			'Discount Price',
+			`Price with VAT during the discount; must be at least 5% below the regular price. ${PRICE_FORMS}.`,
+		),
+		read: readPrice,
+	},
+	currency: { key: 'currency', field: currencyField('currency', 'Currency', 'Currency of the discount price; the service takes RSD'), read: currencyOf },
+	dateFrom: {
+		key: 'dateFrom',
+		field: dayField(
+			'Date From',
+			'dateFrom',
+			`First day of the discount: today or later. A discount dated today starts at once, otherwise at 00:01. Accepts ${DATE_FORMS}.`,
+			true,
+		),
+		read: readDay,
+	},
+	dateTo: {
+		key: 'dateTo',
+		field: dayField('Date To', 'dateTo', `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`),
+		read: readDay,
+	},
+	discountType: {
+		key: 'discountType',
+		field: { displayName: 'Discount Type', name: 'discountType', type: 'options', options: discountTypeOptions, default: 'SALE' },
+		read: discountTypeOf,
+	},
+} satisfies Record<string, EntryField<unknown>>;
+
+function checkSchedule(entry: BulkEntry<CheckedSchedule>): CheckedSchedule {
+	const { ctx, raw, label, reader } = entry;
 	// The API's `merchantInventoryId`, or `productId` / `id` as the node's own outputs carry it.
-	const productKey = ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(entry[key])) ?? 'merchantInventoryId';
-	const product = { field: label(productKey), ref: readProductRef(reader(productKey), label(productKey), entry[productKey]) };
-	const discountPrice = readPrice(reader('discountPrice'), label('discountPrice'), entry.discountPrice, readNumberFormat(ctx));
-	const discountType = discountTypeOf(reader('discountType'), label('discountType'), entry.discountType);
-	const dateFrom = readDay(reader('dateFrom'), label('dateFrom'), entry.dateFrom);
-	const dateTo = isBlank(entry.dateTo) ? undefined : readDay(reader('dateTo'), label('dateTo'), entry.dateTo);
+	const productKey = ['merchantInventoryId', 'productId', 'id'].find((key) => !isBlank(raw[key])) ?? 'merchantInventoryId';
+	const product = { field: label(productKey), ref: FIELDS.product.read(reader(productKey), label(productKey), raw[productKey]) };
+	const format = readNumberFormat(ctx);
+	const discountPrice = readEntryField(entry, FIELDS.discountPrice, format);
+	const discountType = readEntryField(entry, FIELDS.discountType, format);
+	const dateFrom = readEntryField(entry, FIELDS.dateFrom, format);
+	const dateTo = isBlank(raw.dateTo) ? undefined : readEntryField(entry, FIELDS.dateTo, format);
 	if (!dateTo && discountType !== 'CLEARANCE_SALE') throw invalidInput(reader('dateTo'), label('dateTo'), `${MISSING} (only a CLEARANCE_SALE has no end date)`);
 	checkDiscountStart(reader('dateFrom'), discountType, dateFrom, label('dateFrom'));
 	checkDiscountPeriod(reader('dateTo'), label('dateTo'), discountType, dateFrom, dateTo);
-	const currencyKey = isBlank(entry.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
+	// JSON entries name the currency as the API does.
+	const currencyKey = isBlank(raw.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
 	const terms: IDataObject = {
 		discountPrice,
-		discountPriceCurrency: currencyOf(reader(currencyKey), label(currencyKey), entry[currencyKey]),
+		discountPriceCurrency: readEntryField(entry, FIELDS.currency, format, currencyKey),
 		dateFrom: formatDayMonthYear(dateFrom),
 		discountType,
 	};
@@ -31,28 +81,7 @@ function checkSchedule({ ctx, raw: entry, label, reader }: BulkEntry<CheckedSche
 	return { product, terms };
 }
 
-/** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
-function exampleDay(daysFromToday: number): string {
-	return formatDayMonthYear(new Date(Date.now() + daysFromToday * DAY_MS));
-}
-
-const rowFields: INodeProperties[] = [
-	productLocatorField({ name: 'merchantInventoryId', product: 'The product the discount applies to' }),
-	requiredPriceField(
-		'discountPrice',
-		'Discount Price',
-		`Price with VAT during the discount; must be at least 5% below the regular price. ${PRICE_FORMS}.`,
-	),
-	currencyField('currency', 'Currency', 'Currency of the discount price; the service takes RSD'),
-	dayField(
-		'Date From',
-		'dateFrom',
-		`First day of the discount: today or later. A discount dated today starts at once, otherwise at 00:01. Accepts ${DATE_FORMS}.`,
-		true,
-	),
-	dayField('Date To', 'dateTo', `Last day of the discount (it ends at 23:59). Leave empty for a clearance sale. Accepts ${DATE_FORMS}.`),
-	{ displayName: 'Discount Type', name: 'discountType', type: 'options', options: discountTypeOptions, default: 'SALE' },
-];
+const rowFields: INodeProperties[] = Object.values(FIELDS).map(({ field }) => field);
 
 export const operation = bulkDiscountOperation<CheckedSchedule>({
 	option: {

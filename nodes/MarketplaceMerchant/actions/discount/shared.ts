@@ -17,8 +17,13 @@ import { pairDiscountResults } from '../../answers/bulkResults';
 import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/send';
-import { invalidInput, isBlank, readChoice, readLocator, readText, shownPrice, type ValueContext } from '../../values/values';
-import { bulkOperationModule, bulkWrite, type BatchOutput, type BulkEntry, type BulkInput, type BulkOperation, type BulkWrite } from '../bulkRun';
+import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { shownPrice } from '../../values/numbers';
+import { readChoice, readLocator, readText } from '../../values/values';
+import type { BulkEntry } from '../bulk/entries';
+import type { BulkInput } from '../bulk/fields';
+import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bulk/run';
+import { bulkWrite, type BulkWrite } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, locatorField } from '../common';
 import type { OperationModule } from '../contract';
 
@@ -239,7 +244,7 @@ function withRepeats<Checked>(spec: BulkDiscountOperation<Checked>, send: BulkOp
 	return spec.repeatOf ? sendingRepeatsOnce(send, spec.repeatOf) : send;
 }
 
-/** Schedule or Update over all input items (actions/bulkRun.ts): a list under `discounts` in the input item, or rows. */
+/** Schedule or Update over all input items (actions/bulk/): a list under `discounts` in the input item, or rows. */
 export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Checked>): OperationModule {
 	return bulkOperationModule(RESOURCE, spec.option, {
 		input: {

@@ -3,10 +3,11 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 import { formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
 import { asNodeError, joinSentences } from '../../transport/errors';
 import { sendSettingsOf } from '../../transport/send';
-import { DATE_FORMS, MISSING, invalidInput, isBlank, readDay, readNumberFormat, readPrice, shownPrice } from '../../values/values';
-import { PRICE_FORMS } from '../products';
+import { invalidInput, isBlank, MISSING } from '../../values/labels';
+import { PRICE_FORMS, readNumberFormat, readPrice, shownPrice } from '../../values/numbers';
+import { DATE_FORMS, readDay, readEntryField, type EntryField } from '../../values/values';
 import { panelLabels } from '../common';
-import type { BulkEntry } from '../bulkRun';
+import type { BulkEntry } from '../bulk/entries';
 import {
 	bulkDiscountOperation,
 	changeableDiscountsRange,
@@ -49,17 +50,18 @@ function changeKey(update: CheckedUpdate): string {
 }
 
 /** The user's values, checked on their own: the rules that need the discount as it is come once it is read (resolveUpdates). */
-function checkUpdate({ ctx, raw: entry, label, reader }: BulkEntry<CheckedUpdate>): CheckedUpdate {
-	const idKey = isBlank(entry.discountId) && !isBlank(entry.id) ? 'id' : 'discountId';
-	const discountId = readDiscountId(reader(idKey), label(idKey), entry[idKey]);
-	if (CHANGES.every((change) => isBlank(entry[change]))) {
+function checkUpdate(entry: BulkEntry<CheckedUpdate>): CheckedUpdate {
+	const { ctx, raw, label, reader } = entry;
+	const idKey = isBlank(raw.discountId) && !isBlank(raw.id) ? 'id' : 'discountId';
+	const discountId = FIELDS.discountId.read(reader(idKey), label(idKey), raw[idKey]);
+	if (CHANGES.every((change) => isBlank(raw[change]))) {
 		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 	}
-	const update: CheckedUpdate = { discountId, idKey, currency: currencyOf(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), entry.newDiscountPriceCurrency) };
-	if (!isBlank(entry.newDiscountPrice)) update.price = readPrice(reader('newDiscountPrice'), label('newDiscountPrice'), entry.newDiscountPrice, readNumberFormat(ctx));
-	if (!isBlank(entry.newDiscountType)) update.type = discountTypeOf(reader('newDiscountType'), label('newDiscountType'), entry.newDiscountType);
-	if (!isBlank(entry.newDateFrom)) update.from = readDay(reader('newDateFrom'), label('newDateFrom'), entry.newDateFrom);
-	if (!isBlank(entry.newDateTo)) update.to = readDay(reader('newDateTo'), label('newDateTo'), entry.newDateTo);
+	const update: CheckedUpdate = { discountId, idKey, currency: FIELDS.newDiscountPriceCurrency.read(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), raw.newDiscountPriceCurrency) };
+	if (!isBlank(raw.newDiscountPrice)) update.price = readEntryField(entry, FIELDS.newDiscountPrice, readNumberFormat(ctx));
+	if (!isBlank(raw.newDiscountType)) update.type = FIELDS.newDiscountType.read(reader('newDiscountType'), label('newDiscountType'), raw.newDiscountType);
+	if (!isBlank(raw.newDateFrom)) update.from = FIELDS.newDateFrom.read(reader('newDateFrom'), label('newDateFrom'), raw.newDateFrom);
+	if (!isBlank(raw.newDateTo)) update.to = FIELDS.newDateTo.read(reader('newDateTo'), label('newDateTo'), raw.newDateTo);
 	if (update.from) checkDiscountStart(reader('newDateFrom'), update.type, update.from, label('newDateFrom'));
 	checkDiscountPeriod(reader('newDateTo'), label('newDateTo'), update.type, update.from, update.to);
 	return update;
@@ -202,32 +204,55 @@ async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<
 	}
 }
 
-const rowFields: INodeProperties[] = [
-	discountLocatorField('The discount to change: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
-	{
-		displayName: 'New Discount Price',
-		name: 'newDiscountPrice',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 849.99',
-		description: `Leave empty to keep the price. A running discount can only get a lower price. ${PRICE_FORMS}.`,
+/** An update row's fields, in the panel's order: each its key, its panel field and its reader. */
+const FIELDS = {
+	discountId: {
+		key: 'discountId',
+		field: discountLocatorField('The discount to change: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),
+		read: readDiscountId,
 	},
-	currencyField('newDiscountPriceCurrency', 'New Currency', 'Currency of the price (the service takes RSD)'),
-	dayField(
-		'New Date From',
-		'newDateFrom',
-		`Leave empty to keep the start day; otherwise today or later. The dates of a running discount cannot change. Accepts ${DATE_FORMS}.`,
-	),
-	dayField('New Date To', 'newDateTo', `Leave empty to keep the end day. Accepts ${DATE_FORMS}.`),
-	{
-		displayName: 'New Discount Type',
-		name: 'newDiscountType',
-		type: 'options',
-		options: [...discountTypeOptions, { name: 'Unchanged', value: '', description: 'Keep the current type' }],
-		default: '',
-		description: 'The type of a running discount cannot change. For an upcoming discount dated within a seasonal start window and at most 31 days long, give its type even when it stays: the service needs it and its list does not say whether it is a SALE or a SEASONAL_SALE.',
+	newDiscountPrice: {
+		key: 'newDiscountPrice',
+		field: {
+			displayName: 'New Discount Price',
+			name: 'newDiscountPrice',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 849.99',
+			description: `Leave empty to keep the price. A running discount can only get a lower price. ${PRICE_FORMS}.`,
+		},
+		read: readPrice,
 	},
-];
+	newDiscountPriceCurrency: {
+		key: 'newDiscountPriceCurrency',
+		field: currencyField('newDiscountPriceCurrency', 'New Currency', 'Currency of the price (the service takes RSD)'),
+		read: currencyOf,
+	},
+	newDateFrom: {
+		key: 'newDateFrom',
+		field: dayField(
+			'New Date From',
+			'newDateFrom',
+			`Leave empty to keep the start day; otherwise today or later. The dates of a running discount cannot change. Accepts ${DATE_FORMS}.`,
+		),
+		read: readDay,
+	},
+	newDateTo: { key: 'newDateTo', field: dayField('New Date To', 'newDateTo', `Leave empty to keep the end day. Accepts ${DATE_FORMS}.`), read: readDay },
+	newDiscountType: {
+		key: 'newDiscountType',
+		field: {
+			displayName: 'New Discount Type',
+			name: 'newDiscountType',
+			type: 'options',
+			options: [...discountTypeOptions, { name: 'Unchanged', value: '', description: 'Keep the current type' }],
+			default: '',
+			description: 'The type of a running discount cannot change. For an upcoming discount dated within a seasonal start window and at most 31 days long, give its type even when it stays: the service needs it and its list does not say whether it is a SALE or a SEASONAL_SALE.',
+		},
+		read: discountTypeOf,
+	},
+} satisfies Record<string, EntryField<unknown>>;
+
+const rowFields: INodeProperties[] = Object.values(FIELDS).map(({ field }) => field);
 
 const ROW_LABELS = panelLabels(rowFields);
 

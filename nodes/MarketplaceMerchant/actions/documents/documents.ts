@@ -10,7 +10,7 @@ import { asNodeError, downloadFailureDescription, nodeError, statusOf } from '..
 import { chunkBySize } from '../../transport/batches';
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
 import { ANSWERS } from '../../answers/schemas';
-import { isPlainObject } from '../../values/values';
+import { isPlainObject } from '../../values/labels';
 
 export type DocumentKind = 'invoice' | 'correction';
 

@@ -3,10 +3,11 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties, PreSendActi
 
 import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
-import { invalidInput, isBareDay, isBlank, readChoice, readDate, type ValueContext } from '../../values/values';
 import type { PaginationFunction } from '../../transport/batches';
 import type { AnswerSchema } from '../../answers/schemas';
 import type { Shaping } from '../../answers/read';
+import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { isBareDay, readChoice, readDate } from '../../values/values';
 import { pacedRouting } from '../common';
 import { DOCUMENTS, type DocumentKind } from './documents';
 

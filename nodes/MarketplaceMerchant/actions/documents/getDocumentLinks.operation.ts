@@ -19,7 +19,8 @@ import { runOf } from '../../transport/routing';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { splitDateRange, type PaginationFunction } from '../../transport/batches';
 import type { Shaping } from '../../answers/read';
-import { isPlainObject, readList, toList } from '../../values/values';
+import { isPlainObject } from '../../values/labels';
+import { readFlag, readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
 import {
 	DOCUMENTS,
@@ -133,7 +134,7 @@ const gatheringByRun = new WeakMap<object, Map<string, Gathering>>();
 /**
  * The links of the run's suborders. RoutingNode starts every item in one synchronous loop, so the
  * ids the items ask for before the next turn of the event loop go out together (as the EAN
- * look-ups, products.ts), in `suborderGroups` of them per request, sent by the first item.
+ * look-ups, products/eans.ts), in `suborderGroups` of them per request, sent by the first item.
  */
 async function gatheredLinks(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderIds: string[]): Promise<Gathering> {
 	const askAll = (ids: string[]) => async (request: RequestData) => {
@@ -239,7 +240,7 @@ function fetchDocumentLinks(kind: DocumentKind): PaginationFunction {
 					: `No ${label} was invoiced in the range${qs.type ? ` as ${String(qs.type)}` : ''}`;
 			throw nodeError(this.getNode(), `No ${label} documents found${which}${range}`, { itemIndex: this.getItemIndex(), description });
 		}
-		if (!(this.getNodeParameter('options.downloadPdfs', false) as boolean)) return links.map((link) => ({ json: link }));
+		if (!readFlag(this, 'options.downloadPdfs', 'Options › Download PDFs', false)) return links.map((link) => ({ json: link }));
 		return await downloadDocumentPdfs(this, links, binaryPropertyOf(this), this.getItemIndex(), invoiceNumbersOf(this, kind, links));
 	};
 }

@@ -10,7 +10,8 @@ import { asNodeError, emptyIfNothingFound } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendAuthenticated, sendSettingsOf, type RequestData } from '../../transport/send';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
-import { invalidInput, readSimplify } from '../../values/values';
+import { invalidInput } from '../../values/labels';
+import { readFlag, readSimplify } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
 import {
 	DOCUMENTS,
@@ -61,7 +62,7 @@ function fetchDocuments(kind: DocumentKind): PaginationFunction {
 		const documents = await inWindows.call(this, requestData);
 		const simplify = readSimplify(this);
 		const items = simplify ? documents.map((item) => ({ ...item, json: simplifyDocument(item.json, kind) })) : documents;
-		if (this.getNodeParameter('options.downloadPdfs', false) as boolean) {
+		if (readFlag(this, 'options.downloadPdfs', 'Options › Download PDFs', false)) {
 			const listed = documents.map((item, index) => ({ document: item.json, item: items[index] }));
 			await attachListedPdfs(this, kind, requestData, listed);
 		}

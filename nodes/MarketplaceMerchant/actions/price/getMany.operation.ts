@@ -4,8 +4,10 @@ import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schemas';
 import { LIMITS, PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/batches';
-import { DATE_FORMS, fieldPath, isBlank, listEntry, readDayFromToday, readId, readList, readingParameter, toList } from '../../values/values';
-import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products';
+import { fieldPath, isBlank, listEntry, readingParameter } from '../../values/labels';
+import { readId } from '../../values/numbers';
+import { DATE_FORMS, readDayFromToday, readList, toList } from '../../values/values';
+import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products/locator';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 

@@ -6,7 +6,8 @@ import { firstOf, serviceError } from '../../transport/errors';
 import { sendRequest } from '../../transport/send';
 import type { PaginationFunction } from '../../transport/batches';
 import { pacedRouting, textField } from '../common';
-import { CATALOGUE, addEanAnswers, eanKey, readEanList } from '../products';
+import { addEanAnswers, eanKey, readEanList } from '../products/eans';
+import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 const buildEanListBody: PreSendAction = async function (requestOptions) {

@@ -6,9 +6,10 @@ import { ANSWERS, type AnswerSchema } from '../../answers/schemas';
 import { pageThrough } from '../../transport/batches';
 import type { Shaping } from '../../answers/read';
 import { formatYearMonthDay } from '../../values/dates';
-import { DATE_FORMS, fieldPath, isBlank, readDay, readEan, readSimplify, readText, type ValueContext } from '../../values/values';
+import { fieldPath, isBlank, type ValueContext } from '../../values/labels';
+import { DATE_FORMS, readDay, readEan, readSimplify, readText } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
-import { CATALOGUE } from '../products';
+import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 export const modifiedAfterFilter: INodeProperties = {

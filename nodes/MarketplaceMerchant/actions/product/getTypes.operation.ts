@@ -5,9 +5,9 @@ import { ANSWERS } from '../../answers/schemas';
 import { decodeAnswer, elementsOf, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { sendAuthenticated } from '../../transport/send';
-import { isBlank, isPlainObject } from '../../values/values';
+import { isBlank, isPlainObject } from '../../values/labels';
 import { pacedRouting } from '../common';
-import { CATALOGUE } from '../products';
+import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 /** On the node's `methods.loadOptions`. */

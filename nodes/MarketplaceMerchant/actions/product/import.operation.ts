@@ -13,50 +13,27 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError } from '../../transport/errors';
 import { chunkBySize } from '../../transport/batches';
 import { sendAuthenticated, sendSettingsOf } from '../../transport/send';
-import {
-	FIELD_SEPARATOR,
-	describeValue,
-	invalidInput,
-	isBlank,
-	isPlainObject,
-	readEan,
-	readJson,
-	readPrice,
-	readSignedStockLevel,
-	readText,
-	readUrl,
-	readVat,
-	readNumberFormat,
-	toList,
-	type ValueContext,
-} from '../../values/values';
-import {
-	ItemContext,
-	bulkInputFields,
-	problemText,
-	runBulkOperation,
-	type Batch,
-	type BatchOutput,
-	type BulkEntry,
-	type BulkInput,
-	type BulkOperation,
-} from '../bulkRun';
+import { describeValue, FIELD_SEPARATOR, invalidInput, isBlank, isPlainObject, type ValueContext } from '../../values/labels';
+import { readNumberFormat, readPrice, readSignedStockLevel, readVat } from '../../values/numbers';
+import { readEan, readEntryField, readJson, readText, readUrl, toList, type EntryField } from '../../values/values';
+import { ItemContext, type Batch, type BulkEntry } from '../bulk/entries';
+import { bulkInputFields, type BulkInput } from '../bulk/fields';
+import { problemText, runBulkOperation, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
+import { addEanAnswers, eanKey } from '../products/eans';
 import {
 	CATALOGUE,
 	NEGATIVE_STOCK_OPTION,
+	packageWeightInKg,
 	PRODUCT_DIMENSION_FIELDS,
 	PRODUCT_DIMENSION_READERS,
 	PRODUCT_FIELDS,
-	addEanAnswers,
-	eanKey,
-	packageWeightInKg,
 	readDimension,
 	readWeight,
 	readWeightUnit,
 	stockLevelToSend,
-} from '../products';
+} from '../products/fields';
 import { ATTRIBUTES_HINT, ATTRIBUTE_VALUE_SEPARATORS, legacyImportFields, readGallery, readLegacyImport, type FieldReader } from './importLegacy';
 import { sendImports, type ImportOutcome } from './importRequests';
 
@@ -68,10 +45,7 @@ import { sendImports, type ImportOutcome } from './importRequests';
  */
 type Requirement = 'always' | 'new' | 'optional';
 
-interface ImportField {
-	key: string;
-	field: INodeProperties;
-	read: FieldReader | ((ctx: ValueContext, field: string, value: unknown) => IDataObject);
+interface ImportField extends EntryField<ReturnType<FieldReader> | IDataObject> {
 	required: Requirement;
 }
 
@@ -171,19 +145,20 @@ const isLegacy = (ctx: ItemContext) => ctx.getNode().typeVersion < 3;
 /** From the panel (rows, mapped items) a field added but left empty is missing; in JSON a blank value is "not given". */
 function checkImport(entry: BulkEntry<CheckedImport>): CheckedImport {
 	if (isLegacy(entry.ctx)) return asSent(entry, { body: readLegacyImport(entry.ctx), missingForNew: [], notes: [] });
-	const { raw, label, reader, fromPanel } = entry;
+	const { raw, fromPanel } = entry;
 	const body: IDataObject = {};
 	const missingForNew: string[] = [];
 	const format = readNumberFormat(entry.ctx);
-	for (const { key, read, required } of IMPORT_FIELDS) {
+	for (const field of IMPORT_FIELDS) {
+		const { key, required } = field;
 		const given = fromPanel ? Object.prototype.hasOwnProperty.call(raw, key) : !isBlank(raw[key]);
-		if (given || required === 'always') body[key] = read(reader(key), label(key), raw[key], format);
+		if (given || required === 'always') body[key] = readEntryField(entry, field, format);
 		else if (required === 'new') missingForNew.push(key);
 	}
 	return asSent(entry, { body, missingForNew, notes: [] });
 }
 
-/** The writers' rules of products.ts, as Update and Update Many apply them: a stock below 0 as Options › Negative Stock says, every weight in kilograms. */
+/** The writers' rules of products/fields.ts, as Update and Update Many apply them: a stock below 0 as Options › Negative Stock says, every weight in kilograms. */
 function asSent(entry: BulkEntry<CheckedImport>, checked: CheckedImport): CheckedImport {
 	const { body, notes } = checked;
 	if (typeof body.stockLevel === 'number' && body.stockLevel < 0) {

@@ -7,29 +7,13 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import {
-	fieldPath,
-	invalidInput,
-	isBlank,
-	isPlainObject,
-	listEntry,
-	readEan,
-	readJson,
-	readList,
-	readPrice,
-	readStockLevel,
-	readText,
-	readUrl,
-	readVat,
-	readParameter,
-	toList,
-	type NumberFormat,
-	type ValueContext,
-} from '../../values/values';
-import type { ItemContext } from '../bulkRun';
+import { fieldPath, invalidInput, isBlank, isPlainObject, listEntry, readParameter, type ValueContext } from '../../values/labels';
+import { readPrice, readStockLevel, readVat, type NumberFormat } from '../../values/numbers';
+import { readEan, readJson, readList, readText, readUrl, toList } from '../../values/values';
+import type { ItemContext } from '../bulk/entries';
 import { panelLabels, textField } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
-import { PRODUCT_FIELDS, readWeight, readWeightUnit } from '../products';
+import { PRODUCT_FIELDS, readWeight, readWeightUnit } from '../products/fields';
 
 export const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
 

@@ -13,8 +13,8 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { CREDENTIAL_TYPE, type SendSettings } from '../../transport/send';
 import { chunkBySize } from '../../transport/batches';
 import { normalizeBaseUrl } from '../../transport/hosts';
-import { sendInBulk, type BulkRequests } from '../bulkRun';
-import { CATALOGUE } from '../products';
+import { sendInBulk, type BulkRequests } from '../bulk/write';
+import { CATALOGUE } from '../products/fields';
 
 export type ImportShape = 'list' | 'object';
 

@@ -6,10 +6,10 @@
 import { type IDataObject } from 'n8n-workflow';
 
 import { decodedNumber } from '../../answers/read';
-import { fieldPath, isBlank, shownPrice, type ValueContext } from '../../values/values';
-import { entriesAt, type BulkSource } from '../bulkRun';
-import { priceInCents } from '../products';
 import { nodeError } from '../../transport/errors';
+import { fieldPath, isBlank, ofItem, type ValueContext } from '../../values/labels';
+import { priceInCents, samePrice, shownPrice } from '../../values/numbers';
+import { entriesAt, type BulkSource } from '../bulk/entries';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
@@ -132,7 +132,7 @@ function changesFor(entry: SyncEntry, product: IDataObject): SyncOutcome['change
 	if (entry.basePrice !== undefined) {
 		// The price the catalogue will apply: a change takes effect the next day.
 		const price = decodedNumber(product.newBasePrice) ?? decodedNumber(product.basePrice);
-		if (price === null || priceInCents(price) !== priceInCents(entry.basePrice)) changes.basePrice = { from: price, to: entry.basePrice };
+		if (price === null || !samePrice(price, entry.basePrice)) changes.basePrice = { from: price, to: entry.basePrice };
 	}
 	return changes;
 }
@@ -249,7 +249,7 @@ export function planSync(
 		if (share > settings.maxZeroSharePercent && !settings.confirmZeroing) {
 			throw nodeError(
 				ctx.getNode(),
-				`Products Not in the List: this run would set stock to 0 for ${toZero.length} of ${catalogue.length} products (${formatPercent(share)}), more than the allowed ${settings.maxZeroSharePercent}% (item ${ctx.getItemIndex()}). Nothing was sent.`,
+				`Products Not in the List: this run would set stock to 0 for ${toZero.length} of ${catalogue.length} products (${formatPercent(share)}), more than the allowed ${settings.maxZeroSharePercent}%${ofItem(ctx.getItemIndex())}. Nothing was sent.`,
 				{
 					itemIndex: ctx.getItemIndex(),
 					description:

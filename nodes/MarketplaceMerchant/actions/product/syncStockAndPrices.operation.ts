@@ -18,37 +18,17 @@ import { decodedList } from '../../answers/read';
 import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
 import { readAllPages } from '../../transport/batches';
 import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
-import {
-	MISSING,
-	invalidInput,
-	isBlank,
-	readBoolean,
-	readEan,
-	readId,
-	readPercent,
-	readPrice,
-	readSignedStockLevel,
-	readNumberFormat,
-	readSimplify,
-	readText,
-	type ValueContext,
-} from '../../values/values';
-import {
-	bulkInputFields,
-	oncePer,
-	problemText,
-	runBulkOperation,
-	sendInBulk,
-	type Batch,
-	type BatchOutput,
-	type BulkEntry,
-	type BulkSource,
-	type ItemContext,
-} from '../bulkRun';
+import { invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext } from '../../values/labels';
+import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel } from '../../values/numbers';
+import { readBoolean, readEan, readFlag, readSimplify, readText } from '../../values/values';
+import { oncePer, type Batch, type BulkEntry, type BulkSource, type ItemContext } from '../bulk/entries';
+import { bulkInputFields } from '../bulk/fields';
+import { problemText, runBulkOperation, type BatchOutput } from '../bulk/run';
+import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products/fields';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -88,7 +68,7 @@ const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: u
 };
 
 /** Read once per item: a parameter read costs about 1.5 µs, a third of a 50,000-entry sync's checks. */
-const matchByOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('matchBy', 'ean') as MatchBy);
+const matchByOf = oncePer((ctx: SettingsContext) => ctx.getNodeParameter('matchBy', 'ean') as MatchBy);
 
 /**
  * The key an entry names its product under: Match Value (`match`) from the panel; in JSON the Match
@@ -102,12 +82,12 @@ function matchKeyIn(entry: IDataObject, matchBy: MatchBy, fromRows: boolean): st
 
 function readSettings(ctx: ItemContext): SyncSettings {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const guardOn = options.priceGuard === undefined ? true : readBoolean(ctx, FIELD_LABELS.priceGuard, options.priceGuard);
+	const guardOn = readFlag(ctx, 'options.priceGuard', FIELD_LABELS.priceGuard, true);
 	return {
 		matchBy: matchByOf(ctx),
 		zeroProductsNotInList: ctx.getNodeParameter('notInList', 'leave') === 'zero',
 		maxZeroSharePercent: readPercent(ctx, FIELD_LABELS.maxZeroSharePercent, options.maxZeroSharePercent ?? 20),
-		confirmZeroing: options.confirmZeroing === undefined ? false : readBoolean(ctx, FIELD_LABELS.confirmZeroing, options.confirmZeroing),
+		confirmZeroing: readFlag(ctx, 'options.confirmZeroing', FIELD_LABELS.confirmZeroing, false),
 		priceGuard: guardOn
 			? {
 					maxDecreasePercent: readPercent(ctx, FIELD_LABELS.maxDecreasePercent, options.maxDecreasePercent ?? 50),
@@ -221,7 +201,7 @@ function howToAllowIn(entries: Array<BulkEntry<SyncEntry>>, source: BulkSource):
 
 /** Dry Run: a preview, whose would-be rejections never fail the run (Settings › On Error). */
 function isDryRun(ctx: ItemContext): boolean {
-	return readBoolean(ctx, FIELD_LABELS.dryRun, ctx.getNodeParameter('dryRun', false));
+	return readFlag(ctx, 'dryRun', FIELD_LABELS.dryRun, false);
 }
 
 async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Promise<BatchOutput[]> {

@@ -1,6 +1,6 @@
 /**
  * Product › Update: one product's fields changed, its result shaped like a bulk result. The fields
- * an update may change and how an update entry is checked are the product family's (products.ts),
+ * an update may change and how an update entry is checked are the product family's (products/update.ts),
  * shared with Update Many.
  */
 import {
@@ -17,9 +17,12 @@ import { ANSWERS } from '../../answers/schemas';
 import { finishBulkResults, pairProductResults } from '../../answers/bulkResults';
 import { PATHS } from '../../transport/endpoints';
 import { sendRequest, type RequestData } from '../../transport/send';
-import { readSimplify, readingParameter } from '../../values/values';
+import { readingParameter } from '../../values/labels';
+import { readSimplify } from '../../values/values';
 import { NUMBER_FORMAT_OPTION, bulkResultFields, pacedRouting, panelLabels } from '../common';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION, buildProductUpdate, productLocatorField, resolveProductIds, updateFieldsCollection } from '../products';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
+import { productLocatorField, resolveProductIds } from '../products/locator';
+import { buildProductUpdate, updateFieldsCollection } from '../products/update';
 import type { OperationModule } from '../contract';
 
 /** The notes of a body the preSend built (a weight converted, a stock below 0 sent as 0), for its output item. */

@@ -3,19 +3,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ANSWERS } from '../../answers/schemas';
 import { pairProductResults } from '../../answers/bulkResults';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { bulkOperationModule, bulkWrite, type BulkInput, type BulkRequests } from '../bulkRun';
+import type { BulkInput } from '../bulk/fields';
+import { bulkOperationModule } from '../bulk/run';
+import { bulkWrite, type BulkRequests } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION } from '../common';
-import {
-	CATALOGUE,
-	NEGATIVE_STOCK_OPTION,
-	UPDATE_FIELD_NAMES,
-	buildProductUpdate,
-	productLocatorField,
-	productNamedBy,
-	resolveEntryProducts,
-	updateFieldsCollection,
-	type CheckedProductUpdate,
-} from '../products';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
+import { productLocatorField, productNamedBy, resolveEntryProducts } from '../products/locator';
+import { buildProductUpdate, UPDATE_FIELD_NAMES, updateFieldsCollection, type CheckedProductUpdate } from '../products/update';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 

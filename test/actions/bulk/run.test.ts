@@ -1,108 +1,13 @@
 /**
- * Rows in, one batch out (actions/bulkRun.ts), through n8n's real engine against the sandbox: with
- * Input Mode "One Item per …" (the default of node version 2) every input item is one entry, all
- * items of the run are one plan sent in as few requests as the list of one item would be, each
- * entry comes out as one item paired with its row, invalid rows stop the run or are skipped and
- * reported, and rejections show as an execution hint.
+ * The run of a bulk operation (actions/bulk/run.ts), through n8n's real engine against the
+ * sandbox: invalid rows stop the run or are skipped and reported (Invalid Entries), every output
+ * paired with its row, rejected entries loud by the node's On Error, and the execution hint.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
-
-import type { ProductRecord } from '../../sandbox';
-import type { WorkflowRunResult } from '../harness';
-import { NOW, YEAR, apiRequests, freshProducts, goodPrice, newEan, runner, saleDays, sandbox, sandboxPerTest, sent } from './helpers';
-
-const start = sandboxPerTest((products: number = 300) => ({ now: NOW, products }));
-const discountStart = sandboxPerTest(() => ({ now: `${YEAR}-06-15T10:00:00Z`, seed: 5, products: 1_400 }));
-const run = runner();
-const NEW_NODE = { node: { typeVersion: 2 } };
-/** On Error = Continue (using regular output): rejected entries come out as items with success false. */
-const CONTINUE = { node: { typeVersion: 2, onError: 'continueRegularOutput' as const } };
-/** On Error = Continue (using error output): rejected entries leave through output 1. */
-const ERROR_OUTPUT = { node: { typeVersion: 2, onError: 'continueErrorOutput' as const } };
-
-/** A sheet's rows as Read CSV gives them: its own column names, every value text. */
-function sheetRows(products: ProductRecord[], change: (product: ProductRecord, index: number) => IDataObject = () => ({})): IDataObject[] {
-	return products.map((product, index) => ({ EAN: product.ean, Qty: String(product.stockLevel + 1), Price: String(product.basePrice), ...change(product, index) }));
-}
-
-const SYNC_MAPPED: INodeParameters = {
-	resource: 'product',
-	operation: 'syncStockAndPrices',
-	itemMatch: '={{ $json.EAN }}',
-	itemStockLevel: '={{ $json.Qty }}',
-	itemBasePrice: '={{ $json.Price }}',
-};
-
-function settledProducts(count: number): ProductRecord[] {
-	return sandbox.state.products.filter((product) => product.newBasePrice === product.basePrice && product.stockLevel > 0).slice(0, count);
-}
-
-function hintsOf(result: WorkflowRunResult): NodeExecutionHint[] {
-	return result.run.data.resultData.runData.Node?.[0]?.hints ?? [];
-}
-
-function pairedItems(items: INodeExecutionData[]): unknown[] {
-	return items.map((item) => item.pairedItem);
-}
-
-/** The catalogue pages a run read that hold products (3,000 products: pages 0 and 1 of 2,500), as often as each was read. */
-function neededPages(): string[] {
-	return sent('basicProducts')
-		.map((entry) => String(entry.query.page))
-		.filter((page) => page === '0' || page === '1')
-		.sort();
-}
-
-/** The requests of a run by route, for comparing two runs. */
-function requestCounts(): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const { route } of apiRequests()) counts[route] = (counts[route] ?? 0) + 1;
-	return counts;
-}
+import type { ProductRecord } from '../../../sandbox';
+import { apiRequests, newEan, sandbox, sent } from '../helpers';
+import { CONTINUE, ERROR_OUTPUT, NEW_NODE, SYNC_MAPPED, hintsOf, pairedItems, run, settledProducts, sheetRows, start } from './helpers';
 
 describe('bulk operations: one entry per input item, one batch per run', () => {
-	it('Sync: a new node reads one product per input item; six rows read the catalogue once and write once, one output item per row, paired with it', async () => {
-		await start();
-		const products = settledProducts(6);
-
-		const result = await run(SYNC_MAPPED, sheetRows(products), NEW_NODE);
-
-		expect(result.error).toBeUndefined();
-		const items = result.output('Node');
-		expect(items.map(({ json }) => [json.id, json.success, json.status])).toEqual(products.map((product) => [product.id, true, 'updated']));
-		expect(pairedItems(items)).toEqual(products.map((_, item) => ({ item })));
-		expect(items[0].json).toEqual({
-			id: products[0].id,
-			sku: products[0].sku,
-			success: true,
-			status: 'updated',
-			input: { ean: products[0].ean, stockLevel: products[0].stockLevel + 1, basePrice: products[0].basePrice },
-			changes: { stockLevel: { from: products[0].stockLevel, to: products[0].stockLevel + 1 } },
-		});
-		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([6]);
-		expect(products.every((product) => sandbox.state.product(product.id)?.stockLevel === product.stockLevel + 1)).toBe(true);
-		expect(hintsOf(result)).toEqual([]);
-	});
-
-	it('Sync: the rows of a run cost the same requests as the same list in one item', async () => {
-		await start(3000);
-		const products = settledProducts(40);
-
-		await run(SYNC_MAPPED, sheetRows(products), NEW_NODE);
-		const perItem = { counts: requestCounts(), pages: neededPages() };
-		sandbox.clearLog();
-		const list = products.map((product) => ({ ean: product.ean, stockLevel: product.stockLevel + 2 }));
-		await run({ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}' }, [{ products: list }]);
-
-		// 3,000 products are two pages of 2,500, each read once; pages sent ahead past the last one
-		// (at most 4, as many as the gate let through before the short page came back) vary with timing.
-		expect(perItem.pages).toEqual(['0', '1']);
-		expect(neededPages()).toEqual(['0', '1']);
-		expect(perItem.counts.basicProducts).toBeLessThanOrEqual(2 + 4);
-		expect(perItem.counts.productBulk).toBe(1);
-		expect(requestCounts().productBulk).toBe(1);
-	});
-
 	it('Stop the Run (the default): a row with "1,299" sends nothing and is named by its row and match value', async () => {
 		await start();
 		const products = settledProducts(4);
@@ -111,37 +16,6 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 
 		expect(result.error?.message).toBe(`row 3 (EAN ${products[2].ean}) › Base Price: "1,299" is not a price (item 2)`);
 		expect(apiRequests()).toEqual([]);
-	});
-
-	it('a mapped field whose expression gives nothing says so: which field of the row it read, and which the row has', async () => {
-		await start();
-		const products = settledProducts(2);
-
-		const result = await run({ ...SYNC_MAPPED, itemMatch: '={{ $json.ean }}' }, sheetRows(products), NEW_NODE);
-
-		const why = "`{{ $json.ean }}` gave no value: the input item has no field 'ean' (it has: EAN, Qty, Price)";
-		expect(result.error?.message).toBe(`2 entries are invalid, nothing was sent: row 1 › Match Value: ${why}; row 2 › Match Value: ${why}`);
-		expect(apiRequests()).toEqual([]);
-	});
-
-	it('a column mapped by dragging ({{ $json.Column }}, read from the item) gives what n8n\'s own evaluation of the column gives, for every kind of value', async () => {
-		await start();
-		const products = settledProducts(12);
-		const odd: unknown[] = ['5', 5, ' 7 ', null, undefined, 5.5, '1,299', true, '', 0, '12abc', { n: 1 }];
-		const rows = products.map((product, index) => {
-			const row: IDataObject = { EAN: index === 3 ? Number(product.ean) : product.ean, Price: String(product.basePrice) };
-			if (odd[index] !== undefined) row.Qty = odd[index] as IDataObject[string];
-			return row;
-		});
-		const outputOf = async (qty: string, match: string) =>
-			(await run({ ...SYNC_MAPPED, itemMatch: match, itemStockLevel: qty, invalidEntries: 'skip', dryRun: true }, rows, NEW_NODE)).json('Node');
-
-		const read = await outputOf('={{ $json.Qty }}', '={{ $json.EAN }}');
-		const evaluated = await outputOf('={{ $json["Qty"] }}', '={{ $json["EAN"] }}');
-
-		expect(read).toEqual(evaluated);
-		expect(read.map((item) => item.status)).toContain('invalid');
-		expect(read.map((item) => item.status)).toContain('planned');
 	});
 
 	it('Stop the Run under On Error = Continue: only the invalid row fails, as an error item; the others are sent', async () => {
@@ -182,23 +56,6 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		expect(hintsOf(result)).toEqual([expect.objectContaining({ message: expect.stringMatching(/^1 of 4 entries rejected/), type: 'warning', location: 'outputPane' })]);
 	});
 
-	it('Skip and Report in a JSON list: the same per-entry behaviour, in the list\'s own words', async () => {
-		await start();
-		const [a, b] = settledProducts(2);
-
-		const result = await run(
-			{ resource: 'product', operation: 'syncStockAndPrices', inputMode: 'json', productsJson: '={{ $json.products }}', invalidEntries: 'skip' },
-			[{ products: [{ ean: a.ean, stockLevel: 'many' }, { ean: b.ean, stockLevel: b.stockLevel + 1 }] }],
-			{ node: { onError: 'continueRegularOutput' } },
-		);
-
-		expect(result.json('Node').map((item) => [item.status, item.error])).toEqual([
-			['invalid', expect.stringMatching(/^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): "many"/)],
-			['updated', undefined],
-		]);
-		expect(hintsOf(result)).toHaveLength(1);
-	});
-
 	it('under On Error = Continue, a rejection by the service shows in the hint too, and entries that succeeded carry no error', async () => {
 		await start();
 		const [a, b] = settledProducts(2);
@@ -223,20 +80,6 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		expect(pairedItems(items)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([3]);
 		expect(hintsOf(result)[0]?.message).toMatch(/^1 of 3 entries rejected/);
-	});
-
-	it('Update Many: Product Get Many\'s output feeds it as it is (its id)', async () => {
-		await start();
-		const products = settledProducts(3);
-
-		const result = await run(
-			{ resource: 'product', operation: 'updateMany', itemId: '={{ $json.id }}', itemUpdateFields: { stockLevel: 0 } },
-			products.map((product) => ({ id: product.id, name: product.name, stockLevel: product.stockLevel })),
-			NEW_NODE,
-		);
-
-		expect(result.json('Node').map((item) => item.success)).toEqual([true, true, true]);
-		expect(products.every((product) => sandbox.state.product(product.id)?.stockLevel === 0)).toBe(true);
 	});
 
 	it('the price guard holds back the price of a row and still sends its stock', async () => {
@@ -386,65 +229,5 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 		expect(message.endsWith(`row 10 (EAN ${products[9].ean}) › Base Price: "1,299" is not a price; and 2 more`)).toBe(true);
 		expect(result.error?.description).toMatch(/Skip and Report/);
 		expect(apiRequests()).toEqual([]);
-	});
-});
-
-describe('discounts: one per input item', () => {
-	it('Schedule: Product Get Many\'s items (their id) become discounts without renaming, one request, each result with the product\'s id', async () => {
-		await discountStart();
-		const products = freshProducts(3);
-
-		const result = await run(
-			{
-				resource: 'discount',
-				operation: 'schedule',
-				itemMerchantInventoryId: '={{ $json.id }}',
-				itemDiscountPrice: '={{ $json.salePrice }}',
-				itemDateFrom: `01/08/${YEAR}`,
-				itemDateTo: `10/08/${YEAR}`,
-			},
-			products.map((product) => ({ id: product.id, name: product.name, salePrice: goodPrice(product) })),
-			NEW_NODE,
-		);
-
-		expect(result.error).toBeUndefined();
-		const items = result.output('Node');
-		expect(items.map(({ json }) => [json.success, json.productId])).toEqual(products.map((product) => [true, product.id]));
-		expect(pairedItems(items)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(sandbox.log.filter((entry) => entry.route === 'discountSchedule').map((entry) => entry.itemCount)).toEqual([3]);
-	});
-
-	it('Schedule in JSON: entries may name their product by id, as Product Get Many outputs it', async () => {
-		await discountStart();
-		const [product] = freshProducts(1);
-
-		const result = await run(
-			{ resource: 'discount', operation: 'schedule', inputMode: 'json', discountsJson: '={{ $json.discounts }}' },
-			[{ discounts: [{ id: product.id, discountPrice: goodPrice(product), dateFrom: `01/08/${YEAR}`, dateTo: `10/08/${YEAR}`, discountType: 'SALE' }] }],
-		);
-
-		expect(result.json('Node')).toEqual([expect.objectContaining({ success: true, productId: product.id })]);
-	});
-
-	it('Update: the discounts Schedule output (their id) are changed row by row in one request', async () => {
-		// A sandbox clock before today: dates within the year ahead Update reads the discounts of are upcoming for both.
-		await start();
-		const products = freshProducts(2);
-		const [dateFrom, dateTo] = saleDays();
-		const scheduled = await run(
-			{ resource: 'discount', operation: 'schedule', itemMerchantInventoryId: '={{ $json.id }}', itemDiscountPrice: '={{ $json.salePrice }}', itemDateFrom: dateFrom, itemDateTo: dateTo },
-			products.map((product) => ({ id: product.id, salePrice: goodPrice(product) })),
-			NEW_NODE,
-		);
-		sandbox.clearLog();
-
-		const result = await run(
-			{ resource: 'discount', operation: 'update', itemDiscountId: '={{ $json.id }}', itemNewDateTo: saleDays(30, 12)[1] },
-			scheduled.json('Node'),
-			NEW_NODE,
-		);
-
-		expect(result.json('Node').map((item) => item.success)).toEqual([true, true]);
-		expect(sandbox.log.filter((entry) => entry.route === 'discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
 	});
 });

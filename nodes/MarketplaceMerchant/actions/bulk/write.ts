@@ -1,0 +1,110 @@
+/**
+ * The writes of the bulk operations: `sendInBulk` (chunks within the service's item and byte
+ * limits, overlapped within the group's in-flight allowance, results paired with the bodies sent)
+ * and `bulkWrite`, the `send` of Update Many and the discount operations on top of it.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { decodedList } from '../../answers/read';
+import { idOrNull, shapeBulkResult } from '../../answers/bulkResults';
+import type { AnswerSchema } from '../../answers/schemas';
+import { LIMITS, RATE_LIMITS } from '../../transport/endpoints';
+import { asNodeError } from '../../transport/errors';
+import { chunkBySize, sendEachChunk } from '../../transport/batches';
+import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../../transport/send';
+import { readSimplify } from '../../values/values';
+import { problemText, type BatchOutput, type BulkOperation } from './run';
+
+export interface BulkRequests {
+	route: Route;
+	request: { method: 'PUT' | 'POST'; url: string };
+	/** Where the list goes in the body; the body is the list itself without one. */
+	listKey?: string;
+	/** Each body alone, as one object: a service that takes one entry per request (Import, where it binds no list). */
+	oneObject?: boolean;
+	maxItems: number;
+	answer: AnswerSchema;
+	/** The results paired with the bodies sent: one per body, in the order sent, then any results beyond them. */
+	pairResults: (results: INodeExecutionData[], sent: IDataObject[]) => INodeExecutionData[];
+	/** An entry's id, when entries with the same id must reach the service in the user's order. */
+	idOf?: (body: IDataObject) => string | undefined;
+}
+
+/** One body's result, or the failure of its request (the same for all the request's bodies). */
+type BulkOutcome = { ok: true; result: IDataObject } | { ok: false; error: unknown; message: string };
+
+/**
+ * Sends `bodies` in requests within the service's item and size limits, overlapped within the
+ * group's in-flight allowance. One outcome per body, in order: a request that fails after its
+ * retries fails its own bodies while the others stand.
+ */
+export async function sendInBulk(
+	exec: IExecuteFunctions,
+	requests: BulkRequests,
+	bodies: IDataObject[],
+	settings: SendSettings,
+): Promise<BulkOutcome[]> {
+	const chunks = chunkBySize(bodies, requests.oneObject ? 1 : requests.maxItems, LIMITS.bulkRequestBytes);
+	const sent = await sendEachChunk(
+		chunks,
+		RATE_LIMITS[requests.route.group].inFlight,
+		async (chunk) => {
+			const body = requests.oneObject ? chunk[0] : requests.listKey ? { [requests.listKey]: chunk } : chunk;
+			const response = await sendAuthenticated(exec, requests.route, { ...requests.request, body, json: true }, settings);
+			return requests.pairResults(
+				decodedList(exec, response, requests.answer).map((json) => ({ json })),
+				chunk,
+			);
+		},
+		requests.idOf,
+	);
+	return sent.flatMap((outcome, index): BulkOutcome[] => {
+		// A request's results beyond its bodies (an answer that repeats one) name no body sent: dropped
+		// here, so that they cannot take the place of the next request's results.
+		if (outcome.ok) return outcome.value.slice(0, chunks[index].length).map(({ json }) => ({ ok: true, result: json }));
+		const failure: BulkOutcome = { ok: false, error: outcome.error, message: asNodeError(exec.getNode(), outcome.error).message };
+		return chunks[index].map(() => failure);
+	});
+}
+
+export interface BulkWrite<Checked> extends BulkRequests {
+	body: (value: Checked) => IDataObject;
+	/** The id an invalid entry comes out with (it was never sent); none for a new discount, which has no id of its own. */
+	idOfInvalid?: (raw: IDataObject) => unknown;
+	/** What the output says about how an entry went out (a value converted), beside its result. */
+	notesOf?: (value: Checked) => string[] | undefined;
+}
+
+/**
+ * The `send` of Update Many, Discount Schedule and Discount Update: the valid entries sent with
+ * `sendInBulk`, invalid entries reported in their place. When every request failed, the batch fails
+ * with that error (nothing was written: an error, not rows).
+ */
+export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Checked>['send'] {
+	return async (exec, batch) => {
+		const first = batch.entries[0].ctx;
+		const simplify = readSimplify(first);
+		const valid = batch.entries.filter((entry) => entry.problem === undefined);
+		const bodies = valid.map((entry) => write.body(entry.value as Checked));
+		const outcomes = await sendInBulk(exec, write, bodies, sendSettingsOf(first));
+		const firstOutcome = outcomes[0];
+		if (firstOutcome && !firstOutcome.ok && outcomes.every((outcome) => !outcome.ok)) throw asNodeError(exec.getNode(), firstOutcome.error);
+		const results = outcomes.map((outcome, index): IDataObject =>
+			outcome.ok
+				? outcome.result
+				: { id: idOrNull(write.idOfInvalid?.(bodies[index])), success: false, error: `The bulk request failed: ${outcome.message}`, input: bodies[index] },
+		);
+		let next = 0;
+		return batch.entries.map((entry, position): BatchOutput => {
+			if (entry.problem) {
+				const json = { id: idOrNull(write.idOfInvalid?.(entry.raw)), success: false, error: problemText(entry.problem), input: entry.raw };
+				return { json, entry: position };
+			}
+			const result = results[next++];
+			const json = shapeBulkResult(result as Parameters<typeof shapeBulkResult>[0], simplify);
+			const notes = write.notesOf?.(entry.value as Checked);
+			if (notes) json.notes = notes;
+			return { json, entry: position, rejected: result.success === false };
+		});
+	};
+}

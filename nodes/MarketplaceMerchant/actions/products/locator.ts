@@ -1,0 +1,135 @@
+/**
+ * The product locator of Product Update, Update Many rows, Price Get Many and Discount Schedule
+ * rows: From List (search by name, SKU or EAN, `searchProducts`), By ID, and By EAN, looked up
+ * with Get Many's `ean` filter (eans.ts) before anything else is sent. A plain value (older
+ * workflows, JSON entries) is By ID.
+ */
+import {
+	NodeOperationError,
+	type IDataObject,
+	type ILoadOptionsFunctions,
+	type INodeListSearchResult,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { ANSWERS } from '../../answers/schemas';
+import { decodedList, decodedNumber } from '../../answers/read';
+import { PATHS } from '../../transport/endpoints';
+import { sendAuthenticated, type AuthenticatedContext } from '../../transport/send';
+import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { readId, readWholeNumber, shownPrice } from '../../values/numbers';
+import { EAN_RULE, readEan, readLocator, readText } from '../../values/values';
+import { locatorField } from '../common';
+import { lookUpEans } from './eans';
+import { CATALOGUE } from './fields';
+
+/** Products per page of the editor's list: n8n asks for the next page as the user scrolls. */
+const SEARCH_PAGE_SIZE = 50;
+
+const MODES = { list: 'From List', id: 'By ID', ean: 'By EAN' };
+
+const regexCheck = (regex: string, errorMessage: string) => [{ type: 'regex', properties: { regex, errorMessage } }];
+const ID_CHECK = regexCheck('^\\s*[0-9]+\\s*$', 'A product ID is a whole number, e.g. 100001');
+const EAN_CHECK = regexCheck('^\\s*[0-9]{8,14}\\s*$', `${EAN_RULE}, e.g. 8600123456782`);
+
+/** `product` says which product the field is for. */
+export function productLocatorField({ name, product = 'The product' }: { name: string; product?: string }): INodeProperties {
+	const ways = 'pick it from the list (search by name, SKU or EAN), give its ID (the API calls it merchantInventoryId), or give its EAN';
+	return locatorField('Product ID', name, `${product}: ${ways}`, {
+		list: { placeholder: 'Select a product...', searchListMethod: 'searchProducts' },
+		modes: [
+			{ displayName: MODES.id, name: 'id', type: 'string', placeholder: 'e.g. 100001', validation: ID_CHECK },
+			{ displayName: MODES.ean, name: 'ean', type: 'string', placeholder: 'e.g. 8600123456782', validation: EAN_CHECK },
+		],
+	});
+}
+
+type ProductRef = { id: number } | { ean: string };
+
+/** Only checks the value: an EAN is looked up later, once every other value of the item is checked. */
+export function readProductRef(ctx: ValueContext, field: string, value: unknown): ProductRef {
+	const locator = readLocator(ctx, field, value, MODES);
+	return locator.mode === 'ean' ? { ean: readEan(ctx, field, locator.value) } : { id: readId(ctx, field, locator.value) };
+}
+
+/** What a product value names, for labels (`EAN 8600892210086`); undefined when invalid: its own check says why. */
+export function productNamedBy(ctx: ValueContext, value: unknown): string | undefined {
+	try {
+		const ref = readProductRef(ctx, 'Product', value);
+		return 'ean' in ref ? `EAN ${ref.ean}` : `Product ID ${ref.id}`;
+	} catch {
+		return undefined;
+	}
+}
+
+export type NamedProductRef = { field: string; ref: ProductRef };
+
+/** The product ID of every reference, in order, or why it has none. */
+async function lookUpProductIds(
+	sender: AuthenticatedContext,
+	refs: Array<NamedProductRef & { ctx: ValueContext }>,
+): Promise<Array<number | NodeOperationError>> {
+	const eans = [...new Set(refs.flatMap(({ ref }) => ('ean' in ref ? [ref.ean] : [])))];
+	// Products given by ID alone look nothing up.
+	const found = eans.length === 0 ? new Map<string, number[]>() : await lookUpEans(sender, eans);
+	return refs.map(({ ctx, field, ref }) => {
+		if ('id' in ref) return ref.id;
+		const ids = found.get(ref.ean) ?? [];
+		if (ids.length === 1) return ids[0];
+		if (ids.length === 0) {
+			return invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list');
+		}
+		const problem = `${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`;
+		return invalidInput(ctx, field, problem, 'Give the product by its ID instead');
+	});
+}
+
+/** The `resolve` of a bulk operation whose entries name a product: each gets its ID, or is invalid when its EAN names none or several. */
+export async function resolveEntryProducts<Checked extends { product: NamedProductRef; productId?: number }>(
+	sender: AuthenticatedContext,
+	entries: Array<{ ctx: ValueContext; value?: Checked; problem?: NodeOperationError }>,
+): Promise<void> {
+	const ids = await lookUpProductIds(sender, entries.map(({ ctx, value }) => ({ ctx, ...(value as Checked).product })));
+	entries.forEach((entry, index) => {
+		const id = ids[index];
+		if (id instanceof NodeOperationError) entry.problem = id;
+		else (entry.value as Checked).productId = id;
+	});
+}
+
+/** The product IDs of one item's references; the first that has none fails the item. */
+export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
+	const ids = await lookUpProductIds(ctx, refs.map((ref) => ({ ...ref, ctx })));
+	const problem = ids.find((id): id is NodeOperationError => id instanceof NodeOperationError);
+	if (problem) throw problem;
+	return ids as number[];
+}
+/** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values/numbers.ts `shownPrice`). */
+function listEntryName(product: IDataObject): string {
+	const price = decodedNumber(product.basePrice);
+	const stock = decodedNumber(product.stockLevel);
+	return [
+		isBlank(product.name) ? `Product ${String(product.id)}` : String(product.name),
+		price === null ? undefined : shownPrice(price),
+		stock === null ? undefined : `stock ${stock}`,
+		isBlank(product.sku) ? undefined : `SKU ${String(product.sku)}`,
+		isBlank(product.ean) ? undefined : `EAN ${String(product.ean)}`,
+	]
+		.filter((part) => part !== undefined)
+		.join(' · ');
+}
+
+/** From List: Get Many's `search` (name, SKU and EAN), a page at a time; the token is the next page number. */
+export async function searchProducts(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = isBlank(paginationToken) ? 0 : readWholeNumber(this, 'Page', paginationToken, 0);
+	const qs: IDataObject = { page, size: SEARCH_PAGE_SIZE };
+	if (!isBlank(filter)) qs.search = readText(this, 'Search', filter);
+	const response = await sendAuthenticated(this, CATALOGUE, { method: 'GET', url: PATHS.products, qs });
+	const products = decodedList(this, response, ANSWERS.products);
+	return {
+		results: products.map((product) => ({ name: listEntryName(product), value: String(product.id) })),
+		// A page shorter than asked for is the last one (the answers carry no paging metadata).
+		paginationToken: products.length < SEARCH_PAGE_SIZE ? undefined : String(page + 1),
+	};
+}
+
