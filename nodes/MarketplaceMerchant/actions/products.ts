@@ -9,7 +9,6 @@
  */
 import {
 	NodeOperationError,
-	sleep,
 	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
@@ -18,7 +17,8 @@ import {
 
 import { ANSWERS, decodedList, decodedNumber } from '../answers/answers';
 import { LIMITS, PATHS } from '../transport/endpoints';
-import { CREDENTIAL_TYPE, normalizeBaseUrl, runOf, sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/engine';
+import { PerRunGathering } from '../transport/perRun';
+import { CREDENTIAL_TYPE, normalizeBaseUrl, sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/engine';
 import {
 	VAT_RATES,
 	describeValue,
@@ -396,29 +396,14 @@ function chunked<T>(list: T[], size: number): T[][] {
 }
 
 /**
- * The look-ups of one node run, gathered: Product › Update and Price Get Many look up per input
- * item, and RoutingNode starts every item in one synchronous loop, so the EANs the items ask for
- * before the next turn of the event loop go out together.
+ * The look-ups of one node run, gathered (transport/perRun.ts): Product › Update and Price Get Many
+ * look up per input item, and the EANs the items of one run ask for go out together.
  */
-const gatheringByRun = new WeakMap<object, { eans: Set<string>; found: Promise<Map<string, number[]>> }>();
+const eanLookUps = new PerRunGathering<string[], Map<string, number[]>>();
 
 async function lookUpEans(ctx: AuthenticatedContext, eans: string[]): Promise<Map<string, number[]>> {
-	const run = runOf(ctx);
 	if (eans.length === 0) return new Map();
-	if (!run) return await productIdsByEan(ctx, eans);
-	let gathering = gatheringByRun.get(run);
-	if (!gathering) {
-		const gathered = new Set<string>();
-		const found = (async () => {
-			await sleep(0);
-			gatheringByRun.delete(run);
-			return await productIdsByEan(ctx, [...gathered]);
-		})();
-		gathering = { eans: gathered, found };
-		gatheringByRun.set(run, gathering);
-	}
-	for (const ean of eans) gathering.eans.add(ean);
-	return await gathering.found;
+	return await eanLookUps.join(ctx, '', eans, async (asked) => await productIdsByEan(ctx, [...new Set(asked.flat())])).result;
 }
 
 /** The product ID of every reference, in order, or why it has none. */
