@@ -114,7 +114,7 @@ describe('The project files one request runs', () => {
 		);
 	});
 
-	it('a New Invoice poll that emits one invoice: 9 files of code', async () => {
+	it('a New Invoice poll that emits one invoice: 10 files of code', async () => {
 		await start();
 		let staticData = {};
 		let polls = 0;
@@ -129,8 +129,9 @@ describe('The project files one request runs', () => {
 		});
 		expect(files).toEqual(
 			[
-				`${N}actions/documents/documents.ts`,
-				`${N}actions/documents/fields.ts`,
+				`${N}families/documents/documents.ts`,
+				`${N}families/documents/fields.ts`,
+				`${N}families/read.ts`,
 				`${N}values/dates.ts`,
 				'nodes/MarketplaceMerchantTrigger/MarketplaceMerchantTrigger.node.ts',
 				'nodes/MarketplaceMerchantTrigger/cursor.ts',

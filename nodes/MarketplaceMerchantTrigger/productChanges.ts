@@ -9,11 +9,11 @@
 import { type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { DAY_MS, basicProductsModifiedAfter, formatUtcTimestamp, startOfUtcDay } from '../MarketplaceMerchant/values/dates';
-import { isPlainObject, readSimplify } from '../MarketplaceMerchant/values/values';
+import { isPlainObject, priceInCents, readSimplify } from '../MarketplaceMerchant/values/values';
 import { ANSWERS, decodedNumber } from '../MarketplaceMerchant/answers/answers';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
-import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
-import { priceInCents } from '../MarketplaceMerchant/actions/products';
+import { listOf } from '../MarketplaceMerchant/families/read';
+import { TEST_EVENT_DAYS, pollReader, type PollResult } from './poll';
 import { nodeError } from '../MarketplaceMerchant/transport/engine';
 
 export const PRODUCT_CHANGED = 'productChanged';
@@ -122,11 +122,11 @@ interface ModifiedSince {
 async function productsModifiedSince(ctx: IPollFunctions, since: ModifiedSince | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
 	const filter = since === undefined ? {} : basicProductsModifiedAfter(since.time, since.day);
 	const size = LIMITS.basicProductsPageSize;
+	const read = pollReader(ctx);
 	const products: IDataObject[] = [];
 	for (let page = 0; page < maxPages; page++) {
 		const what = `${since === undefined ? 'the products' : `the products modified since ${formatUtcTimestamp(since.time)}`} (page ${page})`;
-		const answer = await getFromService(ctx, 'catalogue', PATHS.basicProducts, { ...filter, page, size }, what, ANSWERS.basicProducts);
-		const list = listOf(ctx, answer, what);
+		const list = listOf(ctx.getNode(), await read('catalogue', PATHS.basicProducts, { ...filter, page, size }, what, ANSWERS.basicProducts), what);
 		products.push(...list.filter(isPlainObject));
 		if (list.length < size) break;
 	}

@@ -53,10 +53,8 @@ import { locatorField, textField } from './common';
  */
 export const CATALOGUE: Route = { group: 'catalogue', idempotent: true };
 
-/** How every price comparison is made (Sync, the trigger's Product Changed): 1299.00 and a float's 1299.9999999 are one price. */
-export function priceInCents(price: number): number {
-	return Math.round(price * 100);
-}
+// Beside the price reader (values.ts), where the trigger finds it too; syncPlan.ts takes it from here.
+export { priceInCents } from '../values/values';
 
 export const PRICE_FORMS = 'At most 2 decimals, written as Options › Number Format says: Plain (the default) 1299 or 1299.50, Serbian 1.299,50, English 1,299.50';
 

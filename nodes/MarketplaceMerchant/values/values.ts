@@ -294,6 +294,11 @@ function numberReader(rules: NumberRules): NumberReader {
 
 export const readId = numberReader({ whole: true, min: 1, kind: 'a product ID (a whole number)' });
 export const readPrice = numberReader({ min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT, data: true });
+
+/** How every price comparison is made (Sync, the trigger's Product Changed): 1299.00 and a float's 1299.9999999 are one price. */
+export function priceInCents(price: number): number {
+	return Math.round(price * 100);
+}
 export const readStockLevel = numberReader({ whole: true, min: 0, kind: 'a stock level (a whole number)', data: true });
 /** A stock level that may be below 0 (an ERP's oversold item): what to send for it is the writer's rule (products.ts, `readStockToSend`). */
 export const readSignedStockLevel = numberReader({ whole: true, signed: true, kind: 'a stock level (a whole number)', data: true });
