@@ -14,7 +14,7 @@ import { ANSWERS, decodedNumber } from '../MarketplaceMerchant/answers/answers';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { listOf } from '../MarketplaceMerchant/families/read';
 import { TEST_EVENT_DAYS, pollReader, type PollResult } from './poll';
-import { nodeError } from '../MarketplaceMerchant/transport/engine';
+import { nodeError, readAllPages } from '../MarketplaceMerchant/transport/engine';
 
 export const PRODUCT_CHANGED = 'productChanged';
 
@@ -118,19 +118,23 @@ interface ModifiedSince {
 	day: Date;
 }
 
-/** The basic products modified since (without a bound: the whole catalogue), in pages of 2,500. */
+/**
+ * The basic products modified since (without a bound: the whole catalogue), in pages of 2,500,
+ * paged as every catalogue read is (engine.ts `readAllPages`), one page at a time: a poll asks for
+ * no page past the last.
+ */
 async function productsModifiedSince(ctx: IPollFunctions, since: ModifiedSince | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
 	const filter = since === undefined ? {} : basicProductsModifiedAfter(since.time, since.day);
 	const size = LIMITS.basicProductsPageSize;
 	const read = pollReader(ctx);
-	const products: IDataObject[] = [];
-	for (let page = 0; page < maxPages; page++) {
+	const fetchPage = async (page: number) => {
 		const what = `${since === undefined ? 'the products' : `the products modified since ${formatUtcTimestamp(since.time)}`} (page ${page})`;
 		const list = listOf(ctx.getNode(), await read('catalogue', PATHS.basicProducts, { ...filter, page, size }, what, ANSWERS.basicProducts), what);
-		products.push(...list.filter(isPlainObject));
-		if (list.length < size) break;
-	}
-	return products;
+		// Counted before the filter: a short page (of the answer, not of its objects) is the last.
+		return list.map((product) => (isPlainObject(product) ? product : undefined));
+	};
+	const pages = await readAllPages(size, 1, fetchPage, undefined, maxPages * size);
+	return pages.filter((product): product is IDataObject => product !== undefined);
 }
 
 function fingerprintOf(product: IDataObject): Fingerprint {
