@@ -41,7 +41,7 @@ const addSelection: PreSendAction = async function (requestOptions) {
 	return { ...withDates, qs: { ...withDates.qs, suborderIds: suborderIds.join(',') } };
 };
 
-/** The links of one answer; which suborders were asked is known only to the request (see `askOnce`). */
+/** The links of one answer; which suborders were asked is known only to the request (see `askerOf`). */
 const readDocumentLinks: PostReceiveFunction = async function (_items, response) {
 	return flattenDocumentLinks(decodeAnswer(this, response, ANSWERS.invoiceUrls)).map((link) => ({ json: link }));
 };
