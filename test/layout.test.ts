@@ -2,7 +2,9 @@
  * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
  * pieces shared by several resources (the files directly under actions/, and actions/bulk/), never another
  * resource's folder; the engine (transport/, answers/, values/) never imports the operations or
- * the node above it, and its layers import only the layers below them; the trigger uses the node's families, never the other way round. Tests
+ * the node above it, and its layers import only the layers below them; families/ (what the node's
+ * operations and the trigger share: the documents client) imports only the engine below it; the
+ * trigger uses families/ and the engine, never actions/, and the node never the trigger. Tests
  * mirror actions/: each operation file has its test file at the same place under test/actions/.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -87,6 +89,7 @@ describe('Layout of nodes/', () => {
 		'transport/send',
 		'transport/batches',
 		'transport/routing',
+		'transport/perRun',
 		'answers/schemas',
 		'answers/xml',
 		'answers/read',
@@ -115,6 +118,27 @@ describe('Layout of nodes/', () => {
 			.filter((file) => helpers.test(readFileSync(file, 'utf8')))
 			.map((file) => path.relative(ROOT, file));
 		expect(callers).toEqual(['nodes/MarketplaceMerchant/transport/send.ts']);
+	});
+
+	it('families/ imports only downwards: transport/, answers/, values/ (and families/ itself)', () => {
+		const upward = tsFilesUnder(path.join(NODES, 'MarketplaceMerchant', 'families')).flatMap((file) =>
+			importsOf(file)
+				.map((specifier) => path.relative(path.join(NODES, 'MarketplaceMerchant'), path.resolve(path.dirname(file), specifier)))
+				.filter((target) => !['families', 'transport', 'answers', 'values'].includes(target.split(path.sep)[0]))
+				.map((target) => `${path.relative(NODES, file)} -> ${target}`),
+		);
+		expect(upward).toEqual([]);
+	});
+
+	it('keeps the trigger out of actions/: it fetches through families/', () => {
+		const TRIGGER = path.join(NODES, 'MarketplaceMerchantTrigger');
+		const intoActions = tsFilesUnder(TRIGGER).flatMap((file) =>
+			importsOf(file)
+				.map((specifier) => path.relative(path.join(NODES, 'MarketplaceMerchant'), path.resolve(path.dirname(file), specifier)))
+				.filter((target) => target.split(path.sep)[0] === 'actions')
+				.map((target) => `${path.relative(NODES, file)} -> ${target}`),
+		);
+		expect(intoActions).toEqual([]);
 	});
 
 	it('keeps the node free of the trigger', () => {

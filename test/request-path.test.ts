@@ -156,8 +156,9 @@ describe('The project files one request runs', () => {
 		});
 		expect(files).toEqual(
 			[
-				`${N}actions/documents/documents.ts`,
-				`${N}actions/documents/fields.ts`,
+				`${N}families/documents/documents.ts`,
+				`${N}families/documents/fields.ts`,
+				`${N}families/read.ts`,
 				`${N}values/dates.ts`,
 				'nodes/MarketplaceMerchantTrigger/MarketplaceMerchantTrigger.node.ts',
 				'nodes/MarketplaceMerchantTrigger/cursor.ts',

@@ -1,8 +1,8 @@
 import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 
-import { booleanField, optionsCollection, simplifyField } from '../MarketplaceMerchant/actions/common';
-import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/actions/documents/fields';
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/send';
+import { booleanField, optionsCollection, simplifyField } from '../MarketplaceMerchant/families/fields';
+import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/families/documents/fields';
 import { testMerchantCredential } from '../MarketplaceMerchant/transport/credential';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';

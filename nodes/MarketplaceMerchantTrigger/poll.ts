@@ -2,30 +2,19 @@
  * One poll of New Invoice / New Invoice Correction: the documents since the cursor (or, for "Fetch
  * Test Event", the newest one), the new ones emitted with their PDFs, then the cursor moved.
  */
-import { createHash } from 'crypto';
-import type { IDataObject, IN8nHttpFullResponse, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import {
-	DOCUMENTS,
-	attachPdfsOfDocuments,
-	documentIdOf,
-	flattenDocumentLinks,
-	invoicedDateOf,
-	simplifyDocument,
-	type AskForLinks,
-	type DocumentKind,
-} from '../MarketplaceMerchant/actions/documents/documents';
-import { rangeQuery, readInvoiceType, type InvoiceTypeFilter } from '../MarketplaceMerchant/actions/documents/fields';
+import { DOCUMENTS, dedupeKeyOf, documentsIn, invoicedDateOf, oldestFirst, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/families/documents/documents';
+import { binaryPropertyOf, readInvoiceType } from '../MarketplaceMerchant/families/documents/fields';
+import { attachPdfsOfDocuments } from '../MarketplaceMerchant/families/documents/pdfs';
+import { endpointReader, type ReadEndpoint } from '../MarketplaceMerchant/families/read';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
-import { ANSWERS, type AnswerSchema } from '../MarketplaceMerchant/answers/schemas';
-import { decodeAnswer } from '../MarketplaceMerchant/answers/read';
-import { isBlank, isPlainObject } from '../MarketplaceMerchant/values/labels';
+import { joinSentences, nodeError } from '../MarketplaceMerchant/transport/errors';
+import { isBlank } from '../MarketplaceMerchant/values/labels';
+import { readDate, readSimplify } from '../MarketplaceMerchant/values/values';
 import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
-import { readDate, readFlag, readSimplify } from '../MarketplaceMerchant/values/values';
-import type { EndpointGroup } from '../MarketplaceMerchant/transport/endpoints';
-import { asNodeError, isNothingFound, joinSentences, nodeError, serviceError, statusOf } from '../MarketplaceMerchant/transport/errors';
-import { sendAuthenticated } from '../MarketplaceMerchant/transport/send';
 import { EventCursor, type DateWindow } from './cursor';
+import { readFlag } from '../MarketplaceMerchant/values/values';
 
 /** The events the trigger fires on; each keeps its own state under this key in static data. */
 type TriggerEvent = 'invoice' | 'invoiceCorrection';
@@ -62,48 +51,22 @@ function readSettings(ctx: IPollFunctions) {
 		type: readInvoiceType(ctx, ctx.getNodeParameter('invoiceType', 'all')),
 		simplify: readSimplify(ctx),
 		downloadPdfs,
-		binaryProperty: downloadPdfs ? (ctx.getNodeParameter('binaryPropertyName', 'data') as string) : 'data',
+		binaryProperty: downloadPdfs ? binaryPropertyOf(ctx, 'binaryPropertyName') : 'data',
 		lookBackMs: lookBackMinutes * 60_000,
 		startFrom,
 	};
 }
 
-/** With `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") reads as no answer; an error says what was being read. */
-export async function getFromService(
-	ctx: IPollFunctions,
-	group: EndpointGroup,
-	path: string,
-	qs: IDataObject,
-	what: string,
-	answer: AnswerSchema,
-	notFoundIsEmpty = false,
-): Promise<unknown> {
-	let response: IN8nHttpFullResponse;
-	try {
-		response = await sendAuthenticated(ctx, { group, idempotent: true }, { method: 'GET', url: path, qs, timeout: REQUEST_TIMEOUT_MS });
-	} catch (error) {
-		const status = statusOf(error);
-		if (notFoundIsEmpty && isNothingFound(error)) return undefined;
-		const failure = asNodeError(ctx.getNode(), error);
+/**
+ * How the trigger reads the service (documents through families/documents/, products): a failure
+ * says what was being read and that the next poll asks for the same period again.
+ */
+export function pollReader(ctx: IPollFunctions): ReadEndpoint {
+	return endpointReader(ctx, { timeoutMs: REQUEST_TIMEOUT_MS }, (failure, what, status) => {
 		failure.message = `Could not read ${what}${status === undefined ? '' : ` (HTTP ${status})`}: ${failure.message}`;
 		failure.description = joinSentences(failure.description, 'Nothing was skipped: the next poll asks for the same period again.');
-		throw failure;
-	}
-	return decodeAnswer(ctx, response, answer);
-}
-
-/** A list answer (none is empty), or an error when it is something else. */
-export function listOf(ctx: IPollFunctions, answer: unknown, what: string): unknown[] {
-	if (answer === undefined || answer === null) return [];
-	if (Array.isArray(answer)) return answer;
-	const message = `The service answered the request for ${what} with something that is not a list`;
-	throw serviceError(ctx.getNode(), { body: JSON.stringify(answer).slice(0, 200) } as JsonObject, { message });
-}
-
-async function fetchDocuments(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, type: InvoiceTypeFilter): Promise<IDataObject[]> {
-	const what = `${DOCUMENTS[kind].label}s from ${formatIsoUtc(window.from)} to ${formatIsoUtc(window.to)}`;
-	const answer = await getFromService(ctx, 'orders', DOCUMENTS[kind].listPath, rangeQuery(window, type), what, DOCUMENTS[kind].answer);
-	return listOf(ctx, answer, what).filter(isPlainObject);
+		return failure;
+	});
 }
 
 /** `at`, the sort key: the invoiced date, or the end of the window that returned the document. */
@@ -112,19 +75,10 @@ type Emission = { document: IDataObject; item: INodeExecutionData; at: number };
 /**
  * Links are asked for by suborder id (the window narrows the search) and downloaded at once: they
  * expire after about 10 minutes. A document without a link says so in `pdfError`; the files are
- * named as the node names them (documents.ts).
+ * named as the node names them (families/documents/pdfs.ts).
  */
 async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, entries: Emission[], binaryProperty: string): Promise<void> {
-	const ask: AskForLinks = async (query, requested) => {
-		const what = `the PDF links of ${requested.length} ${DOCUMENTS[kind].label}(s)`;
-		return flattenDocumentLinks(await getFromService(ctx, 'orders', DOCUMENTS[kind].linksPath, query, what, ANSWERS.invoiceUrls, true), requested);
-	};
-	await attachPdfsOfDocuments(ctx, kind, entries, { windows: [window], wholeRange: false }, ask, binaryProperty);
-}
-
-/** A document without an id (never seen on the live service) is known by its content. */
-function dedupeKeyOf(document: IDataObject, kind: DocumentKind): string {
-	return documentIdOf(document, kind) ?? `#${createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24)}`;
+	await attachPdfsOfDocuments(ctx, kind, entries, { windows: [window], wholeRange: false }, pollReader(ctx), binaryProperty);
 }
 
 function toItem(document: IDataObject, event: TriggerEvent, settings: TriggerSettings): INodeExecutionData {
@@ -206,7 +160,7 @@ async function newDocumentsIn(
 ): Promise<{ emissions: Emission[]; handledUpTo: Date }> {
 	const kind = KIND_OF_EVENT[event];
 	// Undated documents first: a step boundary needs the date of the first document left over.
-	const documents = oldestFirst(await fetchDocuments(ctx, kind, window, settings.type));
+	const documents = oldestFirst(await documentsIn(pollReader(ctx), ctx.getNode(), kind, window, settings.type));
 	const dated = documents.map((document) => ({ document, invoicedAt: invoicedDateOf(document) }));
 	const stepSize = settings.downloadPdfs ? DOCUMENTS_PER_PDF_STEP : Math.max(dated.length, 1);
 	const emissions: Emission[] = [];
@@ -238,7 +192,7 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 	for (const event of settings.events) {
 		const kind = KIND_OF_EVENT[event];
 		for (const period of periods) {
-			const newest = oldestFirst(await fetchDocuments(ctx, kind, period, settings.type)).at(-1);
+			const newest = oldestFirst(await documentsIn(pollReader(ctx), ctx.getNode(), kind, period, settings.type)).at(-1);
 			if (!newest) continue;
 			const emission: Emission = { document: newest, item: toItem(newest, event, settings), at: invoicedDateOf(newest)?.getTime() ?? 0 };
 			if (settings.downloadPdfs) await attachPdfs(ctx, kind, period, [emission], settings.binaryProperty);
@@ -254,10 +208,4 @@ export async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutio
 		});
 	}
 	return inInvoicedOrder(emissions);
-}
-
-/** Undated documents first; of equal dates (the sort is stable) in the order listed. */
-function oldestFirst(documents: IDataObject[]): IDataObject[] {
-	const at = (document: IDataObject) => invoicedDateOf(document)?.getTime() ?? Number.MIN_SAFE_INTEGER;
-	return documents.sort((a, b) => at(a) - at(b));
 }

@@ -16,7 +16,9 @@ import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { isPlainObject } from '../MarketplaceMerchant/values/labels';
 import { exactCents } from '../MarketplaceMerchant/values/numbers';
 import { readSimplify } from '../MarketplaceMerchant/values/values';
-import { TEST_EVENT_DAYS, getFromService, listOf, type PollResult } from './poll';
+import { listOf } from '../MarketplaceMerchant/families/read';
+import { TEST_EVENT_DAYS, pollReader, type PollResult } from './poll';
+import { readAllPages } from '../MarketplaceMerchant/transport/batches';
 
 export const PRODUCT_CHANGED = 'productChanged';
 
@@ -113,19 +115,23 @@ interface ModifiedSince {
 	day: Date;
 }
 
-/** The basic products modified since (without a bound: the whole catalogue), in pages of 2,500. */
+/**
+ * The basic products modified since (without a bound: the whole catalogue), in pages of 2,500,
+ * paged as every catalogue read is (engine.ts `readAllPages`), one page at a time: a poll asks for
+ * no page past the last.
+ */
 async function productsModifiedSince(ctx: IPollFunctions, since: ModifiedSince | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {
 	const filter = since === undefined ? {} : basicProductsModifiedAfter(since.time, since.day);
 	const size = LIMITS.basicProductsPageSize;
-	const products: IDataObject[] = [];
-	for (let page = 0; page < maxPages; page++) {
+	const read = pollReader(ctx);
+	const fetchPage = async (page: number) => {
 		const what = `${since === undefined ? 'the products' : `the products modified since ${formatUtcTimestamp(since.time)}`} (page ${page})`;
-		const answer = await getFromService(ctx, 'catalogue', PATHS.basicProducts, { ...filter, page, size }, what, ANSWERS.basicProducts);
-		const list = listOf(ctx, answer, what);
-		products.push(...list.filter(isPlainObject));
-		if (list.length < size) break;
-	}
-	return products;
+		const list = listOf(ctx.getNode(), await read('catalogue', PATHS.basicProducts, { ...filter, page, size }, what, ANSWERS.basicProducts), what);
+		// Counted before the filter: a short page (of the answer, not of its objects) is the last.
+		return list.map((product) => (isPlainObject(product) ? product : undefined));
+	};
+	const pages = await readAllPages(size, 1, fetchPage, undefined, maxPages * size);
+	return pages.filter((product): product is IDataObject => product !== undefined);
 }
 
 function fingerprintOf(product: IDataObject): Fingerprint {

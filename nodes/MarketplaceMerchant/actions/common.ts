@@ -12,6 +12,9 @@ import type { AnswerSchema } from '../answers/schemas';
 import { readInto, type Shaping } from '../answers/read';
 import { fieldPath } from '../values/labels';
 import { NUMBER_FORMAT_OPTION_NAME } from '../values/numbers';
+import { booleanField, optionsCollection, simplifyField } from '../families/fields';
+// Shared with the trigger, so defined below actions/ (families/fields.ts); the operations take them from here.
+export { booleanField, optionsCollection, simplifyField };
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
@@ -51,11 +54,6 @@ export function textField(displayName: string, name: string, description: string
 	return { displayName, name, type: 'string', default: '', description, ...more };
 }
 
-/** Off by default (n8n's lint reads the default from a literal): a field on by default overrides it. */
-export function booleanField(displayName: string, name: string, description: string): INodeProperties {
-	return { displayName, name, type: 'boolean', default: false, description };
-}
-
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		booleanField('Return All', 'returnAll', 'Whether to return all results or only up to a given limit'),
@@ -93,11 +91,6 @@ export function locatorField(
 	};
 }
 
-/** On by default: the flat summary is what a no-code user wants; the full answer is one click away. */
-export function simplifyField(description: string): INodeProperties {
-	return { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description };
-}
-
 /**
  * Options › Number Format, of every operation that reads prices, stock or weights from the user's
  * data (read by values/numbers.ts `readNumberFormat` only). Plain by default, as the node always read.
@@ -115,11 +108,6 @@ export const NUMBER_FORMAT_OPTION: INodeProperties = {
 	description:
 		'How the numbers of your data (prices, stock, weights) are written where they come as text, as in a CSV export. Stated, never guessed: 1,299 could be either. A value that does not fit is refused; numbers that are already numbers are taken as they are.',
 };
-
-/** An operation's "Options" collection: settings of the node rather than fields of the request. */
-export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
-}
 
 /** Simplify and Fail on Item Errors of the bulk writes (read by answers/bulkResults.ts, `finishBulkResults`), and an operation's own `options`. */
 export function bulkResultFields(options: INodeProperties[] = []): INodeProperties[] {

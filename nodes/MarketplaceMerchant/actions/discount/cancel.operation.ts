@@ -10,10 +10,10 @@ import {
 
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
-import { runOf } from '../../transport/routing';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { serviceError, statusOf } from '../../transport/errors';
 import type { Shaping } from '../../answers/read';
+import { OncePerRun } from '../../transport/perRun';
 import { pacedRouting } from '../common';
 import { RESOURCE, discountLocatorField, readDiscountId } from './shared';
 import type { OperationModule } from '../contract';
@@ -49,26 +49,16 @@ async function sendCancellation(ctx: IExecutePaginationFunctions, requestData: R
  * The cancellations of one node run, by discount ID. A fixed Discount ID on every item of a run
  * (after a Get Many of 9 discounts) names one discount 9 times: it is cancelled once, and every
  * item that names it gets that one outcome, so that no item meets "already cancelled" for what an
- * earlier item of the same run did. Keyed by the run's execute data (transport/routing.ts `runOf`), the same
- * object for every item of one run; a later run (a loop) cancels again and meets the service's
- * answer as before.
+ * earlier item of the same run did (transport/perRun.ts, `OncePerRun`); a later run (a loop)
+ * cancels again and meets the service's answer as before.
  */
-const cancellationsByRun = new WeakMap<object, Map<string, Promise<INodeExecutionData[]>>>();
+const cancellations = new OncePerRun<INodeExecutionData[]>();
 
 async function cancelOncePerRun(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const run = runOf(this);
-	if (!run) return await sendCancellation(this, requestData);
-	const discountId = discountIdOf(this);
-	const cancellations = cancellationsByRun.get(run) ?? new Map<string, Promise<INodeExecutionData[]>>();
-	cancellationsByRun.set(run, cancellations);
-	let cancellation = cancellations.get(discountId);
-	if (!cancellation) {
-		cancellation = sendCancellation(this, requestData);
-		cancellations.set(discountId, cancellation);
-		return await cancellation;
-	}
+	const { first, result } = cancellations.ask(this, discountIdOf(this), async () => await sendCancellation(this, requestData));
+	if (first) return await result;
 	// Each item its own copies: forInputItem pairs them with this item.
-	return (await cancellation).map(({ json }) => ({ json: { ...json } }));
+	return (await result).map(({ json }) => ({ json: { ...json } }));
 }
 
 /** The service answers with a message only: the item says which discount was cancelled. */

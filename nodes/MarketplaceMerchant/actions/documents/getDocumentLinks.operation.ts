@@ -4,40 +4,26 @@
  * out together, as few per request as the endpoint allows, and each link comes back on the item
  * that asked for it.
  */
-import {
-	sleep,
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type INodeExecutionData,
-	type PreSendAction,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData, type PreSendAction } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
 import { asNodeError, emptyIfNothingFound, firstOf, nodeError, statusOf } from '../../transport/errors';
-import { runOf } from '../../transport/routing';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { splitDateRange, type PaginationFunction } from '../../transport/batches';
-import type { Shaping } from '../../answers/read';
+import { type Shaping } from '../../answers/read';
+import { PerRunGathering } from '../../transport/perRun';
 import { isPlainObject } from '../../values/labels';
-import { readFlag, readList, toList } from '../../values/values';
+import { readList, toList } from '../../values/values';
 import { optionsCollection } from '../common';
-import {
-	DOCUMENTS,
-	documentIdOfAny,
-	downloadDocumentPdfs,
-	invoicedDateOfAny,
-	flattenDocumentLinks,
-	invoiceNumberOf,
-	suborderGroups,
-	type DocumentKind,
-	type DocumentLink,
-} from './documents';
-import { addRangeAndType, addType, binaryPropertyOf, datesNarrowSuborders, outputFileField, rangeAndTypeFields, rangeQuery, rangeRouting } from './fields';
+import { DOCUMENTS, documentIdOfAny, invoicedDateOfAny, invoiceNumberOf, type DocumentKind } from '../../families/documents/documents';
+import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
+import { SUBORDER_IDS_LABEL, flattenDocumentLinks, suborderGroups, withDatesIfRequired, type DocumentLink } from '../../families/documents/links';
+import { downloadDocumentPdfs } from '../../families/documents/pdfs';
+import { addRangeAndType, addType, datesNarrowSuborders, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
+import { readFlag } from '../../values/values';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
-const SUBORDER_IDS_LABEL = 'Suborder IDs';
 
 /**
  * The query: the suborder ids, with the range only when the dates narrow them (fields.ts,
@@ -60,7 +46,7 @@ const addSelection: PreSendAction = async function (requestOptions) {
 	return { ...withDates, qs: { ...withDates.qs, suborderIds: suborderIds.join(',') } };
 };
 
-/** The links of one answer; which suborders were asked is known only to the request (see `askOnce`). */
+/** The links of one answer; which suborders were asked is known only to the request (see `askerOf`). */
 const readDocumentLinks: Shaping = async function (_items, _answer, body) {
 	return flattenDocumentLinks(body).map((link) => ({ json: link }));
 };
@@ -91,85 +77,33 @@ function askerOf(ctx: IExecutePaginationFunctions, requestData: RequestData): As
 	};
 }
 
-/** The suborder ids of one node run's items with the same dates and type, asked together, and the items' invoiced dates. */
-interface Gathering {
-	suborderIds: Set<string>;
-	askers: number;
-	invoicedDates: Array<Date | undefined>;
-	links: Promise<DocumentLink[]>;
+/** What one item asks: its suborder ids, and its invoiced date where it carries one (for `withDatesIfRequired`, links.ts). */
+interface LinksAsked {
+	suborderIds: string[];
+	invoicedDate: Date | undefined;
 }
 
-/**
- * The interface reference marks the dates required beside the suborder ids (platform facts: the
- * current pages take the ids alone). Where the service answers 400 to the ids alone, they are
- * asked again once within the range of the items' invoiced dates (Get Many's items carry them);
- * without those, the item fails saying which dates to set.
- */
-async function withDatesIfRequired(
-	ctx: IExecutePaginationFunctions,
-	requestData: RequestData,
-	gathering: Pick<Gathering, 'invoicedDates'>,
-	askAll: (requestData: RequestData) => Promise<DocumentLink[]>,
-): Promise<DocumentLink[]> {
-	const qs = requestData.options.qs as IDataObject;
-	try {
-		return await askAll(requestData);
-	} catch (error) {
-		if (statusOf(error) !== 400 || qs.dateFrom !== undefined) throw asNodeError(ctx.getNode(), error);
-		const dates = gathering.invoicedDates;
-		if (dates.length === 0 || dates.some((date) => date === undefined)) {
-			throw nodeError(ctx.getNode(), `The service requires Date From and Date To with ${SUBORDER_IDS_LABEL} (HTTP 400)`, {
-				itemIndex: ctx.getItemIndex(),
-				description: 'Set Date From and Date To to cover the dates the documents were invoiced, or give the items of Invoice › Get Many, which carry them',
-			});
-		}
-		const times = (dates as Date[]).map((date) => date.getTime());
-		const range = rangeQuery({ from: new Date(Math.min(...times)), to: new Date(Math.max(...times)) }, undefined);
-		return await askAll({ ...requestData, options: { ...requestData.options, qs: { ...qs, ...range } } });
-	}
-}
-
-const gatheringByRun = new WeakMap<object, Map<string, Gathering>>();
+const gatheredLinks = new PerRunGathering<LinksAsked, DocumentLink[]>();
 
 /**
- * The links of the run's suborders. RoutingNode starts every item in one synchronous loop, so the
- * ids the items ask for before the next turn of the event loop go out together (as the EAN
- * look-ups, products/eans.ts), in `suborderGroups` of them per request, sent by the first item.
+ * The links of the run's suborders (transport/perRun.ts): the ids of the items with the same dates
+ * and type go out together, in `suborderGroups` of them per request, sent by the first item.
  */
-async function gatheredLinks(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderIds: string[]): Promise<Gathering> {
-	const askAll = (ids: string[]) => async (request: RequestData) => {
-		const ask = askerOf(ctx, request);
-		const links: DocumentLink[] = [];
-		for (const group of suborderGroups(ids)) links.push(...(await ask(group)));
-		return links;
-	};
-	const invoicedDate = invoicedDateOfAny(ctx.getInputData()?.json ?? {});
-	const run = runOf(ctx);
-	if (!run) {
-		const alone = { invoicedDates: [invoicedDate] };
-		return { ...alone, suborderIds: new Set(suborderIds), askers: 1, links: withDatesIfRequired(ctx, requestData, alone, askAll(suborderIds)) };
-	}
+function linksOfRun(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderIds: string[]) {
 	const selection: IDataObject = { ...(requestData.options.qs as IDataObject) };
 	delete selection.suborderIds;
-	const key = JSON.stringify(selection);
-	const gatherings = gatheringByRun.get(run) ?? new Map<string, Gathering>();
-	gatheringByRun.set(run, gatherings);
-	let gathering = gatherings.get(key);
-	if (!gathering) {
-		const ids = new Set<string>();
-		const invoicedDates: Array<Date | undefined> = [];
-		const links = (async () => {
-			await sleep(0);
-			gatherings.delete(key);
-			return await withDatesIfRequired(ctx, requestData, { invoicedDates }, askAll([...ids]));
-		})();
-		gathering = { suborderIds: ids, askers: 0, invoicedDates, links };
-		gatherings.set(key, gathering);
-	}
-	gathering.askers++;
-	gathering.invoicedDates.push(invoicedDate);
-	for (const id of suborderIds) gathering.suborderIds.add(id);
-	return gathering;
+	const ask = { suborderIds, invoicedDate: invoicedDateOfAny(ctx.getInputData()?.json ?? {}) };
+	return gatheredLinks.join(ctx, JSON.stringify(selection), ask, async (asked) => {
+		const ids = [...new Set(asked.flatMap((each) => each.suborderIds))];
+		const askAll = async (qs: IDataObject) => {
+			const askOne = askerOf(ctx, { ...requestData, options: { ...requestData.options, qs } });
+			const links: DocumentLink[] = [];
+			for (const group of suborderGroups(ids)) links.push(...(await askOne(group)));
+			return links;
+		};
+		const invoicedDates = asked.map((each) => each.invoicedDate);
+		return await withDatesIfRequired(ctx.getNode(), ctx.getItemIndex(), requestData.options.qs as IDataObject, invoicedDates, askAll);
+	});
 }
 
 /**
@@ -178,13 +112,13 @@ async function gatheredLinks(ctx: IExecutePaginationFunctions, requestData: Requ
  * If links were left unnamed and none is the item's, its ids are asked again one per request.
  */
 async function linksOfItem(ctx: IExecutePaginationFunctions, requestData: RequestData, kind: DocumentKind, suborderIds: string[]): Promise<DocumentLink[]> {
-	const gathering = await gatheredLinks(ctx, requestData, suborderIds);
-	const all = await gathering.links;
+	const gathering = linksOfRun(ctx, requestData, suborderIds);
+	const all = await gathering.result;
 	const mine = new Set(suborderIds);
 	const ownId = documentIdOfAny(ctx.getInputData()?.json ?? {}, kind);
 	const unnamed = all.filter((link) => link.suborderId === null);
 	const links = all.filter((link) =>
-		link.suborderId !== null ? mine.has(link.suborderId) : gathering.askers === 1 || link.documentCorrelationId === ownId,
+		link.suborderId !== null ? mine.has(link.suborderId) : gathering.asked.length === 1 || link.documentCorrelationId === ownId,
 	);
 	if (links.length > 0 || unnamed.length === 0) return links;
 	const ask = askerOf(ctx, requestData);

@@ -4,26 +4,19 @@
  */
 import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type PreSendAction } from 'n8n-workflow';
 
-import { ANSWERS } from '../../answers/schemas';
-import { decodeAnswer, looksLikeXml, type Shaping } from '../../answers/read';
-import { asNodeError, emptyIfNothingFound } from '../../transport/errors';
+import { looksLikeXml, type Shaping } from '../../answers/read';
+import { asNodeError } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
-import { sendAuthenticated, sendSettingsOf, type RequestData } from '../../transport/send';
+import { sendSettingsOf, type RequestData } from '../../transport/send';
 import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
 import { invalidInput } from '../../values/labels';
 import { readFlag, readSimplify } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
-import {
-	DOCUMENTS,
-	attachPdfsOfDocuments,
-	documentIdOf,
-	flattenDocumentLinks,
-	simplifyDocument,
-	type AskForLinks,
-	type DocumentKind,
-	type ListedDocument,
-} from './documents';
-import { addRangeAndType, binaryPropertyOf, outputFileField, rangeAndTypeFields, rangeRouting } from './fields';
+import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../families/documents/documents';
+import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
+import { attachPdfsOfDocuments, type ListedDocument } from '../../families/documents/pdfs';
+import { endpointReader } from '../../families/read';
+import { addRangeAndType, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
@@ -81,19 +74,12 @@ async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: Document
 	const to = parseServiceTimestamp(qs.dateTo);
 	const limit = resultLimit(ctx);
 	const windows = from && to ? splitIntoWindows(from, to) : [];
-	const ask: AskForLinks = async (query, requested) => {
-		try {
-			const response = await sendAuthenticated(ctx, { group: 'orders', idempotent: true }, { method: 'GET', url: DOCUMENTS[kind].linksPath, qs: query }, sendSettingsOf(ctx));
-			return flattenDocumentLinks(decodeAnswer(ctx, response, ANSWERS.invoiceUrls), requested);
-		} catch (error) {
-			// 404: no documents there. A 400 to the range alone is asked again by suborder (documents.ts).
-			return emptyIfNothingFound(ctx.getNode(), error, []);
-		}
-	};
 	const selection = { windows, type: typeof qs.type === 'string' ? qs.type : undefined, wholeRange: listed.length < limit };
 	const property = pdfPropertyOf(ctx);
+	// 404: no documents there. A 400 to the range alone is asked again by suborder (links.ts).
+	const read = endpointReader(ctx, sendSettingsOf(ctx));
 	try {
-		await attachPdfsOfDocuments(ctx, kind, listed, selection, ask, property, ctx.getItemIndex());
+		await attachPdfsOfDocuments(ctx, kind, listed, selection, read, property, ctx.getItemIndex());
 	} catch (error) {
 		throw asNodeError(ctx.getNode(), error);
 	}
@@ -101,9 +87,11 @@ async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: Document
 
 const PDF_PROPERTY_LABEL = 'Put PDFs in Field';
 
+const PDF_FIELD = { name: 'pdfBinaryPropertyName', displayName: PDF_PROPERTY_LABEL, hint: 'The name of the output binary field to put each PDF in' };
+
 /** Its own field: Attach Raw XML may fill the other; the two may not name the same one. */
 function pdfPropertyOf(ctx: IExecutePaginationFunctions): string {
-	const property = String(ctx.getNodeParameter('options.pdfBinaryPropertyName', 'data') ?? '').trim() || 'data';
+	const property = binaryPropertyOf(ctx, `options.${PDF_FIELD.name}`);
 	if (ctx.getNodeParameter('options.attachRawXml', false) && property === binaryPropertyOf(ctx)) {
 		throw invalidInput(ctx, `Options › ${PDF_PROPERTY_LABEL}`, `must differ from Options › Put Output File in Field ("${property}"): the raw XML goes there`);
 	}
@@ -143,15 +131,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 				default: false,
 				description: `Whether to download the PDF of each ${label} as binary data named after its number (e.g. INV-7145.pdf), in as few link requests as possible (one per 3 months of the range when every ${label} is listed); a ${label} without a PDF says so in pdfError`,
 			},
-			{
-				displayName: PDF_PROPERTY_LABEL,
-				name: 'pdfBinaryPropertyName',
-				type: 'string',
-				default: 'data',
-				hint: 'The name of the output binary field to put each PDF in',
-				description: 'Binary field for the downloaded PDF',
-				displayOptions: { show: { downloadPdfs: [true] } },
-			},
+			outputFileField('Binary field for the downloaded PDF', { show: { downloadPdfs: [true] } }, PDF_FIELD),
 			{
 				displayName: 'Response Format',
 				name: 'responseFormat',

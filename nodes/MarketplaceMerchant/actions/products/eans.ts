@@ -3,17 +3,17 @@
  * (`lookUpEans`): many EANs per GET products where the service takes a repeated `ean`
  * (`productIdsByEan`), the look-ups of one node run gathered.
  */
-import { sleep, type IDataObject } from 'n8n-workflow';
+import { type IDataObject } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
 import { decodedList } from '../../answers/read';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { CREDENTIAL_TYPE, sendAuthenticated, type AuthenticatedContext } from '../../transport/send';
 import { normalizeBaseUrl } from '../../transport/hosts';
-import { runOf } from '../../transport/routing';
 import type { ValueContext } from '../../values/labels';
 import { readEan, readList } from '../../values/values';
 import { CATALOGUE } from './fields';
+import { PerRunGathering } from '../../transport/perRun';
 
 /** An EAN for comparing: 0740617304350 and 740617304350 are the same GTIN, and the service may answer either. */
 export function eanKey(ean: unknown): string {
@@ -131,27 +131,12 @@ function chunked<T>(list: T[], size: number): T[][] {
 }
 
 /**
- * The look-ups of one node run, gathered: Product › Update and Price Get Many look up per input
- * item, and RoutingNode starts every item in one synchronous loop, so the EANs the items ask for
- * before the next turn of the event loop go out together.
+ * The look-ups of one node run, gathered (transport/perRun.ts): Product › Update and Price Get Many
+ * look up per input item, and the EANs the items of one run ask for go out together.
  */
-const gatheringByRun = new WeakMap<object, { eans: Set<string>; found: Promise<Map<string, number[]>> }>();
+const eanLookUps = new PerRunGathering<string[], Map<string, number[]>>();
 
 export async function lookUpEans(ctx: AuthenticatedContext, eans: string[]): Promise<Map<string, number[]>> {
-	const run = runOf(ctx);
 	if (eans.length === 0) return new Map();
-	if (!run) return await productIdsByEan(ctx, eans);
-	let gathering = gatheringByRun.get(run);
-	if (!gathering) {
-		const gathered = new Set<string>();
-		const found = (async () => {
-			await sleep(0);
-			gatheringByRun.delete(run);
-			return await productIdsByEan(ctx, [...gathered]);
-		})();
-		gathering = { eans: gathered, found };
-		gatheringByRun.set(run, gathering);
-	}
-	for (const ean of eans) gathering.eans.add(ean);
-	return await gathering.found;
+	return await eanLookUps.join(ctx, '', eans, async (asked) => await productIdsByEan(ctx, [...new Set(asked.flat())])).result;
 }

@@ -1,7 +1,6 @@
 /**
- * The documents family's shared pieces (actions/documents/documents.ts and fields.ts): the fields as
- * the editor shows them, in the node and the trigger, and the family's helpers on variant answers.
- * Each operation: getMany.test.ts and getDocumentLinks.test.ts beside this file.
+ * The documents family's fields (families/documents/fields.ts, and the operations' range fields of
+ * actions/documents/fields.ts) as the editor shows them, in the node and the trigger; the range reader.
  */
 import {
 	NodeHelpers,
@@ -12,15 +11,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/read';
-import {
-	DOCUMENTS,
-	documentIdOf,
-	flattenDocumentLinks,
-	simplifyDocument,
-	type DocumentKind,
-} from '../../../nodes/MarketplaceMerchant/actions/documents/documents';
-import { readDocumentRange } from '../../../nodes/MarketplaceMerchant/actions/documents/fields';
+import { readDocumentRange } from '../../../nodes/MarketplaceMerchant/families/documents/fields';
 import { TestNodeTypes, packageNodeTypeName } from '../../harness';
 
 const NODE = 'marketplaceMerchant';
@@ -100,68 +91,7 @@ describe('documents fields as the editor shows them', () => {
 	});
 });
 
-/** A document as the node reads it: through answers/read.ts against the kind's schema. */
-function asRead(document: object, kind: DocumentKind): IDataObject {
-	const [read] = decodeText(JSON.stringify([document]), 'application/json', DOCUMENTS[kind].answer) as IDataObject[];
-	return read;
-}
-
-describe('invoice helpers: reading variant answers', () => {
-	it('finds the document id under either spelling', () => {
-		expect(documentIdOf(asRead({ invoiceHeader: { orderDetails: { invoiceid: 'a-1' } } }, 'invoice'), 'invoice')).toBe('a-1');
-		expect(documentIdOf(asRead({ invoiceHeader: { orderDetails: { invoiceId: 'b-2', invoiceNumber: 'X' } } }, 'invoice'), 'invoice')).toBe('b-2');
-		expect(documentIdOf(asRead({ invoiceHeader: { orderDetails: { invoiceNumber: 'NF-1' } } }, 'correction'), 'correction')).toBe('NF-1');
-		expect(documentIdOf(asRead({ unexpected: true }, 'invoice'), 'invoice')).toBeUndefined();
-	});
-
-	it('simplifies variant spellings, string numbers, string fba and a stringified payment method list', () => {
-		const document = {
-			invoiceHeader: {
-				invoiceType: 'NON_FISCAL',
-				invoiceCorrectionReason: 'Reklamacija',
-				orderDetails: { invoiceNumber: 'NF-7', orderId: 77, suborderId: '77-1', fba: 'false', paymentMethods: '[PBC, VOUCHER]', invoicedDate: '2025-01-02T03:04:05' },
-				fiscalDetails: { referentDocumentNumber: 'NF-6', fiscalInvoiceDate: null },
-			},
-			productSpecification: { totalDetails: { basePrice: '-120.50', chargedPrice: -120.5 } },
-			taxRateSpecification: { taxRateSpecification: [{ vat: '20' }, { vat: 20 }, { vat: 10 }], grandTotal: '-120.5' },
-			somethingNew: { kept: 'in the full document' },
-		};
-
-		expect(simplifyDocument(asRead(document, 'correction'), 'correction')).toEqual({
-			invoiceNumber: 'NF-7',
-			referentDocumentNumber: 'NF-6',
-			invoiceType: 'NON_FISCAL',
-			suborderId: '77-1',
-			orderId: '77',
-			invoicedDate: '2025-01-02T03:04:05.000Z',
-			basePrice: -120.5,
-			chargedPrice: -120.5,
-			grandTotal: -120.5,
-			vatRates: [20, 10],
-			paymentMethods: ['PBC', 'VOUCHER'],
-			fba: false,
-			correctionReason: 'Reklamacija',
-		});
-	});
-
-	it('flattens link answers keyed by suborder, also with extra fields, single objects and the spec placeholder key', () => {
-		expect(
-			flattenDocumentLinks({
-				'1-1': [{ documentCorrelationId: 'd1', link: 'https://x/1', expiresIn: 600 }, { documentCorrelationId: 'd2', link: 'https://x/2' }],
-				'2-1': { documentCorrelationId: 'd3', link: 'https://x/3' },
-				'3-1': [],
-			}),
-		).toEqual([
-			{ suborderId: '1-1', documentCorrelationId: 'd1', link: 'https://x/1', expiresIn: 600 },
-			{ suborderId: '1-1', documentCorrelationId: 'd2', link: 'https://x/2' },
-			{ suborderId: '2-1', documentCorrelationId: 'd3', link: 'https://x/3' },
-		]);
-		expect(flattenDocumentLinks({ suborderIdNumberValue: [{ documentCorrelationId: 'd4', link: 'https://x/4' }] }, ['9-2'])).toEqual([
-			{ suborderId: '9-2', documentCorrelationId: 'd4', link: 'https://x/4' },
-		]);
-		expect(flattenDocumentLinks(undefined)).toEqual([]);
-	});
-
+describe('the range reader', () => {
 	it('reads a bare To day as the whole day', () => {
 		const ctx = { getNode: () => ({ name: 'Node' }) as INode };
 		expect(readDocumentRange(ctx, '01/03/2025', '31/03/2025')).toEqual({
