@@ -141,6 +141,14 @@ describe('Layout of nodes/', () => {
 		expect(intoActions).toEqual([]);
 	});
 
+	it('keeps every file under nodes/ and credentials/ a reader can hold: at most 400 lines', () => {
+		const ROOT = path.join(__dirname, '..');
+		const long = [...tsFilesUnder(NODES), ...tsFilesUnder(path.join(ROOT, 'credentials'))]
+			.map((file) => ({ file: path.relative(ROOT, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+			.filter(({ lines }) => lines > 400);
+		expect(long).toEqual([]);
+	});
+
 	it('keeps the node free of the trigger', () => {
 		const intoTrigger = tsFilesUnder(path.join(NODES, 'MarketplaceMerchant')).filter((file) =>
 			importsOf(file).some((specifier) => specifier.includes('MarketplaceMerchantTrigger')),
