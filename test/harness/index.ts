@@ -1,3 +1,4 @@
+export { loadAsAnotherProcess } from './another-process';
 export { prepareEngineServices } from './engine-services';
 export { TestCredentialTypes } from './credential-types';
 export { TestCredentialsHelper, type CredentialsHelperCalls } from './credentials-helper';

@@ -18,6 +18,7 @@ import {
 
 import { ANSWERS, decodedList, decodedNumber } from '../answers/answers';
 import { LIMITS, PATHS } from '../transport/endpoints';
+import { processWide } from '../transport/state';
 import { CREDENTIAL_TYPE, normalizeBaseUrl, runOf, sendAuthenticated, type AuthenticatedContext, type Route } from '../transport/engine';
 import {
 	VAT_RATES,
@@ -310,7 +311,7 @@ async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promis
  * this process: the current pages say it does, the interface reference has one `ean`, and a service
  * that binds one value may take the first, the last, or the values joined (matching none).
  */
-const eanRepeatsByBaseUrl = new Map<string, boolean>();
+const eanRepeatsByBaseUrl = processWide('eanRepeatsByBaseUrl', () => new Map<string, boolean>());
 
 async function baseUrlOf(ctx: AuthenticatedContext): Promise<string> {
 	return normalizeBaseUrl((await ctx.getCredentials(CREDENTIAL_TYPE)).baseUrl);

@@ -30,6 +30,7 @@ import {
 } from 'n8n-workflow';
 
 import { RATE_LIMITS, type EndpointGroup, type HostChoice, type RateWindow } from './endpoints';
+import { processWide } from './state';
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
 import { isBlank, isPlainObject, readLimit, readWholeNumber, toList, type SettingsContext } from '../values/values';
 
@@ -487,11 +488,14 @@ interface Waiter {
 }
 
 /** A request that waited its retry budget while the service answered the gate's requests only with 429. */
-export class RefusedTooLong extends Error {
+class RefusedTooLongError extends Error {
 	constructor(readonly refusedForMs: number) {
 		super(`The service answered only 429 for ${Math.round(refusedForMs / 1000)} s`);
 	}
 }
+// One class per process (state.ts): a gate may give up a wait for another bundle's request, which tests it with instanceof.
+export const RefusedTooLong = processWide('RefusedTooLong', () => RefusedTooLongError);
+export type RefusedTooLong = RefusedTooLongError;
 
 class Gate {
 	inFlight = 0;
@@ -520,7 +524,7 @@ class Gate {
 	}
 }
 
-const gates = new Map<string, Gate>();
+const gates = processWide('gates', () => new Map<string, Gate>());
 
 function windowsOf(gate: Gate): RateWindow[] {
 	return RATE_LIMITS[gate.group].windows.map((window) => ({ ...window, lengthMs: window.lengthMs * (1 + WINDOW_MARGIN) + gate.marginMs }));
@@ -732,7 +736,7 @@ type Hosts = ReturnType<typeof hostsOf>;
 type HostName = 'base' | 'service';
 
 /** Where a `baseFirst` endpoint answered, per merchant, service host and endpoint; `learning` while the first request finds out. */
-const learnedHosts = new Map<string, { onService?: boolean; learning?: Promise<void> }>();
+const learnedHosts = processWide('learnedHosts', () => new Map<string, { onService?: boolean; learning?: Promise<void> }>());
 
 /**
  * Sends to the host the route's endpoint lives on (endpoints.ts, HostChoice): the Base URL, the
@@ -897,7 +901,7 @@ export async function downloadPresigned(ctx: DownloadContext, url: string, timeo
  * may hold inflated. The largest legitimate answers (2,500 basic products) are a small part of it.
  */
 const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
-let bytesBeingRead = 0;
+const answersBeingRead = processWide('answersBeingRead', () => ({ bytes: 0 }));
 const MIB = 1024 * 1024;
 /** An error answer is read only for its message. */
 const MAX_ERROR_BODY_BYTES = MIB;
@@ -936,15 +940,15 @@ async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolea
 				throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded while the answer arrived`), { code: 'ECONNABORTED' });
 			}
 			total += chunk.length;
-			if (shared) bytesBeingRead += chunk.length;
-			if (total > limitBytes || (shared && bytesBeingRead > MAX_ANSWER_BYTES)) {
+			if (shared) answersBeingRead.bytes += chunk.length;
+			if (total > limitBytes || (shared && answersBeingRead.bytes > MAX_ANSWER_BYTES)) {
 				stream.destroy();
 				throw new AnswerTooLarge(total, total > limitBytes);
 			}
 			chunks.push(chunk);
 		}
 	} finally {
-		if (shared) bytesBeingRead -= total;
+		if (shared) answersBeingRead.bytes -= total;
 	}
 	return Buffer.concat(chunks, total);
 }

@@ -10,13 +10,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { ANSWERS, idOrNull, refusedBodyShape } from '../../answers/answers';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { CREDENTIAL_TYPE, chunkBySize, normalizeBaseUrl, type SendSettings } from '../../transport/engine';
+import { processWide } from '../../transport/state';
 import { sendInBulk, type BulkRequests } from '../bulkRun';
 import { CATALOGUE } from '../products';
 
 export type ImportShape = 'list' | 'object';
 
 /** The shape each service (by Base URL) took last in this process. */
-const shapeOfService = new Map<string, ImportShape>();
+const shapeOfService = processWide('shapeOfService', () => new Map<string, ImportShape>());
 
 /** One progress id per request, given to every product the request carried. */
 function pairProgressId(results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
