@@ -4,9 +4,8 @@
  * anything is sent, never guessed. Every reader is `readX(ctx, field, value, …)`, `field` in the
  * panel's words; a rejection names it, the item (from 0, as n8n's error view counts) and the value as given.
  */
-import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
-import { startOfUtcDay } from './dates';
+import { DAY_MONTH_YEAR, parseDayMonthYear, parseUserIsoDate, startOfUtcDay } from './dates';
 
 /** The node, and the item when there is one (the trigger's options belong to no item). */
 export interface ValueContext {
@@ -315,11 +314,10 @@ export function readVat(ctx: ValueContext, field: string, value: unknown, format
 }
 
 const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
-const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
 function isDateTime(value: unknown): value is { isValid: boolean; toISO(): string | null; toMillis(): number } {
-	// n8n's expressions give Luxon DateTimes of n8n's own copy of Luxon: instanceof fails across copies.
-	return DateTime.isDateTime(value) || (typeof value === 'object' && value !== null && typeof (value as { toISO?: unknown }).toISO === 'function' && typeof (value as { toMillis?: unknown }).toMillis === 'function');
+	// n8n's expressions give Luxon DateTimes of n8n's own copy of Luxon, known by their methods (instanceof fails across copies).
+	return typeof value === 'object' && value !== null && typeof (value as { toISO?: unknown }).toISO === 'function' && typeof (value as { toMillis?: unknown }).toMillis === 'function';
 }
 
 function parseUserDate(value: unknown): Date | undefined {
@@ -327,13 +325,7 @@ function parseUserDate(value: unknown): Date | undefined {
 	if (isDateTime(value)) return value.isValid ? new Date(value.toMillis()) : undefined;
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	const dayMonthYear = DAY_MONTH_YEAR.exec(text);
-	const parsed = dayMonthYear
-		? DateTime.fromObject({ day: Number(dayMonthYear[1]), month: Number(dayMonthYear[2]), year: Number(dayMonthYear[3]) }, { zone: 'utc' })
-		: ISO_DAY_FIRST.test(text)
-			? DateTime.fromISO(text.replace(' ', 'T'), { zone: 'utc', setZone: true })
-			: undefined;
-	return parsed?.isValid ? parsed.toJSDate() : undefined;
+	return ISO_DAY_FIRST.test(text) ? parseUserIsoDate(text.replace(' ', 'T')) : parseDayMonthYear(text);
 }
 
 export function readDate(ctx: ValueContext, field: string, value: unknown): Date {
