@@ -1,20 +1,19 @@
 /**
  * Builds dist/ after `tsc --noEmit` has type-checked the sources.
- *  - bundle: each node and credential entry file bundled by esbuild (bundles.js says how and why).
+ *  - bundle: each node and credential entry file bundled by esbuild, and the per-process state
+ *    alone (bundles.js says how and why).
  *  - copy: icons and codex files, which n8n reads next to the entry files.
  */
 const fs = require('fs');
 const { src, dest, parallel, series } = require('gulp');
-const esbuild = require('esbuild');
-
-const { bundleOptions } = require('./bundles');
+const { buildBundles } = require('./bundles');
 
 async function clean() {
 	await fs.promises.rm('dist', { recursive: true, force: true });
 }
 
 async function bundle() {
-	await esbuild.build(bundleOptions(__dirname, 'dist'));
+	await buildBundles(__dirname, 'dist');
 }
 
 function copyIcons() {

@@ -71,7 +71,7 @@ describe('Layout of nodes/', () => {
 	});
 
 	// The engine's layers, each importing only those before it: no import runs back up, no cycle.
-	const LAYERS = ['transport/endpoints', 'values/dates', 'values/values', 'transport/engine', 'answers/answers', 'transport/credential'];
+	const LAYERS = ['transport/state', 'transport/endpoints', 'values/dates', 'values/values', 'transport/engine', 'answers/answers', 'transport/credential'];
 
 	it('layers the engine: endpoints, values, the HTTP engine, answers, the credential; each imports only the layers before it', () => {
 		const folders = ['transport', 'answers', 'values'].map((folder) => path.join(NODES, 'MarketplaceMerchant', folder));

@@ -118,8 +118,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	/**
 	 * Another n8n process on the same database, as a queue-mode worker: it reads and saves the same
 	 * stored credentials but runs its own copy of the credential code (pass credential types loaded
-	 * from a fresh module copy with a process state of its own: `loadAsAnotherProcess`), so its
-	 * in-process token cache is its own.
+	 * from a fresh module copy, e.g. with `jest.isolateModules`), so its in-process token cache is
+	 * its own.
 	 */
 	otherWorker(credentialTypes: TestCredentialTypes): TestCredentialsHelper {
 		const worker = new TestCredentialsHelper(credentialTypes, this.store);

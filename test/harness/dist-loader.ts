@@ -2,13 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { build } from 'esbuild';
 import type { ICredentialType, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
 import { PROJECT_ROOT } from './source-loader';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleOptions } = require('../../bundles') as { bundleOptions: (root: string, outdir: string) => object };
+const { buildBundles } = require('../../bundles') as { buildBundles: (root: string, outdir: string, options?: object) => Promise<void> };
 
 interface PackageN8n {
 	nodes: string[];
@@ -34,7 +33,7 @@ export async function loadBuiltPackage(): Promise<BuiltPackage> {
 	const remove = () => rmSync(folder, { recursive: true, force: true });
 	try {
 		symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
-		await build({ ...bundleOptions(PROJECT_ROOT, path.join(folder, 'dist')), logLevel: 'error' });
+		await buildBundles(PROJECT_ROOT, path.join(folder, 'dist'), { logLevel: 'error' });
 		const { n8n } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { n8n: PackageN8n };
 		const instances = (files: string[]) =>
 			files.flatMap((file) => {

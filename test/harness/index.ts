@@ -1,4 +1,3 @@
-export { loadAsAnotherProcess } from './another-process';
 export { loadBuiltPackage, type BuiltPackage } from './dist-loader';
 export { prepareEngineServices } from './engine-services';
 export { TestCredentialTypes } from './credential-types';

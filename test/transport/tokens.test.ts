@@ -7,7 +7,7 @@
 import type { ICredentialType } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxClient } from '../../sandbox';
-import { NODE_UNDER_TEST_NAME, TestCredentialTypes, TestCredentialsHelper, loadAsAnotherProcess, runNode, sandboxCredential } from '../harness';
+import { NODE_UNDER_TEST_NAME, TestCredentialTypes, TestCredentialsHelper, runNode, sandboxCredential } from '../harness';
 
 const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 const NODE_TYPE = 'marketplaceMerchant';
@@ -19,12 +19,15 @@ function uniqueClient(): SandboxClient {
 	return { clientId: `tokens-test-client-${clientCounter}`, clientSecret: `tokens-test-secret-${clientCounter}-${Date.now()}` };
 }
 
-/** The credential type from a fresh copy of its module and its own process state: a second process's own token cache. */
+/** The credential type from a fresh copy of its module: a second process's own token cache. */
 async function credentialTypesOfAnotherProcess(): Promise<TestCredentialTypes> {
-	return await loadAsAnotherProcess(async () => {
+	let types: TestCredentialTypes | undefined;
+	await jest.isolateModulesAsync(async () => {
 		const { MarketplaceMerchantApi } = await import('../../credentials/MarketplaceMerchantApi.credentials');
-		return new TestCredentialTypes([new MarketplaceMerchantApi() as ICredentialType]);
+		types = new TestCredentialTypes([new MarketplaceMerchantApi() as ICredentialType]);
 	});
+	if (!types) throw new Error('credential module not loaded');
+	return types;
 }
 
 describe('tokens', () => {
