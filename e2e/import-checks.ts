@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox } from '../sandbox';
+import { newProductRows } from '../sandbox/sheets';
 import { check, nodeOutput, type Json } from './checks';
 import { executeWorkflow, type CliExecutionResult, type N8nInstallation } from './n8n';
 
@@ -19,41 +20,15 @@ export const IMPORT_WORKFLOWS = { list: 'e2eImportList001', both: 'e2eImportBoth
  */
 export const IMPORT_OBJECT_COUNT = Number(process.env.E2E_IMPORT_OBJECTS ?? 100);
 
-/** Rows of a sheet of new products: EANs `<prefix>` + the row number, with their check digit. */
-function sheetRows(prefix: string, count: number): Json[] {
-	const checkDigit = (twelve: string) => {
-		let sum = 0;
-		for (let index = 0; index < 12; index++) sum += Number(twelve[index]) * (index % 2 === 0 ? 1 : 3);
-		return String((10 - (sum % 10)) % 10);
-	};
-	return Array.from({ length: count }, (_, index) => {
-		const twelve = `${prefix}${String(index).padStart(9, '0')}`;
-		return {
-			Name: `Proizvod ${index}`,
-			EAN: `${twelve}${checkDigit(twelve)}`,
-			Text: 'Opis proizvoda',
-			Image: `https://img.example/${index}.jpg`,
-			Brand: 'Marka',
-			Gallery: `https://img.example/g${index}.jpg`,
-			Price: `${100 + index}.90`,
-			Vat: 20,
-			Stock: index % 7,
-			SKU: `SKU-${prefix}-${index}`,
-			Weight: '0.5',
-			Unit: 'KG',
-		};
-	});
-}
-
 /** The rows, as text to put inside a JSON string of the workflow file (the Sheet node's expression). */
 const rowsPlaceholder = (rows: Json[]) => JSON.stringify(JSON.stringify(rows)).slice(1, -1);
 
 /** What the import workflows' placeholders stand for. */
 export function importPlaceholders(): Record<string, string> {
 	return {
-		__IMPORT_ROWS_LIST__: rowsPlaceholder(sheetRows('411', 1_000)),
-		__IMPORT_ROWS_BOTH__: rowsPlaceholder(sheetRows('412', 1_000)),
-		__IMPORT_ROWS_OBJECTS__: rowsPlaceholder(sheetRows('413', IMPORT_OBJECT_COUNT)),
+		__IMPORT_ROWS_LIST__: rowsPlaceholder(newProductRows('411', 1_000)),
+		__IMPORT_ROWS_BOTH__: rowsPlaceholder(newProductRows('412', 1_000)),
+		__IMPORT_ROWS_OBJECTS__: rowsPlaceholder(newProductRows('413', IMPORT_OBJECT_COUNT)),
 	};
 }
 

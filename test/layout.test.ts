@@ -76,6 +76,7 @@ describe('Layout of nodes/', () => {
 
 	// The engine's layers, each importing only those before it: no import runs back up, no cycle.
 	const LAYERS = [
+		'transport/state',
 		'transport/endpoints',
 		'values/dates',
 		'values/labels',

@@ -10,6 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { RATE_LIMITS } from '../../nodes/MarketplaceMerchant/transport/endpoints';
 import { RATE_LIMIT_GROUPS } from '../../sandbox/rate-limit';
+import { newProductRows } from '../../sandbox/sheets';
 import type { ImportBodyShape } from '../../sandbox/variants';
 import { runMerchant } from '../merchant-node';
 import { RemoteSandbox } from '../remote-sandbox';
@@ -50,31 +51,9 @@ const PER_ITEM: INodeParameters = {
 /** What warmAccountWithLatency needs of a scenario: its latency. */
 const SCENARIO: Scenario = { measure: 'import', latencyMs: LATENCY_MS, minimumMs: MINIMUM_MS, minimumText: '', parameters: PER_ITEM };
 
-function checkDigit(twelve: string): string {
-	let sum = 0;
-	for (let index = 0; index < 12; index++) sum += Number(twelve[index]) * (index % 2 === 0 ? 1 : 3);
-	return String((10 - (sum % 10)) % 10);
-}
-
 /** A sheet of new products, EANs no other run used. */
 function sheet(run: number, shape: string): Array<Record<string, unknown>> {
-	return Array.from({ length: PRODUCTS }, (_, index) => {
-		const twelve = `4${shape === 'list' ? 1 : 2}${run}${String(index).padStart(9, '0')}`;
-		return {
-			Name: `Proizvod ${index}`,
-			EAN: `${twelve}${checkDigit(twelve)}`,
-			Text: 'Opis proizvoda',
-			Image: `https://img.example/${index}.jpg`,
-			Brand: 'Marka',
-			Gallery: `https://img.example/g${index}.jpg`,
-			Price: `${100 + index}.90`,
-			Vat: 20,
-			Stock: index % 7,
-			SKU: `SKU-${run}-${index}`,
-			Weight: '0.5',
-			Unit: 'KG',
-		};
-	});
+	return newProductRows(`4${shape === 'list' ? 1 : 2}${run}`, PRODUCTS);
 }
 
 export async function measureImport(runs: number): Promise<Row[]> {

@@ -1,3 +1,4 @@
+export { loadBuiltPackage, type BuiltPackage } from './dist-loader';
 export { prepareEngineServices } from './engine-services';
 export { TestCredentialTypes } from './credential-types';
 export { TestCredentialsHelper, type CredentialsHelperCalls } from './credentials-helper';

@@ -21,17 +21,23 @@ function decodeEntities(text: string): string {
 	});
 }
 
-/** Every element as a list of its occurrences, so a one-element list and a single value differ by structure. */
-const parser = new XMLParser({
-	ignoreAttributes: true,
-	ignoreDeclaration: true,
-	ignorePiTags: true,
-	processEntities: false,
-	htmlEntities: false,
-	parseTagValue: false,
-	trimValues: true,
-	isArray: () => true,
-});
+/**
+ * Every element as a list of its occurrences, so a one-element list and a single value differ by
+ * structure. Made on first use: a parser made when the module loads would keep fast-xml-parser in
+ * every bundle that imports the reader, the credential's too, which reads only JSON.
+ */
+let parser: XMLParser | undefined;
+const newParser = () =>
+	new XMLParser({
+		ignoreAttributes: true,
+		ignoreDeclaration: true,
+		ignorePiTags: true,
+		processEntities: false,
+		htmlEntities: false,
+		parseTagValue: false,
+		trimValues: true,
+		isArray: () => true,
+	});
 
 function contentOf(parsed: unknown): XmlContent {
 	if (typeof parsed === 'string') return decodeEntities(parsed);
@@ -111,6 +117,7 @@ export function parseXmlDocument(xml: string): { rootName: string; root: XmlCont
 	// The service's answers never declare one; reading on would hand the workflow unexpanded references (`&lol9;`) as data.
 	if (/<!DOCTYPE/i.test(xml)) throw new Error('The XML answer declares a DOCTYPE with entity definitions; it is refused for safety');
 	checkComplete(xml);
+	parser ??= newParser();
 	const document = parser.parse(xml) as Record<string, unknown[]>;
 	const [rootName] = Object.keys(document);
 	if (rootName === undefined) return undefined;

@@ -8,9 +8,10 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { AnswerTooLarge, MAX_ANSWER_BYTES, MIB, answerTooLargeText, nodeError, serviceError } from './errors';
+import { processWide } from './state';
 
 /** Inflated bytes of all answers being read in the process, against MAX_ANSWER_BYTES. */
-let bytesBeingRead = 0;
+const answersBeingRead = processWide('answersBeingRead', () => ({ bytes: 0 }));
 /** An error answer is read only for its message. */
 const MAX_ERROR_BODY_BYTES = MIB;
 const ERROR_BODY_TIMEOUT_MS = 10_000;
@@ -41,15 +42,15 @@ async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolea
 				throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded while the answer arrived`), { code: 'ECONNABORTED' });
 			}
 			total += chunk.length;
-			if (shared) bytesBeingRead += chunk.length;
-			if (total > limitBytes || (shared && bytesBeingRead > MAX_ANSWER_BYTES)) {
+			if (shared) answersBeingRead.bytes += chunk.length;
+			if (total > limitBytes || (shared && answersBeingRead.bytes > MAX_ANSWER_BYTES)) {
 				stream.destroy();
 				throw new AnswerTooLarge(total, total > limitBytes);
 			}
 			chunks.push(chunk);
 		}
 	} finally {
-		if (shared) bytesBeingRead -= total;
+		if (shared) answersBeingRead.bytes -= total;
 	}
 	return Buffer.concat(chunks, total);
 }

@@ -17,6 +17,7 @@ import {
 } from 'n8n-workflow';
 
 import { PATHS, SERVICE_HOST_ENDPOINTS, type EndpointGroup } from './endpoints';
+import { processWide } from './state';
 import {
 	answerTooLargeText,
 	errorCodeOf,
@@ -50,10 +51,10 @@ const MAX_REJECTED_TOKENS = 10_000;
 type TokenCacheEntry = { pending?: Promise<string>; token?: string; expiresAt?: number };
 
 /** One token request for all items of the process (n8n calls `preAuthentication` for each at once); keys hash the secret. */
-const tokenCache = new Map<string, TokenCacheEntry>();
+const tokenCache = processWide('tokenCache', () => new Map<string, TokenCacheEntry>());
 
 /** Hashes of tokens reported rejected (another worker or the service may replace a cached one), and when to forget them. */
-const rejectedTokens = new Map<string, number>();
+const rejectedTokens = processWide('rejectedTokens', () => new Map<string, number>());
 
 function sha256(text: string): string {
 	return createHash('sha256').update(text).digest('hex');

@@ -13,6 +13,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { RATE_LIMITS, type EndpointGroup, type RateWindow } from './endpoints';
+import { processWide } from './state';
 
 /** The window margin: a share of the window plus a fixed part (up to the max) for the gate-to-counter jitter. */
 const WINDOW_MARGIN = 0.005;
@@ -36,11 +37,14 @@ export interface Waiter {
 }
 
 /** A request that waited its retry budget while the service answered the gate's requests only with 429. */
-export class RefusedTooLong extends Error {
+class RefusedTooLongError extends Error {
 	constructor(readonly refusedForMs: number) {
 		super(`The service answered only 429 for ${Math.round(refusedForMs / 1000)} s`);
 	}
 }
+// One class per process (state.ts): a gate may give up a wait for another bundle's request, which tests it with instanceof.
+export const RefusedTooLong = processWide('RefusedTooLong', () => RefusedTooLongError);
+export type RefusedTooLong = RefusedTooLongError;
 
 export class Gate {
 	inFlight = 0;
@@ -69,7 +73,7 @@ export class Gate {
 	}
 }
 
-const gates = new Map<string, Gate>();
+const gates = processWide('gates', () => new Map<string, Gate>());
 
 function windowsOf(gate: Gate): RateWindow[] {
 	return RATE_LIMITS[gate.group].windows.map((window) => ({ ...window, lengthMs: window.lengthMs * (1 + WINDOW_MARGIN) + gate.marginMs }));

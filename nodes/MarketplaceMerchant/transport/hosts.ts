@@ -7,6 +7,7 @@ import type { INode } from 'n8n-workflow';
 import type { HostChoice } from './endpoints';
 import { nodeError, notServedText, statusOf, type HostName } from './errors';
 import { settle } from './policy';
+import { processWide } from './state';
 
 export function normalizeBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '').trim().replace(/\/+$/, '');
@@ -30,7 +31,7 @@ export function hostsOf(credentials: { baseUrl?: unknown; serviceUrl?: unknown }
 export type Hosts = ReturnType<typeof hostsOf>;
 
 /** Where a `baseFirst` endpoint answered, per merchant, service host and endpoint; `learning` while the first request finds out. */
-const learnedHosts = new Map<string, { onService?: boolean; learning?: Promise<void> }>();
+const learnedHosts = processWide('learnedHosts', () => new Map<string, { onService?: boolean; learning?: Promise<void> }>());
 
 /**
  * Sends to the host the route's endpoint lives on (endpoints.ts, HostChoice): the Base URL, the

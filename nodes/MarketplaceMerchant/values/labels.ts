@@ -5,7 +5,6 @@
  * `invalidInput` builds. Also the one reading of the `{{ $json.x }}` pattern: an expression that
  * is nothing but a field of the input item.
  */
-import { DateTime } from 'luxon';
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
 
 /** The node, and the item when there is one (the trigger's options belong to no item). */
@@ -92,8 +91,8 @@ export function isBlank(value: unknown): boolean {
 
 
 export function isDateTime(value: unknown): value is { isValid: boolean; toISO(): string | null; toMillis(): number } {
-	// n8n's expressions give Luxon DateTimes of n8n's own copy of Luxon: instanceof fails across copies.
-	return DateTime.isDateTime(value) || (typeof value === 'object' && value !== null && typeof (value as { toISO?: unknown }).toISO === 'function' && typeof (value as { toMillis?: unknown }).toMillis === 'function');
+	// n8n's expressions give Luxon DateTimes of n8n's own copy of Luxon, known by their methods (instanceof fails across copies).
+	return typeof value === 'object' && value !== null && typeof (value as { toISO?: unknown }).toISO === 'function' && typeof (value as { toMillis?: unknown }).toMillis === 'function';
 }
 
 /** An expression that is nothing but a field of the input item: `{{ $json.price }}`, `{{ $json["unit price"] }}`, `{{ $json.product.id }}`. */

@@ -6,10 +6,9 @@
  * 0, as n8n's error view counts) and the value as given (`invalidInput`, labels.ts). Here: dates,
  * text, choices, booleans, lists, EANs, URLs and JSON.
  */
-import { DateTime } from 'luxon';
 import { isResourceLocatorValue, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { startOfUtcDay } from './dates';
+import { DAY_MONTH_YEAR, parseDayMonthYear, parseUserIsoDate, startOfUtcDay } from './dates';
 import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
 import type { NumberFormat } from './numbers';
 
@@ -17,7 +16,6 @@ export const DATE_FORMS = 'a date from the date picker or an expression, ISO 860
 const DATE_HINT = `Use ${DATE_FORMS}`;
 
 const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
-const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
 
 function parseUserDate(value: unknown): Date | undefined {
@@ -25,13 +23,7 @@ function parseUserDate(value: unknown): Date | undefined {
 	if (isDateTime(value)) return value.isValid ? new Date(value.toMillis()) : undefined;
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	const dayMonthYear = DAY_MONTH_YEAR.exec(text);
-	const parsed = dayMonthYear
-		? DateTime.fromObject({ day: Number(dayMonthYear[1]), month: Number(dayMonthYear[2]), year: Number(dayMonthYear[3]) }, { zone: 'utc' })
-		: ISO_DAY_FIRST.test(text)
-			? DateTime.fromISO(text.replace(' ', 'T'), { zone: 'utc', setZone: true })
-			: undefined;
-	return parsed?.isValid ? parsed.toJSDate() : undefined;
+	return ISO_DAY_FIRST.test(text) ? parseUserIsoDate(text.replace(' ', 'T')) : parseDayMonthYear(text);
 }
 
 export function readDate(ctx: ValueContext, field: string, value: unknown): Date {

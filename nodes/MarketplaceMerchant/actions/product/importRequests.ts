@@ -15,11 +15,12 @@ import { chunkBySize } from '../../transport/batches';
 import { normalizeBaseUrl } from '../../transport/hosts';
 import { sendInBulk, type BulkRequests } from '../bulk/write';
 import { CATALOGUE } from '../products/fields';
+import { processWide } from '../../transport/state';
 
 export type ImportShape = 'list' | 'object';
 
 /** The shape each service (by Base URL) took last in this process. */
-const shapeOfService = new Map<string, ImportShape>();
+const shapeOfService = processWide('shapeOfService', () => new Map<string, ImportShape>());
 
 /** One progress id per request, given to every product the request carried. */
 function pairProgressId(results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {

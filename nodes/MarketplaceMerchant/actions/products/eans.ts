@@ -14,6 +14,7 @@ import type { ValueContext } from '../../values/labels';
 import { readEan, readList } from '../../values/values';
 import { CATALOGUE } from './fields';
 import { PerRunGathering } from '../../transport/perRun';
+import { processWide } from '../../transport/state';
 
 /** An EAN for comparing: 0740617304350 and 740617304350 are the same GTIN, and the service may answer either. */
 export function eanKey(ean: unknown): string {
@@ -45,7 +46,7 @@ async function productIdsWithEan(ctx: AuthenticatedContext, ean: string): Promis
  * this process: the current pages say it does, the interface reference has one `ean`, and a service
  * that binds one value may take the first, the last, or the values joined (matching none).
  */
-const eanRepeatsByBaseUrl = new Map<string, boolean>();
+const eanRepeatsByBaseUrl = processWide('eanRepeatsByBaseUrl', () => new Map<string, boolean>());
 
 async function baseUrlOf(ctx: AuthenticatedContext): Promise<string> {
 	return normalizeBaseUrl((await ctx.getCredentials(CREDENTIAL_TYPE)).baseUrl);
