@@ -8,9 +8,9 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
-import { tokenFor } from '../nodes/MarketplaceMerchant/transport/credential';
+import { tokenFor } from '../nodes/MarketplaceMerchant/families/credential';
 
-/** `preAuthentication` asks for the token (transport/credential.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */
+/** `preAuthentication` asks for the token (families/credential.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */
 export class MarketplaceMerchantApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;
 

@@ -94,7 +94,7 @@ describe('The project files one request runs', () => {
 		await start();
 		await productUpdate(storedCredential());
 		const files = await filesOfSecondRun(async () => await productUpdate(storedCredential()));
-		expect(files).toEqual([`credentials/MarketplaceMerchantApi.credentials.ts`, `${N}transport/credential.ts`, ...PRODUCT_UPDATE].sort());
+		expect(files).toEqual([`credentials/MarketplaceMerchantApi.credentials.ts`, `${N}families/credential.ts`, ...PRODUCT_UPDATE].sort());
 	});
 
 	it('a rejected value, Update Fields › Base Price "1,299": 7 files of code, nothing sent', async () => {

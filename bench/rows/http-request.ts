@@ -123,7 +123,7 @@ function getRequest(sandbox: RemoteSandbox, pathname: string, query: Record<stri
 /** The HTTP Request equivalent of each concurrency scenario, in the same order. */
 function httpScenarios(sandbox: RemoteSandbox): HttpScenario[] {
 	const [, invoices, prices] = SCENARIOS;
-	const windows = splitIntoWindows(new Date(String(invoices.parameters.dateFrom)), new Date(String(invoices.parameters.dateTo)));
+	const windows = splitIntoWindows(new Date(String(invoices.parameters.dateFrom)), new Date(String(invoices.parameters.dateTo)), LIMITS.invoiceWindowMonths);
 	const ids = (prices.inputItem?.ids ?? []) as number[];
 	const chunks = Array.from({ length: Math.ceil(ids.length / LIMITS.priceIdsPerRequest) }, (_, index) => ({
 		ids: ids.slice(index * LIMITS.priceIdsPerRequest, (index + 1) * LIMITS.priceIdsPerRequest).join(','),

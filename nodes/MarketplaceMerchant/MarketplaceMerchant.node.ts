@@ -13,7 +13,7 @@ import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION } from './transport/hosts';
 import { CREDENTIAL_TYPE } from './transport/send';
-import { testMerchantCredential } from './transport/credential';
+import { testMerchantCredential } from './families/credential';
 
 const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];
 

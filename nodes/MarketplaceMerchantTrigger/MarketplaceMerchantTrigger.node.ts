@@ -3,7 +3,7 @@ import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INod
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/send';
 import { booleanField, optionsCollection, simplifyField } from '../MarketplaceMerchant/families/fields';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/families/documents/fields';
-import { testMerchantCredential } from '../MarketplaceMerchant/transport/credential';
+import { testMerchantCredential } from '../MarketplaceMerchant/families/credential';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 

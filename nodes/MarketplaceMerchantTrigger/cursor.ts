@@ -66,7 +66,7 @@ export class EventCursor {
 		const { cursor, origin } = this.state;
 		const startMs = origin === ORIGIN_NOW ? now.getTime() - lookBackMs : Date.parse(origin);
 		const fromMs = Math.max(cursor === undefined ? startMs : Date.parse(cursor) - lookBackMs, EARLIEST_MS);
-		return fromMs > now.getTime() ? [] : splitIntoWindows(new Date(fromMs), now);
+		return fromMs > now.getTime() ? [] : splitIntoWindows(new Date(fromMs), now, LIMITS.invoiceWindowMonths);
 	}
 
 	/** Whether the document was not emitted before; remembers it when it is new. */

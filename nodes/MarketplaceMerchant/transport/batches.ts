@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { RATE_LIMITS } from './endpoints';
+import { LIMITS, RATE_LIMITS } from './endpoints';
 import { asNodeError, emptyIfNothingFound, nodeError } from './errors';
 import { settle, type Settled } from './policy';
 import { sendRequest, type RequestData } from './send';
@@ -220,7 +220,7 @@ export function splitDateRange(split: DateWindowSplit): PaginationFunction {
 		const from = parseServiceTimestamp(qs.dateFrom);
 		const to = parseServiceTimestamp(qs.dateTo);
 		if (!from || !to) return (await sendRequest(this, requestData)).slice(0, limit);
-		const windows = splitIntoWindows(from, to).slice(0, MAX_REQUESTS_PER_ITEM);
+		const windows = splitIntoWindows(from, to, LIMITS.invoiceWindowMonths).slice(0, MAX_REQUESTS_PER_ITEM);
 		const queries = windows.map((window) => ({ dateFrom: formatIsoUtc(window.from), dateTo: formatIsoUtc(window.to) }));
 		const seen = new Set<string>();
 		const results: INodeExecutionData[] = [];

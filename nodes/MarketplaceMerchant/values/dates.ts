@@ -2,7 +2,6 @@
  * Dates as the endpoints want them, always in UTC (platform facts, "Dates"). n8n's date picker
  * gives no zone: such a value is UTC, so the same workflow asks for the same days anywhere.
  */
-import { LIMITS } from '../transport/endpoints';
 
 const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -151,12 +150,16 @@ export function addMonths(date: Date, months: number): Date {
 	return result;
 }
 
-/** Inclusive windows no longer than the service accepts, oldest first; each starts 1 ms after the previous ends. */
-export function splitIntoWindows(from: Date, to: Date): Array<{ from: Date; to: Date }> {
+/**
+ * Inclusive windows of at most `months` (the service's longest range, `LIMITS.invoiceWindowMonths`,
+ * given by the caller: values/ sits below the table of endpoints), oldest first; each starts 1 ms
+ * after the previous ends.
+ */
+export function splitIntoWindows(from: Date, to: Date, months: number): Array<{ from: Date; to: Date }> {
 	const windows: Array<{ from: Date; to: Date }> = [];
 	let start = from;
 	while (start.getTime() <= to.getTime()) {
-		const limit = new Date(addMonths(start, LIMITS.invoiceWindowMonths).getTime() - 1);
+		const limit = new Date(addMonths(start, months).getTime() - 1);
 		const end = limit.getTime() < to.getTime() ? limit : to;
 		windows.push({ from: start, to: end });
 		start = new Date(end.getTime() + 1);

@@ -5,6 +5,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type PreSendAction } from 'n8n-workflow';
 
 import { looksLikeXml, type Shaping } from '../../answers/read';
+import { LIMITS } from '../../transport/endpoints';
 import { asNodeError } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendSettingsOf, type RequestData } from '../../transport/send';
@@ -73,7 +74,7 @@ async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: Document
 	const from = parseServiceTimestamp(qs.dateFrom);
 	const to = parseServiceTimestamp(qs.dateTo);
 	const limit = resultLimit(ctx);
-	const windows = from && to ? splitIntoWindows(from, to) : [];
+	const windows = from && to ? splitIntoWindows(from, to, LIMITS.invoiceWindowMonths) : [];
 	const selection = { windows, type: typeof qs.type === 'string' ? qs.type : undefined, wholeRange: listed.length < limit };
 	const property = pdfPropertyOf(ctx);
 	// 404: no documents there. A 400 to the range alone is asked again by suborder (links.ts).

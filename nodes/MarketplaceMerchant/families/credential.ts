@@ -16,8 +16,8 @@ import {
 	type INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { PATHS, SERVICE_HOST_ENDPOINTS, type EndpointGroup } from './endpoints';
-import { processWide } from './state';
+import { PATHS, SERVICE_HOST_ENDPOINTS, type EndpointGroup } from '../transport/endpoints';
+import { processWide } from '../transport/state';
 import {
 	answerTooLargeText,
 	errorCodeOf,
@@ -30,12 +30,12 @@ import {
 	testStatusWords,
 	tokenStatusWords,
 	unavailableMessage,
-} from './errors';
-import { RefusedTooLong } from './gate';
-import { DEFAULT_TIMEOUT_MS } from './policy';
-import { jsonOrText } from './body';
-import { hostsOf, isNotServedBody, merchantKeyOf, normalizeBaseUrl } from './hosts';
-import { send, type PlainHelper, type Way } from './send';
+} from '../transport/errors';
+import { RefusedTooLong } from '../transport/gate';
+import { DEFAULT_TIMEOUT_MS } from '../transport/policy';
+import { jsonOrText } from '../transport/body';
+import { hostsOf, isNotServedBody, merchantKeyOf, normalizeBaseUrl } from '../transport/hosts';
+import { send, type PlainHelper, type Way } from '../transport/send';
 import { ANSWERS } from '../answers/schemas';
 import { decodeJson, decodedNumber } from '../answers/read';
 
