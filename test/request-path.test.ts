@@ -6,6 +6,7 @@
  * it); the counters are reset after it, so a file counts only when one of its functions ran for
  * the run itself. transport/endpoints.ts has no code to count: it is the table the gate reads.
  */
+import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 
@@ -83,11 +84,20 @@ async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<
 	expect(result.error).toBeUndefined();
 }
 
+/** The paragraph of docs/architecture.md's "Three traces" that starts with `**title**`: it states the counts measured here. */
+function tracePage(title: string): string {
+	const page = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8').replace(/\s+/g, ' ');
+	const start = page.indexOf(`**${title}**`);
+	expect(start).toBeGreaterThan(-1);
+	return page.slice(start, page.indexOf(' **', start + title.length + 4) === -1 ? undefined : page.indexOf(' **', start + title.length + 4));
+}
+
 describe('The project files one request runs', () => {
 	it('Product › Update: 17 files of code, and the table of endpoints', async () => {
 		await start();
 		expect(await filesOfSecondRun(productUpdate)).toEqual(PRODUCT_UPDATE);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toHaveLength(2);
+		expect(tracePage('One request, Product › Update')).toContain(`(${PRODUCT_UPDATE.length + 1} files: ${PRODUCT_UPDATE.length} of code and the table;`);
 	});
 
 	it("a credential without a saved token (its first request) adds the credential's two files", async () => {
@@ -95,6 +105,7 @@ describe('The project files one request runs', () => {
 		await productUpdate(storedCredential());
 		const files = await filesOfSecondRun(async () => await productUpdate(storedCredential()));
 		expect(files).toEqual([`credentials/MarketplaceMerchantApi.credentials.ts`, `${N}families/credential.ts`, ...PRODUCT_UPDATE].sort());
+		expect(tracePage('One request, Product › Update')).toContain(`(and one more hand-off, preAuthentication): ${files.length + 1} files (${files.length} of code).`);
 	});
 
 	it('a rejected value, Update Fields › Base Price "1,299": 7 files of code, nothing sent', async () => {
@@ -116,6 +127,7 @@ describe('The project files one request runs', () => {
 			].sort(),
 		);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toEqual([]);
+		expect(tracePage('One user value')).toContain(`(${files.length} files, nothing sent;`);
 	});
 
 	it('Product › Update Many (a bulk operation: all items in one batch): 20 files of code, and the table of endpoints', async () => {
@@ -139,9 +151,10 @@ describe('The project files one request runs', () => {
 				`${N}transport/batches.ts`,
 			].sort(),
 		);
+		expect(tracePage('A bulk operation, Product › Update Many')).toContain(`(${files.length + 1} files: ${files.length} of code and the table;`);
 	});
 
-	it('a New Invoice poll that emits one invoice: 15 files of code', async () => {
+	it('a New Invoice poll that emits one invoice: 16 files of code', async () => {
 		await start();
 		let staticData = {};
 		let polls = 0;
@@ -166,5 +179,6 @@ describe('The project files one request runs', () => {
 				...SENDING,
 			].sort(),
 		);
+		expect(tracePage('One trigger poll')).toContain(`(${files.length + 1} files: ${files.length} of code and the table;`);
 	});
 });
