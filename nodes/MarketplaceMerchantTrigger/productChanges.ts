@@ -117,7 +117,7 @@ interface ModifiedSince {
 
 /**
  * The basic products modified since (without a bound: the whole catalogue), in pages of 2,500,
- * paged as every catalogue read is (engine.ts `readAllPages`), one page at a time: a poll asks for
+ * paged as every catalogue read is (transport/batches.ts `readAllPages`), one page at a time: a poll asks for
  * no page past the last.
  */
 async function productsModifiedSince(ctx: IPollFunctions, since: ModifiedSince | undefined, maxPages = MAX_PAGES_PER_POLL): Promise<IDataObject[]> {

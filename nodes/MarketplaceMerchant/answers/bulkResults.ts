@@ -1,6 +1,6 @@
 /**
  * A bulk write's results, paired with the entries sent: one output item per entry (bulk writes,
- * actions/bulkRun.ts, and Product › Update), as README.md's "Results are paired with entries"
+ * actions/bulk/write.ts, and Product › Update), as README.md's "Results are paired with entries"
  * tells; and the 400 by which a service refuses a body's shape (Import).
  */
 import type { IDataObject, IExecutePaginationFunctions, INode, INodeExecutionData } from 'n8n-workflow';

@@ -1,7 +1,7 @@
 /**
  * What the items of one node run ask for, handled together. RoutingNode starts every item of a run
  * in one synchronous loop (n8n 1.123 to 2.41), so what the items ask before the next turn of the
- * event loop can go out as one request; a run is known by its execute data (engine.ts `runOf`), the
+ * event loop can go out as one request; a run is known by its execute data (routing.ts `runOf`), the
  * same object for every item of one run, and what is kept for it goes with it (WeakMap). Outside a
  * run (no execute data) each item asks alone.
  */
@@ -19,7 +19,7 @@ export interface Gathering<Ask, Result> {
  * Gathers the asks of one run's items under a key (items asking under different keys, such as
  * other dates, go apart): the first item opens the gathering, which waits one turn of the event
  * loop and then sends everything asked with the first item's `send`; every item gets the gathering
- * (the EAN look-ups, products.ts; the document links of suborders, getDocumentLinks.operation.ts).
+ * (the EAN look-ups, actions/products/eans.ts; the document links of suborders, getDocumentLinks.operation.ts).
  */
 export class PerRunGathering<Ask, Result> {
 	private readonly runs = new WeakMap<object, Map<string, Gathering<Ask, Result>>>();

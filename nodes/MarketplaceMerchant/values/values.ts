@@ -17,7 +17,6 @@ const DATE_HINT = `Use ${DATE_FORMS}`;
 
 const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
 
-
 function parseUserDate(value: unknown): Date | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
 	if (isDateTime(value)) return value.isValid ? new Date(value.toMillis()) : undefined;
@@ -85,7 +84,6 @@ export function readBoolean(ctx: ValueContext, field: string, value: unknown): b
 	throw invalidInput(ctx, field, `${describeValue(value)} is not true or false`, hint);
 }
 
-
 /**
  * The one reader of a boolean parameter (Simplify, Fail on Item Errors, Download PDFs, Return
  * All, node and trigger): the field's default when a workflow made through n8n's API does not set
@@ -95,7 +93,7 @@ export function readFlag(ctx: SettingsContext, parameter: string, field: string,
 	return readBoolean(ctx, field, ctx.getNodeParameter(parameter, fallback));
 }
 
-/** "Fail on Item Errors" (Options of the bulk writes), read by the routed bulk writes (answers.ts) and the bulk run alike. */
+/** "Fail on Item Errors" (Options of the bulk writes), read by the routed bulk writes (answers/bulkResults.ts) and the bulk run alike. */
 export function readFailOnItemErrors(ctx: SettingsContext): boolean {
 	return readFlag(ctx, 'options.failOnItemErrors', fieldPath('Options', 'Fail on Item Errors'), false);
 }
@@ -104,7 +102,6 @@ export function readFailOnItemErrors(ctx: SettingsContext): boolean {
 export function readSimplify(ctx: SettingsContext): boolean {
 	return readFlag(ctx, 'simplify', 'Simplify', true);
 }
-
 
 export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, `Use ${choices.join(', ')}`);
@@ -135,7 +132,6 @@ export function readList<T = string>(ctx: ValueContext, field: string, value: un
 	const readEntry = rules.readEntry ?? ((entry: unknown, entryField: string) => readText(ctx, entryField, entry) as T);
 	return entries.map((entry, index) => readEntry(entry, listEntry(field, index)));
 }
-
 
 /** What an EAN is, for hints and the locator's check: one wording of the rule. */
 export const EAN_RULE = 'An EAN is 8 to 14 digits';

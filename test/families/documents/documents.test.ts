@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/read';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../../nodes/MarketplaceMerchant/families/documents/documents';
 
-/** A document as the node reads it: through answers.ts against the kind's schema. */
+/** A document as the node reads it: through answers/read.ts against the kind's schema. */
 function asRead(document: object, kind: DocumentKind): IDataObject {
 	const [read] = decodeText(JSON.stringify([document]), 'application/json', DOCUMENTS[kind].answer) as IDataObject[];
 	return read;

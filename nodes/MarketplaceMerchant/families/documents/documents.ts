@@ -45,7 +45,7 @@ function objectAt(value: unknown, ...path: string[]): IDataObject {
 	return isPlainObject(found) ? found : {};
 }
 
-/** The answer reader (answers.ts) made amounts numbers already; anything else is left out. */
+/** The answer reader (answers/read.ts) made amounts numbers already; anything else is left out. */
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 export function textOf(value: unknown): string | undefined {
