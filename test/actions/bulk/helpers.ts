@@ -17,6 +17,21 @@ export const CONTINUE = { node: { typeVersion: 2, onError: 'continueRegularOutpu
 /** On Error = Continue (using error output): rejected entries leave through output 1. */
 export const ERROR_OUTPUT = { node: { typeVersion: 2, onError: 'continueErrorOutput' as const } };
 
+/** Update Many over three rows, the middle one an unknown product (999999) the service rejects; the other two set stock 7 and 8. */
+export async function updateManyWithUnknownProduct(settings: typeof NEW_NODE | typeof CONTINUE) {
+	const [a, b] = settledProducts(2);
+	const result = await run(
+		{ resource: 'product', operation: 'updateMany', itemId: '={{ $json.id }}', itemUpdateFields: { stockLevel: '={{ $json.stock }}' } },
+		[
+			{ id: a.id, stock: 7 },
+			{ id: 999_999, stock: 1 },
+			{ id: b.id, stock: 8 },
+		],
+		settings,
+	);
+	return { a, b, result };
+}
+
 /** A sheet's rows as Read CSV gives them: its own column names, every value text. */
 export function sheetRows(products: ProductRecord[], change: (product: ProductRecord, index: number) => IDataObject = () => ({})): IDataObject[] {
 	return products.map((product, index) => ({ EAN: product.ean, Qty: String(product.stockLevel + 1), Price: String(product.basePrice), ...change(product, index) }));

@@ -5,7 +5,7 @@
  */
 import type { ProductRecord } from '../../../sandbox';
 import { apiRequests, newEan, sandbox, sent } from '../helpers';
-import { CONTINUE, ERROR_OUTPUT, NEW_NODE, SYNC_MAPPED, hintsOf, pairedItems, run, settledProducts, sheetRows, start } from './helpers';
+import { CONTINUE, ERROR_OUTPUT, NEW_NODE, SYNC_MAPPED, hintsOf, pairedItems, run, settledProducts, sheetRows, start, updateManyWithUnknownProduct } from './helpers';
 
 describe('bulk operations: one entry per input item, one batch per run', () => {
 	it('Stop the Run (the default): a row with "1,299" sends nothing and is named by its row and match value', async () => {
@@ -58,17 +58,7 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 
 	it('under On Error = Continue, a rejection by the service shows in the hint too, and entries that succeeded carry no error', async () => {
 		await start();
-		const [a, b] = settledProducts(2);
-
-		const result = await run(
-			{ resource: 'product', operation: 'updateMany', itemId: '={{ $json.id }}', itemUpdateFields: { stockLevel: '={{ $json.stock }}' } },
-			[
-				{ id: a.id, stock: 7 },
-				{ id: 999_999, stock: 1 },
-				{ id: b.id, stock: 8 },
-			],
-			CONTINUE,
-		);
+		const { a, b, result } = await updateManyWithUnknownProduct(CONTINUE);
 
 		const items = result.output('Node');
 		expect(items.map(({ json }) => [json.id, json.success])).toEqual([
@@ -120,17 +110,7 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 
 	it('default On Error: a row the service rejects (Update Many, an unknown product) fails the execution once the others are written', async () => {
 		await start();
-		const [a, b] = settledProducts(2);
-
-		const result = await run(
-			{ resource: 'product', operation: 'updateMany', itemId: '={{ $json.id }}', itemUpdateFields: { stockLevel: '={{ $json.stock }}' } },
-			[
-				{ id: a.id, stock: 7 },
-				{ id: 999_999, stock: 1 },
-				{ id: b.id, stock: 8 },
-			],
-			NEW_NODE,
-		);
+		const { a, b, result } = await updateManyWithUnknownProduct(NEW_NODE);
 
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/^1 of 3 entries rejected \(the other 2 went through\): row 2\b.*: Product 999999 does not exist$/);
