@@ -82,7 +82,7 @@ export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IH
 			answer.request = label;
 			return read ? await read(answer) : (answer as T);
 		} catch (error) {
-			// A node's error carries the service's words; a request of no node is worded by its caller (credential.ts).
+			// A node's error carries the service's words; a request of no node is worded by its caller (families/credential.ts).
 			throw node && 'withCredential' in way ? await withErrorBodyRead(node, error) : error;
 		}
 	});

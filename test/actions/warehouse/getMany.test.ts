@@ -30,7 +30,7 @@ describe('Warehouse › Get Many', () => {
 		expect(sandbox.count('warehouses')).toBe(1);
 	});
 
-	it('reads a Base URL with spaces and trailing slashes as the node, trigger and credential do (one rule, credential.ts)', async () => {
+	it('reads a Base URL with spaces and trailing slashes as the node, trigger and credential do (one rule, transport/hosts.ts normalizeBaseUrl)', async () => {
 		sandbox.clearLog();
 		const result = await runNode(NODE, { resource: 'warehouse', operation: 'getMany' }, [{}], {
 			credentials: { marketplaceMerchantApi: { baseUrl: ` ${sandbox.url}// `, ...sandbox.client } },
