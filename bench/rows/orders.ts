@@ -1,0 +1,211 @@
+/**
+ * Issue 31's rows on the order flow:
+ * - Order › Get Many, Return All over 10,000 orders For Confirmation at the live limits (the order
+ *   group: 300 a minute, 5 a second): time ÷ the earliest the limits let the last page through,
+ *   and the requests made (100 a page: 100, none past the last page);
+ * - the two order events of the trigger: requests of a poll with nothing new, and the static data
+ *   once 10,000 orders went through (emitted while waiting, then confirmed; their 10,000 shipments
+ *   seen by Shipment Status Changed). Limits off: these rows count, they do not time.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { RATE_LIMIT_GROUPS } from '../../sandbox/rate-limit';
+import type { OrderRecord } from '../../sandbox';
+import { runPoll, type PollRunResult } from '../../test/harness';
+import { MERCHANT_TRIGGER, credentialsFor, runMerchant, type TokenRecordingCredentialsHelper } from '../merchant-node';
+import { requestToken } from '../plain-fetch';
+import { RemoteSandbox, type BenchClient } from '../remote-sandbox';
+import type { Row } from '../report';
+import { formatCount, formatMs, formatRatio, listOf, median } from '../stats';
+import { earliestLastRequestMs } from './rate-limit';
+
+const ORDERS = 10_000;
+const PAGE_SIZE = 100;
+const RETURN_ALL_TARGET = 1.1;
+/** What the trigger may keep after 10,000 orders (as the invoice events: it must not grow with the orders seen). */
+const STATE_TARGET_BYTES = 16_384;
+/** Orders added per control request (each answer carries the records). */
+const ADD_BATCH = 1_000;
+/** Confirmations sent at once when the bench confirms orders itself (limits off). */
+const CONFIRM_CONCURRENCY = 20;
+
+const stateBytes = (staticData: IDataObject) => Buffer.byteLength(JSON.stringify(staticData));
+
+/** Adds `count` orders For Confirmation, created now. */
+export async function addOrders(sandbox: RemoteSandbox, count: number): Promise<OrderRecord[]> {
+	const added: OrderRecord[] = [];
+	for (let done = 0; done < count; done += ADD_BATCH) added.push(...(await sandbox.addOrders(Math.min(ADD_BATCH, count - done))));
+	return added;
+}
+
+/**
+ * Confirms orders as ordered from the default warehouse straight through the API (the bench's
+ * own client, not the node): shipments to watch for the trigger rows.
+ */
+async function confirmOrders(sandbox: RemoteSandbox, client: BenchClient, orders: OrderRecord[]): Promise<void> {
+	const token = await requestToken(sandbox.url, client);
+	const warehouses = await sandbox.state<{ id: number; defaultAddress: boolean }>('warehouses');
+	const warehouseAddressId = (warehouses.find((warehouse) => warehouse.defaultAddress) ?? warehouses[0]).id;
+	let next = 0;
+	const worker = async () => {
+		while (next < orders.length) {
+			const order = orders[next++];
+			const body = order.lines.map((line) => ({ merchantInventoryId: line.merchantInventoryId, confirmedQuantities: [{ warehouseAddressId, quantity: line.quantity }] }));
+			const response = await fetch(`${sandbox.url}/order/api/v1/merchant-integration/orders/${order.id}/confirm`, {
+				method: 'PUT',
+				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			await response.arrayBuffer();
+			if (response.status !== 201) throw new Error(`confirming ${order.id}: HTTP ${response.status}`);
+		}
+	};
+	await Promise.all(Array.from({ length: CONFIRM_CONCURRENCY }, worker));
+}
+
+export async function measureOrdersReturnAll(runs: number): Promise<Row[]> {
+	const sandbox = await RemoteSandbox.start({ orders: 0, rateLimits: { scale: 1 }, clients: runs });
+	try {
+		await addOrders(sandbox, ORDERS);
+		const pages = Math.ceil(ORDERS / PAGE_SIZE);
+		const minimumMs = earliestLastRequestMs(pages, RATE_LIMIT_GROUPS.orders);
+		const ratios: number[] = [];
+		const times: number[] = [];
+		const requests: number[] = [];
+		for (let run = 0; run < runs; run++) {
+			// A fresh account each run: fresh windows on the service and in the node's gate.
+			const credentialsHelper = credentialsFor(sandbox, sandbox.freshClient());
+			await sandbox.clearLog();
+			const { result, ms } = await runMerchant(credentialsHelper, { resource: 'order', operation: 'getMany', statusGroup: 'forConfirmation', returnAll: true }, [{}], {
+				typeVersion: 3,
+			});
+			const items = result.output('Node').length;
+			if (result.error || items !== ORDERS) throw new Error(`Return All gave ${items} orders (${result.error?.message ?? 'no error'})`);
+			const log = await sandbox.log('orders');
+			const rejected = log.filter((entry) => entry.status === 429).length;
+			if (rejected > 0) throw new Error(`${rejected} page requests answered 429`);
+			ratios.push(ms / minimumMs);
+			times.push(ms);
+			requests.push(log.length);
+		}
+		const ratio = median(ratios);
+		return [
+			{
+				measure: `Order Get Many, Return All over ${formatCount(ORDERS)} orders For Confirmation at the live limits: time ÷ the limits' minimum`,
+				figure: formatRatio(ratio),
+				target: `≤ ${RETURN_ALL_TARGET}`,
+				met: ratio <= RETURN_ALL_TARGET,
+				runs: String(runs),
+				details: `${listOf(times, formatMs)} against ${formatMs(minimumMs)} (${pages} pages of ${PAGE_SIZE}, 5 a second: the last page cannot be accepted earlier); ratios ${listOf(ratios, formatRatio)}; token request not counted in the minimum, in the time`,
+			},
+			{
+				measure: `Order Get Many, Return All over ${formatCount(ORDERS)} orders: requests made`,
+				figure: listOf([...new Set(requests)], String),
+				target: `${pages} (100 a page, none past the last)`,
+				met: Math.max(...requests) <= pages,
+				runs: String(runs),
+				details: `GET orders requests per run ${listOf(requests, String)}; the first page's totalElements tells how many pages there are`,
+			},
+		];
+	} finally {
+		await sandbox.close();
+	}
+}
+
+async function poll(credentialsHelper: TokenRecordingCredentialsHelper, parameters: INodeParameters, staticData: IDataObject): Promise<PollRunResult> {
+	const result = await runPoll(MERCHANT_TRIGGER, parameters, { credentialsHelper, staticData });
+	if (result.error) throw new Error(`${String(parameters.event)} poll failed: ${result.error.message}`);
+	return result;
+}
+
+interface TriggerRun {
+	idleOrders: number;
+	idleShipments: number;
+	emittedOrders: number;
+	ordersBytesWaiting: number;
+	ordersBytesConfirmed: number;
+	emittedChanges: number;
+	shipmentsBytes: number;
+	shipmentsBytesNext: number;
+}
+
+async function triggerRun(): Promise<TriggerRun> {
+	// A sandbox per run: the orders of one run must not be in the next run's lists.
+	const sandbox = await RemoteSandbox.start({ orders: 0, rateLimits: false, clients: 2 });
+	try {
+		const credentialsHelper = credentialsFor(sandbox, sandbox.freshClient());
+		const newOrders = { event: 'newOrderToConfirm' };
+		const statusChanges = { event: 'shipmentStatusChanged' };
+		let orderState = (await poll(credentialsHelper, newOrders, {})).staticData;
+		let shipmentState = (await poll(credentialsHelper, statusChanges, {})).staticData;
+
+		await sandbox.clearLog();
+		const idleOrders = await poll(credentialsHelper, newOrders, orderState);
+		const idleShipments = await poll(credentialsHelper, statusChanges, shipmentState);
+		if (idleOrders.emitted !== null || idleShipments.emitted !== null) throw new Error('an idle poll emitted');
+		const idle = { orders: (await sandbox.log('orders')).length, shipments: (await sandbox.log('shipments')).length };
+		orderState = idleOrders.staticData;
+		shipmentState = idleShipments.staticData;
+
+		const orders = await addOrders(sandbox, ORDERS);
+		const waiting = await poll(credentialsHelper, newOrders, orderState);
+		const emittedOrders = waiting.emitted?.[0]?.length ?? 0;
+		if (emittedOrders !== ORDERS) throw new Error(`New Order to Confirm emitted ${emittedOrders} of ${ORDERS} orders`);
+		await confirmOrders(sandbox, sandbox.freshClient(), orders);
+		const confirmed = await poll(credentialsHelper, newOrders, waiting.staticData);
+		if (confirmed.emitted !== null) throw new Error('New Order to Confirm emitted again after the orders were confirmed');
+
+		const changes = await poll(credentialsHelper, statusChanges, shipmentState);
+		const emittedChanges = changes.emitted?.[0]?.length ?? 0;
+		const next = await poll(credentialsHelper, statusChanges, changes.staticData);
+		if (next.emitted !== null) throw new Error('Shipment Status Changed emitted again with nothing changed');
+		return {
+			idleOrders: idle.orders,
+			idleShipments: idle.shipments,
+			emittedOrders,
+			ordersBytesWaiting: stateBytes(waiting.staticData),
+			ordersBytesConfirmed: stateBytes(confirmed.staticData),
+			emittedChanges,
+			shipmentsBytes: stateBytes(changes.staticData),
+			shipmentsBytesNext: stateBytes(next.staticData),
+		};
+	} finally {
+		await sandbox.close();
+	}
+}
+
+export async function measureOrderTriggerCosts(runs: number): Promise<Row[]> {
+	const results: TriggerRun[] = [];
+	for (let run = 0; run < runs; run++) results.push(await triggerRun());
+	const of = (key: keyof TriggerRun) => results.map((result) => result[key]);
+	const worstOrders = results.map((result) => Math.max(result.ordersBytesWaiting, result.ordersBytesConfirmed));
+	const worstShipments = results.map((result) => Math.max(result.shipmentsBytes, result.shipmentsBytesNext));
+	return [
+		{
+			measure: 'Trigger New Order to Confirm and Shipment Status Changed: requests per poll with nothing new',
+			figure: `${median(of('idleOrders'))} and ${median(of('idleShipments'))}`,
+			target: '1 per event type (per watched group for shipments)',
+			met: Math.max(...of('idleOrders')) <= 1 && Math.max(...of('idleShipments')) <= 1,
+			runs: String(runs),
+			details: `after activation, default options: GET orders ${listOf(of('idleOrders'), String)}, GET shipments ${listOf(of('idleShipments'), String)}`,
+		},
+		{
+			measure: `Trigger New Order to Confirm: static data bytes after ${formatCount(ORDERS)} orders`,
+			figure: formatCount(median(worstOrders)),
+			target: `≤ ${formatCount(STATE_TARGET_BYTES)} once they are confirmed`,
+			met: Math.max(...of('ordersBytesConfirmed')) <= STATE_TARGET_BYTES,
+			runs: String(runs),
+			details:
+				`${formatCount(ORDERS)} orders added after activation, emitted by one poll (${listOf(of('emittedOrders'), formatCount)}): bytes while all still wait for confirmation ${listOf(of('ordersBytesWaiting'), formatCount)}; ` +
+				`after they were confirmed, the next poll ${listOf(of('ordersBytesConfirmed'), formatCount)}`,
+		},
+		{
+			measure: `Trigger Shipment Status Changed: static data bytes after ${formatCount(ORDERS)} new shipments`,
+			figure: formatCount(median(worstShipments)),
+			target: 'reported (grows with the shipments not yet final)',
+			met: true,
+			runs: String(runs),
+			details: `the ${formatCount(ORDERS)} orders confirmed (one shipment each, For Packaging); changes emitted ${listOf(of('emittedChanges'), formatCount)}; bytes after that poll ${listOf(of('shipmentsBytes'), formatCount)}, after the next ${listOf(of('shipmentsBytesNext'), formatCount)}`,
+		},
+	];
+}
