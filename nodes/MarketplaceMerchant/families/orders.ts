@@ -65,7 +65,7 @@ type GroupedEndpoint = 'orders' | 'shipments';
 /**
  * What this process knows of one endpoint's group names: `settled` once an answer proved them;
  * `probing` while the first request with a group is out (the others wait for it, so that one
- * process spends at most one extra request on learning: the retry with the other names).
+ * process spends at most one extra request per service on learning: the retry with the other names).
  */
 interface NamingState {
 	naming: GroupNaming;
@@ -73,11 +73,13 @@ interface NamingState {
 	probing?: Promise<void>;
 }
 
-const NAMING = processWide('orderGroupNaming', () => new Map<GroupedEndpoint, NamingState>());
+/** Per service (Base URL) and endpoint: production and staging may differ. */
+const NAMING = processWide('orderGroupNaming', () => new Map<string, NamingState>());
 
-function namingOf(endpoint: GroupedEndpoint): NamingState {
-	let state = NAMING.get(endpoint);
-	if (!state) NAMING.set(endpoint, (state = { naming: 'endpoint', settled: false }));
+async function namingOf(read: ReadEndpoint, endpoint: GroupedEndpoint): Promise<NamingState> {
+	const key = `${(await read.service?.()) ?? ''}|${endpoint}`;
+	let state = NAMING.get(key);
+	if (!state) NAMING.set(key, (state = { naming: 'endpoint', settled: false }));
 	return state;
 }
 
@@ -92,8 +94,8 @@ export function forgetGroupNaming(): void {
  * status-groups endpoint's, and whichever succeeds is kept for the process. When the retry is refused
  * too, the first refusal is the error (a 400 for another reason, a date) and nothing more is tried.
  */
-export async function withGroupNames<T>(node: INode, endpoint: GroupedEndpoint, attempt: (naming: GroupNaming) => Promise<T>): Promise<T> {
-	const state = namingOf(endpoint);
+export async function withGroupNames<T>(read: ReadEndpoint, node: INode, endpoint: GroupedEndpoint, attempt: (naming: GroupNaming) => Promise<T>): Promise<T> {
+	const state = await namingOf(read, endpoint);
 	while (!state.settled && state.probing) await state.probing;
 	if (state.settled) return await attempt(state.naming);
 	let done = () => {};
@@ -233,7 +235,7 @@ export async function listOrders(read: ReadEndpoint, node: INode, filter: OrderF
 	const request = { read, node, path: PATHS.orders, answer: ANSWERS.orders, what: 'orders', limit, onPage };
 	const { group } = filter;
 	if (group === undefined) return await readUnion(request, [dates], (order) => order.id);
-	return await withGroupNames(node, 'orders', async (naming) =>
+	return await withGroupNames(read, node, 'orders', async (naming) =>
 		readUnion(request, groupQueries(naming, group, undefined).map((query) => ({ ...query, ...dates })), (order) => order.id),
 	);
 }
@@ -268,7 +270,7 @@ export async function listShipments(read: ReadEndpoint, node: INode, filter: Shi
 	if (group === undefined || !isBlank(search)) {
 		return await readUnion(request, [{ ...qs, search, ...(statuses ? { statuses: statuses.join(',') } : {}) }], idOf);
 	}
-	return await withGroupNames(node, 'shipments', async (naming) =>
+	return await withGroupNames(read, node, 'shipments', async (naming) =>
 		readUnion(request, groupQueries(naming, group, statuses).map((query) => ({ ...qs, ...query })), idOf),
 	);
 }
