@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/families/orders';
+import { groupOf } from '../../../sandbox/order-statuses';
 import type { ShipmentRecord } from '../../../sandbox/order-types';
 import { NOW, outputRunner, pages, sandbox, sandboxPerFile, sandboxPerTest, sent } from '../helpers';
 
@@ -22,7 +23,7 @@ const GROUP_STATUSES = {
 };
 
 const inStatuses = (statuses: string[]) => sandbox.state.shipments.filter((shipment) => statuses.includes(shipment.status));
-const completed = () => sandbox.state.shipments.filter((shipment) => /CANCEL|DELIVERED$|COMPLETED|RETURN|LOST|DAMAGED|REJECTED|INVALID|TERMINATED|MISSING/.test(shipment.status) && !GROUP_STATUSES.onDelivery.includes(shipment.status));
+const completed = () => sandbox.state.shipments.filter((shipment) => groupOf(shipment.status).group === 'SG_COMPLETED');
 const idsOf = (json: IDataObject[]) => json.map((shipment) => shipment.suborderId);
 const suborders = (shipments: ShipmentRecord[]) => shipments.map((shipment) => shipment.suborderId);
 const sorted = (ids: unknown[]) => [...ids].map(String).sort();
