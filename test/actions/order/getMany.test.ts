@@ -88,6 +88,13 @@ describe('Order › Get Many on the seeded orders', () => {
 		expect(sent('orders')[0].query).toMatchObject({ dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString() });
 	});
 
+	it('reads a day alone as Created To up to the end of that day', async () => {
+		const day = sandbox.state.orders[0].createdDate.slice(0, 10);
+		const { json } = await run({ operation: 'getMany', returnAll: true, statusGroup: 'all', filters: { createdFrom: day, createdTo: day } });
+		expect(sent('orders')[0].query).toMatchObject({ dateFrom: `${day}T00:00:00.000Z`, dateTo: `${day}T23:59:59.999Z` });
+		expect(idsOf(json)).toEqual(sandbox.state.orders.filter((order) => order.createdDate.startsWith(day)).map((order) => order.id));
+	});
+
 	it('refuses Created To before Created From, naming the field, before sending anything', async () => {
 		const { result } = await run({
 			operation: 'getMany',
