@@ -34,10 +34,9 @@ interface GroupQuery {
 
 /** The statuses of a suborder that can still be packed (SG_FOR_PACKAGING's subgroups), and those packed but not yet collected. */
 export const PACKABLE_STATUSES = ['PARTIALLY_CONFIRMED', 'PENDING', 'CONFIRMED', 'PACKING_INITIATED'] as const;
-const PACKED_STATUSES = [
-	'PARTIALLY_PACKED', 'PARTIALLY_PACKED_IN_TRANSIT', 'PARTIALLY_PACKED_ON_THE_BORDER', 'PACKED', 'PACKED_IN_TRANSIT',
-	'PACKED_ON_THE_BORDER', 'READY_FOR_COLLECTION',
-] as const;
+/** Statuses only the shipments' filter names, not the statuses endpoint: packed goods in transit or at customs. */
+export const SHIPMENT_ONLY_STATUSES = ['PARTIALLY_PACKED_IN_TRANSIT', 'PARTIALLY_PACKED_ON_THE_BORDER', 'PACKED_IN_TRANSIT', 'PACKED_ON_THE_BORDER'] as const;
+const PACKED_STATUSES = ['PARTIALLY_PACKED', 'PACKED', 'READY_FOR_COLLECTION', ...SHIPMENT_ONLY_STATUSES] as const;
 
 /**
  * Each group in each naming. With the status-groups endpoint's names an order still for confirmation
