@@ -79,7 +79,7 @@ export function byOrder(asks: ConfirmAsk[]): ConfirmAsk[][] {
 /** An order line as the service lists it. */
 interface OrderLine {
 	merchantInventoryId: number;
-	name: unknown;
+	name: IDataObject[string];
 	ordered: number;
 	confirmed: number | null;
 }
