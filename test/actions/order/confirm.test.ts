@@ -4,8 +4,6 @@
  * quantities checked against the order before anything is sent, and a confirmation whose answer was
  * lost: read back, resent only where the order proves it was not applied.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { NOW, outputRunner, sandbox, sandboxPerFile, sent } from '../helpers';
 
 sandboxPerFile({ now: NOW, seed: 31 });
@@ -130,7 +128,7 @@ describe('Order › Confirm', () => {
 
 	describe('an answer lost after sending: never resent blindly', () => {
 		const confirmAll = (orderId: string) => run({ operation: 'confirm', orderId });
-		const confirmStatuses = () => sent('orderConfirm').map((entry) => [entry.status, (entry as IDataObject).appliedStatus ?? null]);
+		const confirmStatuses = () => sent('orderConfirm').map((entry) => [entry.status, entry.appliedStatus ?? null]);
 
 		it('applied, then answered 503: the order read back shows it, reported as applied, sent once', async () => {
 			const orderId = newOrder([[100_001, 1]]);
