@@ -12,7 +12,7 @@ import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, useTriggerSandbox
 const START = '2026-03-02T09:00:00.000Z';
 const STATUS_CHANGED: INodeParameters = { event: 'shipmentStatusChanged' };
 
-const { sandbox } = useTriggerSandbox({ start: START, seed: 33, per: 'file', stretchMs: 2 * DAY });
+const { sandbox, restart } = useTriggerSandbox({ start: START, seed: 33, per: 'file', stretchMs: 2 * DAY });
 
 beforeEach(() => {
 	sandbox.resetVariants();
@@ -199,6 +199,15 @@ test('Fetch Test Event gives the newest shipment For Packaging as the event show
 	expect(result.error).toBeUndefined();
 	expect(changes(result)).toEqual([[id, null, 'CONFIRMED']]);
 	expect(JSON.stringify(trigger.staticData)).toBe(stateBefore);
+});
+
+test('Fetch Test Event on an account without shipments says so', async () => {
+	await restart({ orders: 0 });
+	sandbox.addOrders(1);
+	const result = await new TriggerUnderTest(sandbox, STATUS_CHANGED).fetchTestEvent();
+	expect(result.error?.message).toBe('The account has no shipments yet');
+	// One request per group: For Packaging, On Delivery, Completed.
+	expect(shipmentRequests()).toHaveLength(3);
 });
 
 test('1,000 shipments through to delivery, polled every 10 minutes: every change once, and the static data holds only those in progress', async () => {
