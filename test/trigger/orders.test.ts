@@ -212,6 +212,15 @@ test('Fetch Test Event gives the newest order waiting for confirmation and leave
 	expect(JSON.stringify(trigger.staticData)).toBe(stateBefore);
 });
 
+test.each([
+	[{ startFrom: 'last tuesday' }, 'Options › Start From: "last tuesday" is not a date'],
+	[{ lookBackMinutes: '1,5' }, 'Options › Look-Back Window (Minutes): "1,5" is not a whole number'],
+])('the options are read by the shared readers, never guessed, before any request: %p', async (options, message) => {
+	const result = await new TriggerUnderTest(sandbox, { ...NEW_ORDERS, options }).poll();
+	expect(result.error?.message).toBe(message);
+	expect(sandbox.log).toHaveLength(0);
+});
+
 test("with the status-groups endpoint's group names (variant) the first poll learns them with one extra request, then an idle poll is one", async () => {
 	sandbox.setVariants({ statusGroupNames: 'status-groups' });
 	const trigger = new TriggerUnderTest(sandbox, NEW_ORDERS);
