@@ -196,7 +196,7 @@ async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPa
 	const first = await page(0);
 	lists.push(first.content);
 	onPage?.(count());
-	const ended = (read: SpringPage) => read.last === true || read.content.length < size;
+	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size;
 	if (!ended(first) && count() < limit && first.totalElements !== undefined) {
 		const pagesWanted = Math.ceil((Math.min(limit, first.totalElements) - first.content.length) / size);
 		const width = RATE_LIMITS.orders.inFlight;

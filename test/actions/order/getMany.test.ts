@@ -22,7 +22,7 @@ const sorted = (ids: unknown[]) => [...ids].map(String).sort();
 beforeEach(() => forgetGroupNaming());
 
 describe('Order › Get Many on 250 new orders', () => {
-	const start = sandboxPerTest(() => ({ now: NOW, seed: 31, orders: 0 }));
+	const start = sandboxPerTest((limits: boolean = false) => ({ now: NOW, seed: 31, orders: 0, rateLimits: limits && { scale: 1 } }));
 
 	it('reads 250 orders For Confirmation with Return All in 3 requests of 100 (page 0 says how many; none past the last)', async () => {
 		await start();
@@ -38,6 +38,16 @@ describe('Order › Get Many on 250 new orders', () => {
 			{ page: '2', size: '100' },
 		]);
 		expect(sent('orders').every((entry) => entry.query.statusGroup === 'SG_FOR_CONFIRMATION' && entry.status === 200)).toBe(true);
+	});
+
+	it('at the live limits (300 a minute, 5 a second) still 3 requests for 250 orders, none answered 429', async () => {
+		await start(true);
+		sandbox.addOrders(250);
+		sandbox.clearLog();
+		const { result, json } = await run({ operation: 'getMany', returnAll: true });
+		expect(result.error).toBeUndefined();
+		expect(json).toHaveLength(250);
+		expect(sent('orders').map((entry) => entry.status)).toEqual([200, 200, 200]);
 	});
 
 	it('reads a Limit in as few requests as it needs, evenly sized: 150 in 2 of 75, 30 in 1 of 30', async () => {
@@ -86,6 +96,13 @@ describe('Order › Get Many on the seeded orders', () => {
 		const expected = all.filter((order) => order.createdDate >= from && order.createdDate <= to);
 		expect(idsOf(json)).toEqual(expected.map((order) => order.id));
 		expect(sent('orders')[0].query).toMatchObject({ dateFrom: new Date(from).toISOString(), dateTo: new Date(to).toISOString() });
+	});
+
+	it('reads a day alone as Created To up to the end of that day', async () => {
+		const day = sandbox.state.orders[0].createdDate.slice(0, 10);
+		const { json } = await run({ operation: 'getMany', returnAll: true, statusGroup: 'all', filters: { createdFrom: day, createdTo: day } });
+		expect(sent('orders')[0].query).toMatchObject({ dateFrom: `${day}T00:00:00.000Z`, dateTo: `${day}T23:59:59.999Z` });
+		expect(idsOf(json)).toEqual(sandbox.state.orders.filter((order) => order.createdDate.startsWith(day)).map((order) => order.id));
 	});
 
 	it('refuses Created To before Created From, naming the field, before sending anything', async () => {
