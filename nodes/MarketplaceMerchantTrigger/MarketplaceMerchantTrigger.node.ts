@@ -63,7 +63,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 					{
 						name: 'Shipment Status Changed',
 						value: SHIPMENT_STATUS_CHANGED,
-						description: 'A shipment (suborder) moved on, e.g. confirmed, packed, ready for collection, delivered, cancelled; the output has previousStatus and status',
+						description:
+							'A shipment (suborder) moved on: confirmed, packed, ready for collection, collected, delivered, cancelled, returned. The output has previousStatus (what the last poll saw; null for a shipment new since) and status.',
 					},
 				],
 				default: 'invoice',

@@ -5,13 +5,20 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { forgetGroupNaming } from '../../nodes/MarketplaceMerchant/families/orders';
 import type { PollRunResult } from '../harness';
 import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, useTriggerSandbox } from './helpers';
 
 const START = '2026-03-02T09:00:00.000Z';
 const NEW_ORDERS: INodeParameters = { event: 'newOrderToConfirm' };
 
-const { sandbox } = useTriggerSandbox({ start: START, seed: 31, per: 'file', stretchMs: 2 * DAY });
+const { sandbox, restart } = useTriggerSandbox({ start: START, seed: 31, per: 'file', stretchMs: 2 * DAY });
+
+beforeEach(() => {
+	sandbox.resetVariants();
+	// Each test a new process: the group names are learned again.
+	forgetGroupNaming();
+});
 
 const orderRequests = () => sandbox.log.filter((entry) => entry.route === 'orders');
 
@@ -203,6 +210,37 @@ test('Fetch Test Event gives the newest order waiting for confirmation and leave
 	expect(result.error).toBeUndefined();
 	expect(orderIds(result)).toEqual([newest]);
 	expect(JSON.stringify(trigger.staticData)).toBe(stateBefore);
+});
+
+test.each([
+	[{ startFrom: 'last tuesday' }, 'Options › Start From: "last tuesday" is not a date'],
+	[{ lookBackMinutes: '1,5' }, 'Options › Look-Back Window (Minutes): "1,5" is not a whole number'],
+])('the options are read by the shared readers, never guessed, before any request: %p', async (options, message) => {
+	const result = await new TriggerUnderTest(sandbox, { ...NEW_ORDERS, options }).poll();
+	expect(result.error?.message).toBe(message);
+	expect(sandbox.log).toHaveLength(0);
+});
+
+test("with the status-groups endpoint's group names (variant) the first poll learns them with one extra request, then an idle poll is one", async () => {
+	sandbox.setVariants({ statusGroupNames: 'status-groups' });
+	const trigger = new TriggerUnderTest(sandbox, NEW_ORDERS);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	expect(orderRequests().map(({ status, query }) => `${status} ${query.statusGroup}`)).toEqual(['400 SG_FOR_CONFIRMATION', '200 SG_ON_HOLD']);
+
+	advance(1 * MINUTE);
+	const added = addOrders(2);
+	advance(1 * MINUTE);
+	sandbox.clearLog();
+	expect(orderIds(await trigger.poll())).toEqual(added);
+	advance(1 * MINUTE);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	expect(orderRequests().map(({ status, query }) => `${status} ${query.statusGroup}`)).toEqual(['200 SG_ON_HOLD', '200 SG_ON_HOLD']);
+});
+
+test('Fetch Test Event on an account without orders says so', async () => {
+	await restart({ orders: 0 });
+	const result = await new TriggerUnderTest(sandbox, NEW_ORDERS).fetchTestEvent();
+	expect(result.error?.message).toBe('The account has no orders yet');
 });
 
 // Last: its orders reach 10 days past the clock of the tests before.
