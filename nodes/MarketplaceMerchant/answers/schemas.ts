@@ -234,6 +234,8 @@ export const ANSWERS = {
 	discounts: { body: listOf(DISCOUNT) },
 	discountCancel: { body: objectOf({ message: STRING }) },
 	prices: { body: listOf(PRICE_DATA) },
+	/** The progress id of a publish or unpublish (orders-and-shipments.md): the service applies it later and e-mails a report. */
+	progress: { body: objectOf({ id: STRING }) },
 	/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
 	orders: springPageOf(ORDER),
 	shipments: springPageOf(SHIPMENT),

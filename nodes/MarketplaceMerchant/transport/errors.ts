@@ -97,6 +97,18 @@ export function isCutOff(error: unknown): boolean {
 	return CUT_OFF_CODES.has(errorCodeOf(error) ?? '');
 }
 
+/** Whether a failed write may have been applied (not to be resent): a 5xx, or no answer once it was out. A 4xx is a refusal. */
+export function mayHaveBeenApplied(error: unknown): boolean {
+	const status = statusOf(error);
+	return status !== undefined ? status >= 500 : !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(errorCodeOf(error) ?? '');
+}
+
+/** A write that may have been applied, not resent: `what` was sent, `outcome` what came of it, `check` where its outcome shows. */
+export function appliedUnknownWords(what: string, outcome: string, check: string): ErrorWords {
+	const again = `The node did not send it again, as a second request could apply it twice: ${check} before running it again.`;
+	return { message: `${what} may have been applied: ${check}`, description: `${outcome} ${again}` };
+}
+
 /** Whether the request ended because its timeout passed (axios says ECONNABORTED or ETIMEDOUT and "timeout"). */
 export function isTimeout(error: unknown): boolean {
 	const code = errorCodeOf(error);
