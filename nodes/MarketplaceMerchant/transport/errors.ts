@@ -86,6 +86,7 @@ export function networkFailureReason(error: unknown): string {
 }
 
 const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export function errorCodeOf(error: unknown): string | undefined {
 	const candidate = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
@@ -321,7 +322,6 @@ export function notServedText(what: string, at: HostName, status: number): { mes
 			};
 }
 
-
 /** The service's own message in an answer's body, if it has one. */
 export function serverMessage(body: unknown): string | undefined {
 	const message = (body as { message?: unknown } | null | undefined)?.message;
@@ -386,41 +386,14 @@ export function refusedTooLongText(refusedForMs: number, budgetMs: number, own: 
 	};
 }
 
-/** Failures that prove a request never reached the service (nothing there was applied). */
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/**
- * Whether a write's failure leaves its outcome open, in the words a message gives it: a 5xx answer,
- * no answer in time, a cut connection or an answer that could not be read may all come after the
- * service acted. Undefined when the service certainly did not act: it refused (4xx) or was never
- * reached. Such a write is never sent again by the policy (policy.ts); its operation reads back
- * what happened (Order › Confirm, Shipment › Pack).
- */
+/** How a write's failure may have left it applied (5xx, no answer in time, a cut or unreadable answer); undefined: refused (4xx) or never sent. */
 export function uncertainOutcome(error: unknown): string | undefined {
 	const status = statusOf(error);
-	if (status !== undefined) return status >= 500 ? `the service answered HTTP ${status}` : undefined;
-	if (NEVER_SENT_CODES.has(errorCodeOf(error) ?? '')) return undefined;
-	if (isTimeout(error)) return 'no answer came in time';
-	return isCutOff(error) ? 'the connection was cut before the answer came' : 'the answer could not be read';
+	if (status !== undefined || NEVER_SENT.has(errorCodeOf(error) ?? '')) return status !== undefined && status >= 500 ? `the service answered HTTP ${status}` : undefined;
+	return isTimeout(error) ? 'no answer came in time' : isCutOff(error) ? 'the connection was cut before the answer came' : 'the answer could not be read';
 }
 
-/**
- * Whether a write's uncertain failure was the service's own answer at the end of its work (500,
- * 503): what it shows right after is what it did. A proxy's 502/504, a timeout or a cut connection
- * may leave the service still working on the request, so what it shows then proves nothing yet.
- */
-export function answeredByTheService(error: unknown): boolean {
-	const status = statusOf(error);
-	return status === 500 || status === 503;
-}
-
-/**
- * A write whose answer was lost and whose effect could not be seen: what it was, what happened,
- * that it was not sent again, and where to look (`check`) before running the node again.
- */
+/** A write whose outcome is unknown (`uncertainOutcome`), what was `seen` of it and what to `check`: it was not sent again. */
 export function outcomeUnknownText(what: string, failure: string, seen: string, check: string): ErrorWords {
-	return {
-		message: `The outcome of ${what} is unknown: ${failure}`,
-		description: `${seen} It may have been applied all the same, so the node did not send it again. ${check}`,
-	};
+	return { message: `The outcome of ${what} is unknown: ${failure}`, description: `${seen} It may be applied: it was not sent again. ${check}` };
 }

@@ -20,8 +20,9 @@ import { decodeAnswer } from '../../answers/read';
 import { ANSWERS } from '../../answers/schemas';
 import { sendEachChunk } from '../../transport/batches';
 import { PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { answeredByTheService, asNodeError, joinSentences, nodeError, outcomeUnknownText, uncertainOutcome } from '../../transport/errors';
+import { asNodeError, joinSentences, nodeError, outcomeUnknownText, uncertainOutcome } from '../../transport/errors';
 import type { Settled } from '../../transport/policy';
+import { statusOf } from '../../transport/errors';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { readOrder } from '../../families/orders';
@@ -43,6 +44,16 @@ const ORDER_WRITE: Route = { group: 'orders', idempotent: false };
 async function sendConfirmation(exec: IExecuteFunctions, plan: OrderPlan, settings: SendSettings): Promise<void> {
 	const request = { method: 'PUT' as const, url: PATHS.orderConfirm(plan.orderId), body: plan.body, json: true };
 	decodeAnswer(exec, await sendAuthenticated(exec, ORDER_WRITE, request, settings), ANSWERS.written);
+}
+
+/**
+ * Whether a failure that may have been applied was the service's own answer at the end of its work
+ * (500, 503): what the order shows right after is what it did. After a proxy's 502/504, a timeout or
+ * a cut connection the service may still be working on the request: what it shows proves nothing yet.
+ */
+function answeredByTheService(error: unknown): boolean {
+	const status = statusOf(error);
+	return status === 500 || status === 503;
 }
 
 type Seen = { kind: 'asSent' | 'none' | 'other'; text: string };
