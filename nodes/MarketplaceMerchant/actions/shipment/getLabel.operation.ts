@@ -138,11 +138,15 @@ const fields: INodeProperties[] = [
 		options: [
 			{ name: 'PDF', value: 'pdf', description: 'A PDF to print on paper' },
 			{ name: 'ZPL', value: 'zpl', description: 'A print job for a thermal label printer (Zebra ZPL II)' },
-			{ name: 'ZIP (v1)', value: 'zip', description: "The older endpoint's ZIP archive holding the PDF" },
+			{ name: 'ZIP (V1)', value: 'zip', description: "The older (v1) endpoint's ZIP archive holding the PDF" },
 		],
 		default: 'pdf',
 	},
-	outputFileField('The binary field the label goes in, named after the suborder (e.g. H7SRK-Z2IAO-DS-1.pdf)', undefined),
+	outputFileField('The binary field the label goes in; the file is named after the suborder (e.g. H7SRK-Z2IAO-DS-1.pdf)', undefined, {
+		name: 'binaryPropertyName',
+		displayName: 'Binary Property',
+		hint: 'The name of the output binary field to put the label in',
+	}),
 ];
 
 export const operation: OperationModule = {
