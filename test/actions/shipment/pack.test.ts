@@ -55,6 +55,20 @@ describe('Shipment › Pack', () => {
 		expect(sandbox.state.shipment(suborderId)?.lines.map((line) => line.packedQuantity)).toEqual([1, 0]);
 	});
 
+	it('reads a shipment answered with other key spellings and numbers as text', async () => {
+		const suborderId = confirmedShipment();
+		sandbox.setVariants({ keySpellings: true, numbersAsStrings: true });
+		try {
+			const { result, json } = await run({ operation: 'pack', suborderId, packWhat: 'quantities', quantities: { line: [{ merchantInventoryId: 100_001, quantity: 2 }] } });
+
+			expect(result.error).toBeUndefined();
+			expect(json[0]).toMatchObject({ packedAllConfirmed: false, products: [expect.objectContaining({ merchantInventoryId: 100_001, quantity: 2 })] });
+			expect(sandbox.state.shipment(suborderId)?.lines.map((line) => line.packedQuantity)).toEqual([2, 0]);
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+
 	describe('checked against the shipment before anything is sent', () => {
 		it.each([
 			['a quantity above the confirmed one', [{ merchantInventoryId: '100001', quantity: '3' }], 'Quantities › line 1 › Quantity: 3 is more than the 2 confirmed of line 100001'],

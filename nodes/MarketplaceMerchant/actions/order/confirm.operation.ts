@@ -55,14 +55,15 @@ function answeredByTheService(error: unknown): boolean {
 	return status === 500 || status === 503;
 }
 
-type Seen = { kind: 'asSent' | 'none' | 'other'; text: string };
+type Seen = { kind: 'asSent' | 'none' | 'other' | 'missing'; text: string };
 
-/** What the order read back shows: this run's confirmation, none (every line's confirmedQuantity null) or another. */
+/** What the order read back shows: this run's confirmation, none (every line's confirmedQuantity null), another, or no order. */
 async function seenAfter(read: ReadEndpoint, node: INode, plan: OrderPlan): Promise<Seen> {
 	const order = await readOrder(read, node, plan.orderId);
-	const lines = order ? linesOf(order) : [];
-	const text = order ? linesText(lines, (line) => line.confirmed) : 'no such order';
-	if (lines.length > 0 && lines.every((line) => line.confirmed === null)) return { kind: 'none', text };
+	if (!order) return { kind: 'missing', text: 'no such order' };
+	const lines = linesOf(order);
+	const text = linesText(lines, (line) => line.confirmed);
+	if (lines.every((line) => line.confirmed === null)) return { kind: 'none', text };
 	const totals = totalsOf(plan.body);
 	const asSent = lines.length === totals.size && lines.every((line) => line.confirmed === totals.get(line.merchantInventoryId));
 	return { kind: asSent ? 'asSent' : 'other', text };
@@ -106,8 +107,12 @@ async function confirmOrder(exec: IExecuteFunctions, read: ReadEndpoint, plan: O
 				description: `The order now shows confirmed: ${seen.text}. Nothing was sent again. ${check}`,
 			});
 		}
-		if (!answeredByTheService(error)) {
-			const words = outcomeUnknownText(what, failure, 'The order read back shows no confirmation yet, which proves nothing while the request may still be under way.', check);
+		if (seen.kind === 'missing' || !answeredByTheService(error)) {
+			const shown =
+				seen.kind === 'missing'
+					? 'The order was not found when read back.'
+					: 'The order read back shows no confirmation yet, which proves nothing while the request may still be under way.';
+			const words = outcomeUnknownText(what, failure, shown, check);
 			throw nodeError(node, words.message, { itemIndex, description: words.description });
 		}
 		try {
