@@ -115,7 +115,10 @@ async function getLabel(this: IExecutePaginationFunctions, requestData: RequestD
 		const status = statusOf(error);
 		throw nodeError(node, `Could not download the label of shipment ${suborderId}${status ? `: HTTP ${status}` : ''}`, {
 			itemIndex,
-			description: downloadFailureDescription(error),
+			description:
+				status === 403 || status === 410
+					? 'Label links expire 10 minutes after they are issued and this one was refused: run Get Label again, which asks for a new link and downloads it at once'
+					: downloadFailureDescription(error),
 		});
 	}
 	if (!format.looksRight(file)) {
