@@ -65,7 +65,7 @@ type GroupedEndpoint = 'orders' | 'shipments';
 /**
  * What this process knows of one endpoint's group names: `settled` once an answer proved them;
  * `probing` while the first request with a group is out (the others wait for it, so that one
- * process spends at most one extra request on learning: the retry with the other names).
+ * process spends at most one extra request per service on learning: the retry with the other names).
  */
 interface NamingState {
 	naming: GroupNaming;
@@ -73,11 +73,13 @@ interface NamingState {
 	probing?: Promise<void>;
 }
 
-const NAMING = processWide('orderGroupNaming', () => new Map<GroupedEndpoint, NamingState>());
+/** Per service (Base URL) and endpoint: production and staging may differ. */
+const NAMING = processWide('orderGroupNaming', () => new Map<string, NamingState>());
 
-function namingOf(endpoint: GroupedEndpoint): NamingState {
-	let state = NAMING.get(endpoint);
-	if (!state) NAMING.set(endpoint, (state = { naming: 'endpoint', settled: false }));
+async function namingOf(read: ReadEndpoint, endpoint: GroupedEndpoint): Promise<NamingState> {
+	const key = `${(await read.service?.()) ?? ''}|${endpoint}`;
+	let state = NAMING.get(key);
+	if (!state) NAMING.set(key, (state = { naming: 'endpoint', settled: false }));
 	return state;
 }
 
@@ -92,8 +94,8 @@ export function forgetGroupNaming(): void {
  * status-groups endpoint's, and whichever succeeds is kept for the process. When the retry is refused
  * too, the first refusal is the error (a 400 for another reason, a date) and nothing more is tried.
  */
-export async function withGroupNames<T>(node: INode, endpoint: GroupedEndpoint, attempt: (naming: GroupNaming) => Promise<T>): Promise<T> {
-	const state = namingOf(endpoint);
+export async function withGroupNames<T>(read: ReadEndpoint, node: INode, endpoint: GroupedEndpoint, attempt: (naming: GroupNaming) => Promise<T>): Promise<T> {
+	const state = await namingOf(read, endpoint);
 	while (!state.settled && state.probing) await state.probing;
 	if (state.settled) return await attempt(state.naming);
 	let done = () => {};
@@ -153,58 +155,77 @@ interface ListRequest {
 	what: string;
 	qs: IDataObject;
 	limit: number;
+	/** An entry's id: an entry read twice (the list moved while it was read) is kept once. */
+	idOf: (entry: IDataObject) => unknown;
 	onPage?: OnPage;
 }
 
-/**
- * Up to `limit` results of a paged list: the first page alone; when it is not `last`, the pages the
- * total calls for together (the gate paces them), or without a total one by one until `last` or a
- * short page.
- */
-async function readPages({ read, node, path, answer, what, qs, limit, onPage }: ListRequest): Promise<IDataObject[]> {
-	const size = pageSizeFor(limit);
-	const page = async (number: number) => pageOf(node, await read('orders', path, { ...qs, page: number, size }, what, answer), what);
-	const first = await page(0);
-	const results = [...first.content];
-	onPage?.(results.length);
-	const done = () => results.length >= limit;
-	if (first.last === true || first.content.length < size || done()) return results.slice(0, limit);
-	if (first.totalElements !== undefined) {
-		const wanted = Math.min(limit, first.totalElements) - results.length;
-		if (wanted <= 0) return results.slice(0, limit);
-		const width = RATE_LIMITS.orders.inFlight;
-		const rest = await readAllPages(size, width, async (index) => (await page(index + 1)).content, (count) => onPage?.(results.length + count), wanted);
-		return [...results, ...rest].slice(0, limit);
+/** The entries of `lists` in order, each id once. */
+function uniqueEntries(lists: IDataObject[][], idOf: (entry: IDataObject) => unknown): IDataObject[] {
+	const seen = new Set<string>();
+	const unique: IDataObject[] = [];
+	for (const entry of lists.flat()) {
+		const id = String(idOf(entry));
+		if (seen.has(id)) continue;
+		seen.add(id);
+		unique.push(entry);
 	}
-	for (let number = 1; !done(); number++) {
-		const next = await page(number);
-		results.push(...next.content);
-		onPage?.(results.length);
-		if (next.last === true || next.content.length < size) break;
-	}
-	return results.slice(0, limit);
+	return unique;
 }
 
+/**
+ * Up to `limit` results of a paged list, newest first. The first page alone; when it is not `last`,
+ * the pages its total calls for together (the gate paces them), none past the end. The list moves
+ * while it is read: an entry added meanwhile pushes the others one place back, so a later page
+ * repeats one (kept once) and the tail moves past the pages asked for. So when the last page read
+ * reports a larger total than the first, and when pages come without a total, the next pages
+ * follow one at a time until `last`, a short page or the limit.
+ */
+async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPage }: ListRequest): Promise<IDataObject[]> {
+	const size = pageSizeFor(limit);
+	let latest = 0;
+	const pagesRead = new Map<number, SpringPage>();
+	const page = async (index: number) => {
+		const next = pageOf(node, await read('orders', path, { ...qs, page: index, size }, what, answer), what);
+		pagesRead.set(index, next);
+		latest = Math.max(latest, index);
+		return next;
+	};
+	const lists: IDataObject[][] = [];
+	const count = () => uniqueEntries(lists, idOf).length;
+	const first = await page(0);
+	lists.push(first.content);
+	onPage?.(count());
+	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size;
+	if (!ended(first) && count() < limit && first.totalElements !== undefined) {
+		const pagesWanted = Math.ceil((Math.min(limit, first.totalElements) - first.content.length) / size);
+		const width = RATE_LIMITS.orders.inFlight;
+		const rest = await readAllPages(1, width, async (index) => [(await page(index + 1)).content], (pages) => onPage?.(first.content.length + pages * size), Math.max(pagesWanted, 0));
+		lists.push(...rest);
+	}
+	const grew = (last: SpringPage) => first.totalElements !== undefined && last.totalElements !== undefined && last.totalElements > first.totalElements;
+	for (let last = pagesRead.get(latest) as SpringPage; !ended(last) && count() < limit && (first.totalElements === undefined || grew(last)); ) {
+		last = await page(latest + 1);
+		lists.push(last.content);
+		onPage?.(count());
+	}
+	return uniqueEntries(lists, idOf).slice(0, limit);
+}
+
+/** Newest first: the order of the service's lists (creation, or purchase for shipments). */
 function timeOf(entry: IDataObject): number {
 	return parseServiceTimestamp(entry.createdDate)?.getTime() ?? 0;
 }
 
 /**
  * The results of several queries as one list, newest first as the service sorts each, every entry
- * once (an order with suborders in two groups; an entry that moved to the next page while reading).
+ * once (an order with suborders in two groups).
  */
-async function readUnion(request: Omit<ListRequest, 'qs'>, queries: IDataObject[], idOf: (entry: IDataObject) => unknown): Promise<IDataObject[]> {
+async function readUnion(request: Omit<ListRequest, 'qs'>, queries: IDataObject[]): Promise<IDataObject[]> {
 	const lists: IDataObject[][] = [];
 	for (const qs of queries) lists.push(await readPages({ ...request, qs }));
-	const all = lists.length === 1 ? lists[0] : lists.flat().sort((a, b) => timeOf(b) - timeOf(a));
-	const seen = new Set<string>();
-	const unique = all.filter((entry) => {
-		const id = String(idOf(entry));
-		if (seen.has(id)) return false;
-		seen.add(id);
-		return true;
-	});
-	return unique.slice(0, request.limit);
+	const all = lists.length === 1 ? lists : [lists.flat().sort((a, b) => timeOf(b) - timeOf(a))];
+	return uniqueEntries(all, request.idOf).slice(0, request.limit);
 }
 
 /** A group's queries, the caller's `statuses` intersected with the group's where it names some; a query left with none is dropped. */
@@ -230,11 +251,11 @@ export async function listOrders(read: ReadEndpoint, node: INode, filter: OrderF
 	const dates: IDataObject = {};
 	if (filter.createdFrom) dates.dateFrom = formatIsoUtc(filter.createdFrom);
 	if (filter.createdTo) dates.dateTo = formatIsoUtc(filter.createdTo);
-	const request = { read, node, path: PATHS.orders, answer: ANSWERS.orders, what: 'orders', limit, onPage };
+	const request = { read, node, path: PATHS.orders, answer: ANSWERS.orders, what: 'orders', limit, onPage, idOf: (order: IDataObject) => order.id };
 	const { group } = filter;
-	if (group === undefined) return await readUnion(request, [dates], (order) => order.id);
-	return await withGroupNames(node, 'orders', async (naming) =>
-		readUnion(request, groupQueries(naming, group, undefined).map((query) => ({ ...query, ...dates })), (order) => order.id),
+	if (group === undefined) return await readUnion(request, [dates]);
+	return await withGroupNames(read, node, 'orders', async (naming) =>
+		readUnion(request, groupQueries(naming, group, undefined).map((query) => ({ ...query, ...dates }))),
 	);
 }
 
@@ -261,15 +282,14 @@ export async function listShipments(read: ReadEndpoint, node: INode, filter: Shi
 	list('carriers', filter.carriers);
 	if (filter.confirmedFrom) qs.confirmedFrom = formatIsoUtc(filter.confirmedFrom);
 	if (filter.confirmedTo) qs.confirmedTo = formatIsoUtc(filter.confirmedTo);
-	const request = { read, node, path: PATHS.shipments, answer: ANSWERS.shipments, what: 'shipments', limit, onPage };
-	const idOf = (shipment: IDataObject) => shipment.suborderId;
+	const request = { read, node, path: PATHS.shipments, answer: ANSWERS.shipments, what: 'shipments', limit, onPage, idOf: (shipment: IDataObject) => shipment.suborderId };
 	const statuses = filter.statuses && filter.statuses.length > 0 ? filter.statuses : undefined;
 	const { group, search } = filter;
 	if (group === undefined || !isBlank(search)) {
-		return await readUnion(request, [{ ...qs, search, ...(statuses ? { statuses: statuses.join(',') } : {}) }], idOf);
+		return await readUnion(request, [{ ...qs, search, ...(statuses ? { statuses: statuses.join(',') } : {}) }]);
 	}
-	return await withGroupNames(node, 'shipments', async (naming) =>
-		readUnion(request, groupQueries(naming, group, statuses).map((query) => ({ ...qs, ...query })), idOf),
+	return await withGroupNames(read, node, 'shipments', async (naming) =>
+		readUnion(request, groupQueries(naming, group, statuses).map((query) => ({ ...qs, ...query }))),
 	);
 }
 

@@ -5,11 +5,11 @@ import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
 import { PATHS } from '../../transport/endpoints';
 import { listOrders, simplifyOrder, type OrderFilter } from '../../families/orders';
-import { fieldPath, invalidInput, isBlank } from '../../values/labels';
-import { DATE_FORMS, readDate } from '../../values/values';
+import { fieldPath } from '../../values/labels';
+import { DATE_FORMS } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import type { OperationModule } from '../contract';
-import { ORDER_READS, readOption, readingOrders } from '../orders/shared';
+import { ORDER_READS, readOption, readTimeRange, readingOrders } from '../orders/shared';
 
 
 export const orderSimplifyField = simplifyField(
@@ -41,7 +41,7 @@ const fields: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Created From', name: 'createdFrom', type: 'dateTime', default: '', description: `Only orders created at or after this time: ${DATE_FORMS}` },
-			{ displayName: 'Created To', name: 'createdTo', type: 'dateTime', default: '', description: `Only orders created at or before this time: ${DATE_FORMS}` },
+			{ displayName: 'Created To', name: 'createdTo', type: 'dateTime', default: '', description: `Only orders created at or before this time (a day alone: up to its end): ${DATE_FORMS}` },
 		],
 	},
 	orderSimplifyField,
@@ -63,11 +63,8 @@ export const operation: OperationModule = {
 				const group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
 				if (group !== 'all') filter.group = group;
 				const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
-				if (!isBlank(createdFrom)) filter.createdFrom = readDate(this, CREATED_FROM, createdFrom);
-				if (!isBlank(createdTo)) filter.createdTo = readDate(this, CREATED_TO, createdTo);
-				if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) {
-					throw invalidInput(this, CREATED_TO, `${filter.createdTo.toISOString()} is before ${CREATED_FROM} (${filter.createdFrom.toISOString()})`);
-				}
+				const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });
+				Object.assign(filter, from ? { createdFrom: from } : {}, to ? { createdTo: to } : {});
 				return await listOrders(read, this.getNode(), filter, resultLimit(this), onPage);
 			}, simplifyOrder),
 		}),

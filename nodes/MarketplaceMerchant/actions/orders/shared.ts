@@ -14,7 +14,8 @@ import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type Rout
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { SHIPMENT_ONLY_STATUSES } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
-import { readSimplify } from '../../values/values';
+import { DAY_MS } from '../../values/dates';
+import { isBareDay, readDate, readSimplify } from '../../values/values';
 
 /** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
 export const ORDER_READS: Route = { group: 'orders', idempotent: true };
@@ -44,6 +45,18 @@ export function readingOrders(
 export function readOption<T extends string>(ctx: ValueContext, field: string, value: unknown, values: readonly T[]): T {
 	if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
 	throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${values.join(', ')}`);
+}
+
+/**
+ * A range of two optional times (Created, Confirmed): a bare day as its end means the whole day
+ * (as the documents' ranges read it); an end before the start is refused, naming the end's field.
+ */
+export function readTimeRange(ctx: ValueContext, from: { field: string; value: unknown }, to: { field: string; value: unknown }): { from?: Date; to?: Date } {
+	const start = isBlank(from.value) ? undefined : readDate(ctx, from.field, from.value);
+	const instant = isBlank(to.value) ? undefined : readDate(ctx, to.field, to.value);
+	const end = instant && isBareDay(to.value) ? new Date(instant.getTime() + DAY_MS - 1) : instant;
+	if (start && end && start > end) throw invalidInput(ctx, to.field, `${end.toISOString()} is before ${from.field} (${start.toISOString()})`);
+	return { from: start, to: end };
 }
 
 /** On the node's `methods.loadOptions`. */

@@ -10,10 +10,10 @@ import { PATHS } from '../../transport/endpoints';
 import { sendSettingsOf } from '../../transport/send';
 import { listShipments, simplifyShipment, type ShipmentFilter } from '../../families/orders';
 import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
-import { DATE_FORMS, readDate, readText, toList } from '../../values/values';
+import { DATE_FORMS, readText, toList } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
 import type { OperationModule } from '../contract';
-import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readingOrders } from '../orders/shared';
+import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
 
 const PAYMENT_METHODS = ['COD', 'PBC', 'POS', 'VOUCHER'] as const;
 
@@ -66,7 +66,7 @@ const fields: INodeProperties[] = [
 		options: [
 			{ displayName: 'Carriers', name: 'carriers', type: 'string', default: '', placeholder: 'e.g. DExpress, AKS', description: 'Only shipments of these carriers, separated by commas' },
 			{ displayName: 'Confirmed From', name: 'confirmedFrom', type: 'dateTime', default: '', description: `Only shipments confirmed at or after this time: ${DATE_FORMS}` },
-			{ displayName: 'Confirmed To', name: 'confirmedTo', type: 'dateTime', default: '', description: `Only shipments confirmed at or before this time: ${DATE_FORMS}` },
+			{ displayName: 'Confirmed To', name: 'confirmedTo', type: 'dateTime', default: '', description: `Only shipments confirmed at or before this time (a day alone: up to its end): ${DATE_FORMS}` },
 			{
 				displayName: 'Payment Methods',
 				name: 'paymentMethods',
@@ -158,11 +158,8 @@ export const operation: OperationModule = {
 						),
 					];
 				}
-				if (!isBlank(filters.confirmedFrom)) filter.confirmedFrom = readDate(this, LABEL.confirmedFrom, filters.confirmedFrom);
-				if (!isBlank(filters.confirmedTo)) filter.confirmedTo = readDate(this, LABEL.confirmedTo, filters.confirmedTo);
-				if (filter.confirmedFrom && filter.confirmedTo && filter.confirmedFrom > filter.confirmedTo) {
-					throw invalidInput(this, LABEL.confirmedTo, `${filter.confirmedTo.toISOString()} is before ${LABEL.confirmedFrom} (${filter.confirmedFrom.toISOString()})`);
-				}
+				const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
+				Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
 				return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
 			}, simplifyShipment),
 		}),
