@@ -86,7 +86,6 @@ export function networkFailureReason(error: unknown): string {
 }
 
 const CUT_OFF_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'EAI_AGAIN']);
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export function errorCodeOf(error: unknown): string | undefined {
 	const candidate = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
@@ -322,6 +321,7 @@ export function notServedText(what: string, at: HostName, status: number): { mes
 			};
 }
 
+
 /** The service's own message in an answer's body, if it has one. */
 export function serverMessage(body: unknown): string | undefined {
 	const message = (body as { message?: unknown } | null | undefined)?.message;
@@ -384,16 +384,4 @@ export function refusedTooLongText(refusedForMs: number, budgetMs: number, own: 
 		message: 'The service is receiving too many requests from you (HTTP 429): the node gave up',
 		description: `The service answered only 429 (Too Many Requests) to this merchant account's requests of this kind for ${Math.round(refusedForMs / 1000)} s, and would not take one more within the ${Math.round(budgetMs / 1000)} s one request may spend retrying.${own} ${RATE_LIMIT_ADVICE}`,
 	};
-}
-
-/** How a write's failure may have left it applied (5xx, no answer in time, a cut or unreadable answer); undefined: refused (4xx) or never sent. */
-export function uncertainOutcome(error: unknown): string | undefined {
-	const status = statusOf(error);
-	if (status !== undefined || NEVER_SENT.has(errorCodeOf(error) ?? '')) return status !== undefined && status >= 500 ? `the service answered HTTP ${status}` : undefined;
-	return isTimeout(error) ? 'no answer came in time' : isCutOff(error) ? 'the connection was cut before the answer came' : 'the answer could not be read';
-}
-
-/** A write whose outcome is unknown (`uncertainOutcome`), what was `seen` of it and what to `check`: it was not sent again. */
-export function outcomeUnknownText(what: string, failure: string, seen: string, check: string): ErrorWords {
-	return { message: `The outcome of ${what} is unknown: ${failure}`, description: `${seen} It may be applied: it was not sent again. ${check}` };
 }

@@ -20,7 +20,7 @@ import { decodeAnswer } from '../../answers/read';
 import { ANSWERS } from '../../answers/schemas';
 import { sendEachChunk } from '../../transport/batches';
 import { PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { asNodeError, joinSentences, nodeError, outcomeUnknownText, statusOf, uncertainOutcome } from '../../transport/errors';
+import { asNodeError, joinSentences, nodeError, statusOf } from '../../transport/errors';
 import type { Settled } from '../../transport/policy';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
@@ -28,6 +28,7 @@ import { readOrder } from '../../families/orders';
 import { ItemContext } from '../bulk/entries';
 import { textField } from '../common';
 import { DEFAULT_WAREHOUSE, WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
+import { outcomeUnknownText, uncertainOutcome } from '../orders/outcomes';
 import type { OperationModule } from '../contract';
 import { LABELS, byOrder, linesOf, linesText, planOrder, readAsk, totalsOf, type ConfirmAsk, type OrderPlan } from './confirmLines';
 

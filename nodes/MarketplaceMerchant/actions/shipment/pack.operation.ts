@@ -18,7 +18,7 @@ import {
 
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
-import { asNodeError, nodeError, outcomeUnknownText, uncertainOutcome } from '../../transport/errors';
+import { asNodeError, nodeError } from '../../transport/errors';
 import { sendRequest, sendSettingsOf, type RequestData } from '../../transport/send';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
@@ -26,6 +26,7 @@ import { fieldPath, invalidInput, isBlank, listEntry, readParameter, type Parame
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
+import { outcomeUnknownText, uncertainOutcome } from '../orders/outcomes';
 import type { OperationModule } from '../contract';
 
 const RESOURCE = 'shipment';
