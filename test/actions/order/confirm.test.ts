@@ -199,6 +199,20 @@ describe('Order › Confirm', () => {
 			expect(statusesOf(orderId)).toEqual(['CREATED']);
 		});
 
+		it('with On Error = Stop, a refused order fails the run once the others are sent, naming those confirmed', async () => {
+			const refused = newOrder([[100_001, 1]]);
+			const confirmed = newOrder([[100_002, 1]]);
+
+			const { result } = await run({ operation: 'confirm', orderId: '={{ $json.orderId }}', warehouseId: '={{ $json.warehouse ?? "" }}' }, [
+				{ orderId: refused, warehouse: 999_999 },
+				{ orderId: confirmed },
+			]);
+
+			expect(result.error?.description).toMatch(new RegExp(`Unknown warehouseAddressId 999999.*Confirmed in this run all the same: ${confirmed}\\.$`));
+			expect(statusesOf(confirmed)).toEqual(['CONFIRMED']);
+			expect(statusesOf(refused)).toEqual(['CREATED']);
+		});
+
 		it('a refusal (400) is the service\'s answer, not retried', async () => {
 			const orderId = newOrder([[100_001, 1]]);
 
