@@ -55,6 +55,30 @@ describe('Shipment › Pack', () => {
 		expect(sandbox.state.shipment(suborderId)?.lines.map((line) => line.packedQuantity)).toEqual([1, 0]);
 	});
 
+	it('items naming the same suborder (Confirm\'s one output per line) pack it once, each getting the outcome', async () => {
+		const suborderId = confirmedShipment();
+		const items = [{ suborderId }, { suborderId }, { suborderId }];
+
+		const { result, json } = await run({ operation: 'pack', suborderId: '={{ $json.suborderId }}' }, items);
+
+		expect(result.error).toBeUndefined();
+		expect(sent('shipmentPack')).toHaveLength(1);
+		expect(json).toHaveLength(3);
+		expect(json.every((item) => item.suborderId === suborderId && item.packed === true)).toBe(true);
+		expect(result.output('Node').map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	});
+
+	it('other boxes for a suborder an earlier item of the run packs: an error for that item, nothing sent for it', async () => {
+		const suborderId = confirmedShipment();
+
+		const { result } = await run({ operation: 'pack', suborderId, numberOfBoxes: '={{ $json.boxes }}' }, [{ boxes: 1 }, { boxes: 2 }], { node: { continueOnFail: true } });
+
+		const [packed, refused] = result.output('Node');
+		expect(packed.json).toMatchObject({ suborderId, numberOfBoxes: 1 });
+		expect(refused.error?.message).toBe(`Shipment ${suborderId} is packed by item 0 of this run, with other boxes or quantities`);
+		expect(sent('shipmentPack')).toHaveLength(1);
+	});
+
 	it('reads a shipment answered with other key spellings and numbers as text', async () => {
 		const suborderId = confirmedShipment();
 		sandbox.setVariants({ keySpellings: true, numbersAsStrings: true });
