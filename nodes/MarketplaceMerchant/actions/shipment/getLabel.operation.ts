@@ -19,6 +19,7 @@ import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
 import { asNodeError, downloadFailureDescription, nodeError, statusOf } from '../../transport/errors';
 import { downloadPresigned, sendRequest, sendSettingsOf, type RequestData } from '../../transport/send';
+import { OncePerRun } from '../../transport/perRun';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
@@ -92,7 +93,7 @@ async function noLabelError(ctx: IExecutePaginationFunctions, suborderId: string
 	});
 }
 
-async function getLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function downloadLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
 	const suborderId = suborderIdOf(this);
@@ -130,6 +131,20 @@ async function getLabel(this: IExecutePaginationFunctions, requestData: RequestD
 	const fileName = `${suborderId.replace(/[^\w.-]+/g, '_')}.${labelFormat}`;
 	const binary = await this.helpers.prepareBinaryData(file, fileName, format.mimeType);
 	return [{ json: { suborderId, labelFormat, fileName }, binary: { [binaryPropertyOf(this, 'binaryPropertyName')]: binary } }];
+}
+
+/**
+ * The labels of one node run, by suborder, format and binary field (transport/perRun.ts): items
+ * naming the same suborder (Confirm's one output per line, through Pack) fetch its label once and
+ * each get a copy; a later run asks again (a new link).
+ */
+const labels = new OncePerRun<INodeExecutionData[]>();
+
+async function getLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	const key = JSON.stringify([suborderIdOf(this), formatOf(this), binaryPropertyOf(this, 'binaryPropertyName')]);
+	const { first, result } = labels.ask(this, key, async () => await downloadLabel.call(this, requestData));
+	const items = await result;
+	return first ? items : items.map(({ json, binary }) => ({ json: { ...json }, binary: { ...binary } }));
 }
 
 const fields: INodeProperties[] = [
