@@ -98,7 +98,7 @@ export interface SendPolicy {
 	perMinute?: number;
 	/** Asked when the gate would let the request through: false drops it unsent (RequestNotNeeded). */
 	wanted?: () => boolean;
-	/** Whether 5xx answers and a cut connection are retried (the service may have acted). */
+	/** Whether 502/504 and a cut connection are retried (the service may have acted). */
 	idempotent: boolean;
 	timeoutMs: number;
 	secrets?: unknown[];
@@ -188,9 +188,7 @@ function retryDelayMs(error: unknown, policy: SendPolicy, attempts: RetryCounts)
 		return Math.round(Math.random() * TOKEN_RENEWAL_JITTER_MS * attempts.unauthorized);
 	}
 	if (status === 429) return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
-	// A write that is not idempotent is never sent again once it may have reached the service: a 503
-	// too may come after the service acted (a pack applied, then answered 503). Its operation checks
-	// what happened instead (actions/order/confirm.operation.ts, actions/shipment/pack.operation.ts).
+	// A 503 may come after the service acted (a gateway timing out behind it): a write that is not idempotent is never resent.
 	const retryable = policy.idempotent && (status === 503 || status === 502 || status === 504 || isCutOff(error));
 	if (!retryable || ++attempts.unavailable >= MAX_UNAVAILABLE_ATTEMPTS) return undefined;
 	return retryAfterMs(headers) ?? backoffMs(attempts.unavailable);

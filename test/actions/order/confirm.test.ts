@@ -74,6 +74,26 @@ describe('Order › Confirm', () => {
 		expect(statusesOf(second)).toEqual(['PARTIALLY_CONFIRMED']);
 	});
 
+	it('reads an order answered with other key spellings and numbers as text (a warehouse list too)', async () => {
+		const orderId = newOrder([[100_001, 2], [100_002, 1]]);
+		sandbox.setVariants({ keySpellings: true, numbersAsStrings: true });
+		try {
+			const { result, json } = await run(asLines, [
+				{ orderId, id: '100001', quantity: '2' },
+				{ orderId, id: 100_002, quantity: 1 },
+			]);
+
+			expect(result.error).toBeUndefined();
+			expect(json.map((item) => [item.merchantInventoryId, item.quantity, item.warehouseId])).toEqual([
+				[100_001, 2, defaultWarehouse().id],
+				[100_002, 1, defaultWarehouse().id],
+			]);
+			expect(statusesOf(orderId)).toEqual(['CONFIRMED']);
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+
 	describe('quantities checked against the order before anything is sent', () => {
 		it.each([
 			['a quantity over what was ordered', [{ id: 100_001, quantity: 3 }, { id: 100_002, quantity: 1 }], 'Quantity: 3 is more than the 2 ordered of line 100001'],
@@ -177,6 +197,20 @@ describe('Order › Confirm', () => {
 			expect(result.error?.description).toContain(`Check order ${orderId}`);
 			expect(sent('orderConfirm')).toHaveLength(1);
 			expect(statusesOf(orderId)).toEqual(['CREATED']);
+		});
+
+		it('with On Error = Stop, a refused order fails the run once the others are sent, naming those confirmed', async () => {
+			const refused = newOrder([[100_001, 1]]);
+			const confirmed = newOrder([[100_002, 1]]);
+
+			const { result } = await run({ operation: 'confirm', orderId: '={{ $json.orderId }}', warehouseId: '={{ $json.warehouse ?? "" }}' }, [
+				{ orderId: refused, warehouse: 999_999 },
+				{ orderId: confirmed },
+			]);
+
+			expect(result.error?.description).toMatch(new RegExp(`Unknown warehouseAddressId 999999.*Confirmed in this run all the same: ${confirmed}\\.$`));
+			expect(statusesOf(confirmed)).toEqual(['CONFIRMED']);
+			expect(statusesOf(refused)).toEqual(['CREATED']);
 		});
 
 		it('a refusal (400) is the service\'s answer, not retried', async () => {

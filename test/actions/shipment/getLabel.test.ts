@@ -51,6 +51,18 @@ describe('Shipment › Get Label', () => {
 		expect(sent(route as 'labelV1' | 'labelV2')).toHaveLength(1);
 	});
 
+	it('items naming the same suborder fetch its label once, each getting the file', async () => {
+		const suborderId = shipmentAfter(2);
+
+		const { result, items } = await run({ operation: 'getLabel', suborderId: '={{ $json.suborderId }}' }, [{ suborderId }, { suborderId }]);
+
+		expect(result.error).toBeUndefined();
+		expect(items.map((item) => item.binary?.data?.fileName)).toEqual([`${suborderId}.pdf`, `${suborderId}.pdf`]);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(sent('labelV2')).toHaveLength(1);
+		expect(sent('labelFile')).toHaveLength(1);
+	});
+
 	it.each(['referenceId', 'both'] as const)('works with a service that reads the reference as %s, in one request', async (labelReferenceParam) => {
 		sandbox.setVariants({ labelReferenceParam });
 		const suborderId = shipmentAfter(2);

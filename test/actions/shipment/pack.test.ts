@@ -55,6 +55,44 @@ describe('Shipment › Pack', () => {
 		expect(sandbox.state.shipment(suborderId)?.lines.map((line) => line.packedQuantity)).toEqual([1, 0]);
 	});
 
+	it('items naming the same suborder (Confirm\'s one output per line) pack it once, each getting the outcome', async () => {
+		const suborderId = confirmedShipment();
+		const items = [{ suborderId }, { suborderId }, { suborderId }];
+
+		const { result, json } = await run({ operation: 'pack', suborderId: '={{ $json.suborderId }}' }, items);
+
+		expect(result.error).toBeUndefined();
+		expect(sent('shipmentPack')).toHaveLength(1);
+		expect(json).toHaveLength(3);
+		expect(json.every((item) => item.suborderId === suborderId && item.packed === true)).toBe(true);
+		expect(result.output('Node').map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	});
+
+	it('other boxes for a suborder an earlier item of the run packs: an error for that item, nothing sent for it', async () => {
+		const suborderId = confirmedShipment();
+
+		const { result } = await run({ operation: 'pack', suborderId, numberOfBoxes: '={{ $json.boxes }}' }, [{ boxes: 1 }, { boxes: 2 }], { node: { continueOnFail: true } });
+
+		const [packed, refused] = result.output('Node');
+		expect(packed.json).toMatchObject({ suborderId, numberOfBoxes: 1 });
+		expect(refused.error?.message).toBe(`Shipment ${suborderId} is packed by item 0 of this run, with other boxes or quantities`);
+		expect(sent('shipmentPack')).toHaveLength(1);
+	});
+
+	it('reads a shipment answered with other key spellings and numbers as text', async () => {
+		const suborderId = confirmedShipment();
+		sandbox.setVariants({ keySpellings: true, numbersAsStrings: true });
+		try {
+			const { result, json } = await run({ operation: 'pack', suborderId, packWhat: 'quantities', quantities: { line: [{ merchantInventoryId: 100_001, quantity: 2 }] } });
+
+			expect(result.error).toBeUndefined();
+			expect(json[0]).toMatchObject({ packedAllConfirmed: false, products: [expect.objectContaining({ merchantInventoryId: 100_001, quantity: 2 })] });
+			expect(sandbox.state.shipment(suborderId)?.lines.map((line) => line.packedQuantity)).toEqual([2, 0]);
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+
 	describe('checked against the shipment before anything is sent', () => {
 		it.each([
 			['a quantity above the confirmed one', [{ merchantInventoryId: '100001', quantity: '3' }], 'Quantities › line 1 › Quantity: 3 is more than the 2 confirmed of line 100001'],

@@ -20,7 +20,7 @@ import { decodeAnswer } from '../../answers/read';
 import { ANSWERS } from '../../answers/schemas';
 import { sendEachChunk } from '../../transport/batches';
 import { PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { answeredByTheService, asNodeError, joinSentences, nodeError, outcomeUnknownText, uncertainOutcome } from '../../transport/errors';
+import { asNodeError, joinSentences, nodeError, statusOf } from '../../transport/errors';
 import type { Settled } from '../../transport/policy';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
@@ -28,6 +28,7 @@ import { readOrder } from '../../families/orders';
 import { ItemContext } from '../bulk/entries';
 import { textField } from '../common';
 import { DEFAULT_WAREHOUSE, WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
+import { outcomeUnknownText, uncertainOutcome } from '../orders/outcomes';
 import type { OperationModule } from '../contract';
 import { LABELS, byOrder, linesOf, linesText, planOrder, readAsk, totalsOf, type ConfirmAsk, type OrderPlan } from './confirmLines';
 
@@ -45,14 +46,25 @@ async function sendConfirmation(exec: IExecuteFunctions, plan: OrderPlan, settin
 	decodeAnswer(exec, await sendAuthenticated(exec, ORDER_WRITE, request, settings), ANSWERS.written);
 }
 
-type Seen = { kind: 'asSent' | 'none' | 'other'; text: string };
+/**
+ * Whether a failure that may have been applied was the service's own answer at the end of its work
+ * (500, 503): what the order shows right after is what it did. After a proxy's 502/504, a timeout or
+ * a cut connection the service may still be working on the request: what it shows proves nothing yet.
+ */
+function answeredByTheService(error: unknown): boolean {
+	const status = statusOf(error);
+	return status === 500 || status === 503;
+}
 
-/** What the order read back shows: this run's confirmation, none (every line's confirmedQuantity null) or another. */
+type Seen = { kind: 'asSent' | 'none' | 'other' | 'missing'; text: string };
+
+/** What the order read back shows: this run's confirmation, none (every line's confirmedQuantity null), another, or no order. */
 async function seenAfter(read: ReadEndpoint, node: INode, plan: OrderPlan): Promise<Seen> {
 	const order = await readOrder(read, node, plan.orderId);
-	const lines = order ? linesOf(order) : [];
-	const text = order ? linesText(lines, (line) => line.confirmed) : 'no such order';
-	if (lines.length > 0 && lines.every((line) => line.confirmed === null)) return { kind: 'none', text };
+	if (!order) return { kind: 'missing', text: 'no such order' };
+	const lines = linesOf(order);
+	const text = linesText(lines, (line) => line.confirmed);
+	if (lines.every((line) => line.confirmed === null)) return { kind: 'none', text };
 	const totals = totalsOf(plan.body);
 	const asSent = lines.length === totals.size && lines.every((line) => line.confirmed === totals.get(line.merchantInventoryId));
 	return { kind: asSent ? 'asSent' : 'other', text };
@@ -96,8 +108,12 @@ async function confirmOrder(exec: IExecuteFunctions, read: ReadEndpoint, plan: O
 				description: `The order now shows confirmed: ${seen.text}. Nothing was sent again. ${check}`,
 			});
 		}
-		if (!answeredByTheService(error)) {
-			const words = outcomeUnknownText(what, failure, 'The order read back shows no confirmation yet, which proves nothing while the request may still be under way.', check);
+		if (seen.kind === 'missing' || !answeredByTheService(error)) {
+			const shown =
+				seen.kind === 'missing'
+					? 'The order was not found when read back.'
+					: 'The order read back shows no confirmation yet, which proves nothing while the request may still be under way.';
+			const words = outcomeUnknownText(what, failure, shown, check);
 			throw nodeError(node, words.message, { itemIndex, description: words.description });
 		}
 		try {

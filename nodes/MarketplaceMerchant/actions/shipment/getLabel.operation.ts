@@ -19,6 +19,7 @@ import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
 import { asNodeError, downloadFailureDescription, nodeError, statusOf } from '../../transport/errors';
 import { downloadPresigned, sendRequest, sendSettingsOf, type RequestData } from '../../transport/send';
+import { OncePerRun } from '../../transport/perRun';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
@@ -92,7 +93,7 @@ async function noLabelError(ctx: IExecutePaginationFunctions, suborderId: string
 	});
 }
 
-async function getLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function downloadLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
 	const suborderId = suborderIdOf(this);
@@ -115,7 +116,10 @@ async function getLabel(this: IExecutePaginationFunctions, requestData: RequestD
 		const status = statusOf(error);
 		throw nodeError(node, `Could not download the label of shipment ${suborderId}${status ? `: HTTP ${status}` : ''}`, {
 			itemIndex,
-			description: downloadFailureDescription(error),
+			description:
+				status === 403 || status === 410
+					? 'Label links expire 10 minutes after they are issued and this one was refused: run Get Label again, which asks for a new link and downloads it at once'
+					: downloadFailureDescription(error),
 		});
 	}
 	if (!format.looksRight(file)) {
@@ -129,6 +133,20 @@ async function getLabel(this: IExecutePaginationFunctions, requestData: RequestD
 	return [{ json: { suborderId, labelFormat, fileName }, binary: { [binaryPropertyOf(this, 'binaryPropertyName')]: binary } }];
 }
 
+/**
+ * The labels of one node run, by suborder, format and binary field (transport/perRun.ts): items
+ * naming the same suborder (Confirm's one output per line, through Pack) fetch its label once and
+ * each get a copy; a later run asks again (a new link).
+ */
+const labels = new OncePerRun<INodeExecutionData[]>();
+
+async function getLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	const key = JSON.stringify([suborderIdOf(this), formatOf(this), binaryPropertyOf(this, 'binaryPropertyName')]);
+	const { first, result } = labels.ask(this, key, async () => await downloadLabel.call(this, requestData));
+	const items = await result;
+	return first ? items : items.map(({ json, binary }) => ({ json: { ...json }, binary: { ...binary } }));
+}
+
 const fields: INodeProperties[] = [
 	textField('Suborder ID', 'suborderId', 'The shipment (suborder) whose label to get, as Shipment › Get Many gives it', { required: true, placeholder: 'e.g. H7SRK-Z2IAO-DS-1' }),
 	{
@@ -138,11 +156,15 @@ const fields: INodeProperties[] = [
 		options: [
 			{ name: 'PDF', value: 'pdf', description: 'A PDF to print on paper' },
 			{ name: 'ZPL', value: 'zpl', description: 'A print job for a thermal label printer (Zebra ZPL II)' },
-			{ name: 'ZIP (v1)', value: 'zip', description: "The older endpoint's ZIP archive holding the PDF" },
+			{ name: 'ZIP (V1)', value: 'zip', description: "The older (v1) endpoint's ZIP archive holding the PDF" },
 		],
 		default: 'pdf',
 	},
-	outputFileField('The binary field the label goes in, named after the suborder (e.g. H7SRK-Z2IAO-DS-1.pdf)', undefined),
+	outputFileField('The binary field the label goes in; the file is named after the suborder (e.g. H7SRK-Z2IAO-DS-1.pdf)', undefined, {
+		name: 'binaryPropertyName',
+		displayName: 'Binary Property',
+		hint: 'The name of the output binary field to put the label in',
+	}),
 ];
 
 export const operation: OperationModule = {

@@ -18,14 +18,16 @@ import {
 
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
-import { asNodeError, nodeError, outcomeUnknownText, uncertainOutcome } from '../../transport/errors';
+import { asNodeError, nodeError } from '../../transport/errors';
 import { sendRequest, sendSettingsOf, type RequestData } from '../../transport/send';
+import { OncePerRun } from '../../transport/perRun';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
 import { fieldPath, invalidInput, isBlank, listEntry, readParameter, type ParameterContext } from '../../values/labels';
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
+import { outcomeUnknownText, uncertainOutcome } from '../orders/outcomes';
 import type { OperationModule } from '../contract';
 
 const RESOURCE = 'shipment';
@@ -143,13 +145,12 @@ function packingSeen(lines: ShipmentLine[], sent: Map<number, number>): Seen {
 	return lines.every((line) => line.packed === (sent.get(line.merchantInventoryId) ?? 0)) ? 'asSent' : 'other';
 }
 
-/** One pack: the shipment read, the pack sent once; a lost answer read back (see the file's comment). */
-async function packShipment(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const itemIndex = this.getItemIndex();
-	const ask = readPackAsk(this);
+/** One pack: the shipment read, the pack sent once; a lost answer read back (see the file's comment). The item's output. */
+async function packShipment(ctx: IExecutePaginationFunctions, requestData: RequestData, ask: PackAsk): Promise<IDataObject> {
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
 	const { suborderId, numberOfBoxes } = ask;
-	const read = endpointReader(this, sendSettingsOf(this));
+	const read = endpointReader(ctx, sendSettingsOf(ctx));
 	const shipment = await readShipment(read, node, suborderId);
 	if (!shipment) {
 		throw nodeError(node, `Shipment ${suborderId} was not found`, {
@@ -157,7 +158,7 @@ async function packShipment(this: IExecutePaginationFunctions, requestData: Requ
 			description: 'Check the Suborder ID: Shipment › Get Many gives it (e.g. H7SRK-Z2IAO-DS-1); an order confirmed from two warehouses has one per warehouse.',
 		});
 	}
-	const products = productsToPack(this, shipment, ask);
+	const products = productsToPack(ctx, shipment, ask);
 	const body = { numberOfBoxes, products: products.map(({ line, quantity }) => ({ id: line.merchantInventoryId, quantity })) };
 	const packing = new Map(body.products.map(({ id, quantity }) => [id, quantity]));
 	const json: IDataObject = {
@@ -170,8 +171,8 @@ async function packShipment(this: IExecutePaginationFunctions, requestData: Requ
 		packedAllConfirmed: linesOf(shipment).every((line) => line.confirmed === (packing.get(line.merchantInventoryId) ?? 0)),
 	};
 	try {
-		await sendRequest(this, requestData, { body });
-		return [{ json }];
+		await sendRequest(ctx, requestData, { body });
+		return json;
 	} catch (error) {
 		const failure = uncertainOutcome(error);
 		if (failure === undefined) throw asNodeError(node, error);
@@ -188,7 +189,7 @@ async function packShipment(this: IExecutePaginationFunctions, requestData: Requ
 		const status = String(after?.status ?? 'not found');
 		const seen = after ? packingSeen(lines, packing) : 'none';
 		if (seen === 'asSent') {
-			return [{ json: { ...json, status, note: `${failure}, but the shipment read back shows this packing (${status}): it was applied (not sent again)` } }];
+			return { ...json, status, note: `${failure}, but the shipment read back shows this packing (${status}): it was applied (not sent again)` };
 		}
 		if (seen === 'other') {
 			throw nodeError(node, `Shipment ${suborderId} shows a packing other than this one after ${failure}`, {
@@ -199,6 +200,31 @@ async function packShipment(this: IExecutePaginationFunctions, requestData: Requ
 		const words = outcomeUnknownText(what, failure, `The shipment read back is ${status}, with nothing packed yet.`, check);
 		throw nodeError(node, words.message, { itemIndex, description: words.description });
 	}
+}
+
+/**
+ * The packs of one node run, by suborder (transport/perRun.ts): items naming the same suborder with
+ * the same boxes and quantities (Confirm's one output per line, fed to Pack) pack it once and each
+ * get the outcome, where a second pack would be refused or pack part of a shipment twice. Other
+ * boxes or quantities for a suborder an earlier item of the run packs are an error, nothing sent.
+ */
+const packs = new OncePerRun<{ askKey: string; itemIndex: number; json: IDataObject }>();
+
+async function packOncePerRun(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	const ask = readPackAsk(this);
+	const itemIndex = this.getItemIndex();
+	const askKey = JSON.stringify([ask.numberOfBoxes, ask.lines?.map(({ merchantInventoryId, quantity }) => [merchantInventoryId, quantity]) ?? 'allConfirmed']);
+	const { first, result } = packs.ask(this, ask.suborderId, async () => ({ askKey, itemIndex, json: await packShipment(this, requestData, ask) }));
+	const packed = await result;
+	if (first) return [{ json: packed.json }];
+	if (packed.askKey !== askKey) {
+		throw nodeError(this.getNode(), `Shipment ${ask.suborderId} is packed by item ${packed.itemIndex} of this run, with other boxes or quantities`, {
+			itemIndex,
+			description: 'Nothing was sent for this item: a shipment is packed once. Give each shipment one item, or the same Number of Boxes and quantities on each.',
+		});
+	}
+	// Each item its own copy: forInputItem pairs it with this item.
+	return [{ json: JSON.parse(JSON.stringify(packed.json)) as IDataObject }];
 }
 
 const quantitiesOnly = { show: { packWhat: ['quantities'] } };
@@ -253,14 +279,14 @@ export const operation: OperationModule = {
 		value: OPERATION,
 		action: 'Pack a shipment',
 		description:
-			'Report a shipment (suborder) packed: number of boxes and quantities, by default everything confirmed. The service then allocates a carrier. Never sent twice: an answer lost after sending is checked by reading the shipment back.',
+			'Report a shipment (suborder) packed: number of boxes and quantities, by default everything confirmed. The service then allocates a carrier. Never sent twice: the same suborder on several input items is packed once, and an answer lost after sending is checked by reading the shipment back.',
 		routing: pacedRouting({
 			group: 'orders',
 			// A repeated pack is refused, and a partial one may be followed by another: never resent blindly.
 			idempotent: false,
 			request: { method: 'POST' },
 			preSend: [checkValues],
-			strategy: packShipment,
+			strategy: packOncePerRun,
 			answer: ANSWERS.written,
 		}),
 	},
