@@ -63,13 +63,15 @@ const GROUP_QUERIES: Record<GroupNaming, Record<OrderGroup | ShipmentGroup, Grou
 type GroupedEndpoint = 'orders' | 'shipments';
 
 /**
- * What this process knows of one endpoint's group names: `settled` once an answer proved them;
- * `probing` while the first request with a group is out (the others wait for it, so that one
- * process spends at most one extra request per service on learning: the retry with the other names).
+ * What this process knows of one endpoint's group names: the names in use, `settled` once an answer
+ * proved them, `exhausted` once both sets were refused (a 400 for another reason: no more retries
+ * with the other names), and `probing` while the first request with a group is out: the others
+ * wait for it, so that a process spends one extra request per service on learning.
  */
 interface NamingState {
 	naming: GroupNaming;
 	settled: boolean;
+	exhausted: boolean;
 	probing?: Promise<void>;
 }
 
@@ -79,7 +81,7 @@ const NAMING = processWide('orderGroupNaming', () => new Map<string, NamingState
 async function namingOf(read: ReadEndpoint, endpoint: GroupedEndpoint): Promise<NamingState> {
 	const key = `${(await read.service?.()) ?? ''}|${endpoint}`;
 	let state = NAMING.get(key);
-	if (!state) NAMING.set(key, (state = { naming: 'endpoint', settled: false }));
+	if (!state) NAMING.set(key, (state = { naming: 'endpoint', settled: false, exhausted: false }));
 	return state;
 }
 
@@ -89,37 +91,40 @@ export function forgetGroupNaming(): void {
 }
 
 /**
- * Runs `attempt` with the group names the endpoint takes. Until an answer has proved them: the
- * endpoint's own names first; a 400 (the service names the values it takes) is retried once with the
- * status-groups endpoint's, and whichever succeeds is kept for the process. When the retry is refused
- * too, the first refusal is the error (a 400 for another reason, a date) and nothing more is tried.
+ * Runs `attempt` with the group names the endpoint takes: the endpoint's own names until an answer
+ * says otherwise. A 400 to the names in use (the service names the values it takes) is retried once
+ * with the other set, and the set that succeeds is kept for the process, also when the service
+ * changes its mind later. When the retry is refused too, the first refusal is the error (a 400 for
+ * another reason) and no request is retried with other names again in this process.
  */
 export async function withGroupNames<T>(read: ReadEndpoint, node: INode, endpoint: GroupedEndpoint, attempt: (naming: GroupNaming) => Promise<T>): Promise<T> {
 	const state = await namingOf(read, endpoint);
 	while (!state.settled && state.probing) await state.probing;
-	if (state.settled) return await attempt(state.naming);
-	let done = () => {};
-	state.probing = new Promise<void>((resolve) => (done = resolve));
+	let finish: (() => void) | undefined;
+	if (!state.settled) state.probing = new Promise<void>((resolve) => (finish = resolve));
+	const tried = state.naming;
 	try {
 		try {
-			const result = await attempt('endpoint');
-			Object.assign(state, { naming: 'endpoint', settled: true });
+			const result = await attempt(tried);
+			state.settled = true;
 			return result;
 		} catch (error) {
-			if (statusOf(error) !== 400) throw asNodeError(node, error);
+			if (statusOf(error) !== 400 || state.exhausted) throw asNodeError(node, error);
+			const other: GroupNaming = tried === 'endpoint' ? 'statusGroups' : 'endpoint';
 			try {
-				const result = await attempt('statusGroups');
-				Object.assign(state, { naming: 'statusGroups', settled: true });
+				const result = await attempt(other);
+				Object.assign(state, { naming: other, settled: true });
 				return result;
 			} catch (second) {
-				// Refused by both names: not a question of names. The first names stay, never probed again.
-				if (statusOf(second) === 400) state.settled = true;
+				if (statusOf(second) === 400) Object.assign(state, { settled: true, exhausted: true });
 				throw asNodeError(node, error);
 			}
 		}
 	} finally {
-		state.probing = undefined;
-		done();
+		if (finish) {
+			state.probing = undefined;
+			finish();
+		}
 	}
 }
 

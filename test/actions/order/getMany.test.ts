@@ -193,6 +193,22 @@ describe('Order › Get Many on the seeded orders', () => {
 			expect(sent('orders').map(({ query, status }) => [query.statusGroup, status])).toEqual([['SG_ON_HOLD', 200]]);
 		});
 
+		it('learns again, with one extra request, when the service takes its own names after all', async () => {
+			sandbox.setVariants({ statusGroupNames: 'status-groups' });
+			await run({ operation: 'getMany', returnAll: true });
+			sandbox.setVariants({ statusGroupNames: 'endpoint' });
+			sandbox.clearLog();
+			const changed = await run({ operation: 'getMany', returnAll: true });
+			expect(idsOf(changed.json)).toEqual(sandbox.state.orders.filter(forConfirmation).map((order) => order.id));
+			expect(sent('orders').map(({ query, status }) => [query.statusGroup, status])).toEqual([
+				['SG_ON_HOLD', 400],
+				['SG_FOR_CONFIRMATION', 200],
+			]);
+			sandbox.clearLog();
+			await run({ operation: 'getMany', returnAll: true });
+			expect(sent('orders').map(({ query, status }) => [query.statusGroup, status])).toEqual([['SG_FOR_CONFIRMATION', 200]]);
+		});
+
 		it('learns once for several input items at once: one 400 in all', async () => {
 			sandbox.setVariants({ statusGroupNames: 'status-groups' });
 			const { result, json } = await run({ operation: 'getMany', returnAll: true }, [{}, {}, {}]);
