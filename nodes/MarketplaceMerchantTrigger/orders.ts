@@ -14,7 +14,7 @@ import { parseServiceTimestamp } from '../MarketplaceMerchant/values/dates';
 import { fieldPath, isBlank } from '../MarketplaceMerchant/values/labels';
 import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
 import { readDate, readSimplify } from '../MarketplaceMerchant/values/values';
-import { EventCursor } from './cursor';
+import { EventCursor, type EventState } from './cursor';
 import { DEFAULT_LOOK_BACK_MINUTES, pollReader, type PollResult } from './poll';
 
 export const NEW_ORDER_TO_CONFIRM = 'newOrderToConfirm';
@@ -62,6 +62,36 @@ function readSettings(ctx: IPollFunctions) {
 	};
 }
 
+/**
+ * The cursor's state as stored: the ids grouped by their creation second ({"1772442000": ["HPGUJ-1SQQI", …]}).
+ * The state holds every order created within the look-back window, so its size matters in a burst (a
+ * sale): there about 14 bytes an order instead of the cursor's 25; orders seconds apart cost about 29,
+ * on a state that is small anyway (an hour of a day's 200 orders: under 300 bytes).
+ */
+interface StoredOrderState {
+	origin: string;
+	cursor?: string;
+	seenAt: Record<string, string[]>;
+}
+
+function compactState({ origin, cursor, seen }: EventState): StoredOrderState {
+	const seenAt: Record<string, string[]> = {};
+	for (const [id, seconds] of Object.entries(seen)) (seenAt[String(seconds)] ??= []).push(id);
+	return { origin, ...(cursor ? { cursor } : {}), seenAt };
+}
+
+/** The cursor's form of a stored state; anything else is passed on for the cursor to refuse (a new start). */
+function expandState(stored: unknown): unknown {
+	const state = (stored ?? {}) as Partial<StoredOrderState>;
+	if (!state.seenAt || typeof state.seenAt !== 'object') return stored;
+	const seen: Record<string, number> = {};
+	for (const [seconds, ids] of Object.entries(state.seenAt)) {
+		if (!Array.isArray(ids) || !Number.isFinite(Number(seconds))) return undefined;
+		for (const id of ids) seen[String(id)] = Number(seconds);
+	}
+	return { origin: state.origin, cursor: state.cursor, seen };
+}
+
 function toItem(order: IDataObject, simplify: boolean): INodeExecutionData {
 	return { json: { event: NEW_ORDER_TO_CONFIRM, ...(simplify ? simplifyOrder(order) : order) } };
 }
@@ -73,7 +103,7 @@ export async function pollNewOrders(ctx: IPollFunctions): Promise<PollResult> {
 	const settings = readSettings(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const now = new Date();
-	const cursor = EventCursor.open(staticData[NEW_ORDER_TO_CONFIRM], { lookBackMs: settings.lookBackMs, startFrom: settings.startFrom, now });
+	const cursor = EventCursor.open(expandState(staticData[NEW_ORDER_TO_CONFIRM]), { lookBackMs: settings.lookBackMs, startFrom: settings.startFrom, now });
 	const windows = cursor.pendingWindows();
 	const items: INodeExecutionData[] = [];
 	if (windows.length > 0) {
@@ -97,7 +127,7 @@ export async function pollNewOrders(ctx: IPollFunctions): Promise<PollResult> {
 		cursor.completeUpTo(now);
 	}
 	// Only now, with every page read, does the stored state change: a failed poll changes nothing.
-	staticData[NEW_ORDER_TO_CONFIRM] = cursor.toJSON() as unknown as IDataObject;
+	staticData[NEW_ORDER_TO_CONFIRM] = compactState(cursor.toJSON()) as unknown as IDataObject;
 	return items.length === 0 ? null : [items];
 }
 

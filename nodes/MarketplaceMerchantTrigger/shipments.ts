@@ -7,7 +7,9 @@
  * with its new status and, once Completed, leaves the state. So the state holds the shipments in
  * progress, not every shipment ever seen.
  * Cost of a poll: one request per watched group and 100 shipments in it (an idle poll of an
- * account with up to 100 shipments in each: 2 requests), plus one per shipment that left them.
+ * account with up to 100 shipments in each: 2 requests; 3 where the service takes only the
+ * status-groups endpoint's names: families/orders.ts), plus one per shipment that left them (and,
+ * every poll, one per shipment in a status no group lists, e.g. NOT_READY, until it is back).
  * A shipment that went through several statuses between two polls fires once, from the status
  * the last poll saw to the one this poll sees: the service keeps no history to read.
  */

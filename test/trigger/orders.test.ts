@@ -243,6 +243,21 @@ test('Fetch Test Event on an account without orders says so', async () => {
 	expect(result.error?.message).toBe('The account has no orders yet');
 });
 
+test('a burst of 1,000 orders: about 14 bytes of static data an order, pruned once older than the look-back window', async () => {
+	const trigger = await seededTrigger();
+	advance(1 * MINUTE);
+	const added = addOrders(1_000);
+	advance(1 * MINUTE);
+	expect(orderIds(await trigger.poll())).toHaveLength(1_000);
+	const bytes = () => Buffer.byteLength(JSON.stringify(trigger.staticData));
+	expect(bytes()).toBeLessThan(1_000 * 15);
+	expect(((trigger.state.newOrderToConfirm as IDataObject).seenAt as Record<string, string[]>)[String(Math.floor(Date.now() / 1000) - 60)]).toEqual(added);
+
+	advance(61 * MINUTE);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	expect(bytes()).toBeLessThan(200);
+});
+
 // Last: its orders reach 10 days past the clock of the tests before.
 test('10,000 orders over 10 days, polled hourly: each fires once, the static data stays under 4 KB, an idle poll is one request', async () => {
 	const trigger = await seededTrigger();

@@ -170,6 +170,26 @@ test('a poll whose search for a shipment that left the lists fails emits nothing
 	expect(changes(await trigger.poll())).toEqual([[id, 'CONFIRMED', 'CANCELLED_BY_MERCHANT']]);
 });
 
+test('a shipment gone from the lists but not completed (a status no group lists) fires once, stays watched by its id, and fires again when it is back', async () => {
+	const trigger = await seededTrigger();
+	const [id] = confirmedShipments(1);
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toHaveLength(1);
+
+	sandbox.advanceShipment(id, 'NOT_READY');
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toEqual([[id, 'CONFIRMED', 'NOT_READY']]);
+	sandbox.clearLog();
+	advance(1 * MINUTE);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	// Still remembered: read by its suborder id, one request a poll while it stays out of the lists.
+	expect(shipmentRequests().map(({ query }) => query.search ?? query.statusGroup)).toEqual(['SG_FOR_PACKAGING', 'SG_SHIPMENT_ON_DELIVERY', id]);
+
+	sandbox.advanceShipment(id, 'CONFIRMED');
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toEqual([[id, 'NOT_READY', 'CONFIRMED']]);
+});
+
 test("with the status-groups endpoint's group names (variant) each change still fires once", async () => {
 	sandbox.setVariants({ statusGroupNames: 'status-groups' });
 	const trigger = await seededTrigger();
