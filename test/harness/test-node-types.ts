@@ -178,6 +178,8 @@ export class TestHttpRequestWithCredential implements INodeType {
 				json: true,
 				resolveWithFullResponse: true,
 			};
+			// The deprecated helper on purpose: it is the one n8n's HTTP Request node still uses, with its resend after any failure.
+			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
 			const response = (await this.helpers.requestWithAuthentication.call(this, 'marketplaceMerchantApi', options, undefined, itemIndex)) as {
 				statusCode: number;
 				body?: unknown;
