@@ -209,6 +209,16 @@ function dayRows(ms: number, lanes: LaneResult[], log: RequestLogEntry[], shipme
 		for (const entry of entries) counts.set(entry.route, (counts.get(entry.route) ?? 0) + 1);
 		return [...counts].map(([route, count]) => `${route} ${count}`).join(', ');
 	};
+	// Each 429's distance from the request `limit` places earlier in its group's shortest window: just under the
+	// window means arrival jitter beyond the gate's margin; far under it, requests that were not paced at all.
+	const gaps = rejected.map((entry) => {
+		const group = ROUTE_GROUPS[entry.route as keyof typeof ROUTE_GROUPS];
+		if (!group) return undefined;
+		const window = RATE_LIMIT_GROUPS[group].reduce((shortest, candidate) => (candidate.lengthMs < shortest.lengthMs ? candidate : shortest));
+		const earlier = log.filter((other) => other.at <= entry.at && other !== entry && other.status !== 429 && ROUTE_GROUPS[other.route as keyof typeof ROUTE_GROUPS] === group);
+		const bound = earlier[earlier.length - window.limit];
+		return bound === undefined ? undefined : `${entry.at - bound.at} ms`;
+	});
 	const ready = shipments.filter((shipment) => shipment.status === 'READY_FOR_COLLECTION').length;
 	const groups = minima.map((group) => `${group.group} ${formatCount(group.count)} (${formatMs(group.ms)})`).join(', ');
 	const laneText = lanes.map((lane) => `${lane.lane}: ${lane.summary} in ${formatMs(lane.ms)}`).join('; ');
@@ -230,7 +240,10 @@ function dayRows(ms: number, lanes: LaneResult[], log: RequestLogEntry[], shipme
 			target: '0',
 			met: rejected.length === 0,
 			runs: '1',
-			details: rejected.length === 0 ? `${formatCount(log.length)} requests, none refused; per route: ${byRoute(log)}` : `per route: ${byRoute(rejected)}`,
+			details:
+				rejected.length === 0
+					? `${formatCount(log.length)} requests, none refused; per route: ${byRoute(log)}`
+					: `per route: ${byRoute(rejected)}; each arrived this long after the accepted request its group's shortest window counts from (1,000 ms: the window): ${gaps.map((gap) => gap ?? '?').join(', ')}`,
 		},
 	];
 }
