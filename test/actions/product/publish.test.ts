@@ -66,7 +66,7 @@ describe('Product: Publish', () => {
 		expect(sent('productPublish')[0]).toEqual(expect.objectContaining({ status: 503, appliedStatus: 200 }));
 		expect(publications().length - before).toBe(1);
 		expect(result.error?.message).toBe(`The publish request may have been applied: check the status of products ${a}, ${b} (Product › Get Many, Filters › Status)`);
-		expect(String(result.error?.description)).toMatch(/did not send it again/);
+		expect(String(result.error?.description)).toMatch(/^The service answered HTTP 503 once the request was sent\. The node did not send it again/);
 	});
 
 	it('is not sent again after a cut connection either; with On Error = Continue every item of the request carries the error', async () => {
