@@ -103,6 +103,17 @@ describe('Product: Publish', () => {
 		expect(json[0].progressId).toBe(publications()[before].id);
 	});
 
+	it('a token request that fails sent nothing: its own error, no "may have been applied"', async () => {
+		sandbox.expireAllTokens();
+		sandbox.injectFault({ route: 'token', count: 1, status: 400 });
+
+		const { result } = await run({ operation: 'publish', productIds: String(ids()[0]) });
+
+		expect(sent('productPublish').map((entry) => entry.status)).toEqual([401]);
+		expect(result.error?.message).not.toMatch(/may have been applied/);
+		expect(JSON.stringify(result.error)).toMatch(/token endpoint answered HTTP 400/);
+	});
+
 	it(`splits the IDs over requests of at most ${LIMITS.idsPerPublicationRequest.toLocaleString('en-US')}`, async () => {
 		const many = Array.from({ length: LIMITS.idsPerPublicationRequest + 1 }, (_, index) => 1_000_000 + index);
 
