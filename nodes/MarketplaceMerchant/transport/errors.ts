@@ -99,8 +99,7 @@ export function isCutOff(error: unknown): boolean {
 
 /** Whether a failed write may have been applied (not to be resent): a 5xx, or a connection that failed once made. Not a 4xx, nor a token failure. */
 export function mayHaveBeenApplied(error: unknown): boolean {
-	const status = statusOf(error);
-	const code = errorCodeOf(error);
+	const [status, code] = [statusOf(error), errorCodeOf(error)];
 	return status !== undefined ? status >= 500 : code !== undefined && !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
 }
 
