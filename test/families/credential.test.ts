@@ -158,15 +158,21 @@ describe('tokens', () => {
 			return shipment;
 		}
 
-		/** The pack request a merchant builds in an HTTP Request node with the package's credential. */
-		async function packWithHttpRequest(credentialsHelper: TestCredentialsHelper, suborderId: string) {
-			const products = sandbox.state.shipment(suborderId)?.lines.map((line) => ({ id: line.merchantInventoryId, quantity: line.confirmedQuantity }));
+		/** The pack request a merchant builds in an HTTP Request node with the package's credential: one item per suborder. */
+		async function packWithHttpRequest(credentialsHelper: TestCredentialsHelper, ...suborderIds: string[]) {
+			const items = suborderIds.map((suborderId) => ({
+				suborderId,
+				body: {
+					numberOfBoxes: 1,
+					products: sandbox.state.shipment(suborderId)?.lines.map((line) => ({ id: line.merchantInventoryId, quantity: line.confirmedQuantity })),
+				},
+			}));
 			const parameters = {
 				method: 'POST',
-				path: `/order/api/v1/merchant-integration/outbound-orders/${suborderId}/pack`,
-				body: JSON.stringify({ numberOfBoxes: 1, products }),
+				path: '=/order/api/v1/merchant-integration/outbound-orders/{{ $json.suborderId }}/pack',
+				body: '={{ JSON.stringify($json.body) }}',
 			};
-			return await runNode(TEST_HTTP_REQUEST_NODE_TYPE, parameters, [{}], { credentialsHelper });
+			return await runNode(TEST_HTTP_REQUEST_NODE_TYPE, parameters, items, { credentialsHelper });
 		}
 
 		const log = () => sandbox.log.map((entry) => `${entry.route} ${entry.status}`);
@@ -184,6 +190,19 @@ describe('tokens', () => {
 			expect(sandbox.log.find((entry) => entry.route === 'shipmentPack')).toEqual(expect.objectContaining({ appliedStatus: 204 }));
 			expect(result.error).toEqual(expect.objectContaining({ httpCode: '503' }));
 			expect(sandbox.state.shipment(suborderId)?.packedDate).not.toBeNull();
+		});
+
+		it('three packs answered 503 at once after they were applied: one probe for the three, none sent again', async () => {
+			await start();
+			const credentialsHelper = storedCredential();
+			const suborderIds = [shipmentToPack(), shipmentToPack(), shipmentToPack()].map((shipment) => shipment.suborderId);
+			sandbox.injectFault({ route: 'shipmentPack', count: 3, applyThen: true });
+
+			const result = await packWithHttpRequest(credentialsHelper, ...suborderIds);
+
+			expect(result.error).toEqual(expect.objectContaining({ httpCode: '503' }));
+			expect(log()).toEqual(['token 200', 'shipmentPack 503', 'shipmentPack 503', 'shipmentPack 503', 'warehouses 200']);
+			for (const suborderId of suborderIds) expect(sandbox.state.shipment(suborderId)?.packedDate).not.toBeNull();
 		});
 
 		it('a 401 still gets a new token and the pack sent once more (the probe of the old token is rejected too)', async () => {

@@ -165,9 +165,9 @@ export class TestHttpRequestWithCredential implements INodeType {
 		],
 	};
 
+	/** As the HTTP Request node (V3) does: every item's request started at once, then their outcomes in item order. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const output: INodeExecutionData[] = [];
-		for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
+		const send = async (itemIndex: number) => {
 			const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('marketplaceMerchantApi', itemIndex);
 			const raw = this.getNodeParameter('body', itemIndex, '') as unknown;
 			const body = typeof raw === 'string' ? (raw === '' ? undefined : (JSON.parse(raw) as unknown)) : raw;
@@ -180,13 +180,15 @@ export class TestHttpRequestWithCredential implements INodeType {
 			};
 			// The deprecated helper on purpose: it is the one n8n's HTTP Request node still uses, with its resend after any failure.
 			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
-			const response = (await this.helpers.requestWithAuthentication.call(this, 'marketplaceMerchantApi', options, undefined, itemIndex)) as {
-				statusCode: number;
-				body?: unknown;
-			};
-			output.push({ json: { statusCode: response.statusCode, body: (response.body ?? null) as IDataObject }, pairedItem: { item: itemIndex } });
-		}
-		return [output];
+			return (await this.helpers.requestWithAuthentication.call(this, 'marketplaceMerchantApi', options, undefined, itemIndex)) as { statusCode: number; body?: unknown };
+		};
+		const outcomes = await Promise.allSettled(this.getInputData().map(async (_, itemIndex) => await send(itemIndex)));
+		return [
+			outcomes.map((outcome, itemIndex) => {
+				if (outcome.status === 'rejected') throw outcome.reason;
+				return { json: { statusCode: outcome.value.statusCode, body: (outcome.value.body ?? null) as IDataObject }, pairedItem: { item: itemIndex } };
+			}),
+		];
 	}
 }
 

@@ -97,10 +97,10 @@ export function isCutOff(error: unknown): boolean {
 	return CUT_OFF_CODES.has(errorCodeOf(error) ?? '');
 }
 
-/** Whether a failed write may have been applied (not to be resent): a 5xx, or no answer once it was out. A 4xx is a refusal. */
+/** Whether a failed write may have been applied (not to be resent): a 5xx, or a connection that failed once made. Not a 4xx, nor a token failure. */
 export function mayHaveBeenApplied(error: unknown): boolean {
-	const status = statusOf(error);
-	return status !== undefined ? status >= 500 : !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(errorCodeOf(error) ?? '');
+	const [status, code] = [statusOf(error), errorCodeOf(error)];
+	return status !== undefined ? status >= 500 : code !== undefined && !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
 }
 
 /** A write that may have been applied, not resent: `what` was sent, `outcome` what came of it, `check` where its outcome shows. */

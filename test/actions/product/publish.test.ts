@@ -66,7 +66,7 @@ describe('Product: Publish', () => {
 		expect(sent('productPublish')[0]).toEqual(expect.objectContaining({ status: 503, appliedStatus: 200 }));
 		expect(publications().length - before).toBe(1);
 		expect(result.error?.message).toBe(`The publish request may have been applied: check the status of products ${a}, ${b} (Product › Get Many, Filters › Status)`);
-		expect(String(result.error?.description)).toMatch(/did not send it again/);
+		expect(String(result.error?.description)).toMatch(/^The service answered HTTP 503 once the request was sent\. The node did not send it again/);
 	});
 
 	it('is not sent again after a cut connection either; with On Error = Continue every item of the request carries the error', async () => {
@@ -101,6 +101,17 @@ describe('Product: Publish', () => {
 		expect(sent('productPublish').map((entry) => entry.status)).toEqual([401, 200]);
 		expect(publications().length - before).toBe(1);
 		expect(json[0].progressId).toBe(publications()[before].id);
+	});
+
+	it('a token request that fails sent nothing: its own error, no "may have been applied"', async () => {
+		sandbox.expireAllTokens();
+		sandbox.injectFault({ route: 'token', count: 1, status: 400 });
+
+		const { result } = await run({ operation: 'publish', productIds: String(ids()[0]) });
+
+		expect(sent('productPublish').map((entry) => entry.status)).toEqual([401]);
+		expect(result.error?.message).not.toMatch(/may have been applied/);
+		expect(JSON.stringify(result.error)).toMatch(/token endpoint answered HTTP 400/);
 	});
 
 	it(`splits the IDs over requests of at most ${LIMITS.idsPerPublicationRequest.toLocaleString('en-US')}`, async () => {

@@ -20,7 +20,7 @@ import {
 import { ANSWERS } from '../../answers/schemas';
 import { decodeAnswer } from '../../answers/read';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { appliedUnknownWords, asNodeError, firstOf, joinSentences, mayHaveBeenApplied } from '../../transport/errors';
+import { appliedUnknownWords, asNodeError, firstOf, isTimeout, joinSentences, mayHaveBeenApplied, statusOf } from '../../transport/errors';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/send';
 import { readId } from '../../values/numbers';
 import { readList } from '../../values/values';
@@ -63,7 +63,14 @@ function failureOf(exec: IExecuteFunctions, action: Action, ids: number[], error
 	const nodeError = asNodeError(exec.getNode(), error);
 	if (!mayHaveBeenApplied(error)) return nodeError;
 	const check = `check the status of product${ids.length === 1 ? '' : 's'} ${firstOf(ids.map(String), 10)} (Product › Get Many, Filters › Status)`;
-	const words = appliedUnknownWords(`The ${action} request`, `${nodeError.message}.`, check);
+	const status = statusOf(error);
+	const outcome =
+		status !== undefined
+			? `The service answered HTTP ${status} once the request was sent.`
+			: isTimeout(error)
+				? 'No answer came within the timeout once the request was sent.'
+				: 'The connection ended before an answer came.';
+	const words = appliedUnknownWords(`The ${action} request`, outcome, check);
 	nodeError.message = words.message;
 	nodeError.description = joinSentences(words.description, typeof nodeError.description === 'string' ? nodeError.description : '');
 	return nodeError;
@@ -119,7 +126,7 @@ async function runPublication(exec: IExecuteFunctions, action: Action): Promise<
 		const error = failed.get(itemIndex) ?? carried.map(({ outcome }) => (outcome.ok ? undefined : outcome.error)).find(Boolean);
 		if (error) {
 			error.context.itemIndex ??= itemIndex;
-			// The default On Error: every request of the run has gone out, so the error stops nothing unsent twice.
+			// Under the default On Error the run fails here, after every request of the run went out.
 			if (!continueOnFail) throw error;
 			outputs.push({ json: {}, error, pairedItem: { item: itemIndex } });
 			continue;
