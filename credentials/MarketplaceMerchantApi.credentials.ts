@@ -69,8 +69,10 @@ export class MarketplaceMerchantApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		// Its helper goes to send.ts, the one place requests go out.
-		return { accessToken: await tokenFor(this, credentials) };
+		// Its helper goes to send.ts, the one place requests go out. No token: the caller's still
+		// works, and n8n must not resend what failed (families/credential.ts `tokenFor` says why).
+		const accessToken = await tokenFor(this, credentials);
+		return accessToken === undefined ? {} : { accessToken };
 	}
 
 	authenticate: IAuthenticateGeneric = {

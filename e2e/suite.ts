@@ -38,6 +38,7 @@ import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkCredentialTest } from './credential-checks';
 import { cancelPlaceholders, checkDiscountCancel, checkDiscountUpdate } from './discount-checks';
 import { SERVICE_HOST_CREDENTIAL, checkServiceHostWorkflow } from './host-checks';
+import { checkHttpRequestWrites, httpRequestPlaceholders } from './http-request-checks';
 import { checkEanBatchWorkflow, checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
@@ -793,6 +794,7 @@ async function main(): Promise<void> {
 	let n8n: RunningN8n | undefined;
 	let agentModel: ScriptedModelServer | undefined;
 	let cancelDiscountId = '';
+	let packPlaceholders: Record<string, string> = {};
 	const packDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-pack-'));
 	try {
 		const ready = await check('setup: n8n installed, package built, packed and installed, sandbox up', async () => {
@@ -819,7 +821,13 @@ async function main(): Promise<void> {
 				},
 			]);
 			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
-			const placeholders = { ...(await issue10Placeholders(sandbox!)), ...importPlaceholders(), ...(await cancelPlaceholders(sandbox!, sandboxApi)) };
+			packPlaceholders = httpRequestPlaceholders(sandbox!);
+			const placeholders = {
+				...(await issue10Placeholders(sandbox!)),
+				...importPlaceholders(),
+				...(await cancelPlaceholders(sandbox!, sandboxApi)),
+				...packPlaceholders,
+			};
 			await importWorkflows(installation!, userFolder!, await Promise.all(files.map((file) => readWorkflow(file, placeholders))));
 			cancelDiscountId = placeholders.__CANCEL_DISCOUNT_ID__;
 			return `${files.length} workflows`;
@@ -839,6 +847,7 @@ async function main(): Promise<void> {
 		await checkImportShapes(installation, userFolder, sandbox, async (variants, body) => await underVariants(variantsOf, variants, body));
 		await checkTokenExpiry(installation, userFolder, sandbox);
 		await checkServiceHostWorkflow(installation, userFolder, sandbox);
+		await checkHttpRequestWrites(installation, userFolder, sandbox, packPlaceholders);
 		await checkLocatorWorkflow(installation, userFolder, sandbox);
 		await checkEanBatchWorkflow(installation, userFolder, sandbox);
 		await checkExamples(installation, userFolder);

@@ -1,13 +1,15 @@
 /**
  * Tokens through the real engine: the token request retried on 503/429/reset, a rejected token
- * never handed out again, and two n8n workers (each with its own copy of the credential code and
+ * never handed out again, two n8n workers (each with its own copy of the credential code and
  * so its own token cache, sharing one credential store as queue mode shares its database)
- * renewing at once against a service that keeps only the newest token valid.
+ * renewing at once against a service that keeps only the newest token valid; and n8n's resend
+ * after refresh (n8n-core's real `requestWithAuthentication`, the HTTP Request node's helper) kept
+ * to the failures a new token cures.
  */
 import type { ICredentialType } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxClient } from '../../sandbox';
-import { NODE_UNDER_TEST_NAME, TestCredentialTypes, TestCredentialsHelper, runNode, sandboxCredential } from '../harness';
+import { NODE_UNDER_TEST_NAME, TEST_HTTP_REQUEST_NODE_TYPE, TestCredentialTypes, TestCredentialsHelper, runNode, sandboxCredential } from '../harness';
 
 const CREDENTIAL_TYPE = 'marketplaceMerchantApi';
 const NODE_TYPE = 'marketplaceMerchant';
@@ -145,5 +147,106 @@ describe('tokens', () => {
 		expect(failures).toEqual([]);
 		// Renewals stay bounded: at most a few per worker and round, never one per request.
 		expect(sandbox.count('token')).toBeLessThanOrEqual(2 + 5 * 2 * 3);
+	});
+
+	describe("n8n's resend after refresh, as the HTTP Request node meets it (requestWithAuthentication)", () => {
+		/** A shipment ready to pack: a new order confirmed in full from the default warehouse. */
+		function shipmentToPack() {
+			const [order] = sandbox.addOrders(1);
+			const shipment = sandbox.advanceShipment(`${order.id}-DS-1`);
+			expect(shipment.status).toBe('CONFIRMED');
+			return shipment;
+		}
+
+		/** The pack request a merchant builds in an HTTP Request node with the package's credential: one item per suborder. */
+		async function packWithHttpRequest(credentialsHelper: TestCredentialsHelper, ...suborderIds: string[]) {
+			const items = suborderIds.map((suborderId) => ({
+				suborderId,
+				body: {
+					numberOfBoxes: 1,
+					products: sandbox.state.shipment(suborderId)?.lines.map((line) => ({ id: line.merchantInventoryId, quantity: line.confirmedQuantity })),
+				},
+			}));
+			const parameters = {
+				method: 'POST',
+				path: '=/order/api/v1/merchant-integration/outbound-orders/{{ $json.suborderId }}/pack',
+				body: '={{ JSON.stringify($json.body) }}',
+			};
+			return await runNode(TEST_HTTP_REQUEST_NODE_TYPE, parameters, items, { credentialsHelper });
+		}
+
+		const log = () => sandbox.log.map((entry) => `${entry.route} ${entry.status}`);
+
+		it('a pack answered 503 after it was applied is not sent again: the token still works, so n8n gets no new one and surfaces the 503', async () => {
+			await start();
+			const credentialsHelper = storedCredential();
+			const { suborderId } = shipmentToPack();
+			sandbox.injectFault({ route: 'shipmentPack', count: 1, applyThen: true });
+
+			const result = await packWithHttpRequest(credentialsHelper, suborderId);
+
+			// Before: n8n asked for a new token after the 503 and resent the pack (the service refused the second, 400).
+			expect(log()).toEqual(['token 200', 'shipmentPack 503', 'warehouses 200']);
+			expect(sandbox.log.find((entry) => entry.route === 'shipmentPack')).toEqual(expect.objectContaining({ appliedStatus: 204 }));
+			expect(result.error).toEqual(expect.objectContaining({ httpCode: '503' }));
+			expect(sandbox.state.shipment(suborderId)?.packedDate).not.toBeNull();
+		});
+
+		it('three packs answered 503 at once after they were applied: one probe for the three, none sent again', async () => {
+			await start();
+			const credentialsHelper = storedCredential();
+			const suborderIds = [shipmentToPack(), shipmentToPack(), shipmentToPack()].map((shipment) => shipment.suborderId);
+			sandbox.injectFault({ route: 'shipmentPack', count: 3, applyThen: true });
+
+			const result = await packWithHttpRequest(credentialsHelper, ...suborderIds);
+
+			expect(result.error).toEqual(expect.objectContaining({ httpCode: '503' }));
+			expect(log()).toEqual(['token 200', 'shipmentPack 503', 'shipmentPack 503', 'shipmentPack 503', 'warehouses 200']);
+			for (const suborderId of suborderIds) expect(sandbox.state.shipment(suborderId)?.packedDate).not.toBeNull();
+		});
+
+		it('a 401 still gets a new token and the pack sent once more (the probe of the old token is rejected too)', async () => {
+			await start();
+			const credentialsHelper = storedCredential();
+			const first = shipmentToPack();
+			expect((await packWithHttpRequest(credentialsHelper, first.suborderId)).error).toBeUndefined();
+			const { suborderId } = shipmentToPack();
+			sandbox.expireAllTokens();
+			sandbox.clearLog();
+
+			const result = await packWithHttpRequest(credentialsHelper, suborderId);
+
+			expect(result.error).toBeUndefined();
+			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ statusCode: 204 })]);
+			expect(log()).toEqual(['shipmentPack 401', 'warehouses 401', 'token 200', 'shipmentPack 204']);
+			expect(sandbox.state.shipment(suborderId)?.packedDate).not.toBeNull();
+		});
+
+		it('a token this process knows has lapsed is renewed without a probe', async () => {
+			sandbox = await startSandbox({ port: 0, rateLimits: false, clients: [uniqueClient()], tokenLifetimeSeconds: 1 });
+			const credentialsHelper = storedCredential();
+			const first = shipmentToPack();
+			expect((await packWithHttpRequest(credentialsHelper, first.suborderId)).error).toBeUndefined();
+			const { suborderId } = shipmentToPack();
+			await new Promise((resolve) => setTimeout(resolve, 1_100));
+			sandbox.clearLog();
+
+			const result = await packWithHttpRequest(credentialsHelper, suborderId);
+
+			expect(result.error).toBeUndefined();
+			expect(log()).toEqual(['shipmentPack 401', 'token 200', 'shipmentPack 204']);
+		});
+
+		it("the package's own nodes renew after a 401 without a probe: n8n calls them back only after a 401", async () => {
+			await start();
+			const credentialsHelper = storedCredential();
+			expect((await listWarehouses(credentialsHelper)).error).toBeUndefined();
+			sandbox.expireAllTokens();
+			sandbox.clearLog();
+
+			expect((await listWarehouses(credentialsHelper)).error).toBeUndefined();
+
+			expect(log()).toEqual(['warehouses 401', 'token 200', 'warehouses 200']);
+		});
 	});
 });

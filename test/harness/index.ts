@@ -4,6 +4,7 @@ export { TestCredentialTypes } from './credential-types';
 export { TestCredentialsHelper, type CredentialsHelperCalls } from './credentials-helper';
 export { TestNodeTypes } from './node-types';
 export {
+	TEST_HTTP_REQUEST_NODE_TYPE,
 	TEST_ITEMS_NODE_TYPE,
 	TEST_WAREHOUSES_NODE_TYPE,
 	TEST_WAREHOUSE_POLL_NODE_TYPE,

@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestMethods,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -12,6 +13,7 @@ import { NodeConnectionTypes, deepCopy } from 'n8n-workflow';
 export const TEST_ITEMS_NODE_TYPE = 'test.items';
 export const TEST_WAREHOUSES_NODE_TYPE = 'test.merchantWarehouses';
 export const TEST_WAREHOUSE_POLL_NODE_TYPE = 'test.merchantWarehousePoll';
+export const TEST_HTTP_REQUEST_NODE_TYPE = 'test.httpRequestWithCredential';
 
 const WAREHOUSES_PATH = '/order/api/v1/merchant-integration/merchant-warehouses';
 
@@ -139,6 +141,57 @@ export class TestMerchantWarehousePoll implements INodeType {
 	}
 }
 
+/**
+ * What n8n's HTTP Request node (V3, Authentication "Predefined Credential Type") does with the
+ * package's credential: each item's request through n8n-core's legacy `requestWithAuthentication`,
+ * which after ANY failure asks the credential's preAuthentication again and resends the request
+ * when it gets a token. `path` goes after the credential's Base URL; `body` is JSON (text or object).
+ */
+export class TestHttpRequestWithCredential implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test HTTP Request with Credential',
+		name: TEST_HTTP_REQUEST_NODE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Sends one request per item with the merchant credential, as the HTTP Request node does',
+		defaults: { name: 'Test HTTP Request' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'marketplaceMerchantApi', required: true }],
+		properties: [
+			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+			{ displayName: 'Path', name: 'path', type: 'string', default: '' },
+			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
+		],
+	};
+
+	/** As the HTTP Request node (V3) does: every item's request started at once, then their outcomes in item order. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const send = async (itemIndex: number) => {
+			const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('marketplaceMerchantApi', itemIndex);
+			const raw = this.getNodeParameter('body', itemIndex, '') as unknown;
+			const body = typeof raw === 'string' ? (raw === '' ? undefined : (JSON.parse(raw) as unknown)) : raw;
+			const options = {
+				method: this.getNodeParameter('method', itemIndex) as IHttpRequestMethods,
+				uri: `${baseUrl.replace(/\/+$/, '')}${this.getNodeParameter('path', itemIndex) as string}`,
+				body,
+				json: true,
+				resolveWithFullResponse: true,
+			};
+			// The deprecated helper on purpose: it is the one n8n's HTTP Request node still uses, with its resend after any failure.
+			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
+			return (await this.helpers.requestWithAuthentication.call(this, 'marketplaceMerchantApi', options, undefined, itemIndex)) as { statusCode: number; body?: unknown };
+		};
+		const outcomes = await Promise.allSettled(this.getInputData().map(async (_, itemIndex) => await send(itemIndex)));
+		return [
+			outcomes.map((outcome, itemIndex) => {
+				if (outcome.status === 'rejected') throw outcome.reason;
+				return { json: { statusCode: outcome.value.statusCode, body: (outcome.value.body ?? null) as IDataObject }, pairedItem: { item: itemIndex } };
+			}),
+		];
+	}
+}
+
 export function testNodeTypes(): INodeType[] {
-	return [new TestItems(), new TestMerchantWarehouses(), new TestMerchantWarehousePoll()];
+	return [new TestItems(), new TestMerchantWarehouses(), new TestMerchantWarehousePoll(), new TestHttpRequestWithCredential()];
 }

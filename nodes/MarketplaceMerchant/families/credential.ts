@@ -1,8 +1,9 @@
 /**
  * The credential's own requests, which belong to no node: its token (the client-credentials
- * request, a process-wide cache, the tokens seen rejected) and its Test button (a new token, then
- * one request with it: the warehouses list, the smallest answer, on the host that serves it; why a
- * `credentialTest` method and not a `test` request: docs/architecture.md), both sent by `sendForAnswer` through send.ts.
+ * request, a process-wide cache, the tokens seen rejected or lapsed, the probe of a caller's token)
+ * and its Test button (a new token, then one request with it: the warehouses list, the smallest
+ * answer, on the host that serves it; why a `credentialTest` method and not a `test` request:
+ * docs/architecture.md), all sent by `sendForAnswer` through send.ts.
  */
 import { createHash } from 'crypto';
 import {
@@ -35,7 +36,7 @@ import { RefusedTooLong } from '../transport/gate';
 import { DEFAULT_TIMEOUT_MS } from '../transport/policy';
 import { jsonOrText } from '../transport/body';
 import { hostsOf, isNotServedBody, merchantKeyOf, normalizeBaseUrl } from '../transport/hosts';
-import { send, type PlainHelper, type Way } from '../transport/send';
+import { renewedOnlyAfter401, send, type PlainHelper, type Way } from '../transport/send';
 import { ANSWERS } from '../answers/schemas';
 import { decodeJson, decodedNumber } from '../answers/read';
 
@@ -53,19 +54,37 @@ type TokenCacheEntry = { pending?: Promise<string>; token?: string; expiresAt?: 
 /** One token request for all items of the process (n8n calls `preAuthentication` for each at once); keys hash the secret. */
 const tokenCache = processWide('tokenCache', () => new Map<string, TokenCacheEntry>());
 
-/** Hashes of tokens reported rejected (another worker or the service may replace a cached one), and when to forget them. */
+/** Hashes of tokens seen rejected (another worker or the service may replace a cached one), and when to forget them. */
 const rejectedTokens = processWide('rejectedTokens', () => new Map<string, number>());
+
+/** Hashes of the tokens this process received, and when each lapses at the latest (received + its lifetime): past it, known expired. */
+const receivedTokens = processWide('receivedTokens', () => new Map<string, number>());
+
+/** One probe per caller's token at a time: n8n calls `preAuthentication` for each failed item at once. */
+const tokenProbes = processWide('tokenProbes', () => new Map<string, Promise<boolean>>());
 
 function sha256(text: string): string {
 	return createHash('sha256').update(text).digest('hex');
 }
 
-function rememberRejected(token: string, now: number): void {
-	for (const [hash, forgetAt] of rejectedTokens) {
-		if (forgetAt > now && rejectedTokens.size < MAX_REJECTED_TOKENS) break;
-		rejectedTokens.delete(hash);
+/** Keeps `hash` in `memory` until `until`, first forgetting the oldest entries that are due or over the size. */
+function remember(memory: Map<string, number>, hash: string, until: number, forgetAfter: number, now: number): void {
+	for (const [known, at] of memory) {
+		if (at + forgetAfter > now && memory.size < MAX_REJECTED_TOKENS) break;
+		memory.delete(known);
 	}
-	rejectedTokens.set(sha256(token), now + REJECTED_TOKEN_MEMORY_MS);
+	memory.set(hash, until);
+}
+
+function rememberRejected(token: string, now: number): void {
+	remember(rejectedTokens, sha256(token), now + REJECTED_TOKEN_MEMORY_MS, 0, now);
+}
+
+/** Whether this process knows the token dead: seen rejected, or one it received whose lifetime has run out. */
+function knownDead(token: string, now: number): boolean {
+	const hash = sha256(token);
+	const lapsesAt = receivedTokens.get(hash);
+	return rejectedTokens.has(hash) || (lapsesAt !== undefined && lapsesAt <= now);
 }
 
 // Messages name no host: n8n rewrites an error message that contains a system error code
@@ -171,10 +190,51 @@ async function requestToken(
 }
 
 /**
- * The token this process holds while valid and not seen rejected, else one new token request
- * shared by every caller meanwhile. `credentials.accessToken`: the caller's, empty or rejected.
+ * Whether the service rejects `token` now (401/403 to one GET of the warehouses, as the Test asks
+ * them); any other answer, or none, is no proof: false.
  */
-export async function tokenFor(helper: PlainHelper, credentials: ICredentialDataDecryptedObject): Promise<string> {
+async function rejectedNow(helper: PlainHelper, credentials: ICredentialDataDecryptedObject, token: string): Promise<boolean> {
+	const { baseUrl, serviceUrl } = hostsOf(credentials);
+	const answerer: Answerer =
+		serviceUrl === '' ? { name: 'merchant API', baseUrl, field: 'Base URL' } : { name: 'merchant API', baseUrl: serviceUrl, field: 'Service Host URL' };
+	try {
+		const { response } = await sendForAnswer(
+			{ plain: helper },
+			{ method: 'GET', url: `${answerer.baseUrl}${PATHS.warehouses}`, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } },
+			{ merchantKey: merchantKeyOf(baseUrl, credentials.clientId), group: 'orders', timeoutMs: TOKEN_REQUEST_TIMEOUT_MS },
+			answerer,
+		);
+		return response.statusCode === 401 || response.statusCode === 403;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The token this process holds while valid and not seen rejected, else one new token request
+ * shared by every caller meanwhile. `credentials.accessToken`: the caller's, empty or failed.
+ *
+ * Undefined: the caller keeps its token. n8n calls this after a request failed, to resend it with a
+ * new token: the helper this package's requests go out with (send.ts) only after a 401, but the
+ * legacy helper of the HTTP Request node (n8n-core `requestWithAuthentication`) after ANY failure, a
+ * 503 or a timeout of a write the service may have applied. So, unless the call comes from the package's own
+ * requests (send.ts `renewedOnlyAfter401`), a caller's token this process does not know dead is
+ * probed first: only a token the service rejects now gets a new one (n8n then resends, rightly: a
+ * 401 applied nothing); otherwise the answer without a token makes n8n surface the original error
+ * instead of resending (its CredentialsHelper returns nothing when the expirable property is absent).
+ */
+export async function tokenFor(helper: PlainHelper, credentials: ICredentialDataDecryptedObject): Promise<string | undefined> {
+	const callerToken = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+	if (callerToken !== '' && !renewedOnlyAfter401.has(credentials) && !knownDead(callerToken, Date.now())) {
+		const hash = sha256(callerToken);
+		let probe = tokenProbes.get(hash);
+		if (!probe) {
+			probe = rejectedNow(helper, credentials, callerToken).finally(() => tokenProbes.delete(hash));
+			tokenProbes.set(hash, probe);
+		}
+		if (!(await probe)) return undefined;
+	}
+
 	const { clientId, clientSecret, apiKey } = credentials;
 	const secretHash = sha256(`${String(clientSecret ?? '')}\u0000${String(apiKey ?? '')}`);
 	const key = `${normalizeBaseUrl(credentials.baseUrl)}\u0000${String(clientId ?? '')}\u0000${secretHash}`;
@@ -186,7 +246,6 @@ export async function tokenFor(helper: PlainHelper, credentials: ICredentialData
 	tokenCache.set(key, entry);
 
 	// A token given here is never the one known to be rejected.
-	const callerToken = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 	if (callerToken !== '') rememberRejected(callerToken, now);
 	// The token being requested now is newer than the caller's, which was already in use.
 	if (entry.pending) return await entry.pending;
@@ -195,8 +254,11 @@ export async function tokenFor(helper: PlainHelper, credentials: ICredentialData
 	entry.pending = requestToken({ plain: helper }, credentials)
 		.then(({ token, lifetimeSeconds }) => {
 			const lifetimeMs = lifetimeSeconds * 1000;
+			const receivedAt = Date.now();
 			entry.token = token;
-			entry.expiresAt = Date.now() + lifetimeMs - Math.min(MAX_EXPIRY_MARGIN_MS, lifetimeMs / 10);
+			entry.expiresAt = receivedAt + lifetimeMs - Math.min(MAX_EXPIRY_MARGIN_MS, lifetimeMs / 10);
+			// Issued before it was received: it lapses at the service by then at the latest.
+			remember(receivedTokens, sha256(token), receivedAt + lifetimeMs, REJECTED_TOKEN_MEMORY_MS, receivedAt);
 			return token;
 		})
 		.finally(() => {

@@ -75,31 +75,44 @@ function widthFor(requestData: RequestData): number {
 	return RATE_LIMITS[requestData.route.group].inFlight;
 }
 
-/** Every page until a short one (or `limit` results); pages go out ahead, up to `width`: at most `width - 1` past the last. */
+/**
+ * Every page until a short one (or `limit` results); pages go out ahead, up to `width`: at most
+ * `width - 1` past the last. With `keep`, only the items it keeps are results (and count to `limit`).
+ */
 export async function readAllPages<T>(
 	pageSize: number,
 	width: number,
 	fetchPage: (page: number, wanted: () => boolean) => Promise<T[]>,
 	onPage?: (count: number) => void,
 	limit = Infinity,
+	keep?: (item: T) => boolean,
 ): Promise<T[]> {
 	const results: T[] = [];
-	await inOrder(Math.min(MAX_REQUESTS_PER_ITEM, Math.ceil(limit / pageSize)), width, fetchPage, (pageItems) => {
-		for (const item of pageItems) results.push(item);
+	const pages = keep ? MAX_REQUESTS_PER_ITEM : Math.min(MAX_REQUESTS_PER_ITEM, Math.ceil(limit / pageSize));
+	await inOrder(pages, width, fetchPage, (pageItems) => {
+		for (const item of pageItems) if (!keep || keep(item)) results.push(item);
 		onPage?.(results.length);
 		return pageItems.length === pageSize && results.length < limit;
 	});
 	return results.length > limit ? results.slice(0, limit) : results;
 }
 
-/** Pages through a list as `readAllPages` does; under a Limit, in as few pages as it needs. */
-export function pageThrough(maxPageSize: number): PaginationFunction {
+/**
+ * Pages through a list as `readAllPages` does; under a Limit, in as few pages as it needs. `keepOf`:
+ * the item's filter the service cannot apply (read once per item), undefined when none is set; then
+ * every page is full-size, as how many match is unknown.
+ */
+export function pageThrough(
+	maxPageSize: number,
+	keepOf?: (ctx: IExecutePaginationFunctions) => ((item: INodeExecutionData) => boolean) | undefined,
+): PaginationFunction {
 	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
 		const limit = resultLimit(this);
-		const size = limit === Infinity ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
+		const keep = keepOf?.(this);
+		const size = limit === Infinity || keep ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
 		const fetchPage = async (page: number, wanted: () => boolean) =>
 			await sendRequest(this, requestData, { qs: { ...requestData.options.qs, page, size } }, wanted);
-		return await readAllPages(size, widthFor(requestData), fetchPage, (count) => assertWithinItemCap(this, count), limit);
+		return await readAllPages(size, widthFor(requestData), fetchPage, (count) => assertWithinItemCap(this, count), limit, keep);
 	};
 }
 

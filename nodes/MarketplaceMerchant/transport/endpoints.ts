@@ -110,6 +110,8 @@ export const LIMITS = {
 	eansPerProductsRequest: 100,
 	discountsPerRequest: 500,
 	productsPerBulkRequest: 30_000,
+	/** Ids in one publish or unpublish request: the pages state no limit; the bulk writes' number (30,000 ids are about 240 KB). */
+	idsPerPublicationRequest: 30_000,
 	/** About 5 MiB per request: we stay a little below. */
 	bulkRequestBytes: 5 * 1024 * 1024 - 64 * 1024,
 	invoiceWindowMonths: 3,

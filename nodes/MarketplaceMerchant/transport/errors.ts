@@ -97,6 +97,18 @@ export function isCutOff(error: unknown): boolean {
 	return CUT_OFF_CODES.has(errorCodeOf(error) ?? '');
 }
 
+/** Whether a failed write may have been applied (not to be resent): a 5xx, or a connection that failed once made. Not a 4xx, nor a token failure. */
+export function mayHaveBeenApplied(error: unknown): boolean {
+	const [status, code] = [statusOf(error), errorCodeOf(error)];
+	return status !== undefined ? status >= 500 : code !== undefined && !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
+}
+
+/** A write that may have been applied, not resent: `what` was sent, `outcome` what came of it, `check` where its outcome shows. */
+export function appliedUnknownWords(what: string, outcome: string, check: string): ErrorWords {
+	const again = `The node did not send it again, as a second request could apply it twice: ${check} before running it again.`;
+	return { message: `${what} may have been applied: ${check}`, description: `${outcome} ${again}` };
+}
+
 /** Whether the request ended because its timeout passed (axios says ECONNABORTED or ETIMEDOUT and "timeout"). */
 export function isTimeout(error: unknown): boolean {
 	const code = errorCodeOf(error);

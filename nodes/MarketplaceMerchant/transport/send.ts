@@ -11,6 +11,7 @@ import type {
 	DeclarativeRestApiSettings,
 	FunctionsBase,
 	IAllExecuteFunctions,
+	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	IDataObject,
 	IExecutePaginationFunctions,
@@ -26,6 +27,7 @@ import { requestLabel } from './errors';
 import { DEFAULT_TIMEOUT_MS, sendWithPolicy, type SendPolicy } from './policy';
 import { STREAMED_ANSWER, readBodyWithinCap, readCappedBody, withErrorBodyRead } from './body';
 import { hostsOf, merchantKeyOf, onItsHost } from './hosts';
+import { processWide } from './state';
 import { isBlank, type SettingsContext } from '../values/labels';
 import { readWholeNumber } from '../values/numbers';
 
@@ -88,11 +90,26 @@ export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IH
 	});
 }
 
+/**
+ * The credential data each request of the package hands n8n's `httpRequestWithAuthentication`,
+ * which calls the credential's preAuthentication with it only after a 401 (n8n-core 1.123 to 2.41):
+ * for these the credential renews the token without first asking whether the failure was one
+ * (families/credential.ts `tokenFor`). One set per process: the credential is another bundle.
+ */
+export const renewedOnlyAfter401 = processWide('renewedOnlyAfter401', () => new WeakSet<ICredentialDataDecryptedObject>());
+
 /** The one place n8n's HTTP helpers are called. */
 function httpOf(way: Way): (options: IHttpRequestOptions) => Promise<unknown> {
 	if ('withCredential' in way) {
 		const ctx = way.withCredential;
-		return async (options) => await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
+		return async (options) => {
+			// Read per attempt as n8n itself would: a retry after a 401 sees the token another item or worker saved.
+			const data = await ctx.getCredentials(CREDENTIAL_TYPE);
+			renewedOnlyAfter401.add(data);
+			const { id = '', name = '' } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+			const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data };
+			return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted });
+		};
 	}
 	if ('plain' in way) {
 		const { helpers } = way.plain;

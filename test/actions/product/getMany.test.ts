@@ -146,4 +146,37 @@ describe('Product: Get Many', () => {
 		const unreadable = await run({ operation: 'getMany', limit: 1, simplify: '={{ "maybe" }}' });
 		expect(unreadable.error?.message).toMatch(/^Simplify: "maybe" is not true or false/);
 	});
+
+	describe('Filters › Status (applied to the answers: the service takes no status in its query)', () => {
+		it('keeps the products in one of the statuses, over every page, Limit counting matches', async () => {
+			await start(450);
+			sandbox.setVariants({ documentedProductFields: true });
+			const [a, b] = sandbox.state.products.slice(300, 302);
+			expect((await runner('product')({ operation: 'unpublish', productIds: `${a.id}, ${b.id}` })).error).toBeUndefined();
+			sandbox.clearLog();
+
+			const all = await run({ operation: 'getMany', returnAll: true, filters: { status: ['UNPUBLISHED', 'UNPUBLISHED_OOS'] } });
+			const limited = await run({ operation: 'getMany', limit: 2, filters: { status: ['UNPUBLISHED', 'UNPUBLISHED_OOS'] } });
+
+			expect(all.error).toBeUndefined();
+			// The catalogue as the answers show it, unfiltered.
+			const catalogue = (await run({ operation: 'getMany', returnAll: true })).json('Node');
+			const expected = catalogue.filter((product) => ['UNPUBLISHED', 'UNPUBLISHED_OOS'].includes(String(product.status)));
+			expect(all.json('Node').map((product) => product.id)).toEqual(expected.map((product) => product.id));
+			expect(all.json('Node').map((product) => product.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+			expect(limited.json('Node').map((product) => product.id)).toEqual(expected.slice(0, 2).map((product) => product.id));
+			// Pages of 200 whatever the Limit: how many match is not known before reading.
+			expect(pages('products').every(({ size }) => size === '200')).toBe(true);
+			expect(expected.length).toBeLessThan(catalogue.length);
+		});
+
+		it('stops with an error naming the filter when the products carry no status, instead of returning nothing', async () => {
+			await start(10);
+
+			const result = await run({ operation: 'getMany', returnAll: true, filters: { status: ['PUBLISHED'] } });
+
+			expect(result.error?.message).toMatch(/^Filters › Status/);
+			expect(result.error?.message).toMatch(/carry no status/);
+		});
+	});
 });

@@ -1,13 +1,21 @@
 /** Product › Get Many, and what Get Many Basic shares with it: the paging, the Filters collection and its reader. */
-import { updateDisplayOptions, type IDataObject, type INodeProperties, type INodePropertyOptions, type PreSendAction } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+	type PreSendAction,
+} from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS, type AnswerSchema } from '../../answers/schemas';
 import { pageThrough } from '../../transport/batches';
 import type { Shaping } from '../../answers/read';
 import { formatYearMonthDay } from '../../values/dates';
-import { fieldPath, isBlank, type ValueContext } from '../../values/labels';
-import { DATE_FORMS, readDay, readEan, readSimplify, readText } from '../../values/values';
+import { fieldPath, invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { DATE_FORMS, readChoice, readDay, readEan, readList, readSimplify, readText } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
 import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
@@ -82,9 +90,57 @@ const simplifyProductsIfAsked: Shaping = async function (items) {
 	});
 };
 
+/** The statuses of the current pages (only PUBLISHED is visible to customers). */
+const PRODUCT_STATUSES = ['PUBLISHED', 'READY_FOR_PUBLISH', 'SOLD_OUT', 'UNPUBLISHED', 'UNPUBLISHED_OOS'] as const;
+const STATUS_LABEL = fieldPath('Filters', 'Status');
+
+const statusFilter: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'multiOptions',
+	options: [
+		{ name: 'Published', value: 'PUBLISHED', description: 'Visible to customers' },
+		{ name: 'Ready for Publish', value: 'READY_FOR_PUBLISH', description: 'Never published yet' },
+		{ name: 'Sold Out', value: 'SOLD_OUT', description: 'Published, out of stock' },
+		{ name: 'Unpublished', value: 'UNPUBLISHED', description: 'Hidden from customers' },
+		{ name: 'Unpublished (Out of Stock)', value: 'UNPUBLISHED_OOS', description: 'Hidden from customers, out of stock' },
+	],
+	default: [],
+	description:
+		"Only products in one of these statuses. The service takes no status in its query: the node reads the catalogue's pages and keeps the matching products, so a Limit may take many pages. Needs a service whose products carry their status (the current API pages); with one whose products do not, the node stops with an error rather than return nothing.",
+};
+
+/**
+ * Filters › Status, applied to the answers (the service's query has no status): undefined when not
+ * set. A product answered without a status cannot be judged: an error naming the filter, never an
+ * empty list that would read as "no product is published".
+ */
+function statusKeeper(ctx: IExecutePaginationFunctions): ((item: INodeExecutionData) => boolean) | undefined {
+	const value = (ctx.getNodeParameter('filters', {}) as IDataObject).status;
+	if (isBlank(value) || (Array.isArray(value) && value.length === 0)) return undefined;
+	const statuses = readList(ctx, STATUS_LABEL, value, {
+		empty: { problem: 'no status given', hint: `Use ${PRODUCT_STATUSES.join(', ')}` },
+		readEntry: (entry, field) => readChoice(ctx, field, entry, PRODUCT_STATUSES),
+	});
+	const wanted = new Set<unknown>(statuses);
+	return ({ json }) => {
+		if (json.status === undefined) {
+			throw invalidInput(
+				ctx,
+				STATUS_LABEL,
+				"cannot be applied: the service's products carry no status",
+				'This service answers products as the older interface reference does, without their status. Remove the Status filter.',
+			);
+		}
+		return wanted.has(json.status);
+	};
+}
+
 type ListRequest = {
 	url: string;
 	pageSize: number;
+	/** A filter the service cannot apply, applied to each answer's items (pageThrough's `keepOf`). */
+	keepOf?: Parameters<typeof pageThrough>[1];
 	/** The answer's schema and what the operation makes of its items (pacedRouting). */
 	answer: AnswerSchema;
 	shape?: Shaping[];
@@ -95,11 +151,11 @@ type ListRequest = {
 /** A list of the catalogue in pages, with Return All and Limit, the Filters `filters`, then the fields `more`. */
 export function productListOperation(
 	option: Omit<INodePropertyOptions, 'routing'>,
-	{ url, pageSize, answer, shape, filterQueries = {} }: ListRequest,
+	{ url, pageSize, answer, shape, filterQueries = {}, keepOf }: ListRequest,
 	filters: INodeProperties[],
 	more: INodeProperties[] = [],
 ): OperationModule {
-	const strategy = pageThrough(pageSize);
+	const strategy = pageThrough(pageSize, keepOf);
 	const preSend = [productFilters(filterQueries)];
 	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend, strategy, answer, shape });
 	return {
@@ -118,13 +174,14 @@ export const operation = productListOperation(
 		value: 'getMany',
 		action: 'Get many products',
 		description:
-			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
+			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, changed since a day, or in some statuses (e.g. Unpublished, to publish them). One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
 	},
-	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: [simplifyProductsIfAsked] },
+	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: [simplifyProductsIfAsked], keepOf: statusKeeper },
 	[
 		textField('EAN', 'ean', 'Only the product with this EAN (8 to 14 digits)', { placeholder: 'e.g. 8600000000017' }),
 		modifiedAfterFilter,
 		textField('Search', 'search', 'Text to look for in the name, SKU and EAN'),
+		statusFilter,
 	],
 	[
 		simplifyField(

@@ -1,0 +1,126 @@
+/**
+ * Product › Publish (actions/product/publish.operation.ts, publication.ts): every input item's IDs
+ * in one request, one output item per input item, and a request that may have been applied never
+ * sent again; through n8n's real engine against the sandbox.
+ */
+import { LIMITS } from '../../../nodes/MarketplaceMerchant/transport/endpoints';
+import { NOW, outputRunner, sandbox, sandboxPerFile, sent } from '../helpers';
+
+sandboxPerFile({ now: NOW, products: 20 });
+const run = outputRunner('product');
+const CONTINUE = { node: { onError: 'continueRegularOutput' as const } };
+
+const ids = () => sandbox.state.products.slice(0, 5).map((product) => product.id);
+const publications = () => sandbox.state.publications;
+
+describe('Product: Publish', () => {
+	it('sends the IDs of every input item (one ID, a list, an array) in one request; one output item per input item', async () => {
+		const [a, b, c, d] = ids();
+		const before = publications().length;
+
+		const { result, json } = await run({ operation: 'publish', productIds: '={{ $json.ids }}' }, [{ ids: a }, { ids: `${b}, ${c}` }, { ids: [c, d] }]);
+
+		expect(result.error).toBeUndefined();
+		expect(sent('productPublish')).toHaveLength(1);
+		const publication = publications()[before];
+		// c is named by two items and sent once.
+		expect(publication.results.map((entry) => entry.merchantInventoryId)).toEqual([a, b, c, d]);
+		expect(publication.action).toBe('publish');
+		expect(json).toEqual([
+			expect.objectContaining({ action: 'publish', productIds: [a], progressId: publication.id, progressIds: [publication.id] }),
+			expect.objectContaining({ productIds: [b, c], progressId: publication.id }),
+			expect.objectContaining({ productIds: [c, d], progressId: publication.id }),
+		]);
+		expect(json[0].next).toMatch(/visible to customers once its status is PUBLISHED/);
+		for (const id of [a, b, c, d]) expect(sandbox.state.product(id)?.status).toBe('PUBLISHED');
+	});
+
+	it('sends nothing when an item names no valid ID, under the default On Error', async () => {
+		const [a] = ids();
+
+		const { result } = await run({ operation: 'publish', productIds: '={{ $json.ids }}' }, [{ ids: a }, { ids: 'abc' }]);
+
+		expect(result.error?.message).toMatch(/Product IDs › entry 1/);
+		expect(sent('productPublish')).toHaveLength(0);
+	});
+
+	it('with On Error = Continue, an invalid item fails alone and the others go out', async () => {
+		const [a] = ids();
+
+		const { result, items } = await run({ operation: 'publish', productIds: '={{ $json.ids }}' }, [{ ids: a }, { ids: '' }], CONTINUE);
+
+		expect(result.error).toBeUndefined();
+		expect(sent('productPublish')).toHaveLength(1);
+		expect(items[0].json).toEqual(expect.objectContaining({ productIds: [a] }));
+		expect(JSON.stringify(items[1].json)).toMatch(/no product IDs given/);
+	});
+
+	it('is not sent again after a 503 that came once the publish was applied: applied once, reported as "may have been applied"', async () => {
+		const [a, b] = ids();
+		const before = publications().length;
+		sandbox.injectFault({ route: 'productPublish', count: 1, applyThen: true });
+
+		const { result } = await run({ operation: 'publish', productIds: `${a}, ${b}` });
+
+		expect(sent('productPublish')).toHaveLength(1);
+		expect(sent('productPublish')[0]).toEqual(expect.objectContaining({ status: 503, appliedStatus: 200 }));
+		expect(publications().length - before).toBe(1);
+		expect(result.error?.message).toBe(`The publish request may have been applied: check the status of products ${a}, ${b} (Product › Get Many, Filters › Status)`);
+		expect(String(result.error?.description)).toMatch(/^The service answered HTTP 503 once the request was sent\. The node did not send it again/);
+	});
+
+	it('is not sent again after a cut connection either; with On Error = Continue every item of the request carries the error', async () => {
+		const [a, b] = ids();
+		sandbox.injectFault({ route: 'productPublish', count: 1, applyThen: true, body: 'reset' });
+
+		const { result, items } = await run({ operation: 'publish', productIds: '={{ $json.id }}' }, [{ id: a }, { id: b }], CONTINUE);
+
+		expect(result.error).toBeUndefined();
+		expect(sent('productPublish')).toHaveLength(1);
+		expect(items).toHaveLength(2);
+		for (const item of items) expect(JSON.stringify(item.json)).toMatch(/may have been applied/);
+	});
+
+	it('a refusal (4xx) is no "may have been applied": the service\'s words as they are', async () => {
+		sandbox.injectFault({ route: 'productPublish', count: 1, status: 400 });
+
+		const { result } = await run({ operation: 'publish', productIds: String(ids()[0]) });
+
+		expect(sent('productPublish')).toHaveLength(1);
+		expect(result.error?.message).not.toMatch(/may have been applied/);
+	});
+
+	it('after a 401 (a token the service no longer takes) renews the token and sends once more: nothing was applied', async () => {
+		const [a] = ids();
+		const before = publications().length;
+		sandbox.expireAllTokens();
+
+		const { result, json } = await run({ operation: 'publish', productIds: String(a) });
+
+		expect(result.error).toBeUndefined();
+		expect(sent('productPublish').map((entry) => entry.status)).toEqual([401, 200]);
+		expect(publications().length - before).toBe(1);
+		expect(json[0].progressId).toBe(publications()[before].id);
+	});
+
+	it('a token request that fails sent nothing: its own error, no "may have been applied"', async () => {
+		sandbox.expireAllTokens();
+		sandbox.injectFault({ route: 'token', count: 1, status: 400 });
+
+		const { result } = await run({ operation: 'publish', productIds: String(ids()[0]) });
+
+		expect(sent('productPublish').map((entry) => entry.status)).toEqual([401]);
+		expect(result.error?.message).not.toMatch(/may have been applied/);
+		expect(JSON.stringify(result.error)).toMatch(/token endpoint answered HTTP 400/);
+	});
+
+	it(`splits the IDs over requests of at most ${LIMITS.idsPerPublicationRequest.toLocaleString('en-US')}`, async () => {
+		const many = Array.from({ length: LIMITS.idsPerPublicationRequest + 1 }, (_, index) => 1_000_000 + index);
+
+		const { result, json } = await run({ operation: 'publish', productIds: '={{ $json.ids }}' }, [{ ids: many }]);
+
+		expect(result.error).toBeUndefined();
+		expect(sent('productPublish').map((entry) => entry.itemCount)).toEqual([LIMITS.idsPerPublicationRequest, 1]);
+		expect(json[0].progressIds).toHaveLength(2);
+	});
+});
