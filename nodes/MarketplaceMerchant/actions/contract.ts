@@ -5,6 +5,8 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { toolDescriptionProperty } from './tool';
+
 /** A bulk operation's run over all input items (actions/bulk/run.ts): n8n's custom operation. */
 type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
@@ -15,6 +17,8 @@ export interface OperationModule {
 	fields: INodeProperties[];
 	/** For an operation routing cannot express (the bulk operations). */
 	run?: CustomOperationRun;
+	/** What an AI agent's model is told beyond the description (actions/tool.ts): `keepOut` says why agents should not use it. */
+	tool?: { keepOut?: string };
 }
 
 export interface ResourceModule {
@@ -46,7 +50,7 @@ export function resourceProperties(resources: ResourceModule[], defaultResource:
 				options: alphabetical(operations.map(({ option }) => option)),
 				default: defaultOperation,
 			},
-			...operations.flatMap(({ fields }) => fields),
+			...operations.flatMap((operation) => [...operation.fields, toolDescriptionProperty(value, operation)]),
 		]),
 	];
 }

@@ -292,6 +292,7 @@ const bulkFields = bulkInputFields(BULK_INPUT)
 	.map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, '@version': [3] } } }));
 
 export const operation: OperationModule = {
+	tool: { keepOut: 'it creates or links many products from one list, and the service applies it later (a progress id); run it in a workflow from a checked source' },
 	option: {
 		name: 'Import',
 		value: 'import',
