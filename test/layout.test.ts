@@ -60,7 +60,7 @@ describe('Layout of nodes/', () => {
 			...files.filter((file) => file.endsWith('.resource.ts') && !/^export const resource\b/m.test(readFileSync(file, 'utf8'))),
 			...files.filter((file) => file.endsWith('.operation.ts') && !/^export (const operation\b|function operationOf\b)/m.test(readFileSync(file, 'utf8'))),
 		].map((file) => path.relative(ACTIONS, file));
-		expect(files.filter((file) => file.endsWith('.resource.ts'))).toHaveLength(6);
+		expect(files.filter((file) => file.endsWith('.resource.ts'))).toHaveLength(8);
 		expect(offContract).toEqual([]);
 	});
 

@@ -5,8 +5,11 @@ import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/shared';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
+import { resource as order } from './actions/order/Order.resource';
+import { getOrderStatuses, getWarehouses } from './actions/orders/shared';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
+import { resource as shipment } from './actions/shipment/Shipment.resource';
 import { getProductTypes } from './actions/product/getTypes.operation';
 import { searchProducts } from './actions/products/locator';
 import { requestOptionsProperty } from './actions/common';
@@ -15,7 +18,7 @@ import { BASE_URL_EXPRESSION } from './transport/hosts';
 import { CREDENTIAL_TYPE } from './transport/send';
 import { testMerchantCredential } from './families/credential';
 
-const RESOURCES = [product, warehouse, invoice, invoiceCorrection, discount, price];
+const RESOURCES = [product, order, shipment, warehouse, invoice, invoiceCorrection, discount, price];
 
 /** Declarative: each operation is its `routing`; the bulk ones are `customOperations`; versions 1 to 3 in docs/architecture.md. */
 export class MarketplaceMerchant implements INodeType {
@@ -27,7 +30,7 @@ export class MarketplaceMerchant implements INodeType {
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: subtitleOf(RESOURCES),
-		description: 'Manage products, stock, prices, discounts and invoices of a marketplace merchant account',
+		description: 'Manage products, stock, prices, discounts, orders, shipments and invoices of a marketplace merchant account',
 		defaults: { name: 'Marketplace Merchant' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -43,7 +46,7 @@ export class MarketplaceMerchant implements INodeType {
 
 	methods = {
 		listSearch: { searchProducts, searchDiscounts },
-		loadOptions: { getProductTypes },
+		loadOptions: { getProductTypes, getWarehouses, getOrderStatuses },
 		credentialTest: { testMerchantCredential },
 	};
 

@@ -35,7 +35,7 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: 60,
 			description:
-				"Most requests per minute this node sends to the operation's group of endpoints for this account. Without it the node paces itself to the service's limits (60 a minute for products, prices and discounts, 300 for warehouses and invoices, 500 for discount cancellations); set a lower value when other tools use the same account or your contract allows less. A higher value than the service's limit has no effect.",
+				"Most requests per minute this node sends to the operation's group of endpoints for this account. Without it the node paces itself to the service's limits (60 a minute for products, prices and discounts, 300 for warehouses, orders, shipments, labels and invoices, 500 for discount cancellations); set a lower value when other tools use the same account or your contract allows less. A higher value than the service's limit has no effect.",
 		},
 		{
 			// The default is DEFAULT_TIMEOUT_MS (transport/policy.ts) in seconds, written out as n8n's lint asks.

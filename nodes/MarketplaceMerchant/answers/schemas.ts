@@ -141,6 +141,61 @@ const PRICE_DATA = objectOf({ merchantInventoryId: NUMBER, basePrice: NUMBER, se
 /** The current pages' update results also name the product (`type: "edit"` in a single result). */
 const UPDATE_RESULT_NEWER = fieldsOf(optional(STRING), 'ean', 'productName');
 
+/**
+ * Orders and shipments (orders-and-shipments.md): typed where the field tables or examples type them,
+ * every other field (billing address, commission, shipping cost, translations…) passed through as sent.
+ * The documentation's two spellings are both optional, so an answer keeps the one the service used:
+ * `paymentMethods`/`paymentMethod` (a list; a single name is read as a list of one) and
+ * `specifications`/`specificationsTranslations` (JSON strings, passed through).
+ */
+const ORDER_ITEM = objectOf({
+	// The merchant inventory id (the pages' example sends it as a string): a number, as everywhere else in the package.
+	id: INTEGER,
+	suborderWarehouseAddressId: INTEGER,
+	...fieldsOf(INTEGER, 'quantity', 'confirmedQuantity', 'packedQuantity', 'shippingEligibleQuantity'),
+	...fieldsOf(NUMBER, 'vat', 'basePrice', 'basePriceWithoutVat', 'grandTotal', 'grandTotalWithoutVat'),
+	...fieldsOf(STRING, 'productId', 'productEan', 'productSku', 'productName'),
+});
+
+const ORDER = objectOf({
+	...fieldsOf(STRING, 'id', 'createdDate'),
+	totalPrice: NUMBER,
+	currency: STRING,
+	paymentMethods: optional(listOf(STRING)),
+	paymentMethod: optional(listOf(STRING)),
+	...fieldsOf(INTEGER, 'numberOfItems', 'sumOfItemOrderedQuantities'),
+	items: listOf(ORDER_ITEM),
+});
+
+const SHIPMENT_ITEM = objectOf({
+	merchantInventoryId: INTEGER,
+	...fieldsOf(INTEGER, 'orderedQuantity', 'confirmedQuantity', 'packedQuantity'),
+	...fieldsOf(NUMBER, 'unitPrice', 'totalPrice'),
+	...fieldsOf(STRING, 'productName', 'productEan', 'productSku'),
+});
+
+const SHIPMENT = objectOf({
+	...fieldsOf(STRING, 'orderId', 'suborderId', 'status', 'statusSubgroup'),
+	totalPrice: NUMBER,
+	...fieldsOf(INTEGER, 'packedQuantity', 'confirmedQuantity'),
+	warehouseName: STRING,
+	warehouseId: INTEGER,
+	...fieldsOf(STRING, 'carrierName', 'type', 'createdDate'),
+	items: listOf(SHIPMENT_ITEM),
+});
+
+/** A Spring Data page (`content` and where it is in the list); the page fields stay absent where a service leaves them out. */
+function springPageOf(element: Schema): AnswerSchema {
+	return {
+		body: objectOf({
+			content: listOf(element),
+			...fieldsOf(optional(BOOLEAN), 'last', 'first', 'empty'),
+			...fieldsOf(optional(INTEGER), 'totalElements', 'totalPages', 'number', 'size', 'numberOfElements'),
+		}),
+		itemsAt: 'content',
+	};
+}
+
 export interface AnswerSchema {
 	readonly body: Schema;
 	/** The property of an object body whose list elements are the output items. */
@@ -180,5 +235,15 @@ export const ANSWERS = {
 	discountCancel: { body: objectOf({ message: STRING }) },
 	prices: { body: listOf(PRICE_DATA) },
 	/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
+	orders: springPageOf(ORDER),
+	shipments: springPageOf(SHIPMENT),
+	/** The status names (52 in the pages). */
+	orderStatuses: { body: listOf(STRING) },
+	/** Group → subgroups → statuses. */
+	orderStatusGroups: { body: listOf(objectOf({ group: STRING, subGroups: listOf(objectOf({ subGroup: STRING, statuses: listOf(STRING) })) })) },
+	/** A label's pre-signed link (null in one answer to a label not ready yet). */
+	labelLink: { body: objectOf({ link: STRING }) },
+	/** The progress id of a publish or unpublish. */
+	progress: { body: objectOf({ id: STRING }) },
 	token: { body: objectOf({ id_token: STRING, access_token: STRING, refresh_token: STRING, expires_in: INTEGER, token_type: STRING }) },
 } as const satisfies Record<string, AnswerSchema>;

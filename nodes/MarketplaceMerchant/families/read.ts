@@ -10,7 +10,8 @@ import type { AnswerSchema } from '../answers/schemas';
 import { decodeAnswer } from '../answers/read';
 import type { EndpointGroup } from '../transport/endpoints';
 import { asNodeError, isNothingFound, serviceError, statusOf } from '../transport/errors';
-import { sendAuthenticated, type Answer, type AuthenticatedContext, type SendSettings } from '../transport/send';
+import { normalizeBaseUrl } from '../transport/hosts';
+import { CREDENTIAL_TYPE, sendAuthenticated, type Answer, type AuthenticatedContext, type SendSettings } from '../transport/send';
 
 /** The caller's words for a failed request; `what` names what was being read. */
 export type FailureWording = (failure: NodeApiError | NodeOperationError, what: string, status: number | undefined) => Error;
@@ -19,10 +20,13 @@ export type FailureWording = (failure: NodeApiError | NodeOperationError, what: 
  * One GET of `path` (after the base URL) with `qs`, its answer read by `answer`; with
  * `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") is no answer (undefined).
  */
-export type ReadEndpoint = (group: EndpointGroup, path: string, qs: IDataObject, what: string, answer: AnswerSchema, notFoundIsEmpty?: boolean) => Promise<unknown>;
+export type ReadEndpoint = ((group: EndpointGroup, path: string, qs: IDataObject, what: string, answer: AnswerSchema, notFoundIsEmpty?: boolean) => Promise<unknown>) & {
+	/** The service read (the credential's Base URL): what is learned of a service is kept per service (families/orders.ts). */
+	service?: () => Promise<string>;
+};
 
 export function endpointReader(ctx: AuthenticatedContext, settings: SendSettings, wording?: FailureWording): ReadEndpoint {
-	return async (group, path, qs, what, answer, notFoundIsEmpty = false) => {
+	const read: ReadEndpoint = async (group, path, qs, what, answer, notFoundIsEmpty = false) => {
 		let response: Answer;
 		try {
 			response = await sendAuthenticated(ctx, { group, idempotent: true }, { method: 'GET', url: path, qs }, settings);
@@ -34,6 +38,8 @@ export function endpointReader(ctx: AuthenticatedContext, settings: SendSettings
 		}
 		return decodeAnswer(ctx, response, answer);
 	};
+	read.service = async () => normalizeBaseUrl((await ctx.getCredentials(CREDENTIAL_TYPE)).baseUrl);
+	return read;
 }
 
 /** A list answer (none is empty), or an error when it is something else. */

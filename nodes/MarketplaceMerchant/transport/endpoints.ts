@@ -4,7 +4,7 @@
  * share a per-merchant rate limit; `documentDownloads` (pre-signed links, another host) and
  * `token` have no published limit: one gate per host still makes a 429 hold back the others.
  */
-export type EndpointGroup = 'catalogue' | 'orders' | 'payments' | 'cancellation' | 'documentDownloads' | 'token';
+export type EndpointGroup = 'catalogue' | 'orders' | 'labels' | 'payments' | 'cancellation' | 'documentDownloads' | 'token';
 
 /** At most `limit` requests in any sliding `lengthMs`. */
 export interface RateWindow {
@@ -36,6 +36,8 @@ const perMinuteAndFivePerSecond = (perMinute: number): RateWindow[] => [
 export const RATE_LIMITS: Record<EndpointGroup, GroupLimits> = {
 	catalogue: { windows: perMinuteAndFivePerSecond(60), inFlight: 5 },
 	orders: { windows: perMinuteAndFivePerSecond(300), inFlight: 5 },
+	// Not stated for the label endpoints (another service, /lmd): the order group's numbers, as the sandbox takes them.
+	labels: { windows: perMinuteAndFivePerSecond(300), inFlight: 5 },
 	// No per-second limit: a Price Get Many of 1,000 ids (10 chunks) can go out at once.
 	payments: { windows: [{ limit: 60, lengthMs: MINUTE_MS }], inFlight: 10 },
 	cancellation: { windows: [{ limit: 500, lengthMs: MINUTE_MS }], inFlight: 10 },
@@ -59,6 +61,18 @@ export const PATHS = {
 	invoiceCorrectionUrls: '/order/api/v1/merchant-integration/invoice-corrections/urls',
 	discounts: '/payment/api/v1/merchant-integration/discounts',
 	prices: '/payment/api/v1/merchant-integration/prices',
+	// orders-and-shipments.md: the order flow (one rate-limit group with warehouses and invoices), labels, publishing.
+	orderStatuses: '/order/api/v1/merchant-integration/outbound-orders/statuses',
+	orderStatusGroups: '/order/api/v1/merchant-integration/outbound-orders/status-groups',
+	orders: '/order/api/v1/merchant-integration/orders',
+	shipments: '/order/api/v1/merchant-integration/outbound-orders/shipments',
+	labelsV1: '/lmd/api/v1/merchant-integration/consignment/labels',
+	labelsV2: '/lmd/api/v2/merchant-integration/consignment/labels',
+	productPublish: '/product/api/v1/merchant-integration/product/publish',
+	productUnpublish: '/product/api/v1/merchant-integration/product/unpublish',
+	// Paths with an id in them: the id URL-encoded, so that a value with a slash cannot reach another endpoint.
+	orderConfirm: (orderId: string) => `/order/api/v1/merchant-integration/orders/${encodeURIComponent(orderId)}/confirm`,
+	shipmentPack: (suborderId: string) => `/order/api/v1/merchant-integration/outbound-orders/${encodeURIComponent(suborderId)}/pack`,
 } as const;
 
 /**
@@ -106,6 +120,8 @@ export const LIMITS = {
 	 */
 	suborderIdsPerLinksRequest: 100,
 	suborderIdsBytesPerLinksRequest: 2_000,
+	/** Orders and shipments per page (Spring pages: `size` at most 100; a production client reads 100 at a time). */
+	ordersPageSize: 100,
 	/** Invoice ranges may not start before this day. */
 	earliestInvoiceDate: '2022-05-01T00:00:00.000Z',
 } as const;

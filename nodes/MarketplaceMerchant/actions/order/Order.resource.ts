@@ -1,0 +1,12 @@
+import type { ResourceModule } from '../contract';
+import { operation as get } from './get.operation';
+import { operation as getMany } from './getMany.operation';
+import { operation as getStatuses } from './getStatuses.operation';
+import { operation as getStatusGroups } from './getStatusGroups.operation';
+
+export const resource: ResourceModule = {
+	name: 'Order',
+	value: 'order',
+	defaultOperation: 'getMany',
+	operations: [get, getMany, getStatuses, getStatusGroups],
+};

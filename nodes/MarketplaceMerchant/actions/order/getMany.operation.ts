@@ -1,0 +1,73 @@
+/** Order › Get Many: the orders waiting for confirmation, the processed ones, or all, created in a range; Spring pages of 100. */
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+
+import { ANSWERS } from '../../answers/schemas';
+import { resultLimit } from '../../transport/batches';
+import { PATHS } from '../../transport/endpoints';
+import { listOrders, simplifyOrder, type OrderFilter } from '../../families/orders';
+import { fieldPath } from '../../values/labels';
+import { DATE_FORMS } from '../../values/values';
+import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
+import type { OperationModule } from '../contract';
+import { ORDER_READS, readOption, readTimeRange, readingOrders } from '../orders/shared';
+
+
+export const orderSimplifyField = simplifyField(
+	'Whether to return a flat summary of each order (ID, created, total, currency, payment methods as a list, buyer, number of items, and per line the merchant inventory ID, product ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price, total and warehouse) instead of the full order',
+);
+
+const CREATED_FROM = fieldPath('Filters', 'Created From');
+const CREATED_TO = fieldPath('Filters', 'Created To');
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Status Group',
+		name: 'statusGroup',
+		type: 'options',
+		options: [
+			{ name: 'All', value: 'all', description: 'Every order, whatever its status' },
+			{ name: 'For Confirmation', value: 'forConfirmation', description: 'Orders waiting for you to confirm their quantities' },
+			{ name: 'Processed', value: 'processed', description: 'Orders confirmed (in part or in full) or closed' },
+		],
+		default: 'forConfirmation',
+		description: 'Which orders to return',
+	},
+	...returnAllAndLimit(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{ displayName: 'Created From', name: 'createdFrom', type: 'dateTime', default: '', description: `Only orders created at or after this time: ${DATE_FORMS}` },
+			{ displayName: 'Created To', name: 'createdTo', type: 'dateTime', default: '', description: `Only orders created at or before this time (a day alone: up to its end): ${DATE_FORMS}` },
+		],
+	},
+	orderSimplifyField,
+];
+
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many orders',
+		description:
+			'List orders, newest first: those waiting for confirmation (the default), the processed ones or all, optionally created in a range. One item per order; without Return All, at most Limit orders.',
+		routing: pacedRouting({
+			...ORDER_READS,
+			request: { method: 'GET', url: PATHS.orders },
+			answer: ANSWERS.orders,
+			strategy: readingOrders(async function (read, onPage) {
+				const filter: OrderFilter = {};
+				const group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
+				if (group !== 'all') filter.group = group;
+				const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
+				const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });
+				Object.assign(filter, from ? { createdFrom: from } : {}, to ? { createdTo: to } : {});
+				return await listOrders(read, this.getNode(), filter, resultLimit(this), onPage);
+			}, simplifyOrder),
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: ['order'], operation: ['getMany'] } }, fields),
+};

@@ -1,0 +1,38 @@
+/** Order › Get Status Groups: group → subgroups → statuses. */
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+
+import { ANSWERS } from '../../answers/schemas';
+import type { Shaping } from '../../answers/read';
+import { PATHS } from '../../transport/endpoints';
+import { readSimplify } from '../../values/values';
+import { pacedRouting, simplifyField } from '../common';
+import type { OperationModule } from '../contract';
+import { ORDER_READS } from '../orders/shared';
+
+/** Simplify: one item per status with its group and subgroup, to look a status up or join on it. */
+const onePerStatusIfAsked: Shaping = async function (items) {
+	if (!readSimplify(this)) return items;
+	return items.flatMap(({ json }) =>
+		((json.subGroups ?? []) as IDataObject[]).flatMap((subGroup) =>
+			((subGroup.statuses ?? []) as unknown[]).map((status) => ({ json: { status: status as string, subGroup: subGroup.subGroup ?? null, group: json.group ?? null } })),
+		),
+	);
+};
+
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Status Groups',
+		value: 'getStatusGroups',
+		action: 'Get order status groups',
+		description: 'List the status groups (e.g. SG_PROCESSING), their subgroups and the statuses in each',
+		routing: pacedRouting({
+			...ORDER_READS,
+			request: { method: 'GET', url: PATHS.orderStatusGroups },
+			answer: ANSWERS.orderStatusGroups,
+			shape: [onePerStatusIfAsked],
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: ['order'], operation: ['getStatusGroups'] } }, [
+		simplifyField('Whether to return one item per status with its group and subgroup instead of one item per group with its subgroups'),
+	]),
+};

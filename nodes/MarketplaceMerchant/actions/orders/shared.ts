@@ -1,0 +1,109 @@
+/**
+ * What the Order and Shipment resources share: the route of their reads, the strategy that reads
+ * through families/orders.ts (the trigger's rules for paging and group names), and the editor's
+ * lists of warehouses and statuses.
+ */
+import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, IExecutePaginationFunctions } from 'n8n-workflow';
+
+import { ANSWERS } from '../../answers/schemas';
+import { decodedList } from '../../answers/read';
+import { assertWithinItemCap, type PaginationFunction } from '../../transport/batches';
+import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
+import { asNodeError, nodeError } from '../../transport/errors';
+import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type Route, type SendSettings } from '../../transport/send';
+import { endpointReader, type ReadEndpoint } from '../../families/read';
+import { SHIPMENT_ONLY_STATUSES } from '../../families/orders';
+import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { DAY_MS } from '../../values/dates';
+import { isBareDay, readDate, readSimplify } from '../../values/values';
+
+/** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
+export const ORDER_READS: Route = { group: 'orders', idempotent: true };
+
+/**
+ * A routed operation's strategy that reads through families/orders.ts with the item's Request
+ * Options; `simplify` applies when Simplify is on. The answers are read by their schemas there.
+ */
+export function readingOrders(
+	list: (this: IExecutePaginationFunctions, read: ReadEndpoint, onPage: (count: number) => void) => Promise<IDataObject[]>,
+	simplify: (entry: IDataObject) => IDataObject,
+): PaginationFunction {
+	return async function () {
+		const read = endpointReader(this, sendSettingsOf(this));
+		let entries: IDataObject[];
+		try {
+			entries = await list.call(this, read, (count) => assertWithinItemCap(this, count));
+		} catch (error) {
+			throw asNodeError(this.getNode(), error);
+		}
+		const simplified = readSimplify(this);
+		return entries.map((entry): INodeExecutionData => ({ json: simplified ? simplify(entry) : entry }));
+	};
+}
+
+/** An options field's value (set by an expression, it may be anything): one of `values`, or an error naming the field. */
+export function readOption<T extends string>(ctx: ValueContext, field: string, value: unknown, values: readonly T[]): T {
+	if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
+	throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${values.join(', ')}`);
+}
+
+/**
+ * A range of two optional times (Created, Confirmed): a bare day as its end means the whole day
+ * (as the documents' ranges read it); an end before the start is refused, naming the end's field.
+ */
+export function readTimeRange(ctx: ValueContext, from: { field: string; value: unknown }, to: { field: string; value: unknown }): { from?: Date; to?: Date } {
+	const start = isBlank(from.value) ? undefined : readDate(ctx, from.field, from.value);
+	const instant = isBlank(to.value) ? undefined : readDate(ctx, to.field, to.value);
+	const end = instant && isBareDay(to.value) ? new Date(instant.getTime() + DAY_MS - 1) : instant;
+	if (start && end && start > end) throw invalidInput(ctx, to.field, `${end.toISOString()} is before ${from.field} (${start.toISOString()})`);
+	return { from: start, to: end };
+}
+
+/** On the node's `methods.loadOptions`. */
+export const WAREHOUSES_METHOD = 'getWarehouses';
+export const STATUSES_METHOD = 'getOrderStatuses';
+
+/** The value of the default warehouse in a Warehouse list: no id, so the workflow keeps working when the default changes. */
+export const DEFAULT_WAREHOUSE = '';
+
+/** The merchant's warehouses as the service lists them (one page: a merchant has a few). */
+async function readWarehouses(ctx: AuthenticatedContext, settings: SendSettings = {}): Promise<IDataObject[]> {
+	const route = { ...ORDER_READS, host: SERVICE_HOST_ENDPOINTS.warehouses };
+	const answer = await sendAuthenticated(ctx, route, { method: 'GET', url: PATHS.warehouses }, settings);
+	return decodedList(ctx, answer, ANSWERS.warehouses).filter((warehouse) => !isBlank(warehouse.id));
+}
+
+/** The id of the warehouse marked as the default outbound address now (one read), or an error saying none is. */
+export async function defaultWarehouseId(ctx: AuthenticatedContext, settings: SendSettings): Promise<number> {
+	const warehouses = await readWarehouses(ctx, settings);
+	const marked = warehouses.filter((warehouse) => warehouse.defaultAddress === true);
+	if (marked.length !== 1) {
+		throw nodeError(ctx.getNode(), `The service lists ${marked.length === 0 ? 'no warehouse' : `${marked.length} warehouses`} as the default address`, {
+			description: 'Pick the warehouse in the Warehouse list instead of Default Address, or mark one default address in the merchant portal.',
+		});
+	}
+	return Number(marked[0].id);
+}
+
+/** The merchant's warehouses, the default address first as "Default Address (…)", then by name. */
+export async function getWarehouses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const warehouses = await readWarehouses(this);
+	const named = warehouses
+		.map((warehouse) => ({ name: `${String(warehouse.warehouseName ?? warehouse.id)} (${String(warehouse.id)})`, value: String(warehouse.id), isDefault: warehouse.defaultAddress === true }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	const fallback = named.find(({ isDefault }) => isDefault);
+	return [
+		{ name: `Default Address${fallback ? ` (now ${fallback.name})` : ''}`, value: DEFAULT_WAREHOUSE, description: 'The warehouse marked as the default outbound address when the node runs' },
+		...named.map(({ name, value }) => ({ name, value })),
+	];
+}
+
+/**
+ * Every status a suborder can have: the statuses endpoint's names and the packed ones only the
+ * shipments' filter names (goods in transit or at customs), alphabetical.
+ */
+export async function getOrderStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const answer = await sendAuthenticated(this, ORDER_READS, { method: 'GET', url: PATHS.orderStatuses });
+	const names = decodedList<unknown>(this, answer, ANSWERS.orderStatuses).filter((name) => !isBlank(name)).map(String);
+	return [...new Set([...names, ...SHIPMENT_ONLY_STATUSES])].sort().map((name) => ({ name, value: name }));
+}

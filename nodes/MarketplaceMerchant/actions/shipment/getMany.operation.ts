@@ -1,0 +1,168 @@
+/**
+ * Shipment › Get Many: the suborders to pack, on their way or completed, or those of one order or
+ * suborder, with the shipments endpoint's filters; Spring pages of 100.
+ */
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+
+import { ANSWERS } from '../../answers/schemas';
+import { resultLimit } from '../../transport/batches';
+import { PATHS } from '../../transport/endpoints';
+import { sendSettingsOf } from '../../transport/send';
+import { listShipments, simplifyShipment, type ShipmentFilter } from '../../families/orders';
+import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
+import { DATE_FORMS, readText, toList } from '../../values/values';
+import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
+import type { OperationModule } from '../contract';
+import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
+
+const PAYMENT_METHODS = ['COD', 'PBC', 'POS', 'VOUCHER'] as const;
+
+const LABEL = {
+	statuses: fieldPath('Filters', 'Statuses'),
+	warehouseIds: fieldPath('Filters', 'Warehouses'),
+	paymentMethods: fieldPath('Filters', 'Payment Methods'),
+	carriers: fieldPath('Filters', 'Carriers'),
+	confirmedFrom: fieldPath('Filters', 'Confirmed From'),
+	confirmedTo: fieldPath('Filters', 'Confirmed To'),
+};
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Find',
+		name: 'find',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'By Order or Suborder ID', value: 'byOrder', description: 'The shipments of one order, or one shipment by its suborder ID' },
+			{ name: 'By Status Group', value: 'byStatusGroup', description: 'The shipments to pack, on their way, or completed' },
+		],
+		default: 'byStatusGroup',
+	},
+	{
+		displayName: 'Status Group',
+		name: 'statusGroup',
+		type: 'options',
+		options: [
+			{ name: 'Completed', value: 'completed', description: 'Delivered, cancelled or returned' },
+			{ name: 'For Packaging', value: 'forPackaging', description: 'Confirmed, waiting for you to pack them' },
+			{ name: 'On Delivery', value: 'onDelivery', description: 'Packed, waiting for the carrier, or on their way' },
+		],
+		default: 'forPackaging',
+		description: 'Which shipments to return',
+		displayOptions: { show: { find: ['byStatusGroup'] } },
+	},
+	textField('Order or Suborder ID', 'search', 'An order ID (all its shipments) or a suborder ID (that shipment)', {
+		required: true,
+		placeholder: 'e.g. H7SRK-Z2IAO or H7SRK-Z2IAO-DS-1',
+		displayOptions: { show: { find: ['byOrder'] } },
+	}),
+	...returnAllAndLimit(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{ displayName: 'Carriers', name: 'carriers', type: 'string', default: '', placeholder: 'e.g. DExpress, AKS', description: 'Only shipments of these carriers, separated by commas' },
+			{ displayName: 'Confirmed From', name: 'confirmedFrom', type: 'dateTime', default: '', description: `Only shipments confirmed at or after this time: ${DATE_FORMS}` },
+			{ displayName: 'Confirmed To', name: 'confirmedTo', type: 'dateTime', default: '', description: `Only shipments confirmed at or before this time (a day alone: up to its end): ${DATE_FORMS}` },
+			{
+				displayName: 'Payment Methods',
+				name: 'paymentMethods',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Card (POS)', value: 'POS' },
+					{ name: 'Cash on Delivery (COD)', value: 'COD' },
+					{ name: 'Pay by Code (PBC)', value: 'PBC' },
+					{ name: 'Voucher', value: 'VOUCHER' },
+				],
+				default: [],
+				description: 'Only shipments of orders paid with one of these',
+			},
+			{
+				displayName: 'Status Names or IDs',
+				name: 'statuses',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: STATUSES_METHOD },
+				default: [],
+				description:
+					'Only shipments in one of these statuses (with a status group: those of the group in one of them). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Warehouse Names or IDs',
+				name: 'warehouseIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: WAREHOUSES_METHOD },
+				default: [],
+				description:
+					'Only shipments sent from one of these warehouses. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+		],
+	},
+	simplifyField(
+		'Whether to return a flat summary of each shipment (suborder and order IDs, status and subgroup, created, warehouse, carrier, total, quantities, and per line the merchant inventory ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price and total) instead of the full shipment',
+	),
+];
+
+/** A multi-option value: a list, or text separated by commas from an expression. */
+function listIn(value: unknown): string[] {
+	return toList(value, /[,;\n]+/);
+}
+
+function readStatuses(ctx: ValueContext, value: unknown): string[] {
+	return listIn(value).map((status, index) => {
+		if (/^[A-Z][A-Z_]*$/.test(status)) return status;
+		throw invalidInput(ctx, listEntry(LABEL.statuses, index), `"${status}" is not a status name`, 'Use names such as CONFIRMED or PACKED (Order › Get Statuses lists them)');
+	});
+}
+
+export const operation: OperationModule = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many shipments',
+		description:
+			'List shipments (suborders), newest purchase first: those to pack (the default), on delivery or completed, or those of one order or suborder ID, optionally filtered by status, warehouse, payment method, carrier or confirmation time. One item per shipment; without Return All, at most Limit shipments.',
+		routing: pacedRouting({
+			...ORDER_READS,
+			request: { method: 'GET', url: PATHS.shipments },
+			answer: ANSWERS.shipments,
+			strategy: readingOrders(async function (read, onPage) {
+				const filter: ShipmentFilter = {};
+				if (readOption(this, 'Find', this.getNodeParameter('find', 'byStatusGroup'), ['byStatusGroup', 'byOrder']) === 'byOrder') {
+					filter.search = readText(this, 'Order or Suborder ID', this.getNodeParameter('search', ''));
+				} else {
+					const groups = ['forPackaging', 'onDelivery', 'completed'] as const;
+					filter.group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
+				}
+				const filters = this.getNodeParameter('filters', {}) as IDataObject;
+				if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
+				if (!isBlank(filters.paymentMethods)) {
+					filter.paymentMethods = listIn(filters.paymentMethods).map((method, index) =>
+						readOption(this, listEntry(LABEL.paymentMethods, index), method.toUpperCase(), PAYMENT_METHODS),
+					);
+				}
+				if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
+				const ids = isBlank(filters.warehouseIds) ? [] : Array.isArray(filters.warehouseIds) ? filters.warehouseIds.map(String) : listIn(filters.warehouseIds);
+				if (ids.length > 0) {
+					// Default Address: the warehouse marked default when the node runs (one read of the warehouses).
+					const fallback = ids.includes(DEFAULT_WAREHOUSE) ? await defaultWarehouseId(this, sendSettingsOf(this)) : undefined;
+					filter.warehouseIds = [
+						...new Set(
+							ids.map((id, index) => {
+								if (id.trim() === DEFAULT_WAREHOUSE) return fallback as number;
+								if (/^\s*\d+\s*$/.test(id)) return Number(id);
+								throw invalidInput(this, listEntry(LABEL.warehouseIds, index), `"${id}" is not a warehouse ID`, 'Use the IDs Warehouse › Get Many lists');
+							}),
+						),
+					];
+				}
+				const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
+				Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
+				return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
+			}, simplifyShipment),
+		}),
+	},
+	fields: updateDisplayOptions({ show: { resource: ['shipment'], operation: ['getMany'] } }, fields),
+};
