@@ -7,8 +7,8 @@ import { pageThrough } from '../../transport/batches';
 import type { Shaping } from '../../answers/read';
 import { formatYearMonthDay } from '../../values/dates';
 import { fieldPath, isBlank, type ValueContext } from '../../values/labels';
-import { DATE_FORMS, readDay, readEan, readSimplify, readText } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
+import { DATE_FORMS, readDay, readEan, readOutput, readText, shapeOutput } from '../../values/values';
+import { outputFields, pacedRouting, returnAllAndLimit, textField } from '../common';
 import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
@@ -72,14 +72,17 @@ const SIMPLIFIED_FIELDS = [
  */
 const SIMPLIFIED_NEWER_FIELDS = ['status', 'groupId', 'packageHeightValue', 'packageWidthValue', 'packageLengthValue', 'packageDimensionUnit'] as const;
 
-const simplifyProductsIfAsked: Shaping = async function (items) {
-	if (!readSimplify(this)) return items;
-	return items.map(({ json }) => {
-		const simplified: IDataObject = {};
-		for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
-		for (const field of SIMPLIFIED_NEWER_FIELDS) if (json[field] !== undefined) simplified[field] = json[field];
-		return { json: simplified };
-	});
+function simplifyProduct(json: IDataObject): IDataObject {
+	const simplified: IDataObject = {};
+	for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
+	for (const field of SIMPLIFIED_NEWER_FIELDS) if (json[field] !== undefined) simplified[field] = json[field];
+	return simplified;
+}
+
+const shapeProductsAsAsked: Shaping = async function (items) {
+	const output = readOutput(this);
+	if (output.mode === 'raw') return items;
+	return items.map(({ json }) => ({ json: shapeOutput(output, json, simplifyProduct) }));
 };
 
 type ListRequest = {
@@ -120,15 +123,13 @@ export const operation = productListOperation(
 		description:
 			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, or changed since a day. One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
 	},
-	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: [simplifyProductsIfAsked] },
+	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: [shapeProductsAsAsked] },
 	[
 		textField('EAN', 'ean', 'Only the product with this EAN (8 to 14 digits)', { placeholder: 'e.g. 8600000000017' }),
 		modifiedAfterFilter,
 		textField('Search', 'search', 'Text to look for in the name, SKU and EAN'),
 	],
-	[
-		simplifyField(
-			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type; status, group ID and package dimensions where the service sends them) instead of the full product',
-		),
-	],
+	outputFields(
+		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type; status, group ID and package dimensions where the service sends them) instead of the full product',
+	),
 );
