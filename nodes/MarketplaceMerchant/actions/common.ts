@@ -12,7 +12,7 @@ import type { AnswerSchema } from '../answers/schemas';
 import { readInto, type Shaping } from '../answers/read';
 import { fieldPath } from '../values/labels';
 import { NUMBER_FORMAT_OPTION_NAME } from '../values/numbers';
-import { readOutput } from '../values/values';
+import { checkOutputBeforeSending } from '../values/values';
 import { booleanField, optionsCollection, outputFields, simplifyField } from '../families/fields';
 // Shared with the trigger, so defined below actions/ (families/fields.ts); the operations take them from here.
 export { booleanField, optionsCollection, outputFields, simplifyField };
@@ -160,12 +160,6 @@ interface PacedRouting extends Route {
 	shape?: Shaping[];
 }
 
-/** Output › Selected Fields without fields fails the item before anything is sent (the answer is shaped after). */
-const checkOutput: PreSendAction = async function (requestOptions) {
-	readOutput(this);
-	return requestOptions;
-};
-
 /**
  * The routing of every operation (docs/architecture.md "Request engine"): `paginate` always on, so
  * that every request goes through a strategy, the shared pacing and send.ts: RoutingNode starts all
@@ -176,7 +170,7 @@ export function pacedRouting(routing: PacedRouting): INodePropertyRouting {
 	const { group, idempotent, host, request, preSend = [], strategy = sendSingle, answer, shape } = routing;
 	return {
 		request,
-		send: { paginate: true, preSend: [...preSend, checkOutput].map(recordingInputFailures) },
+		send: { paginate: true, preSend: [...preSend, checkOutputBeforeSending].map(recordingInputFailures) },
 		operations: { pagination: forInputItem(strategy, { group, idempotent, host }, readInto(answer, shape)) },
 	};
 }

@@ -6,7 +6,7 @@
  * 0, as n8n's error view counts) and the value as given (`invalidInput`, labels.ts). Here: dates,
  * text, choices, booleans, lists, EANs, URLs and JSON.
  */
-import { isResourceLocatorValue, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import { isResourceLocatorValue, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
 import { DAY_MONTH_YEAR, parseDayMonthYear, parseUserIsoDate, startOfUtcDay } from './dates';
 import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
@@ -123,6 +123,15 @@ export function readOutput(ctx: SettingsContext & { getNode(): { typeVersion: nu
 	});
 	return { mode: 'selected', paths };
 }
+
+/**
+ * Every routed operation's last preSend (actions/common.ts `pacedRouting`): Output › Selected Fields
+ * without fields fails the item before anything is sent, though the answer is shaped only after.
+ */
+export const checkOutputBeforeSending: PreSendAction = async function (requestOptions) {
+	readOutput(this);
+	return requestOptions;
+};
 
 /** The fields at `paths` of `json`, nested as they were; a field the answer lacks is null, so every item has the same keys. */
 export function selectFields(json: IDataObject, paths: string[]): IDataObject {
