@@ -39,7 +39,7 @@ export function outputFields(simplifyDescription: string, simplifyVersions: numb
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'e.g. id, ean, stockLevel',
+			placeholder: 'e.g. ean, name, stockLevel',
 			description: 'Fields of the full answer to return, separated by commas; a dot reaches into an object (e.g. billingAddress.city). A field the answer lacks comes out as null.',
 			displayOptions: { show: { '@version': [4], output: ['selected'] } },
 		},

@@ -9,9 +9,9 @@ import { LIMITS } from '../../transport/endpoints';
 import { asNodeError } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendSettingsOf, type RequestData } from '../../transport/send';
-import { optionsCollection, returnAllAndLimit } from '../common';
+import { optionsCollection, returnAllAndLimit, outputFields } from '../common';
 import { invalidInput } from '../../values/labels';
-import { readFlag } from '../../values/values';
+import { readFlag, readOutput, shapeOutput } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../families/documents/documents';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
@@ -19,9 +19,6 @@ import { attachPdfsOfDocuments, type ListedDocument } from '../../families/docum
 import { endpointReader } from '../../families/read';
 import { addRangeAndType, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
-import { readOutput } from '../../values/values';
-import { shapeOutput } from '../../values/values';
-import { outputFields } from '../common';
 
 export const GET_MANY = 'getMany';
 

@@ -7,10 +7,9 @@ import { PATHS } from '../../transport/endpoints';
 import { listOrders, simplifyOrder, type OrderFilter } from '../../families/orders';
 import { fieldPath } from '../../values/labels';
 import { DATE_FORMS } from '../../values/values';
-import { pacedRouting, returnAllAndLimit } from '../common';
+import { pacedRouting, returnAllAndLimit, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { ORDER_READS, readOption, readTimeRange, readingOrders } from '../orders/shared';
-import { outputFields } from '../common';
 
 
 export const orderOutputFields = outputFields(

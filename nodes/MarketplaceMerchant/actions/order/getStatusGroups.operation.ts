@@ -4,12 +4,10 @@ import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 import { ANSWERS } from '../../answers/schemas';
 import type { Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
-import { pacedRouting } from '../common';
+import { pacedRouting, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { ORDER_READS } from '../orders/shared';
-import { readOutput } from '../../values/values';
-import { shapeOutput } from '../../values/values';
-import { outputFields } from '../common';
+import { readOutput, shapeOutput } from '../../values/values';
 
 /** Simplify: one item per status with its group and subgroup, to look a status up or join on it. */
 const onePerStatusIfAsked: Shaping = async function (items) {

@@ -15,9 +15,7 @@ import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { SHIPMENT_ONLY_STATUSES } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { DAY_MS } from '../../values/dates';
-import { isBareDay, readDate } from '../../values/values';
-import { readOutput } from '../../values/values';
-import { shapeOutput } from '../../values/values';
+import { isBareDay, readDate, readOutput, shapeOutput } from '../../values/values';
 
 /** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
 export const ORDER_READS: Route = { group: 'orders', idempotent: true };

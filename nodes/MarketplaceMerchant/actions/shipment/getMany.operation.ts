@@ -11,10 +11,9 @@ import { sendSettingsOf } from '../../transport/send';
 import { listShipments, simplifyShipment, type ShipmentFilter } from '../../families/orders';
 import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
 import { DATE_FORMS, readText, toList } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, textField } from '../common';
+import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
-import { outputFields } from '../common';
 
 const PAYMENT_METHODS = ['COD', 'PBC', 'POS', 'VOUCHER'] as const;
 
