@@ -55,12 +55,15 @@ describe('Tool descriptions', () => {
 	});
 
 	it('says of the bulk writes that they are not for agents, and why', () => {
-		for (const [resource, operation] of [['product', 'syncStockAndPrices'], ['product', 'updateMany'], ['product', 'import'], ['discount', 'schedule'], ['discount', 'update']]) {
+		for (const [resource, operation] of [['product', 'syncStockAndPrices'], ['product', 'updateMany'], ['product', 'import'], ['discount', 'update']]) {
 			const told = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource, operation }), tool);
 			expect(told).toMatch(/Not for AI agents: it /);
 		}
 		const read = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource: 'product', operation: 'getMany' }), tool);
 		expect(read).not.toMatch(/Not for AI agents/);
+		// One discount a conversation names is what an agent may schedule: the text says how.
+		const schedule = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource: 'discount', operation: 'schedule' }), tool);
+		expect(schedule).toMatch(/ Required: Product ID, Discount Price, Date From\. For AI agents: schedule one discount per call /);
 	});
 
 	it('keeps a description the user wrote, and reads a tool saved with "Set Automatically" as the full text', () => {

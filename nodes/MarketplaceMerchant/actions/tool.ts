@@ -15,19 +15,24 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from './contract';
 
 /**
- * Keys of displayOptions.show that every field of an operation has: a field with others shows only
- * sometimes (an input mode, a node version: the text is the same for every version).
+ * Whether a field shows on a new node (the newest version) until the user changes another field:
+ * every condition of its displayOptions holds for the defaults of the fields it names (Input Mode
+ * "One Item per …" shows the item fields). The text is the same for every version of the node.
  */
-const ALWAYS_SHOWN_KEYS = new Set(['resource', 'operation']);
-
-function isAlwaysShown(field: INodeProperties): boolean {
+function shownByDefault(field: INodeProperties, fields: INodeProperties[], version: number): boolean {
 	const { show = {}, hide } = field.displayOptions ?? {};
-	return hide === undefined && Object.keys(show).every((key) => ALWAYS_SHOWN_KEYS.has(key));
+	if (hide !== undefined) return false;
+	return Object.entries(show).every(([key, values = []]) => {
+		if (key === 'resource' || key === 'operation') return true;
+		if (key === '@version') return (values as unknown[]).includes(version);
+		const sibling = fields.find((other) => other.name === key && other !== field && shownByDefault(other, fields, version));
+		return sibling !== undefined && (values as unknown[]).includes(sibling.default);
+	});
 }
 
 /** The fields a call cannot go without, by their panel labels. */
-function requiredInputs(fields: INodeProperties[]): string[] {
-	return fields.filter((field) => field.required === true && isAlwaysShown(field)).map((field) => field.displayName);
+function requiredInputs(fields: INodeProperties[], version: number): string[] {
+	return fields.filter((field) => field.required === true && shownByDefault(field, fields, version)).map((field) => field.displayName);
 }
 
 function sentence(text: string): string {
@@ -36,22 +41,23 @@ function sentence(text: string): string {
 }
 
 /** The text a model gets: what the operation does and returns (its description), the inputs it cannot go without, and when not to use it. */
-export function toolDescriptionOf({ option, fields, tool }: OperationModule): string {
+export function toolDescriptionOf({ option, fields, tool }: OperationModule, version: number): string {
 	const parts = [sentence(`${String(option.action ?? option.name)}: ${String(option.description ?? '')}`)];
-	const needs = requiredInputs(fields);
+	const needs = requiredInputs(fields, version);
 	if (needs.length > 0) parts.push(`Required: ${needs.join(', ')}.`);
 	if (tool?.keepOut) parts.push(`Not for AI agents: ${sentence(tool.keepOut)}`);
+	if (tool?.agents) parts.push(`For AI agents: ${sentence(tool.agents)}`);
 	return parts.join(' ');
 }
 
 /** The operation's `toolDescription` parameter, shown in the tool variant only. */
-export function toolDescriptionProperty(resource: string, operation: OperationModule): INodeProperties {
+export function toolDescriptionProperty(resource: string, operation: OperationModule, version: number): INodeProperties {
 	return {
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 4 },
-		default: toolDescriptionOf(operation),
+		default: toolDescriptionOf(operation, version),
 		description:
 			'What the AI agent\'s model is told this tool does, needs and returns. Filled in with the operation\'s own description; add your rules (which products, which limits) or replace it.',
 		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [String(operation.option.value)] } },

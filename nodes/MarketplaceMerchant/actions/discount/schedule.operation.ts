@@ -109,5 +109,5 @@ const bulkModule = bulkDiscountOperation<CheckedSchedule>({
 
 export const operation: OperationModule = {
 	...bulkModule,
-	tool: { keepOut: 'it schedules discounts on many products from one list; for an agent, have a workflow check the list first' },
+	tool: { agents: 'schedule one discount per call (one input item: the product, its price and dates), never a list; look the product and its price up first, and tell the user what was scheduled' },
 };
