@@ -6,10 +6,24 @@ import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/famili
 import { testMerchantCredential } from '../MarketplaceMerchant/families/credential';
 import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
+import { NEW_ORDER_TO_CONFIRM, fetchTestOrder, orderTriggerFields, pollNewOrders } from './orders';
+import { SHIPMENT_STATUS_CHANGED, fetchTestShipmentChange, pollShipmentChanges } from './shipments';
 
-const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED] } };
+const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED, NEW_ORDER_TO_CONFIRM, SHIPMENT_STATUS_CHANGED] } };
 
-/** Polls documents (poll.ts; cursor.ts says why each fires exactly once) or product changes (productChanges.ts). */
+type Poll = (ctx: IPollFunctions) => Promise<INodeExecutionData[][] | null>;
+
+/** The events with a module of their own: the scheduled poll and "Fetch Test Event". Documents: poll.ts. */
+const EVENT_MODULES: Record<string, { poll: Poll; fetchTest: Poll }> = {
+	[PRODUCT_CHANGED]: { poll: pollProductChanges, fetchTest: fetchTestProductChange },
+	[NEW_ORDER_TO_CONFIRM]: { poll: pollNewOrders, fetchTest: fetchTestOrder },
+	[SHIPMENT_STATUS_CHANGED]: { poll: pollShipmentChanges, fetchTest: fetchTestShipmentChange },
+};
+
+/**
+ * Polls documents (poll.ts; cursor.ts says why each fires exactly once), product changes
+ * (productChanges.ts), orders to confirm (orders.ts) or shipment status changes (shipments.ts).
+ */
 export class MarketplaceMerchantTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Merchant Trigger',
@@ -17,8 +31,10 @@ export class MarketplaceMerchantTrigger implements INodeType {
 		icon: { light: 'file:../../icons/marketplace.svg', dark: 'file:../../icons/marketplace.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"On " + {"invoice": "new invoice", "invoiceCorrection": "new invoice correction", "any": "new invoice or correction", "productChanged": "product changed"}[$parameter["event"]]}}',
-		description: 'Starts the workflow when a marketplace merchant account gets a new invoice or invoice correction, or when a product\'s stock or price changes',
+		subtitle:
+			'={{"On " + {"invoice": "new invoice", "invoiceCorrection": "new invoice correction", "any": "new invoice or correction", "productChanged": "product changed", "newOrderToConfirm": "new order to confirm", "shipmentStatusChanged": "shipment status changed"}[$parameter["event"]]}}',
+		description:
+			'Starts the workflow when a marketplace merchant account gets a new order to confirm, a shipment changes status, a new invoice or invoice correction is issued, or a product\'s stock or price changes',
 		defaults: { name: 'Marketplace Merchant Trigger' },
 		polling: true,
 		inputs: [],
@@ -35,9 +51,20 @@ export class MarketplaceMerchantTrigger implements INodeType {
 					{ name: 'New Invoice Correction', value: 'invoiceCorrection', description: 'A new invoice correction was issued' },
 					{ name: 'New Invoice or Invoice Correction', value: 'any', description: 'Either; the output field "event" tells which' },
 					{
+						name: 'New Order to Confirm',
+						value: NEW_ORDER_TO_CONFIRM,
+						description: 'A new order waits for the merchant to confirm its quantities',
+					},
+					{
 						name: 'Product Changed',
 						value: PRODUCT_CHANGED,
 						description: 'The stock or price of a product changed on the marketplace (e.g. a sale from the platform warehouse)',
+					},
+					{
+						name: 'Shipment Status Changed',
+						value: SHIPMENT_STATUS_CHANGED,
+						description:
+							'A shipment (suborder) moved on: confirmed, packed, ready for collection, collected, delivered, cancelled, returned. The output has previousStatus (what the last poll saw; null for a shipment new since) and status.',
 					},
 				],
 				default: 'invoice',
@@ -58,8 +85,9 @@ export class MarketplaceMerchantTrigger implements INodeType {
 			},
 			{ ...invoiceTypeField('Fire only for fiscal or only for non-fiscal documents'), displayOptions: DOCUMENTS_ONLY },
 			simplifyField(
-				'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values',
+				'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values; of an order or shipment its IDs, totals, buyer and lines',
 			),
+			...orderTriggerFields,
 			{
 				...booleanField('Download PDFs', 'downloadPdfs', 'Whether to attach the PDF of each document as binary data'),
 				displayOptions: DOCUMENTS_ONLY,
@@ -97,8 +125,8 @@ export class MarketplaceMerchantTrigger implements INodeType {
 	methods = { credentialTest: { testMerchantCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const productChanged = this.getNodeParameter('event', 'invoice') === PRODUCT_CHANGED;
-		if (this.getMode() === 'manual') return productChanged ? await fetchTestProductChange(this) : await fetchTestEvent(this);
-		return await withoutOverlap(this, async () => (productChanged ? await pollProductChanges(this) : await pollForNewDocuments(this)));
+		const module = EVENT_MODULES[String(this.getNodeParameter('event', 'invoice'))];
+		if (this.getMode() === 'manual') return module ? await module.fetchTest(this) : await fetchTestEvent(this);
+		return await withoutOverlap(this, async () => (module ? await module.poll(this) : await pollForNewDocuments(this)));
 	}
 }

@@ -243,6 +243,8 @@ export const ANSWERS = {
 	orderStatusGroups: { body: listOf(objectOf({ group: STRING, subGroups: listOf(objectOf({ subGroup: STRING, statuses: listOf(STRING) })) })) },
 	/** A label's pre-signed link (null in one answer to a label not ready yet). */
 	labelLink: { body: objectOf({ link: STRING }) },
+	/** A write the pages answer with no body (confirm 201, pack 204): whatever a service adds passes through. */
+	written: { body: objectOf({}) },
 	/** The progress id of a publish or unpublish. */
 	progress: { body: objectOf({ id: STRING }) },
 	token: { body: objectOf({ id_token: STRING, access_token: STRING, refresh_token: STRING, expires_in: INTEGER, token_type: STRING }) },

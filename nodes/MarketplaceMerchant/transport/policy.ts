@@ -1,7 +1,7 @@
 /**
  * How every request is sent: it waits at its merchant's and endpoint group's gate (gate.ts) and is
- * retried, within a budget, after 429 (as Retry-After asks), 503, a second 401 and, when
- * idempotent, 502/504, a cut connection or a timeout. A service that answers only 429 still ends
+ * retried, within a budget, after 429 (as Retry-After asks), a second 401 and, when idempotent,
+ * 503, 502/504, a cut connection or a timeout. A service that answers only 429 still ends
  * the run: a request that waited its retry budget meanwhile gives up unsent (RefusedTooLong).
  */
 import { sleep, type INode, type JsonObject } from 'n8n-workflow';
@@ -188,7 +188,8 @@ function retryDelayMs(error: unknown, policy: SendPolicy, attempts: RetryCounts)
 		return Math.round(Math.random() * TOKEN_RENEWAL_JITTER_MS * attempts.unauthorized);
 	}
 	if (status === 429) return ++attempts.rateLimited >= MAX_RATE_LIMITED_ATTEMPTS ? undefined : 0;
-	const retryable = status === 503 || (policy.idempotent && (status === 502 || status === 504 || isCutOff(error)));
+	// A 503 may come after the service acted (a gateway timing out behind it): a write that is not idempotent is never resent.
+	const retryable = policy.idempotent && (status === 503 || status === 502 || status === 504 || isCutOff(error));
 	if (!retryable || ++attempts.unavailable >= MAX_UNAVAILABLE_ATTEMPTS) return undefined;
 	return retryAfterMs(headers) ?? backoffMs(attempts.unavailable);
 }

@@ -1,4 +1,5 @@
 import type { ResourceModule } from '../contract';
+import { operation as confirm } from './confirm.operation';
 import { operation as get } from './get.operation';
 import { operation as getMany } from './getMany.operation';
 import { operation as getStatuses } from './getStatuses.operation';
@@ -8,5 +9,5 @@ export const resource: ResourceModule = {
 	name: 'Order',
 	value: 'order',
 	defaultOperation: 'getMany',
-	operations: [get, getMany, getStatuses, getStatusGroups],
+	operations: [confirm, get, getMany, getStatuses, getStatusGroups],
 };

@@ -1,0 +1,306 @@
+/**
+ * Order › Confirm: the quantities of each order line per warehouse, one PUT per order whatever the
+ * number of its items in the run (a custom operation: routing runs each item alone, and an order is
+ * confirmed as a whole). Every item is read and every order checked against the service's copy (one
+ * read each) before anything is sent. A confirmation whose answer was lost is never sent again
+ * blindly: the order is read back (`confirmOrder`).
+ */
+import {
+	NodeApiError,
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { decodeAnswer } from '../../answers/read';
+import { ANSWERS } from '../../answers/schemas';
+import { sendEachChunk } from '../../transport/batches';
+import { PATHS, RATE_LIMITS } from '../../transport/endpoints';
+import { asNodeError, joinSentences, nodeError, statusOf } from '../../transport/errors';
+import type { Settled } from '../../transport/policy';
+import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../../transport/send';
+import { endpointReader, type ReadEndpoint } from '../../families/read';
+import { readOrder } from '../../families/orders';
+import { ItemContext } from '../bulk/entries';
+import { textField } from '../common';
+import { DEFAULT_WAREHOUSE, WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
+import { outcomeUnknownText, uncertainOutcome } from '../orders/outcomes';
+import type { OperationModule } from '../contract';
+import { LABELS, byOrder, linesOf, linesText, planOrder, readAsk, totalsOf, type ConfirmAsk, type OrderPlan } from './confirmLines';
+
+const RESOURCE = 'order';
+const OPERATION = 'confirm';
+
+/**
+ * Not idempotent: the service refuses a second confirmation of an order (400, no longer For
+ * Confirmation), so a blind resend of an applied one would fail an item that succeeded.
+ */
+const ORDER_WRITE: Route = { group: 'orders', idempotent: false };
+
+async function sendConfirmation(exec: IExecuteFunctions, plan: OrderPlan, settings: SendSettings): Promise<void> {
+	const request = { method: 'PUT' as const, url: PATHS.orderConfirm(plan.orderId), body: plan.body, json: true };
+	decodeAnswer(exec, await sendAuthenticated(exec, ORDER_WRITE, request, settings), ANSWERS.written);
+}
+
+/**
+ * Whether a failure that may have been applied was the service's own answer at the end of its work
+ * (500, 503): what the order shows right after is what it did. After a proxy's 502/504, a timeout or
+ * a cut connection the service may still be working on the request: what it shows proves nothing yet.
+ */
+function answeredByTheService(error: unknown): boolean {
+	const status = statusOf(error);
+	return status === 500 || status === 503;
+}
+
+type Seen = { kind: 'asSent' | 'none' | 'other' | 'missing'; text: string };
+
+/** What the order read back shows: this run's confirmation, none (every line's confirmedQuantity null), another, or no order. */
+async function seenAfter(read: ReadEndpoint, node: INode, plan: OrderPlan): Promise<Seen> {
+	const order = await readOrder(read, node, plan.orderId);
+	if (!order) return { kind: 'missing', text: 'no such order' };
+	const lines = linesOf(order);
+	const text = linesText(lines, (line) => line.confirmed);
+	if (lines.every((line) => line.confirmed === null)) return { kind: 'none', text };
+	const totals = totalsOf(plan.body);
+	const asSent = lines.length === totals.size && lines.every((line) => line.confirmed === totals.get(line.merchantInventoryId));
+	return { kind: asSent ? 'asSent' : 'other', text };
+}
+
+/**
+ * One order's PUT; after a failure that may have been applied, the order is read back once:
+ * - it shows this confirmation: applied (the item says its answer was lost);
+ * - it shows another: an error saying what it shows, nothing sent again;
+ * - it shows none, after the service's own 500 or 503 (its work over): not applied, sent once
+ *   more. Safe even were it applied meanwhile: the service confirms an order only while it waits
+ *   for confirmation, so a second confirmation is refused, never applied twice;
+ * - it shows none after a timeout, a cut connection or a proxy's 502/504: the first may still be
+ *   under way, so nothing is proved and nothing is sent: the outcome is unknown.
+ * Returns the note the items carry when the answer was lost.
+ */
+async function confirmOrder(exec: IExecuteFunctions, read: ReadEndpoint, plan: OrderPlan, settings: SendSettings): Promise<string | undefined> {
+	const node = exec.getNode();
+	const itemIndex = plan.asks[0].ctx.itemIndex;
+	const what = `the confirmation of order ${plan.orderId}`;
+	const check = `Check order ${plan.orderId} (Order › Get: its lines' confirmedQuantity, or the merchant portal) before running the node again; run again, it refuses an order that is confirmed already.`;
+	const readBack = async (failure: string): Promise<Seen> => {
+		try {
+			return await seenAfter(read, node, plan);
+		} catch (readError) {
+			const words = outcomeUnknownText(what, failure, `The order could not be read back either (${asNodeError(node, readError).message}).`, check);
+			throw nodeError(node, words.message, { itemIndex, description: words.description });
+		}
+	};
+	try {
+		await sendConfirmation(exec, plan, settings);
+		return undefined;
+	} catch (error) {
+		const failure = uncertainOutcome(error);
+		if (failure === undefined) throw asNodeError(node, error);
+		const seen = await readBack(failure);
+		if (seen.kind === 'asSent') return `${failure}, but the order read back shows this confirmation: it was applied (not sent again)`;
+		if (seen.kind === 'other') {
+			throw nodeError(node, `Order ${plan.orderId} shows a confirmation other than this one after ${failure}`, {
+				itemIndex,
+				description: `The order now shows confirmed: ${seen.text}. Nothing was sent again. ${check}`,
+			});
+		}
+		if (seen.kind === 'missing' || !answeredByTheService(error)) {
+			const shown =
+				seen.kind === 'missing'
+					? 'The order was not found when read back.'
+					: 'The order read back shows no confirmation yet, which proves nothing while the request may still be under way.';
+			const words = outcomeUnknownText(what, failure, shown, check);
+			throw nodeError(node, words.message, { itemIndex, description: words.description });
+		}
+		try {
+			await sendConfirmation(exec, plan, settings);
+			return `${failure} and the order read back showed no confirmation, so it was sent once more and accepted`;
+		} catch (again) {
+			const second = await readBack(uncertainOutcome(again) ?? failure);
+			if (second.kind === 'asSent') return `${failure}, sent once more; the order read back shows this confirmation: it was applied`;
+			const failed = asNodeError(node, again);
+			failed.description = joinSentences(failed.description, `Sent twice: the first answer was ${failure} and the order read back showed no confirmation. It now shows: ${second.text}.`);
+			throw failed;
+		}
+	}
+}
+
+/** Up to the orders group's in-flight allowance at once, each outcome kept, in order. */
+async function eachOrder<T, R>(list: T[], keyOf: (entry: T) => string, run: (entry: T) => Promise<R>): Promise<Array<Settled<R>>> {
+	return await sendEachChunk(list.map((entry) => [entry]), RATE_LIMITS.orders.inFlight, async ([entry]) => await run(entry), keyOf);
+}
+
+type NodeError = NodeApiError | NodeOperationError;
+
+function asItemError(node: INode, error: unknown, itemIndex: number): NodeError {
+	const failure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(node, error);
+	failure.context.itemIndex ??= itemIndex;
+	return failure;
+}
+
+/**
+ * 1. every item read; 2. the default warehouse looked up once, if an item leaves it empty; 3. every
+ * order read and checked: with On Error = Stop a problem anywhere stops the run before anything is
+ * sent; 4. one PUT per order, all sent; 5. one output per input item, in input order; with On Error
+ * = Stop, a failed order fails the run once the others are sent, naming those that were confirmed.
+ */
+async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	const itemCount = this.getInputData().length;
+	const continueOnFail = this.continueOnFail();
+	const failed = new Map<number, NodeError>();
+	const fail = (itemIndex: number, error: unknown) => {
+		const failure = asItemError(node, error, itemIndex);
+		if (!continueOnFail) throw failure;
+		failed.set(itemIndex, failure);
+	};
+
+	// 1.
+	const asks: ConfirmAsk[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			asks.push(readAsk(new ItemContext(this, itemIndex)));
+		} catch (error) {
+			fail(itemIndex, error);
+		}
+	}
+	if (asks.length === 0) return [collectOutputs(itemCount, failed, new Map())];
+	const settings = sendSettingsOf(asks[0].ctx);
+	const read = endpointReader(this, settings);
+
+	// 2.
+	let defaultWarehouse: number | undefined;
+	let withoutDefault: unknown;
+	if (asks.some((ask) => ask.warehouseId === undefined)) {
+		try {
+			defaultWarehouse = await defaultWarehouseId(this, settings);
+		} catch (error) {
+			withoutDefault = error;
+		}
+	}
+
+	// 3.
+	const orders = byOrder(asks);
+	const planned = await eachOrder(orders, (order) => order[0].orderId, async (orderAsks) => {
+		if (withoutDefault !== undefined && orderAsks.some((ask) => ask.warehouseId === undefined)) throw withoutDefault;
+		const { orderId, ctx } = orderAsks[0];
+		const order = await readOrder(read, node, orderId);
+		if (!order) {
+			throw nodeError(node, `Order ${orderId} was not found`, {
+				itemIndex: ctx.itemIndex,
+				description: 'Check the Order ID: Order › Get Many and the trigger give it (e.g. HPGUJ-1SQQI).',
+			});
+		}
+		return planOrder(node, order, orderAsks, defaultWarehouse);
+	});
+	const plans: OrderPlan[] = [];
+	for (const [index, outcome] of planned.entries()) {
+		if (outcome.ok) plans.push(outcome.value);
+		else for (const ask of orders[index]) fail(ask.ctx.itemIndex, outcome.error);
+	}
+
+	// 4.
+	const sent = await eachOrder(plans, (plan) => plan.orderId, async (plan) => await confirmOrder(this, read, plan, settings));
+	const outputs = new Map<number, IDataObject>();
+	const refused: Array<{ plan: OrderPlan; error: unknown }> = [];
+	for (const [index, outcome] of sent.entries()) {
+		const plan = plans[index];
+		if (!outcome.ok) {
+			refused.push({ plan, error: outcome.error });
+			continue;
+		}
+		for (const [position, ask] of plan.asks.entries()) {
+			const json = plan.outputs[position];
+			outputs.set(ask.ctx.itemIndex, outcome.value === undefined ? json : { ...json, note: outcome.value });
+		}
+	}
+
+	// 5.
+	if (refused.length > 0 && !continueOnFail) {
+		const { plan, error } = refused[0];
+		const failure = asItemError(node, error, plan.asks[0].ctx.itemIndex);
+		const confirmed = plans.filter((other) => !refused.some((entry) => entry.plan === other)).map((other) => other.orderId);
+		if (confirmed.length > 0) failure.description = joinSentences(failure.description, `Confirmed in this run all the same: ${confirmed.join(', ')}.`);
+		throw failure;
+	}
+	for (const { plan, error } of refused) for (const ask of plan.asks) fail(ask.ctx.itemIndex, error);
+	return [collectOutputs(itemCount, failed, outputs)];
+}
+
+/** One output per input item: its confirmation, or under On Error = Continue its error, as RoutingNode gives a failed item. */
+function collectOutputs(itemCount: number, failed: Map<number, NodeError>, outputs: Map<number, IDataObject>): INodeExecutionData[] {
+	const items: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		const error = failed.get(itemIndex);
+		const pairedItem = { item: itemIndex };
+		if (error) items.push({ json: {}, error, pairedItem });
+		else items.push({ json: outputs.get(itemIndex) ?? {}, pairedItem });
+	}
+	return items;
+}
+
+const lineOnly = { show: { confirmWhat: ['itemsAsLines'] } };
+
+const fields: INodeProperties[] = [
+	textField(
+		LABELS.orderId,
+		'orderId',
+		'The order to confirm, as Get Many and the New Order to Confirm trigger give it. Items with the same Order ID are confirmed together, in one request.',
+		{ required: true, placeholder: 'e.g. HPGUJ-1SQQI' },
+	),
+	{
+		displayName: LABELS.confirmWhat,
+		name: 'confirmWhat',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'All Lines as Ordered', value: 'allAsOrdered', description: 'Every line of the order in full, from the warehouse below' },
+			{
+				name: 'Each Item Is a Line',
+				value: 'itemsAsLines',
+				description: "Each input item confirms one line of its order: the line's merchant inventory ID, the quantity and the warehouse",
+			},
+		],
+		default: 'allAsOrdered',
+		description: 'What to confirm. The quantities are checked against the order before anything is sent.',
+	},
+	textField(
+		LABELS.merchantInventoryId,
+		'merchantInventoryId',
+		"The order line this item confirms: its product's ID (merchantInventoryId in Get Many's simplified lines)",
+		{ required: true, placeholder: 'e.g. {{ $json.merchantInventoryId }}', displayOptions: lineOnly },
+	),
+	textField(
+		LABELS.quantity,
+		'quantity',
+		'How many of the line leave from this warehouse: a whole number from 0 (the line is refused) to what was ordered. Every line of the order needs an item; a line split over warehouses has one item per warehouse.',
+		{ required: true, placeholder: 'e.g. 2', displayOptions: lineOnly },
+	),
+	{
+		displayName: LABELS.warehouseId,
+		name: 'warehouseId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: WAREHOUSES_METHOD },
+		default: DEFAULT_WAREHOUSE,
+		description:
+			'The warehouse the goods leave from: Default Address is the one marked so when the node runs. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+];
+
+export const operation: OperationModule = {
+	option: {
+		name: 'Confirm',
+		value: OPERATION,
+		action: 'Confirm an order',
+		description:
+			'Confirm the quantities of an order per warehouse: all lines as ordered in one click, or one input item per line. One request per order; quantities checked against the order first. Outputs one item per input item.',
+	},
+	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, fields),
+	run: async function (this: IExecuteFunctions) {
+		return await runConfirm.call(this);
+	},
+};

@@ -1,0 +1,147 @@
+/**
+ * "Shipment Status Changed". The shipments endpoint has no "changed since" filter and no history,
+ * so the state keeps the last status seen of every shipment still moving: those For Packaging and
+ * On Delivery, read whole each poll. A status that differs from the stored one fires once, with
+ * both. A stored shipment missing from both lists has moved on (delivered, cancelled, returned: the
+ * Completed group, which only grows and is not read): it is read alone by its suborder id, fires
+ * with its new status and, once Completed, leaves the state. So the state holds the shipments in
+ * progress, not every shipment ever seen.
+ * Cost of a poll: one request per watched group and 100 shipments in it (an idle poll of an
+ * account with up to 100 shipments in each: 2 requests; 3 where the service takes only the
+ * status-groups endpoint's names: families/orders.ts), plus one per shipment that left them (and,
+ * every poll, one per shipment in a status no group lists, e.g. NOT_READY, until it is back).
+ * A shipment that went through several statuses between two polls fires once, from the status
+ * the last poll saw to the one this poll sees: the service keeps no history to read.
+ */
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { listShipments, readShipment, simplifyShipment } from '../MarketplaceMerchant/families/orders';
+import { nodeError } from '../MarketplaceMerchant/transport/errors';
+import { readSimplify } from '../MarketplaceMerchant/values/values';
+import { pollReader, type PollResult } from './poll';
+
+export const SHIPMENT_STATUS_CHANGED = 'shipmentStatusChanged';
+
+/** The groups read each poll: the shipments still moving. Completed shipments are met when they leave these. */
+const WATCHED_GROUPS = ['forPackaging', 'onDelivery'] as const;
+const ALL = Infinity;
+const STATE_VERSION = 1;
+
+/**
+ * The subgroups of the Completed group (status-groups endpoint): a shipment there is done and
+ * leaves the state. The statuses stand in where an answer has no subgroup.
+ */
+const COMPLETED_SUBGROUPS = new Set(['SSG_DELIVERED', 'SSG_CANCELLED', 'SSG_NOT_DELIVERED']);
+const COMPLETED_STATUSES = new Set([
+	...['DELIVERED', 'COMPLETED_PUDO', 'COMPLETED_LOCKER'],
+	...['CANCELLED', 'CANCELLED_BY_JOB', 'CANCELLED_BY_CUSTOMER', 'CANCELLED_BY_MERCHANT', 'CANCELLED_BY_EMPLOYEE', 'TERMINATED', 'MISSING_ITEMS'],
+	...['REJECTED_DELIVERY', 'CUSTOMER_ADDRESS_INVALID', 'RETURN_TO_SELLER', 'RETURN_TO_SELLER_CANCELLED', 'RETURN_TO_SELLER_UNVERIFIED'],
+	...['RETURNED_TO_SELLER', 'DAMAGED', 'DAMAGED_CANCELLED', 'DAMAGED_UNVERIFIED', 'LOST', 'LOST_CANCELLED', 'LOST_UNVERIFIED'],
+	...['ATTEMPTED_DELIVERY_PUDO', 'REJECTED_DELIVERY_PUDO', 'ADDRESS_INVALID_PUDO', 'DAMAGED_AT_PUDO', 'DAMAGED_AT_PUDO_CANCELLED'],
+	...['DAMAGED_AT_PUDO_UNVERIFIED', 'LOST_AT_PUDO', 'LOST_AT_PUDO_CANCELLED', 'LOST_AT_PUDO_UNVERIFIED'],
+]);
+
+/**
+ * Stored under `shipmentStatusChanged`, saved after every poll that fires: the suborder ids per
+ * status, space-separated ({"CONFIRMED": "H7SRK-Z2IAO-DS-1 …"}), about 17 bytes a shipment.
+ */
+interface ShipmentState {
+	v: number;
+	byStatus: Record<string, string>;
+}
+
+function storedStatuses(value: unknown): Map<string, string> | undefined {
+	const state = (value ?? {}) as Partial<ShipmentState>;
+	if (state.v !== STATE_VERSION || !state.byStatus || typeof state.byStatus !== 'object') return undefined;
+	const statuses = new Map<string, string>();
+	for (const [status, ids] of Object.entries(state.byStatus)) {
+		if (typeof ids !== 'string') return undefined;
+		for (const id of ids.split(' ')) if (id !== '') statuses.set(id, status);
+	}
+	return statuses;
+}
+
+function encodeStatuses(statuses: Map<string, string>): ShipmentState {
+	const byStatus: Record<string, string[]> = {};
+	for (const [id, status] of statuses) (byStatus[status] ??= []).push(id);
+	return { v: STATE_VERSION, byStatus: Object.fromEntries(Object.entries(byStatus).map(([status, ids]) => [status, ids.sort().join(' ')])) };
+}
+
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+function isCompleted(shipment: IDataObject): boolean {
+	const subgroup = text(shipment.statusSubgroup);
+	return subgroup !== '' ? COMPLETED_SUBGROUPS.has(subgroup) : COMPLETED_STATUSES.has(text(shipment.status));
+}
+
+function toItem(shipment: IDataObject, previousStatus: string | null, simplify: boolean): INodeExecutionData {
+	const json = simplify ? simplifyShipment(shipment) : shipment;
+	return { json: { event: SHIPMENT_STATUS_CHANGED, previousStatus, ...json, status: text(shipment.status) } };
+}
+
+/** The shipments of the watched groups now, by suborder id (one listed twice, pages shifting, counts once). */
+async function shipmentsInProgress(ctx: IPollFunctions): Promise<Map<string, IDataObject>> {
+	const read = pollReader(ctx);
+	const found = new Map<string, IDataObject>();
+	for (const group of WATCHED_GROUPS) {
+		for (const shipment of await listShipments(read, ctx.getNode(), { group }, ALL)) {
+			const id = text(shipment.suborderId);
+			if (id === '' || text(shipment.status) === '') {
+				ctx.logger.warn(`Shipment Status Changed: skipped a shipment without a suborder id or status (${JSON.stringify(shipment.suborderId)})`);
+				continue;
+			}
+			if (!found.has(id)) found.set(id, shipment);
+		}
+	}
+	return found;
+}
+
+/**
+ * A scheduled poll. The first (no stored state) remembers the statuses and fires nothing; after
+ * it, a shipment seen for the first time (its order was confirmed since) fires with
+ * `previousStatus` null.
+ */
+export async function pollShipmentChanges(ctx: IPollFunctions): Promise<PollResult> {
+	const simplify = readSimplify(ctx);
+	const staticData = ctx.getWorkflowStaticData('node');
+	const known = storedStatuses(staticData[SHIPMENT_STATUS_CHANGED]);
+	const current = await shipmentsInProgress(ctx);
+	const next = new Map<string, string>();
+	const items: INodeExecutionData[] = [];
+
+	for (const [id, shipment] of current) {
+		const status = text(shipment.status);
+		next.set(id, status);
+		const previous = known?.get(id);
+		if (known && previous !== status) items.push(toItem(shipment, previous ?? null, simplify));
+	}
+	for (const [id, previous] of known ?? []) {
+		if (current.has(id)) continue;
+		const shipment = await readShipment(pollReader(ctx), ctx.getNode(), id);
+		if (!shipment || text(shipment.status) === '') {
+			ctx.logger.warn(`Shipment Status Changed: shipment ${id} (last seen ${previous}) is no longer listed; it is not watched any more`);
+			continue;
+		}
+		const status = text(shipment.status);
+		if (status !== previous) items.push(toItem(shipment, previous, simplify));
+		// Still in progress (missed by the lists while pages shifted): watched on; Completed: done.
+		if (!isCompleted(shipment)) next.set(id, status);
+	}
+
+	// Only now, with every request done, does the stored state change: a failed poll changes nothing.
+	staticData[SHIPMENT_STATUS_CHANGED] = encodeStatuses(next) as unknown as IDataObject;
+	return items.length === 0 ? null : [items];
+}
+
+/** "Fetch Test Event": the newest shipment For Packaging, else On Delivery, else Completed, as the event shows it. */
+export async function fetchTestShipmentChange(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
+	const simplify = readSimplify(ctx);
+	const read = pollReader(ctx);
+	for (const group of [...WATCHED_GROUPS, 'completed'] as const) {
+		const [newest] = await listShipments(read, ctx.getNode(), { group }, 1);
+		if (newest) return [[toItem(newest, null, simplify)]];
+	}
+	throw nodeError(ctx.getNode(), 'The account has no shipments yet', {
+		description: 'A shipment exists once an order is confirmed. Once the workflow is active, the trigger fires each time a shipment changes status.',
+	});
+}

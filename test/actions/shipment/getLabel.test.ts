@@ -1,0 +1,105 @@
+/**
+ * Shipment › Get Label through the real engine against the sandbox: PDF, ZPL and the v1 ZIP
+ * downloaded at once into binary data named after the suborder; whichever reference parameter the
+ * service reads; a label not ready yet (every variant of the answer) as an error naming the
+ * shipment's status, after one read of the shipment.
+ */
+import { NOW, outputRunner, sandbox, sandboxPerFile, sent } from '../helpers';
+
+sandboxPerFile({ now: NOW, seed: 31 });
+
+afterEach(() => sandbox.resetVariants());
+
+const run = outputRunner('shipment');
+
+/** A new order's shipment taken `steps` along the usual path (1: confirmed, 2: packed, and with no allocation time ready for collection). */
+function shipmentAfter(steps: number): string {
+	const [order] = sandbox.addOrders(1, { lines: [{ merchantInventoryId: 100_001, quantity: 1 }] });
+	const suborderId = `${order.id}-DS-1`;
+	for (let step = 0; step < steps; step++) sandbox.advanceShipment(suborderId);
+	sandbox.clearLog();
+	return suborderId;
+}
+
+const fileOf = (item: { binary?: Record<string, { data: string }> }, property = 'data') => Buffer.from(item.binary?.[property]?.data ?? '', 'base64');
+
+describe('Shipment › Get Label', () => {
+	it('downloads the PDF at once into binary data named after the suborder', async () => {
+		const suborderId = shipmentAfter(2);
+
+		const { result, items } = await run({ operation: 'getLabel', suborderId });
+
+		expect(result.error).toBeUndefined();
+		expect(items[0].json).toEqual({ suborderId, labelFormat: 'pdf', fileName: `${suborderId}.pdf` });
+		expect(items[0].binary?.data).toMatchObject({ fileName: `${suborderId}.pdf`, mimeType: 'application/pdf' });
+		expect(fileOf(items[0]).subarray(0, 4).toString('latin1')).toBe('%PDF');
+		expect(sandbox.log.filter((entry) => entry.route !== 'token').map((entry) => entry.route)).toEqual(['labelV2', 'labelFile']);
+		expect(sent('labelV2')[0].query).toMatchObject({ reference: suborderId, format: 'PDF' });
+	});
+
+	it.each([
+		['zpl', 'labelV2', 'application/zpl', (file: Buffer) => file.toString('latin1').startsWith('^XA')],
+		['zip', 'labelV1', 'application/zip', (file: Buffer) => file.subarray(0, 2).toString('latin1') === 'PK'],
+	])('%s: from its endpoint, into the binary field asked for', async (labelFormat, route, mimeType, looksRight) => {
+		const suborderId = shipmentAfter(2);
+
+		const { result, items } = await run({ operation: 'getLabel', suborderId, labelFormat, binaryPropertyName: 'label' });
+
+		expect(result.error).toBeUndefined();
+		expect(items[0].binary?.label).toMatchObject({ fileName: `${suborderId}.${labelFormat}`, mimeType });
+		expect(looksRight(fileOf(items[0], 'label'))).toBe(true);
+		expect(sent(route as 'labelV1' | 'labelV2')).toHaveLength(1);
+	});
+
+	it('items naming the same suborder fetch its label once, each getting the file', async () => {
+		const suborderId = shipmentAfter(2);
+
+		const { result, items } = await run({ operation: 'getLabel', suborderId: '={{ $json.suborderId }}' }, [{ suborderId }, { suborderId }]);
+
+		expect(result.error).toBeUndefined();
+		expect(items.map((item) => item.binary?.data?.fileName)).toEqual([`${suborderId}.pdf`, `${suborderId}.pdf`]);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(sent('labelV2')).toHaveLength(1);
+		expect(sent('labelFile')).toHaveLength(1);
+	});
+
+	it.each(['referenceId', 'both'] as const)('works with a service that reads the reference as %s, in one request', async (labelReferenceParam) => {
+		sandbox.setVariants({ labelReferenceParam });
+		const suborderId = shipmentAfter(2);
+
+		const { result, items } = await run({ operation: 'getLabel', suborderId });
+
+		expect(result.error).toBeUndefined();
+		expect(items[0].json.fileName).toBe(`${suborderId}.pdf`);
+		expect(sent('labelV2')).toHaveLength(1);
+	});
+
+	describe('a label not ready yet is an error naming the shipment\'s status', () => {
+		it.each(['not-found', 'bad-request', 'null-link'] as const)('packed, carrier not allocated yet (the service answers %s)', async (labelNotReady) => {
+			sandbox.setVariants({ labelNotReady, carrierAllocationMs: 3_600_000 });
+			const suborderId = shipmentAfter(2);
+
+			const { result } = await run({ operation: 'getLabel', suborderId });
+
+			expect(result.error?.message).toBe(`The label of shipment ${suborderId} is not ready yet: the shipment is PACKED`);
+			expect(result.error?.description).toMatch(/^A label exists once the carrier is allocated \(READY_FOR_COLLECTION\)\. The carrier is being allocated/);
+			expect(sandbox.log.filter((entry) => entry.route !== 'token').map((entry) => entry.route)).toEqual(['labelV2', 'shipments']);
+		});
+
+		it('confirmed, not packed: says to pack it first', async () => {
+			const suborderId = shipmentAfter(1);
+
+			const { result } = await run({ operation: 'getLabel', suborderId });
+
+			expect(result.error?.message).toBe(`The label of shipment ${suborderId} is not ready yet: the shipment is CONFIRMED`);
+			expect(result.error?.description).toContain('pack it first (Shipment › Pack)');
+		});
+
+		it('an unknown suborder is named, with On Error = Continue as the item\'s error', async () => {
+			const { result } = await run({ operation: 'getLabel', suborderId: 'NOPE0-00000-DS-1' }, [{}], { node: { continueOnFail: true } });
+
+			expect(result.output('Node')[0].error?.message).toBe('Shipment NOPE0-00000-DS-1 was not found');
+			expect(sent('labelFile')).toEqual([]);
+		});
+	});
+});
