@@ -19,6 +19,7 @@ import { startSandbox, type Invoice, type Sandbox } from '../sandbox';
 import { checkExamples } from './example-checks';
 import { check, invoiceIdOf, nodeOutput, reportChecks, sleep, waitFor, type Json } from './checks';
 import { STREAMING_WORKFLOW_ID, checkAiAgent, checkAiAgentStreaming } from './ai-agent-checks';
+import { checkAskYourShop } from './ask-your-shop-checks';
 import { checkEditorDescriptions, checkStoredExecutionHint } from './editor-checks';
 import { checkRowsAtScale, ROWS_HINT, ROWS_WORKFLOWS } from './rows-checks';
 import { installCommunityPackage, packPackage } from './community-package';
@@ -875,6 +876,7 @@ async function main(): Promise<void> {
 		await checkExamples(installation, userFolder);
 		await checkRowsAtScale(installation, userFolder);
 		agentModel = await checkAiAgent(installation, userFolder, sandbox);
+		await checkAskYourShop(installation, userFolder, sandbox);
 		if (orders && packPlan) {
 			await checkOrdersReturnAll(installation, userFolder, orders);
 			await checkPackNotTwice(installation, userFolder, orders, packPlan);

@@ -87,6 +87,7 @@ describe('Layout of nodes/', () => {
 		'transport/state',
 		'transport/endpoints',
 		'transport/errors',
+		'transport/outcomes',
 		'transport/gate',
 		'transport/policy',
 		'transport/body',

@@ -20,6 +20,9 @@ import { testMerchantCredential } from './families/credential';
 
 const RESOURCES = [product, order, shipment, warehouse, invoice, invoiceCorrection, discount, price];
 
+/** Versions 1 to 3 in docs/versioning.md; 4 replaced Simplify of the read operations by Output. */
+const NEWEST_VERSION = 4;
+
 /** Declarative: each operation is its `routing`; the bulk ones are `customOperations`; versions 1 to 3 in docs/architecture.md. */
 export class MarketplaceMerchant implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,8 +30,8 @@ export class MarketplaceMerchant implements INodeType {
 		name: 'marketplaceMerchant',
 		icon: { light: 'file:../../icons/marketplace.svg', dark: 'file:../../icons/marketplace.dark.svg' },
 		group: ['transform'],
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		version: [1, 2, 3, 4],
+		defaultVersion: NEWEST_VERSION,
 		subtitle: subtitleOf(RESOURCES),
 		description: 'Manage products, stock, prices, discounts, orders, shipments and invoices of a marketplace merchant account',
 		defaults: { name: 'Marketplace Merchant' },
@@ -41,7 +44,7 @@ export class MarketplaceMerchant implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [...resourceProperties(RESOURCES, 'product'), requestOptionsProperty],
+		properties: [...resourceProperties(RESOURCES, 'product', NEWEST_VERSION), requestOptionsProperty],
 	};
 
 	methods = {

@@ -11,10 +11,9 @@ import { endpointReader, type ReadEndpoint } from '../MarketplaceMerchant/famili
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { joinSentences, nodeError } from '../MarketplaceMerchant/transport/errors';
 import { isBlank } from '../MarketplaceMerchant/values/labels';
-import { readDate, readSimplify } from '../MarketplaceMerchant/values/values';
+import { readDate, readSimplify, readFlag } from '../MarketplaceMerchant/values/values';
 import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
 import { EventCursor, type DateWindow } from './cursor';
-import { readFlag } from '../MarketplaceMerchant/values/values';
 
 /** The events the trigger fires on; each keeps its own state under this key in static data. */
 type TriggerEvent = 'invoice' | 'invoiceCorrection';

@@ -12,9 +12,10 @@ import type { AnswerSchema } from '../answers/schemas';
 import { readInto, type Shaping } from '../answers/read';
 import { fieldPath } from '../values/labels';
 import { NUMBER_FORMAT_OPTION_NAME } from '../values/numbers';
-import { booleanField, optionsCollection, simplifyField } from '../families/fields';
+import { checkOutputBeforeSending } from '../values/values';
+import { booleanField, optionsCollection, outputFields, simplifyField } from '../families/fields';
 // Shared with the trigger, so defined below actions/ (families/fields.ts); the operations take them from here.
-export { booleanField, optionsCollection, simplifyField };
+export { booleanField, optionsCollection, outputFields, simplifyField };
 
 /**
  * "Request Options", shown for every operation. RoutingNode itself reads `requestOptions` for
@@ -169,7 +170,7 @@ export function pacedRouting(routing: PacedRouting): INodePropertyRouting {
 	const { group, idempotent, host, request, preSend = [], strategy = sendSingle, answer, shape } = routing;
 	return {
 		request,
-		send: { paginate: true, preSend: preSend.map(recordingInputFailures) },
+		send: { paginate: true, preSend: [...preSend, checkOutputBeforeSending].map(recordingInputFailures) },
 		operations: { pagination: forInputItem(strategy, { group, idempotent, host }, readInto(answer, shape)) },
 	};
 }

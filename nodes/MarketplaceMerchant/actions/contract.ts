@@ -5,6 +5,8 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { toolDescriptionProperty } from './tool';
+
 /** A bulk operation's run over all input items (actions/bulk/run.ts): n8n's custom operation. */
 type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
@@ -15,6 +17,11 @@ export interface OperationModule {
 	fields: INodeProperties[];
 	/** For an operation routing cannot express (the bulk operations). */
 	run?: CustomOperationRun;
+	/**
+	 * What an AI agent's model is told beyond the description (actions/tool.ts): `keepOut` why agents
+	 * should not use it, `agents` how they may.
+	 */
+	tool?: { keepOut?: string; agents?: string };
 }
 
 export interface ResourceModule {
@@ -25,7 +32,7 @@ export interface ResourceModule {
 }
 
 /** The Resource choice, then each resource's Operation choice and its operations' fields; choices alphabetical, as n8n's lint asks. */
-export function resourceProperties(resources: ResourceModule[], defaultResource: string): INodeProperties[] {
+export function resourceProperties(resources: ResourceModule[], defaultResource: string, newestVersion: number): INodeProperties[] {
 	const alphabetical = <T extends { name: string }>(options: T[]) => options.sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		{
@@ -46,7 +53,7 @@ export function resourceProperties(resources: ResourceModule[], defaultResource:
 				options: alphabetical(operations.map(({ option }) => option)),
 				default: defaultOperation,
 			},
-			...operations.flatMap(({ fields }) => fields),
+			...operations.flatMap((operation) => [...operation.fields, toolDescriptionProperty(value, operation, newestVersion)]),
 		]),
 	];
 }

@@ -37,6 +37,7 @@ import { DEFAULT_TIMEOUT_MS } from '../transport/policy';
 import { jsonOrText } from '../transport/body';
 import { hostsOf, isNotServedBody, merchantKeyOf, normalizeBaseUrl } from '../transport/hosts';
 import { renewedOnlyAfter401, send, type PlainHelper, type Way } from '../transport/send';
+import { markedNotSent } from '../transport/outcomes';
 import { ANSWERS } from '../answers/schemas';
 import { decodeJson, decodedNumber } from '../answers/read';
 
@@ -260,6 +261,10 @@ export async function tokenFor(helper: PlainHelper, credentials: ICredentialData
 			// Issued before it was received: it lapses at the service by then at the latest.
 			remember(receivedTokens, sha256(token), receivedAt + lifetimeMs, REJECTED_TOKEN_MEMORY_MS, receivedAt);
 			return token;
+		})
+		// The request that asked for the token never went out: a write waiting for it was not applied.
+		.catch((error: unknown) => {
+			throw markedNotSent(error);
 		})
 		.finally(() => {
 			entry.pending = undefined;

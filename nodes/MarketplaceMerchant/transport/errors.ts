@@ -97,18 +97,6 @@ export function isCutOff(error: unknown): boolean {
 	return CUT_OFF_CODES.has(errorCodeOf(error) ?? '');
 }
 
-/** Whether a failed write may have been applied (not to be resent): a 5xx, or a connection that failed once made. Not a 4xx, nor a token failure. */
-export function mayHaveBeenApplied(error: unknown): boolean {
-	const [status, code] = [statusOf(error), errorCodeOf(error)];
-	return status !== undefined ? status >= 500 : code !== undefined && !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
-}
-
-/** A write that may have been applied, not resent: `what` was sent, `outcome` what came of it, `check` where its outcome shows. */
-export function appliedUnknownWords(what: string, outcome: string, check: string): ErrorWords {
-	const again = `The node did not send it again, as a second request could apply it twice: ${check} before running it again.`;
-	return { message: `${what} may have been applied: ${check}`, description: `${outcome} ${again}` };
-}
-
 /** Whether the request ended because its timeout passed (axios says ECONNABORTED or ETIMEDOUT and "timeout"). */
 export function isTimeout(error: unknown): boolean {
 	const code = errorCodeOf(error);
@@ -125,11 +113,18 @@ function secretsIn(error: unknown, known: unknown[]): string[] {
 	return secretList([...known, bearer ?? authorization, header('x-api-key')]);
 }
 
-/** The cause without the axios error (it holds the request's headers and body), keeping what the policy reads. */
+/**
+ * Set on an error that came before its request went out (outcomes.ts: the credential's token request
+ * failed): a property, not a class, as the credential's bundle and the node's each have their own.
+ */
+export const NOT_SENT = 'marketplaceRequestNotSent';
+
+/** The cause without the axios error (it holds the request's headers and body), keeping what the policy and outcomes.ts read. */
 function safeCause(cause: unknown, secrets: string[]): Error | undefined {
 	if (!(cause instanceof Error)) return undefined;
 	const safe = new Error(redactText(cause.message, secrets));
 	safe.name = cause.name;
+	if ((cause as unknown as Record<string, unknown>)[NOT_SENT] === true) Object.assign(safe, { [NOT_SENT]: true });
 	const { status, headers } = responseOf({ cause });
 	const code = errorCodeOf({ cause });
 	Object.assign(safe, code === undefined ? {} : { code }, status === undefined ? {} : { response: { status, headers } });

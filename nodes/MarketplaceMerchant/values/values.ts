@@ -6,7 +6,7 @@
  * 0, as n8n's error view counts) and the value as given (`invalidInput`, labels.ts). Here: dates,
  * text, choices, booleans, lists, EANs, URLs and JSON.
  */
-import { isResourceLocatorValue, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import { isResourceLocatorValue, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
 import { DAY_MONTH_YEAR, parseDayMonthYear, parseUserIsoDate, startOfUtcDay } from './dates';
 import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
@@ -101,6 +101,56 @@ export function readFailOnItemErrors(ctx: SettingsContext): boolean {
 /** Simplify, of the node and the trigger. */
 export function readSimplify(ctx: SettingsContext): boolean {
 	return readFlag(ctx, 'simplify', 'Simplify', true);
+}
+
+/**
+ * What a read operation returns (families/fields.ts `outputFields`): from node version 4 the
+ * Output option (Simplified, Raw, Selected Fields, as n8n's node guidelines ask), before it the
+ * Simplify switch (`simplifyByDefault`: its default in that version). Selected Fields are paths
+ * into the raw answer (`invoiceHeader.fiscalDetails.invoiceNumber`).
+ */
+export type Output = { mode: 'simplified' } | { mode: 'raw' } | { mode: 'selected'; paths: string[] };
+
+export const OUTPUT_MODES = ['simplified', 'raw', 'selected'] as const;
+
+export function readOutput(ctx: SettingsContext & { getNode(): { typeVersion: number } }, simplifyByDefault = true): Output {
+	if (ctx.getNode().typeVersion < 4) return { mode: readFlag(ctx, 'simplify', 'Simplify', simplifyByDefault) ? 'simplified' : 'raw' };
+	const mode = ctx.getNodeParameter('output', 'simplified');
+	if (mode === 'simplified' || mode === 'raw') return { mode };
+	if (mode !== 'selected') throw invalidInput(ctx, 'Output', `${describeValue(mode)} is not one of ${OUTPUT_MODES.join(', ')}`);
+	const paths = readList(ctx, 'Fields', ctx.getNodeParameter('fieldsToReturn', ''), {
+		empty: { problem: MISSING, hint: 'Name the fields to return, separated by commas, e.g. id, ean, stockLevel' },
+	});
+	return { mode: 'selected', paths };
+}
+
+/**
+ * Every routed operation's last preSend (actions/common.ts `pacedRouting`): Output › Selected Fields
+ * without fields fails the item before anything is sent, though the answer is shaped only after.
+ */
+export const checkOutputBeforeSending: PreSendAction = async function (requestOptions) {
+	readOutput(this);
+	return requestOptions;
+};
+
+/** The fields at `paths` of `json`, nested as they were; a field the answer lacks is null, so every item has the same keys. */
+export function selectFields(json: IDataObject, paths: string[]): IDataObject {
+	const selected: IDataObject = {};
+	for (const path of paths) {
+		const keys = path.split('.');
+		let value: unknown = json;
+		for (const key of keys) value = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject)[key] : undefined;
+		let target = selected;
+		for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as IDataObject;
+		target[keys[keys.length - 1]] = (value ?? null) as IDataObject[string];
+	}
+	return selected;
+}
+
+/** One item's json as the Output asks: `simplify` makes the Simplified form. */
+export function shapeOutput(output: Output, json: IDataObject, simplify: (json: IDataObject) => IDataObject): IDataObject {
+	if (output.mode === 'simplified') return simplify(json);
+	return output.mode === 'selected' ? selectFields(json, output.paths) : json;
 }
 
 export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {

@@ -170,6 +170,21 @@ describe('Product: Get Many', () => {
 			expect(expected.length).toBeLessThan(catalogue.length);
 		});
 
+		it('applies to the whole product whatever Output keeps (node version 4, Selected Fields without status)', async () => {
+			await start(30);
+			sandbox.setVariants({ documentedProductFields: true });
+			const [a] = sandbox.state.products.slice(5, 6);
+			expect((await runner('product')({ operation: 'unpublish', productIds: String(a.id) })).error).toBeUndefined();
+
+			const result = await run({ operation: 'getMany', returnAll: true, filters: { status: ['UNPUBLISHED', 'UNPUBLISHED_OOS'] }, output: 'selected', fieldsToReturn: 'id, name' }, [{}], { node: { typeVersion: 4 } });
+
+			expect(result.error).toBeUndefined();
+			const whole = await run({ operation: 'getMany', returnAll: true, filters: { status: ['UNPUBLISHED', 'UNPUBLISHED_OOS'] }, simplify: false });
+			expect(whole.json('Node').length).toBeGreaterThan(0);
+			expect(result.json('Node')).toEqual(whole.json('Node').map((product) => ({ id: product.id, name: product.name })));
+			expect(result.json('Node')).toContainEqual({ id: a.id, name: a.name });
+		});
+
 		it('stops with an error naming the filter when the products carry no status, instead of returning nothing', async () => {
 			await start(10);
 

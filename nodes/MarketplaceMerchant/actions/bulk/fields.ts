@@ -100,7 +100,7 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 		),
 		notice(`One input item sends its whole list. An input item looks like: ${exampleItem(input)}`, JSON_MODE),
 		{ ...inputMode, default: JSON_MODE, displayOptions: { show: { '@version': [1] } } },
-		{ ...inputMode, displayOptions: { show: { '@version': [2, 3] } } },
+		{ ...inputMode, displayOptions: { show: { '@version': [2, 3, 4] } } },
 		...row.values.map(
 			(field): INodeProperties => ({
 				...field,

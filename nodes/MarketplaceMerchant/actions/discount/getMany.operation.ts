@@ -14,8 +14,8 @@ import { PATHS } from '../../transport/endpoints';
 import { resultLimit } from '../../transport/batches';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
-import { DATE_FORMS, readDay, readFlag } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
+import { DATE_FORMS, readDay, readOutput, shapeOutput } from '../../values/values';
+import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import type { OperationModule } from '../contract';
 
@@ -73,25 +73,26 @@ function typeOf(discount: IDataObject): string | null {
  * of the whole catalogue.
  */
 const simplifyDiscountsIfAsked: Shaping = async function (items) {
-	if (!readFlag(this, 'simplify', 'Simplify', this.getNode().typeVersion >= 3)) return items;
+	const output = readOutput(this, this.getNode().typeVersion >= 3);
+	if (output.mode === 'raw') return items;
 	const now = new Date();
-	return items.map(({ json }) => {
-		const state = discountState(json, now);
-		return {
-			json: {
-				discountId: json.discountId ?? null,
-				productId: json.merchantInventoryId ?? null,
-				productName: isBlank(json.productName) ? null : json.productName,
-				price: decodedNumber(json.discountPrice),
-				currency: isBlank(json.discountPriceCurrency) ? DEFAULT_CURRENCY : json.discountPriceCurrency,
-				type: typeOf(json),
-				dateFrom: listedDay(json.dateFrom),
-				dateTo: listedDay(json.dateTo),
-				state: state === undefined ? null : STATE_NAMES[state],
-			},
-		};
-	});
+	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now)) }));
 };
+
+function simplifyDiscount(json: IDataObject, now: Date): IDataObject {
+	const state = discountState(json, now);
+	return {
+		discountId: json.discountId ?? null,
+		productId: json.merchantInventoryId ?? null,
+		productName: isBlank(json.productName) ? null : json.productName,
+		price: decodedNumber(json.discountPrice),
+		currency: isBlank(json.discountPriceCurrency) ? DEFAULT_CURRENCY : json.discountPriceCurrency,
+		type: typeOf(json),
+		dateFrom: listedDay(json.dateFrom),
+		dateTo: listedDay(json.dateTo),
+		state: state === undefined ? null : STATE_NAMES[state],
+	};
+}
 
 const SIMPLIFY_DESCRIPTION =
 	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency, type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
@@ -116,9 +117,9 @@ export const operation: OperationModule = {
 		dayField('Date From', 'dateFrom', `First day of the range; empty: today (UTC). Accepts ${DATE_FORMS}.`),
 		dayField('Date To', 'dateTo', `Last day of the range; empty: ${DEFAULT_RANGE_DAYS} days after Date From. Accepts ${DATE_FORMS}.`),
 		...returnAllAndLimit(),
-		// On as on every Get Many for a node created now (version 3, not yet released); saved nodes of
-		// versions 1 and 2 keep the service's fields (docs/versioning.md).
-		{ ...simplifyField(SIMPLIFY_DESCRIPTION), displayOptions: { show: { '@version': [3] } } },
+		// On as on every Get Many for a node created now (version 3 on; Output from version 4); saved
+		// nodes of versions 1 and 2 keep the service's fields (docs/versioning.md).
+		...outputFields(SIMPLIFY_DESCRIPTION, [3]),
 		{ ...simplifyField(SIMPLIFY_DESCRIPTION), default: false, displayOptions: { show: { '@version': [1, 2] } } },
 	]),
 };

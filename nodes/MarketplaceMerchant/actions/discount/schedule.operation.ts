@@ -8,6 +8,7 @@ import { requiredPriceField } from '../products/fields';
 import { productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
 import type { BulkEntry } from '../bulk/entries';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
+import type { OperationModule } from '../contract';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
 type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number };
@@ -83,7 +84,7 @@ function checkSchedule(entry: BulkEntry<CheckedSchedule>): CheckedSchedule {
 
 const rowFields: INodeProperties[] = Object.values(FIELDS).map(({ field }) => field);
 
-export const operation = bulkDiscountOperation<CheckedSchedule>({
+const bulkModule = bulkDiscountOperation<CheckedSchedule>({
 	option: {
 		name: 'Schedule',
 		value: 'schedule',
@@ -105,3 +106,8 @@ export const operation = bulkDiscountOperation<CheckedSchedule>({
 	resolve: resolveEntryProducts,
 	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
 });
+
+export const operation: OperationModule = {
+	...bulkModule,
+	tool: { agents: 'schedule one discount per call (one input item: the product, its price and dates), never a list; look the product and its price up first, and tell the user what was scheduled' },
+};

@@ -25,6 +25,7 @@ import {
 	typeByRules,
 	type DiscountType,
 } from './shared';
+import type { OperationModule } from '../contract';
 
 const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountType'] as const;
 type Change = (typeof CHANGES)[number];
@@ -256,7 +257,7 @@ const rowFields: INodeProperties[] = Object.values(FIELDS).map(({ field }) => fi
 
 const ROW_LABELS = panelLabels(rowFields);
 
-export const operation = bulkDiscountOperation<CheckedUpdate>({
+const bulkModule = bulkDiscountOperation<CheckedUpdate>({
 	option: {
 		name: 'Update',
 		value: 'update',
@@ -285,3 +286,8 @@ export const operation = bulkDiscountOperation<CheckedUpdate>({
 		return typeof id === 'object' && id !== null ? (id as IDataObject).value : id;
 	},
 });
+
+export const operation: OperationModule = {
+	...bulkModule,
+	tool: { keepOut: 'it changes many discounts from one list at once; a misread entry moves prices with nobody to check it first' },
+};

@@ -13,7 +13,7 @@ import { splitDateRange, type PaginationFunction } from '../../transport/batches
 import { type Shaping } from '../../answers/read';
 import { PerRunGathering } from '../../transport/perRun';
 import { isPlainObject } from '../../values/labels';
-import { readList, toList } from '../../values/values';
+import { readList, toList, readFlag } from '../../values/values';
 import { optionsCollection } from '../common';
 import { DOCUMENTS, documentIdOfAny, invoicedDateOfAny, invoiceNumberOf, type DocumentKind } from '../../families/documents/documents';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
@@ -21,7 +21,6 @@ import { SUBORDER_IDS_LABEL, flattenDocumentLinks, suborderGroups, withDatesIfRe
 import { downloadDocumentPdfs } from '../../families/documents/pdfs';
 import { addRangeAndType, addType, datesNarrowSuborders, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
-import { readFlag } from '../../values/values';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 

@@ -9,9 +9,9 @@ import { LIMITS } from '../../transport/endpoints';
 import { asNodeError } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendSettingsOf, type RequestData } from '../../transport/send';
-import { optionsCollection, returnAllAndLimit, simplifyField } from '../common';
+import { optionsCollection, returnAllAndLimit, outputFields } from '../common';
 import { invalidInput } from '../../values/labels';
-import { readFlag, readSimplify } from '../../values/values';
+import { readFlag, readOutput, shapeOutput } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../families/documents/documents';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
@@ -54,8 +54,9 @@ function fetchDocuments(kind: DocumentKind): PaginationFunction {
 			limited: true,
 		});
 		const documents = await inWindows.call(this, requestData);
-		const simplify = readSimplify(this);
-		const items = simplify ? documents.map((item) => ({ ...item, json: simplifyDocument(item.json, kind) })) : documents;
+		const output = readOutput(this);
+		const simplify = (json: IDataObject) => simplifyDocument(json, kind);
+		const items = output.mode === 'raw' ? documents : documents.map((item) => ({ ...item, json: shapeOutput(output, item.json, simplify) }));
 		if (readFlag(this, 'options.downloadPdfs', 'Options › Download PDFs', false)) {
 			const listed = documents.map((item, index) => ({ document: item.json, item: items[index] }));
 			await attachListedPdfs(this, kind, requestData, listed);
@@ -113,7 +114,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
 		...rangeAndTypeFields(kind, `Which ${label}s to return`),
 		...returnAllAndLimit(),
-		simplifyField(
+		...outputFields(
 			`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
 		),
 		optionsCollection([

@@ -28,7 +28,7 @@ import { readOrder } from '../../families/orders';
 import { ItemContext } from '../bulk/entries';
 import { textField } from '../common';
 import { DEFAULT_WAREHOUSE, WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
-import { outcomeUnknownText, uncertainOutcome } from '../orders/outcomes';
+import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
 import { LABELS, byOrder, linesOf, linesText, planOrder, readAsk, totalsOf, type ConfirmAsk, type OrderPlan } from './confirmLines';
 

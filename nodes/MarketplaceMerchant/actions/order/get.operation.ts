@@ -10,7 +10,7 @@ import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
 import type { OperationModule } from '../contract';
 import { ORDER_READS, readingOrders } from '../orders/shared';
-import { orderSimplifyField } from './getMany.operation';
+import { orderOutputFields } from './getMany.operation';
 
 export const operation: OperationModule = {
 	option: {
@@ -36,6 +36,6 @@ export const operation: OperationModule = {
 	},
 	fields: updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, [
 		textField('Order ID', 'orderId', 'The ID of the order, e.g. from Get Many or the trigger', { required: true, placeholder: 'e.g. HPGUJ-1SQQI' }),
-		orderSimplifyField,
+		...orderOutputFields,
 	]),
 };

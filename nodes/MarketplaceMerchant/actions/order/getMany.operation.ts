@@ -7,12 +7,12 @@ import { PATHS } from '../../transport/endpoints';
 import { listOrders, simplifyOrder, type OrderFilter } from '../../families/orders';
 import { fieldPath } from '../../values/labels';
 import { DATE_FORMS } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, simplifyField } from '../common';
+import { pacedRouting, returnAllAndLimit, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { ORDER_READS, readOption, readTimeRange, readingOrders } from '../orders/shared';
 
 
-export const orderSimplifyField = simplifyField(
+export const orderOutputFields = outputFields(
 	'Whether to return a flat summary of each order (ID, created, total, currency, payment methods as a list, buyer, number of items, and per line the merchant inventory ID, product ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price, total and warehouse) instead of the full order',
 );
 
@@ -44,7 +44,7 @@ const fields: INodeProperties[] = [
 			{ displayName: 'Created To', name: 'createdTo', type: 'dateTime', default: '', description: `Only orders created at or before this time (a day alone: up to its end): ${DATE_FORMS}` },
 		],
 	},
-	orderSimplifyField,
+	...orderOutputFields,
 ];
 
 export const operation: OperationModule = {

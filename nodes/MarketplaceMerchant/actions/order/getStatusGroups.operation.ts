@@ -4,14 +4,15 @@ import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 import { ANSWERS } from '../../answers/schemas';
 import type { Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
-import { readSimplify } from '../../values/values';
-import { pacedRouting, simplifyField } from '../common';
+import { pacedRouting, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { ORDER_READS } from '../orders/shared';
+import { readOutput, shapeOutput } from '../../values/values';
 
 /** Simplify: one item per status with its group and subgroup, to look a status up or join on it. */
 const onePerStatusIfAsked: Shaping = async function (items) {
-	if (!readSimplify(this)) return items;
+	const output = readOutput(this);
+	if (output.mode !== 'simplified') return items.map(({ json }) => ({ json: shapeOutput(output, json, (raw) => raw) }));
 	return items.flatMap(({ json }) =>
 		((json.subGroups ?? []) as IDataObject[]).flatMap((subGroup) =>
 			((subGroup.statuses ?? []) as unknown[]).map((status) => ({ json: { status: status as string, subGroup: subGroup.subGroup ?? null, group: json.group ?? null } })),
@@ -33,6 +34,6 @@ export const operation: OperationModule = {
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['order'], operation: ['getStatusGroups'] } }, [
-		simplifyField('Whether to return one item per status with its group and subgroup instead of one item per group with its subgroups'),
+		...outputFields('Whether to return one item per status with its group and subgroup instead of one item per group with its subgroups'),
 	]),
 };

@@ -15,7 +15,7 @@ import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { SHIPMENT_ONLY_STATUSES } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { DAY_MS } from '../../values/dates';
-import { isBareDay, readDate, readSimplify } from '../../values/values';
+import { isBareDay, readDate, readOutput, shapeOutput } from '../../values/values';
 
 /** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
 export const ORDER_READS: Route = { group: 'orders', idempotent: true };
@@ -36,8 +36,8 @@ export function readingOrders(
 		} catch (error) {
 			throw asNodeError(this.getNode(), error);
 		}
-		const simplified = readSimplify(this);
-		return entries.map((entry): INodeExecutionData => ({ json: simplified ? simplify(entry) : entry }));
+		const output = readOutput(this);
+		return entries.map((entry): INodeExecutionData => ({ json: shapeOutput(output, entry, simplify) }));
 	};
 }
 

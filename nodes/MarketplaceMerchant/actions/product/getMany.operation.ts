@@ -11,12 +11,11 @@ import {
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { ANSWERS, type AnswerSchema } from '../../answers/schemas';
-import { pageThrough } from '../../transport/batches';
-import type { Shaping } from '../../answers/read';
+import { pageThrough, type PaginationFunction } from '../../transport/batches';
 import { formatYearMonthDay } from '../../values/dates';
 import { fieldPath, invalidInput, isBlank, type ValueContext } from '../../values/labels';
-import { DATE_FORMS, readChoice, readDay, readEan, readList, readSimplify, readText } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
+import { DATE_FORMS, readChoice, readDay, readEan, readList, readOutput, readText, shapeOutput } from '../../values/values';
+import { outputFields, pacedRouting, returnAllAndLimit, textField } from '../common';
 import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
 
@@ -80,15 +79,19 @@ const SIMPLIFIED_FIELDS = [
  */
 const SIMPLIFIED_NEWER_FIELDS = ['status', 'groupId', 'packageHeightValue', 'packageWidthValue', 'packageLengthValue', 'packageDimensionUnit'] as const;
 
-const simplifyProductsIfAsked: Shaping = async function (items) {
-	if (!readSimplify(this)) return items;
-	return items.map(({ json }) => {
-		const simplified: IDataObject = {};
-		for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
-		for (const field of SIMPLIFIED_NEWER_FIELDS) if (json[field] !== undefined) simplified[field] = json[field];
-		return { json: simplified };
-	});
-};
+function simplifyProduct(json: IDataObject): IDataObject {
+	const simplified: IDataObject = {};
+	for (const field of SIMPLIFIED_FIELDS) simplified[field] = field === 'brand' ? brandNameOf(json.brand) ?? null : json[field] ?? null;
+	for (const field of SIMPLIFIED_NEWER_FIELDS) if (json[field] !== undefined) simplified[field] = json[field];
+	return simplified;
+}
+
+/** Output, applied once the pages are read: the Status filter needs each product's status whatever the output keeps. */
+function shapeProductsAsAsked(ctx: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+	const output = readOutput(ctx);
+	if (output.mode === 'raw') return items;
+	return items.map(({ json }) => ({ json: shapeOutput(output, json, simplifyProduct) }));
+}
 
 /** The statuses of the current pages (only PUBLISHED is visible to customers). */
 const PRODUCT_STATUSES = ['PUBLISHED', 'READY_FOR_PUBLISH', 'SOLD_OUT', 'UNPUBLISHED', 'UNPUBLISHED_OOS'] as const;
@@ -141,9 +144,9 @@ type ListRequest = {
 	pageSize: number;
 	/** A filter the service cannot apply, applied to each answer's items (pageThrough's `keepOf`). */
 	keepOf?: Parameters<typeof pageThrough>[1];
-	/** The answer's schema and what the operation makes of its items (pacedRouting). */
+	/** The answer's schema (pacedRouting), and what the operation makes of the items of all pages. */
 	answer: AnswerSchema;
-	shape?: Shaping[];
+	shape?: (ctx: IExecutePaginationFunctions, items: INodeExecutionData[]) => INodeExecutionData[];
 	/** Filters whose query parameters differ on this route. */
 	filterQueries?: Partial<Record<string, FilterQuery>>;
 };
@@ -155,9 +158,13 @@ export function productListOperation(
 	filters: INodeProperties[],
 	more: INodeProperties[] = [],
 ): OperationModule {
-	const strategy = pageThrough(pageSize, keepOf);
+	const pages = pageThrough(pageSize, keepOf);
+	const strategy: PaginationFunction = async function (requestData) {
+		const items = await pages.call(this, requestData);
+		return shape ? shape(this, items) : items;
+	};
 	const preSend = [productFilters(filterQueries)];
-	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend, strategy, answer, shape });
+	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend, strategy, answer });
 	return {
 		option: { ...option, routing },
 		fields: updateDisplayOptions({ show: { resource: ['product'], operation: [String(option.value)] } }, [
@@ -176,16 +183,14 @@ export const operation = productListOperation(
 		description:
 			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, changed since a day, or in some statuses (e.g. Unpublished, to publish them). One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
 	},
-	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: [simplifyProductsIfAsked], keepOf: statusKeeper },
+	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: shapeProductsAsAsked, keepOf: statusKeeper },
 	[
 		textField('EAN', 'ean', 'Only the product with this EAN (8 to 14 digits)', { placeholder: 'e.g. 8600000000017' }),
 		modifiedAfterFilter,
 		textField('Search', 'search', 'Text to look for in the name, SKU and EAN'),
 		statusFilter,
 	],
-	[
-		simplifyField(
-			'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type; status, group ID and package dimensions where the service sends them) instead of the full product',
-		),
-	],
+	outputFields(
+		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type; status, group ID and package dimensions where the service sends them) instead of the full product',
+	),
 );

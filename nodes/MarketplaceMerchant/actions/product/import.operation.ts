@@ -289,9 +289,10 @@ const IMPORT: BulkOperation<CheckedImport> = {
 /** Version 3's bulk fields: Input Mode (One Item per Product by default), the inputs, Invalid Entries. */
 const bulkFields = bulkInputFields(BULK_INPUT)
 	.filter((field) => !(field.name === 'inputMode' && field.default !== 'items'))
-	.map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, '@version': [3] } } }));
+	.map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, '@version': [3, 4] } } }));
 
 export const operation: OperationModule = {
+	tool: { keepOut: 'it creates or links many products from one list, and the service applies it later (a progress id); run it in a workflow from a checked source' },
 	option: {
 		name: 'Import',
 		value: 'import',
@@ -302,7 +303,7 @@ export const operation: OperationModule = {
 	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['import'] } }, [
 		...legacyImportFields,
 		...bulkFields,
-		{ ...optionsCollection([NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION]), displayOptions: { show: { '@version': [3] } } },
+		{ ...optionsCollection([NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION]), displayOptions: { show: { '@version': [3, 4] } } },
 	]),
 	run: async function (this: IExecuteFunctions) {
 		return await runBulkOperation(this, IMPORT);

@@ -20,7 +20,8 @@ import {
 import { ANSWERS } from '../../answers/schemas';
 import { decodeAnswer } from '../../answers/read';
 import { LIMITS, PATHS } from '../../transport/endpoints';
-import { appliedUnknownWords, asNodeError, firstOf, isTimeout, joinSentences, mayHaveBeenApplied, statusOf } from '../../transport/errors';
+import { asNodeError, firstOf, joinSentences } from '../../transport/errors';
+import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/send';
 import { readId } from '../../values/numbers';
 import { readList } from '../../values/values';
@@ -58,19 +59,14 @@ function readProductIds(ctx: ItemContext): number[] {
 /** A request's outcome, for the items whose IDs it carried. */
 type Outcome = { ok: true; progressId: string | null } | { ok: false; error: NodeApiError | NodeOperationError };
 
-/** A failure after the request went out: the IDs' status is the only way to know what happened. */
+/** A failure after the request went out: the IDs' status is the only way to know what happened (transport/outcomes.ts). */
 function failureOf(exec: IExecuteFunctions, action: Action, ids: number[], error: unknown): NodeApiError | NodeOperationError {
+	const failure = uncertainOutcome(error);
 	const nodeError = asNodeError(exec.getNode(), error);
-	if (!mayHaveBeenApplied(error)) return nodeError;
-	const check = `check the status of product${ids.length === 1 ? '' : 's'} ${firstOf(ids.map(String), 10)} (Product › Get Many, Filters › Status)`;
-	const status = statusOf(error);
-	const outcome =
-		status !== undefined
-			? `The service answered HTTP ${status} once the request was sent.`
-			: isTimeout(error)
-				? 'No answer came within the timeout once the request was sent.'
-				: 'The connection ended before an answer came.';
-	const words = appliedUnknownWords(`The ${action} request`, outcome, check);
+	if (failure === undefined) return nodeError;
+	const products = `product${ids.length === 1 ? '' : 's'} ${firstOf(ids.map(String), 10)}`;
+	const seen = `The service applies ${action === 'publish' ? 'publishing' : 'unpublishing'} later, so its outcome shows only in the products' status.`;
+	const words = outcomeUnknownText(`the ${action} request`, failure, seen, `Check the status of ${products} (Product › Get Many, Filters › Status) before running it again.`);
 	nodeError.message = words.message;
 	nodeError.description = joinSentences(words.description, typeof nodeError.description === 'string' ? nodeError.description : '');
 	return nodeError;

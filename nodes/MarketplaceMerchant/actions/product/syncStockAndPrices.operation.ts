@@ -367,4 +367,9 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 
 const FIELD_LABELS = panelLabels(syncStockAndPricesFields);
 
-export const operation: OperationModule = { option: syncStockAndPricesOperation, fields: syncStockAndPricesFields, run: syncStockAndPricesRun };
+export const operation: OperationModule = {
+	option: syncStockAndPricesOperation,
+	fields: syncStockAndPricesFields,
+	run: syncStockAndPricesRun,
+	tool: { keepOut: 'it changes the stock and prices of many products from one list, and can set products the list leaves out to 0; a list a model writes is checked by nobody. Run it in a workflow, with Dry Run and the price guard' },
+};

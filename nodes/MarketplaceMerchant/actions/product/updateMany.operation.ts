@@ -10,6 +10,7 @@ import { NUMBER_FORMAT_OPTION } from '../common';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
 import { productLocatorField, productNamedBy, resolveEntryProducts } from '../products/locator';
 import { buildProductUpdate, UPDATE_FIELD_NAMES, updateFieldsCollection, type CheckedProductUpdate } from '../products/update';
+import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;
 
@@ -51,7 +52,7 @@ export const PRODUCT_BULK_UPDATE: BulkRequests = {
 	pairResults: pairProductResults,
 };
 
-export const operation = bulkOperationModule<CheckedProductUpdate>(
+const bulkModule = bulkOperationModule<CheckedProductUpdate>(
 	'product',
 	{
 		name: 'Update Many',
@@ -75,3 +76,8 @@ export const operation = bulkOperationModule<CheckedProductUpdate>(
 		options: [NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION],
 	},
 );
+
+export const operation: OperationModule = {
+	...bulkModule,
+	tool: { keepOut: 'it changes many products from one list a model would write, with nobody to check it first; for one product use Product Update' },
+};

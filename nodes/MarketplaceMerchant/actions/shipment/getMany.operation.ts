@@ -11,7 +11,7 @@ import { sendSettingsOf } from '../../transport/send';
 import { listShipments, simplifyShipment, type ShipmentFilter } from '../../families/orders';
 import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
 import { DATE_FORMS, readText, toList } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, simplifyField, textField } from '../common';
+import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
 
@@ -100,7 +100,7 @@ const fields: INodeProperties[] = [
 			},
 		],
 	},
-	simplifyField(
+	...outputFields(
 		'Whether to return a flat summary of each shipment (suborder and order IDs, status and subgroup, created, warehouse, carrier, total, quantities, and per line the merchant inventory ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price and total) instead of the full shipment',
 	),
 ];

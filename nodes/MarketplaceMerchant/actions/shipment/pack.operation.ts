@@ -27,7 +27,7 @@ import { fieldPath, invalidInput, isBlank, listEntry, readParameter, type Parame
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
-import { outcomeUnknownText, uncertainOutcome } from '../orders/outcomes';
+import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
 
 const RESOURCE = 'shipment';

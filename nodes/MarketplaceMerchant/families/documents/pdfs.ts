@@ -5,11 +5,10 @@
 import type { BinaryHelperFunctions, INodeExecutionData, IDataObject } from 'n8n-workflow';
 
 import { downloadPresigned, type DownloadContext } from '../../transport/send';
-import { nodeError, statusOf } from '../../transport/errors';
+import { nodeError, statusOf, downloadFailureDescription } from '../../transport/errors';
 import type { ReadEndpoint } from '../read';
 import { DOCUMENTS, invoiceNumberOf, type DocumentKind } from './documents';
 import { linkOfDocument, linksAsker, linksOfDocuments, type DocumentLink, type LinkSelection } from './links';
-import { downloadFailureDescription } from '../../transport/errors';
 
 type PdfContext = DownloadContext & { helpers: Pick<BinaryHelperFunctions, 'prepareBinaryData'> };
 

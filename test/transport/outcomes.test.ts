@@ -1,9 +1,12 @@
 /**
- * Whether a write's failure may have left it applied (actions/orders/outcomes.ts), as the errors of
+ * Whether a write's failure may have left it applied (transport/outcomes.ts), as the errors of
  * n8n's request helpers carry it: a status, or a network code. The engine tests of Confirm and Pack
- * (test/actions/order/confirm.test.ts, test/actions/shipment/pack.test.ts) drive it against the sandbox.
+ * (test/actions/order/confirm.test.ts, test/actions/shipment/pack.test.ts, test/actions/product/publish.test.ts) drive it against the sandbox.
  */
-import { outcomeUnknownText, uncertainOutcome } from '../../../nodes/MarketplaceMerchant/actions/orders/outcomes';
+import { NodeApiError, UserError, type INode } from 'n8n-workflow';
+
+import { asNodeError } from '../../nodes/MarketplaceMerchant/transport/errors';
+import { markedNotSent, outcomeUnknownText, uncertainOutcome } from '../../nodes/MarketplaceMerchant/transport/outcomes';
 
 describe('uncertainOutcome', () => {
 	it.each([
@@ -23,6 +26,16 @@ describe('uncertainOutcome', () => {
 		['an unknown host', { code: 'ENOTFOUND' }],
 	])('%s was not applied', (_, error) => {
 		expect(uncertainOutcome(error)).toBeUndefined();
+	});
+
+	it('a request whose token could not be had never went out, also once n8n wrapped the error and the node made it safe', () => {
+		const node = { name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+		const tokenFailure = markedNotSent(new UserError('The token request failed (HTTP 400)'));
+		const wrapped = new NodeApiError(node, tokenFailure as never);
+		expect(uncertainOutcome(wrapped)).toBeUndefined();
+		expect(uncertainOutcome(asNodeError(node, wrapped))).toBeUndefined();
+		// Without the mark, an error of no status and no code may come from an answer that could not be read.
+		expect(uncertainOutcome(new NodeApiError(node, new UserError('The token request failed (HTTP 400)') as never))).toBe('the answer could not be read');
 	});
 
 	it('words an unknown outcome: what happened, what was seen, not sent again, what to check', () => {
