@@ -42,7 +42,7 @@ const ORDERS = 200;
 const INVOICES = 100;
 const TIME_TARGET = 1.1;
 /** The node as the node creator adds it today. */
-const NODE_VERSION = 3;
+const NODE_VERSION = 4;
 
 /** How many of `total` arrive in round `round` of ROUNDS, spread evenly. */
 function arrivingIn(round: number, total: number): number {
