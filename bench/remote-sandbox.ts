@@ -9,7 +9,18 @@ import type { ChildProcess } from 'node:child_process';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { paceNodeAs } from '../sandbox/nodePacing';
-import { scaleOf, type FaultSpec, type RateLimitConfig, type RequestLogEntry, type RouteKey, type SandboxOptions, type SandboxVariants } from '../sandbox';
+import {
+	scaleOf,
+	type AddOrdersOptions,
+	type FaultSpec,
+	type OrderRecord,
+	type RateLimitConfig,
+	type RequestLogEntry,
+	type RouteKey,
+	type SandboxOptions,
+	type SandboxVariants,
+	type ShipmentRecord,
+} from '../sandbox';
 import { resultOf, startScript, stopChild } from './processes';
 
 export interface BenchClient {
@@ -104,6 +115,21 @@ export class RemoteSandbox {
 	/** Changes made on the platform's side (sales): stock down by `sold` or set to `stockLevel`, modified now. */
 	async recordProductChanges(changes: Array<{ id: number; sold?: number; stockLevel?: number }>): Promise<void> {
 		await this.control('POST', 'product-changes', changes);
+	}
+
+	/** New orders For Confirmation (`POST /__sandbox/orders`), created now unless `createdDate` says otherwise; answers their records. */
+	async addOrders(count = 1, options: AddOrdersOptions = {}): Promise<OrderRecord[]> {
+		return (await this.control('POST', 'orders', { count, ...options })) as OrderRecord[];
+	}
+
+	/** A shipment one step along the usual path (the carrier's next step), or to `to` (any status by name); answers the shipment. */
+	async advanceShipment(suborderId: string, to?: string): Promise<ShipmentRecord> {
+		return (await this.control('POST', `shipments/${encodeURIComponent(suborderId)}/advance`, to === undefined ? {} : { to })) as ShipmentRecord;
+	}
+
+	/** A collection of the sandbox's state (`orders`, `shipments`, `publications`, `products`, …): `GET /__sandbox/state/<collection>`. */
+	async state<T>(collection: string): Promise<T[]> {
+		return (await this.control('GET', `state/${collection}`)) as T[];
 	}
 
 	/** Sets the sandbox clock (modification times of product changes follow it). */

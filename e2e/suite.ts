@@ -48,6 +48,18 @@ import { checkWriteResults } from './write-checks';
 import { checkKilograms } from './kilograms-checks';
 import { checkImportShapes, importPlaceholders } from './import-checks';
 import { checkInvoicePdfsOfMonth } from './documents-checks';
+import {
+	checkOrderFlow,
+	checkOrdersReturnAll,
+	checkOrderTriggerAcrossRestart,
+	checkPackNotTwice,
+	importOrderChecks,
+	ORDER_WORKFLOWS,
+	preparePack,
+	startOrderSandbox,
+	type OrderContext,
+	type PackPlan,
+} from './order-checks';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -797,6 +809,10 @@ async function main(): Promise<void> {
 	let cancelDiscountId = '';
 	let packPlaceholders: Record<string, string> = {};
 	const packDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-pack-'));
+	// Issue 31: the order checks' own sandbox (in its own process) and the folder the order flow saves labels to.
+	const labelsDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-labels-'));
+	let orders: OrderContext | undefined;
+	let packPlan: PackPlan | undefined;
 	try {
 		const ready = await check('setup: n8n installed, package built, packed and installed, sandbox up', async () => {
 			installation = await installN8n();
@@ -834,6 +850,12 @@ async function main(): Promise<void> {
 			return `${files.length} workflows`;
 		});
 		if (!imported) return;
+		await check('import: the order checks\' credential and workflows, their sandbox with two confirmed orders to pack', async () => {
+			orders = await startOrderSandbox(labelsDir);
+			packPlan = await preparePack(orders);
+			await importOrderChecks(installation!, userFolder!, orders, packPlan);
+			return orders.sandbox.url;
+		});
 
 		await checkReadOperations(installation, userFolder, sandbox);
 		await checkWriteOperations(installation, userFolder, sandbox);
@@ -855,11 +877,17 @@ async function main(): Promise<void> {
 		await checkRowsAtScale(installation, userFolder);
 		agentModel = await checkAiAgent(installation, userFolder, sandbox);
 		await checkAskYourShop(installation, userFolder, sandbox);
+		if (orders && packPlan) {
+			await checkOrdersReturnAll(installation, userFolder, orders);
+			await checkPackNotTwice(installation, userFolder, orders, packPlan);
+		}
 
 		let session: N8nOwnerSession | undefined;
 		let api: N8nPublicApi | undefined;
+		// The order flow saves labels: n8n 2.x lets nodes write only to the folders allowed here.
+		const n8nEnv = { N8N_RESTRICT_FILE_ACCESS_TO: labelsDir };
 		const started = await check('n8n starts with the package loaded; owner login and API key', async () => {
-			n8n = await startN8n({ installation: installation!, userFolder: userFolder! });
+			n8n = await startN8n({ installation: installation!, userFolder: userFolder!, env: n8nEnv });
 			session = await N8nOwnerSession.login(n8n.baseUrl, n8n.owner!);
 			api = new N8nPublicApi(n8n.baseUrl, await session.createApiKey());
 			return n8n.baseUrl;
@@ -868,7 +896,9 @@ async function main(): Promise<void> {
 		if (installation.line[0] === 2 && installation.line[1] === 0) {
 			const publicApi = api;
 			await check('n8n 2.0: the workflows to activate saved as a new version over the public API (its import records none to activate)', async () => {
-				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger, STREAMING_WORKFLOW_ID]) await publicApi.saveAsNewVersion(workflowId);
+				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger, STREAMING_WORKFLOW_ID, ORDER_WORKFLOWS.flow, ORDER_WORKFLOWS.trigger]) {
+					await publicApi.saveAsNewVersion(workflowId);
+				}
 			});
 		}
 		await checkListedTypes(session);
@@ -886,8 +916,20 @@ async function main(): Promise<void> {
 		sandbox.clearLog();
 		await checkProductTrigger(api, sandbox);
 		await checkProductTriggerDocumentedFilter(api, sandbox);
+		if (orders) {
+			await checkOrderFlow(api, orders);
+			// Last: it restarts n8n (the same user folder and database) between the trigger's polls.
+			await checkOrderTriggerAcrossRestart(api, orders, async () => {
+				await n8n?.stop();
+				n8n = await startN8n({ installation: installation!, userFolder: userFolder!, env: n8nEnv });
+				const restarted = await N8nOwnerSession.login(n8n.baseUrl, n8n.owner!);
+				return new N8nPublicApi(n8n.baseUrl, await restarted.createApiKey('e2e after restart'));
+			});
+		}
 	} finally {
 		await n8n?.stop();
+		await orders?.sandbox.close();
+		await rm(labelsDir, { recursive: true, force: true });
 		await agentModel?.close();
 		await sandbox?.close();
 		if (userFolder && !process.env.E2E_KEEP_USER_FOLDER) await removeUserFolder(userFolder);

@@ -40,6 +40,8 @@ const EXAMPLES_DIR = path.join(__dirname, '..', 'examples');
 export const DEV_CREDENTIAL = { id: 'devMarketplace01', name: 'Marketplace Sandbox', type: 'marketplaceMerchantApi' };
 /** Where the invoice archive example writes; n8n 2.x only lets nodes touch files in allowed folders. */
 const ARCHIVE_DIR = '/tmp/marketplace-invoice-archive';
+/** Where the order flow example saves the labels (examples/order-flow.json), as for a label printer's folder. */
+export const LABELS_DIR = '/tmp/marketplace-labels';
 /** Where the CSV sync example reads its export (examples/stock-price-sync.json). */
 export const FILES_DIR = '/tmp/marketplace-merchant-files';
 
@@ -126,6 +128,7 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 		const userFolder = path.join(path.dirname(installation.dir), 'dev-user-folder');
 		await mkdir(userFolder, { recursive: true });
 		await mkdir(ARCHIVE_DIR, { recursive: true });
+		await mkdir(LABELS_DIR, { recursive: true });
 
 		sandbox = await startSandbox({ port: await preferredOrFreePort(Number(process.env.SANDBOX_PORT ?? 4010)) });
 		console.log(`sandbox API at ${sandbox.url} (controls under ${sandbox.url}/__sandbox/)`);
@@ -152,11 +155,11 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 			userFolder,
 			ports: { port, brokerPort: BROKER_PORT },
 			// n8n takes several folders separated by ';'.
-			env: { N8N_RESTRICT_FILE_ACCESS_TO: `${ARCHIVE_DIR};${FILES_DIR}` },
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: `${ARCHIVE_DIR};${FILES_DIR};${LABELS_DIR}` },
 		});
 		console.log(`\nn8n ${installation.version} at ${server.baseUrl} (task broker on port ${BROKER_PORT})`);
 		console.log(`login: ${E2E_OWNER.email} / ${E2E_OWNER.password} (local test-only account)`);
-		console.log(`credential "${DEV_CREDENTIAL.name}" points at the sandbox; the invoice archive example writes to ${ARCHIVE_DIR}, the CSV sync example reads ${FILES_DIR}/stock.csv`);
+		console.log(`credential "${DEV_CREDENTIAL.name}" points at the sandbox; the invoice archive example writes to ${ARCHIVE_DIR}, the CSV sync example reads ${FILES_DIR}/stock.csv, the order flow example saves labels to ${LABELS_DIR}`);
 		const running = sandbox;
 		return {
 			sandbox: running,

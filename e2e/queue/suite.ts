@@ -22,10 +22,11 @@ import { RemoteSandbox } from '../../bench/remote-sandbox';
 import type { Product, RequestLogEntry } from '../../sandbox';
 import { check, invoiceIdOf, nodeOutput, reportChecks, seconds, waitFor, type Json } from '../checks';
 import { installCommunityPackage, packPackage } from '../community-package';
-import { createUserFolder, importCredentials, importWorkflows, installN8n, removeUserFolder, type N8nInstallation } from '../n8n';
+import { createUserFolder, importCredentials, importWorkflows, installN8n, removeUserFolder, startN8n, type N8nInstallation } from '../n8n';
 import { N8nOwnerSession, N8nPublicApi, type PublicApiExecution } from '../n8n-api';
 import { assertOneBatch, assertPaired, ROWS_CATALOGUE, ROWS_CREDENTIAL, ROWS_IN_CSV, ROWS_WORKFLOWS, rowsCsv, rowsWorkflow, syncRun } from '../rows-checks';
 import { checkTrigger } from '../trigger-checks';
+import { checkOrderFlow, checkOrderTriggerAcrossRestart, importOrderChecks, preparePack, startOrderSandbox, ORDER_WORKFLOWS, type OrderContext } from '../order-checks';
 import { checkWriteResults } from '../write-checks';
 import { executionsByWorker, startQueueCluster, startQueueServices, Teardown, workerOf, type QueueCluster, type QueueServices } from './cluster';
 import { ensureServicePackages } from './services';
@@ -106,6 +107,9 @@ interface Context {
 	api: N8nPublicApi;
 	/** The rows check's own sandbox (50,000 products) and the folder n8n may read its CSV from. */
 	rows: { sandbox: RemoteSandbox; filesDir: string };
+	/** Issue 31: the order checks' sandbox and the folder the order flow saves labels to (e2e/order-checks.ts). */
+	orders: OrderContext;
+	teardown: Teardown;
 }
 
 const UNFINISHED = new Set(['new', 'running', 'waiting']);
@@ -401,6 +405,7 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 	let installation: N8nInstallation | undefined;
 	let sandbox: RemoteSandbox | undefined;
 	let rows: Context['rows'] | undefined;
+	let orders: OrderContext | undefined;
 	const ready = await check('setup: n8n installed, package built, packed and installed, sandboxes up in their own processes', async () => {
 		installation = await installN8n();
 		const tarball = process.env.E2E_TARBALL ? path.resolve(process.env.E2E_TARBALL) : await packPackage(installation, REPO_DIR, packDir);
@@ -413,12 +418,19 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 		teardown.add('rows sandbox', async () => await rowsSandbox.close());
 		const filesDir = await mkdtemp(path.join(tmpdir(), 'n8n-queue-rows-'));
 		teardown.add('rows files', async () => await rm(filesDir, { recursive: true, force: true }));
-		queueServices.env.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
+		// The order flow saves labels on whichever worker runs it; n8n takes several folders separated by ';'.
+		const labelsDir = await mkdtemp(path.join(tmpdir(), 'n8n-queue-labels-'));
+		teardown.add('labels folder', async () => await rm(labelsDir, { recursive: true, force: true }));
+		queueServices.env.N8N_RESTRICT_FILE_ACCESS_TO = `${filesDir};${labelsDir}`;
 		rows = { sandbox: rowsSandbox, filesDir };
+		const orderContext = await startOrderSandbox(labelsDir);
+		teardown.add('orders sandbox', async () => await orderContext.sandbox.close());
+		orders = orderContext;
 		return `n8n ${installation.version}, ${installed.name}@${installed.version}, sandbox ${started.url}, rows sandbox ${rowsSandbox.url}`;
 	});
-	if (!ready || !installation || !sandbox || !rows) return undefined;
+	if (!ready || !installation || !sandbox || !rows || !orders) return undefined;
 	const rowsContext = rows;
+	const orderContext = orders;
 	const n8n = installation;
 	const remote = sandbox;
 
@@ -433,7 +445,8 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 		await importCredentials(n8n, userFolder, credentials, options);
 		const workflows = await queueWorkflows(rowsContext.filesDir);
 		await importWorkflows(n8n, userFolder, workflows, options);
-		return `${credentials.length} credentials, ${workflows.length} workflows`;
+		await importOrderChecks(n8n, userFolder, orderContext, await preparePack(orderContext), options);
+		return `${credentials.length + 1} credentials, ${workflows.length} workflows and the order checks' ${Object.keys(ORDER_WORKFLOWS).length}`;
 	});
 	if (!imported) return undefined;
 
@@ -463,7 +476,35 @@ async function setUp(teardown: Teardown, packDir: string, userFolder: string): P
 		return `${webhookWorkflows.map((workflow) => `/webhook/${workflow.path}`).join(', ')} registered after ${seconds(Date.now() - activatedAt)}`;
 	});
 	if (!activated) return undefined;
-	return { installation: n8n, services: queueServices, cluster, sandbox: remote, api, rows: rowsContext };
+	return { installation: n8n, services: queueServices, cluster, sandbox: remote, api, rows: rowsContext, orders: orderContext, teardown };
+}
+
+/**
+ * Issue 31 in queue mode: the example order flow started by its trigger on the main and run by a
+ * worker (the label saved to the folder); New Order to Confirm's 30 orders over 3 polls exactly
+ * once, the main restarted before the third (static data in PostgreSQL), executions on workers.
+ */
+async function checkOrdersOnWorkers(context: Context): Promise<void> {
+	const { cluster } = context;
+	await checkOrderFlow(context.api, context.orders);
+	await check('orders: the order flow ran on a worker', async () => {
+		const [execution] = await context.api.listExecutions({ workflowId: ORDER_WORKFLOWS.flow });
+		assert.ok(execution, 'no execution of the order flow');
+		return split(assertRanOnWorkers([{ execution, worker: workerOf(executionsByWorker(cluster.workers), execution.id) }]));
+	});
+	context.api = await checkOrderTriggerAcrossRestart(context.api, context.orders, async () => {
+		await context.cluster.main.stop();
+		const main = await startN8n({ installation: context.installation, userFolder: context.cluster.main.userFolder, env: context.services.env });
+		context.teardown.add('n8n main (restarted)', main.stop);
+		context.cluster.main = main;
+		const session = await N8nOwnerSession.login(main.baseUrl, main.owner!);
+		return new N8nPublicApi(main.baseUrl, await session.createApiKey('queue after restart'));
+	});
+	await check('orders: the trigger\'s executions ran on the workers', async () => {
+		const executions = await context.api.listExecutions({ workflowId: ORDER_WORKFLOWS.trigger });
+		const byWorker = executionsByWorker(cluster.workers);
+		return split(assertRanOnWorkers(executions.map((execution) => ({ execution, worker: workerOf(byWorker, execution.id) }))));
+	});
 }
 
 /** The checks after setup, in order; `QUEUE_CHECKS=tokens,trigger` runs some of them only. */
@@ -473,6 +514,7 @@ const CHECK_GROUPS: Record<string, (context: Context) => Promise<void>> = {
 	tokens: checkTokenRounds,
 	'live-limits': checkLiveLimitWrites,
 	trigger: checkTriggerOnMain,
+	orders: checkOrdersOnWorkers,
 };
 
 async function main(): Promise<void> {

@@ -234,7 +234,8 @@ export const ANSWERS = {
 	discounts: { body: listOf(DISCOUNT) },
 	discountCancel: { body: objectOf({ message: STRING }) },
 	prices: { body: listOf(PRICE_DATA) },
-	/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
+	/** The progress id of a publish or unpublish (orders-and-shipments.md): the service applies it later and e-mails a report. */
+	progress: { body: objectOf({ id: STRING }) },
 	orders: springPageOf(ORDER),
 	shipments: springPageOf(SHIPMENT),
 	/** The status names (52 in the pages). */
@@ -245,7 +246,6 @@ export const ANSWERS = {
 	labelLink: { body: objectOf({ link: STRING }) },
 	/** A write the pages answer with no body (confirm 201, pack 204): whatever a service adds passes through. */
 	written: { body: objectOf({}) },
-	/** The progress id of a publish or unpublish. */
-	progress: { body: objectOf({ id: STRING }) },
+	/** The spec marks id_token and refresh_token nullable: the reader keeps null as null. */
 	token: { body: objectOf({ id_token: STRING, access_token: STRING, refresh_token: STRING, expires_in: INTEGER, token_type: STRING }) },
 } as const satisfies Record<string, AnswerSchema>;
