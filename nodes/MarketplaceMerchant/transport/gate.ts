@@ -3,7 +3,9 @@
  * limits (endpoints.ts) with at most the group's in-flight allowance open, so the service need not
  * answer 429 (RoutingNode starts every item at once, 1,000 items against 60 a minute). The service
  * counts a request on arrival, a little later and with jitter, so each window is kept a margin
- * longer, doubled by a 429 our own requests explain. Other processes (queue-mode workers) share the
+ * longer, doubled by a 429 our own requests explain and halved again after quiet (a busy moment's
+ * jitter must not slow the rest of the day: a doubled margin kept for good cost the merchant's day
+ * of bench/rows/merchant-day.ts 16 % on the per-second window). Other processes (queue-mode workers) share the
  * limits unseen: a 429 closes the gate for its Retry-After and lets one request probe before the
  * rest follow; a second 429 within a window that our traffic does not explain cuts this gate's share
  * (one stray 429, a late arrival, does not), and quiet gives it back, so N workers settle near 1/N
@@ -19,6 +21,8 @@ import { processWide } from './state';
 const WINDOW_MARGIN = 0.005;
 const WINDOW_MARGIN_MS = 40;
 const MAX_WINDOW_MARGIN_MS = 160;
+/** A raised margin halves after this many of the group's shortest windows without a 429. */
+const MARGIN_QUIET_WINDOWS = 10;
 /** The share after an unexplained 429 is multiplied by SHARE_CUT; each quiet half window adds SHARE_STEP back. */
 const SHARE_CUT = 0.75;
 const SHARE_STEP = 0.1;
@@ -62,6 +66,8 @@ export class Gate {
 	/** The last 429 our own traffic did not explain (0: never). */
 	unexplainedAt = 0;
 	marginMs = WINDOW_MARGIN_MS;
+	/** Quiet for the margin is counted from here, or from the last 429. */
+	marginChangedAt = 0;
 	/** When requests were let through, oldest first, as far back as the longest window. */
 	sent: number[] = [];
 	blockedUntil = 0;
@@ -175,10 +181,16 @@ export function release(gate: Gate, succeeded: boolean, rateLimited: boolean): v
 		if (!gate.answered) gate.sent.fill(now);
 		gate.answered = true;
 		if (gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
-		const quietMs = longestOf(windowsOf(gate)) / 2;
+		const windows = windowsOf(gate);
+		const quietMs = longestOf(windows) / 2;
 		if (gate.share < 1 && now - Math.max(gate.shareChangedAt, gate.rateLimitedAt) >= quietMs) {
 			gate.share = Math.min(1, gate.share + SHARE_STEP);
 			gate.shareChangedAt = now;
+		}
+		const marginQuietMs = MARGIN_QUIET_WINDOWS * Math.min(...windows.map(({ lengthMs }) => lengthMs));
+		if (gate.marginMs > WINDOW_MARGIN_MS && now - Math.max(gate.marginChangedAt, gate.rateLimitedAt) >= marginQuietMs) {
+			gate.marginMs = Math.max(WINDOW_MARGIN_MS, gate.marginMs / 2);
+			gate.marginChangedAt = now;
 		}
 	}
 	admitWaiting(gate);
@@ -208,6 +220,7 @@ export function closeAfterRateLimit(gate: Gate, sentAt: number, retryAfterMs: nu
 		});
 		if (ownTrafficFillsAWindow) {
 			gate.marginMs = Math.min(MAX_WINDOW_MARGIN_MS, gate.marginMs * 2);
+			gate.marginChangedAt = now;
 		} else if (now - gate.unexplainedAt < longest) {
 			gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
 			gate.shareChangedAt = now;
