@@ -1,10 +1,11 @@
 import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/send';
-import { booleanField, optionsCollection, simplifyField } from '../MarketplaceMerchant/families/fields';
+import { booleanField, simplifyField } from '../MarketplaceMerchant/families/fields';
 import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/families/documents/fields';
 import { testMerchantCredential } from '../MarketplaceMerchant/families/credential';
-import { DEFAULT_LOOK_BACK_MINUTES, fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
+import { fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
+import { cursorOptions } from './cursor';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 import { NEW_ORDER_TO_CONFIRM, fetchTestOrder, orderTriggerFields, pollNewOrders } from './orders';
 import { SHIPMENT_STATUS_CHANGED, fetchTestShipmentChange, pollShipmentChanges } from './shipments';
@@ -96,28 +97,15 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				...outputFileField('Binary field for the PDF of each document', { show: { downloadPdfs: [true] }, ...DOCUMENTS_ONLY }),
 				required: true,
 			},
-			{
-				...optionsCollection([
-					{
-						displayName: 'Look-Back Window (Minutes)',
-						name: 'lookBackMinutes',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 10080 },
-						default: DEFAULT_LOOK_BACK_MINUTES,
-						description:
-							'How far before the last poll each poll looks again, for documents the service shows late (their invoiced date already past). Documents already emitted are not emitted again.',
-					},
-					{
-						displayName: 'Start From',
-						name: 'startFrom',
-						type: 'dateTime',
-						default: '',
-						description:
-							'Emit the documents invoiced since this date on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
-					},
-				]),
-				displayOptions: DOCUMENTS_ONLY,
-			},
+			cursorOptions(
+				{
+					lookBack:
+						'How far before the last poll each poll looks again, for documents the service shows late (their invoiced date already past). Documents already emitted are not emitted again.',
+					startFrom:
+						'Emit the documents invoiced since this date on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
+				},
+				DOCUMENTS_ONLY,
+			),
 		],
 	};
 

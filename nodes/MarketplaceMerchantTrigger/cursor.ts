@@ -8,8 +8,43 @@
  *   start (cursor − look-back), so the state holds one look-back window of documents, not all ever seen.
  * - Atomic: the state changes only once every request of the poll succeeded (poll.ts).
  */
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+import { optionsCollection } from '../MarketplaceMerchant/families/fields';
 import { LIMITS } from '../MarketplaceMerchant/transport/endpoints';
 import { splitIntoWindows } from '../MarketplaceMerchant/values/dates';
+import { fieldPath, isBlank } from '../MarketplaceMerchant/values/labels';
+import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
+import { readDate } from '../MarketplaceMerchant/values/values';
+
+export const DEFAULT_LOOK_BACK_MINUTES = 60;
+const LOOK_BACK = fieldPath('Options', 'Look-Back Window (Minutes)');
+const START_FROM = fieldPath('Options', 'Start From');
+
+/** Options › Look-Back Window and Start From of an event kept by a cursor, their descriptions worded for what it lists. */
+export function cursorOptions(descriptions: { lookBack: string; startFrom: string }, displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		...optionsCollection([
+			{
+				displayName: 'Look-Back Window (Minutes)',
+				name: 'lookBackMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 10080 },
+				default: DEFAULT_LOOK_BACK_MINUTES,
+				description: descriptions.lookBack,
+			},
+			{ displayName: 'Start From', name: 'startFrom', type: 'dateTime', default: '', description: descriptions.startFrom },
+		]),
+		displayOptions,
+	};
+}
+
+/** The two options as the cursor takes them. */
+export function readCursorOptions(ctx: IPollFunctions): { lookBackMs: number; startFrom?: Date } {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const lookBackMinutes = isBlank(options.lookBackMinutes) ? DEFAULT_LOOK_BACK_MINUTES : readWholeNumber(ctx, LOOK_BACK, options.lookBackMinutes, 0);
+	return { lookBackMs: lookBackMinutes * 60_000, startFrom: isBlank(options.startFrom) ? undefined : readDate(ctx, START_FROM, options.startFrom) };
+}
 
 /** Stored under the event type's key in the node's static data. Kept small: it is saved after every poll. */
 export interface EventState {

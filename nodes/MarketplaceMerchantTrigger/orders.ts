@@ -7,15 +7,12 @@
  */
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { optionsCollection } from '../MarketplaceMerchant/families/fields';
 import { listOrders, simplifyOrder } from '../MarketplaceMerchant/families/orders';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { parseServiceTimestamp } from '../MarketplaceMerchant/values/dates';
-import { fieldPath, isBlank } from '../MarketplaceMerchant/values/labels';
-import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
-import { readDate, readSimplify } from '../MarketplaceMerchant/values/values';
-import { EventCursor, type EventState } from './cursor';
-import { DEFAULT_LOOK_BACK_MINUTES, pollReader, type PollResult } from './poll';
+import { readSimplify } from '../MarketplaceMerchant/values/values';
+import { EventCursor, cursorOptions, readCursorOptions, type EventState } from './cursor';
+import { pollReader, type PollResult } from './poll';
 
 export const NEW_ORDER_TO_CONFIRM = 'newOrderToConfirm';
 
@@ -24,42 +21,21 @@ const ALL = Infinity;
 
 const SHOWN = { show: { event: [NEW_ORDER_TO_CONFIRM] } };
 
-/** The event's own fields: the same Options as the document events, worded for orders. */
+/** The event's own fields: the same Options as the document events (cursor.ts), worded for orders. */
 export const orderTriggerFields: INodeProperties[] = [
-	{
-		...optionsCollection([
-			{
-				displayName: 'Look-Back Window (Minutes)',
-				name: 'lookBackMinutes',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 10080 },
-				default: DEFAULT_LOOK_BACK_MINUTES,
-				description:
-					'How far before the last poll each poll looks again, for orders the service lists later than their creation time. Orders already emitted are not emitted again.',
-			},
-			{
-				displayName: 'Start From',
-				name: 'startFrom',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Emit the orders created since this date that still wait for confirmation on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the orders that arrive after activation.',
-			},
-		]),
-		displayOptions: SHOWN,
-	},
+	cursorOptions(
+		{
+			lookBack:
+				'How far before the last poll each poll looks again, for orders the service lists later than their creation time. Orders already emitted are not emitted again.',
+			startFrom:
+				'Emit the orders created since this date that still wait for confirmation on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the orders that arrive after activation.',
+		},
+		SHOWN,
+	),
 ];
 
 function readSettings(ctx: IPollFunctions) {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const lookBackMinutes = isBlank(options.lookBackMinutes)
-		? DEFAULT_LOOK_BACK_MINUTES
-		: readWholeNumber(ctx, fieldPath('Options', 'Look-Back Window (Minutes)'), options.lookBackMinutes, 0);
-	return {
-		lookBackMs: lookBackMinutes * 60_000,
-		startFrom: isBlank(options.startFrom) ? undefined : readDate(ctx, fieldPath('Options', 'Start From'), options.startFrom),
-		simplify: readSimplify(ctx),
-	};
+	return { ...readCursorOptions(ctx), simplify: readSimplify(ctx) };
 }
 
 /**

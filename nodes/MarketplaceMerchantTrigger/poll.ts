@@ -10,10 +10,8 @@ import { attachPdfsOfDocuments } from '../MarketplaceMerchant/families/documents
 import { endpointReader, type ReadEndpoint } from '../MarketplaceMerchant/families/read';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { joinSentences, nodeError } from '../MarketplaceMerchant/transport/errors';
-import { isBlank } from '../MarketplaceMerchant/values/labels';
-import { readDate, readSimplify, readFlag } from '../MarketplaceMerchant/values/values';
-import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
-import { EventCursor, type DateWindow } from './cursor';
+import { readSimplify, readFlag } from '../MarketplaceMerchant/values/values';
+import { EventCursor, readCursorOptions, type DateWindow } from './cursor';
 
 /** The events the trigger fires on; each keeps its own state under this key in static data. */
 type TriggerEvent = 'invoice' | 'invoiceCorrection';
@@ -28,7 +26,6 @@ const DOCUMENTS_PER_PDF_STEP = 50;
 const BUDGET_SHARE = 0.5;
 /** Used where n8n does not state a poll budget (before n8n 2.x). */
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
-export const DEFAULT_LOOK_BACK_MINUTES = 60;
 /** "Fetch Test Event" looks this far back first (documents: then up to 3 months; products: after yesterday). */
 export const TEST_EVENT_DAYS = 30;
 /** Month-long ranges are slow on the live service; a request that hangs must still end. */
@@ -39,11 +36,7 @@ export type PollResult = INodeExecutionData[][] | null;
 
 function readSettings(ctx: IPollFunctions) {
 	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const lookBackMinutes = isBlank(options.lookBackMinutes)
-		? DEFAULT_LOOK_BACK_MINUTES
-		: readWholeNumber(ctx, 'Look-Back Window (Minutes)', options.lookBackMinutes, 0);
-	const startFrom = isBlank(options.startFrom) ? undefined : readDate(ctx, 'Start From', options.startFrom);
+	const { lookBackMs, startFrom } = readCursorOptions(ctx);
 	const downloadPdfs = readFlag(ctx, 'downloadPdfs', 'Download PDFs', false);
 	return {
 		events: event === 'any' ? (['invoice', 'invoiceCorrection'] as const) : [event],
@@ -51,7 +44,7 @@ function readSettings(ctx: IPollFunctions) {
 		simplify: readSimplify(ctx),
 		downloadPdfs,
 		binaryProperty: downloadPdfs ? binaryPropertyOf(ctx, 'binaryPropertyName') : 'data',
-		lookBackMs: lookBackMinutes * 60_000,
+		lookBackMs,
 		startFrom,
 	};
 }

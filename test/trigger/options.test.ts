@@ -163,14 +163,14 @@ describe('Fetch Test Event (manual mode)', () => {
 test('a Start From that is not a date fails with a message naming the option', async () => {
 	const trigger = new TriggerUnderTest(sandbox, { event: 'invoice', options: { startFrom: 'last tuesday' } });
 	const result = await trigger.poll();
-	expect(result.error?.message).toBe('Start From: "last tuesday" is not a date');
+	expect(result.error?.message).toBe('Options › Start From: "last tuesday" is not a date');
 	expect(sandbox.log).toHaveLength(0);
 });
 
 test.each([
-	[{ startFrom: '31/02/2026' }, 'Start From: "31/02/2026" is not a date'],
-	[{ lookBackMinutes: '1e3' }, 'Look-Back Window (Minutes): "1e3" is not a whole number'],
-	[{ lookBackMinutes: '1,5' }, 'Look-Back Window (Minutes): "1,5" is not a whole number'],
+	[{ startFrom: '31/02/2026' }, 'Options › Start From: "31/02/2026" is not a date'],
+	[{ lookBackMinutes: '1e3' }, 'Options › Look-Back Window (Minutes): "1e3" is not a whole number'],
+	[{ lookBackMinutes: '1,5' }, 'Options › Look-Back Window (Minutes): "1,5" is not a whole number'],
 ])('the options are read by the shared readers, never guessed: %p', async (options, message) => {
 	const trigger = new TriggerUnderTest(sandbox, { event: 'invoice', options });
 	const result = await trigger.poll();
