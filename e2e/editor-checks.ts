@@ -100,12 +100,13 @@ async function nodeTypeDescriptions(session: N8nOwnerSession, names: string[]): 
 }
 
 /** Simplify is on by default in every state that shows it; returns those states. */
-function statesWithSimplify(description: INodeTypeDescription, selectors: string[]): string[] {
+/** The panel states that show the parameter `name`, each checked to default to `byDefault`. */
+function statesWith(description: INodeTypeDescription, selectors: string[], name: string, byDefault: unknown): string[] {
 	const shown: string[] = [];
 	for (const state of panelStates(description, selectors)) {
-		const simplify = shownProperties(description, state).filter((property) => property.name === 'simplify');
-		if (simplify.length === 0) continue;
-		for (const property of simplify) assert.equal(property.default, true, `${description.name} ${stateName(state)}: Simplify defaults to ${String(property.default)}`);
+		const found = shownProperties(description, state).filter((property) => property.name === name);
+		if (found.length === 0) continue;
+		for (const property of found) assert.equal(property.default, byDefault, `${description.name} ${stateName(state)}: ${name} defaults to ${String(property.default)}`);
 		shown.push(stateName(state));
 	}
 	return shown;
@@ -138,16 +139,19 @@ export async function checkEditorDescriptions(session: N8nOwnerSession, nodeType
 		return `${states.length} pairs`;
 	});
 
-	await check('editor: Simplify is on by default wherever it is shown (Product, Invoice, Invoice Correction Get Many)', async () => {
-		const shown = statesWithSimplify(nodeType, NODE_SELECTORS);
-		for (const expected of ['product/getMany', 'invoice/getMany', 'invoiceCorrection/getMany']) {
-			assert.ok(shown.includes(expected), `${expected} shows no Simplify (shown for: ${shown.join(', ')})`);
+	await check('editor: a node added now (version 4) shows Output, Simplified by default, on the read operations, and Simplify, on by default, on the writes', async () => {
+		const output = statesWith(nodeType, NODE_SELECTORS, 'output', 'simplified');
+		for (const expected of ['product/getMany', 'order/getMany', 'order/get', 'shipment/getMany', 'discount/getMany', 'invoice/getMany', 'invoiceCorrection/getMany']) {
+			assert.ok(output.includes(expected), `${expected} shows no Output (shown for: ${output.join(', ')})`);
 		}
-		return `shown for ${shown.join(', ')}`;
+		const simplify = statesWith(nodeType, NODE_SELECTORS, 'simplify', true);
+		assert.ok(simplify.includes('product/updateMany'), `product/updateMany shows no Simplify (shown for: ${simplify.join(', ')})`);
+		assert.deepEqual(output.filter((state) => simplify.includes(state)), [], 'a state shows both Output and Simplify');
+		return `Output for ${output.join(', ')}; Simplify for ${simplify.join(', ')}`;
 	});
 
 	await check('editor: the trigger has Simplify, on by default for every event that shows it', async () => {
-		const shown = statesWithSimplify(triggerType, ['event']);
+		const shown = statesWith(triggerType, ['event'], 'simplify', true);
 		assert.ok(shown.length > 0, 'no event shows Simplify');
 		return `shown for ${shown.join(', ')}`;
 	});
