@@ -100,10 +100,10 @@ async function nodeTypeDescriptions(session: N8nOwnerSession, names: string[]): 
 }
 
 /** Simplify is on by default in every state that shows it; returns those states. */
-/** The panel states that show the parameter `name`, each checked to default to `byDefault`. */
-function statesWith(description: INodeTypeDescription, selectors: string[], name: string, byDefault: unknown): string[] {
+/** The panel states (those `among`) that show the parameter `name`, each checked to default to `byDefault`. */
+function statesWith(description: INodeTypeDescription, selectors: string[], name: string, byDefault: unknown, among: (state: INodeParameters) => boolean = () => true): string[] {
 	const shown: string[] = [];
-	for (const state of panelStates(description, selectors)) {
+	for (const state of panelStates(description, selectors).filter(among)) {
 		const found = shownProperties(description, state).filter((property) => property.name === name);
 		if (found.length === 0) continue;
 		for (const property of found) assert.equal(property.default, byDefault, `${description.name} ${stateName(state)}: ${name} defaults to ${String(property.default)}`);
@@ -140,10 +140,10 @@ export async function checkEditorDescriptions(session: N8nOwnerSession, nodeType
 	});
 
 	await check('editor: a node added now (version 4) shows Output, Simplified by default, on the read operations, and Simplify, on by default, on the writes', async () => {
-		const output = statesWith(nodeType, NODE_SELECTORS, 'output', 'simplified');
-		for (const expected of ['product/getMany', 'order/getMany', 'order/get', 'shipment/getMany', 'discount/getMany', 'invoice/getMany', 'invoiceCorrection/getMany']) {
-			assert.ok(output.includes(expected), `${expected} shows no Output (shown for: ${output.join(', ')})`);
-		}
+		// Sync Stock and Prices has an Output of its own (One Item per Entry, Summary Only): left out here.
+		const reads = ['product/getMany', 'order/getMany', 'order/get', 'shipment/getMany', 'discount/getMany', 'invoice/getMany', 'invoiceCorrection/getMany'];
+		const output = statesWith(nodeType, NODE_SELECTORS, 'output', 'simplified', (state) => stateName(state) !== 'product/syncStockAndPrices');
+		for (const expected of reads) assert.ok(output.includes(expected), `${expected} shows no Output (shown for: ${output.join(', ')})`);
 		const simplify = statesWith(nodeType, NODE_SELECTORS, 'simplify', true);
 		assert.ok(simplify.includes('product/updateMany'), `product/updateMany shows no Simplify (shown for: ${simplify.join(', ')})`);
 		assert.deepEqual(output.filter((state) => simplify.includes(state)), [], 'a state shows both Output and Simplify');
