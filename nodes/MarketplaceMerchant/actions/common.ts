@@ -2,8 +2,18 @@
  * Pieces of operation descriptions that several operations share, and the routing of every
  * operation. Fields carry no displayOptions: each operation file sets them with `updateDisplayOptions`.
  */
-import type { DeclarativeRestApiSettings, INodeProperties, INodePropertyMode, INodePropertyRouting, PreSendAction } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type INode,
+	type INodeProperties,
+	type INodePropertyMode,
+	type INodePropertyRouting,
+	type PreSendAction,
+} from 'n8n-workflow';
 
+import { asNodeError } from '../transport/errors';
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/policy';
 import type { Route } from '../transport/send';
 import { sendSingle, type PaginationFunction } from '../transport/batches';
@@ -173,4 +183,15 @@ export function pacedRouting(routing: PacedRouting): INodePropertyRouting {
 		send: { paginate: true, preSend: [...preSend, checkOutputBeforeSending].map(recordingInputFailures) },
 		operations: { pagination: forInputItem(strategy, { group, idempotent, host }, readInto(answer, shape)) },
 	};
+}
+
+/**
+ * The node's error for one input item, as n8n shows it under Continue or stops the run with: the
+ * node's own error kept as it is, anything else made one (secrets removed), the item's index on it.
+ * The custom operations (bulk run, Order › Confirm, Product › Publish) fail their items through it.
+ */
+export function itemFailure(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	const failure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(node, error);
+	failure.context.itemIndex ??= itemIndex;
+	return failure;
 }

@@ -21,7 +21,7 @@ import { rejectionError } from '../../answers/bulkResults';
 import { asNodeError } from '../../transport/errors';
 import { InputError, isBlank } from '../../values/labels';
 import { readFailOnItemErrors } from '../../values/values';
-import { bulkResultFields } from '../common';
+import { bulkResultFields, itemFailure } from '../common';
 import { ItemContext, collectBatches, type Batch, type BulkEntry } from './entries';
 import { bulkInputFields, type BulkInput } from './fields';
 
@@ -153,8 +153,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	const failed = new Map<number, Error>();
 	const fail = (itemIndex: number, error: unknown) => {
 		// The node's error for the item, as n8n shows it: the item's index on it.
-		const nodeFailure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(exec.getNode(), error);
-		nodeFailure.context.itemIndex ??= itemIndex;
+		const nodeFailure = itemFailure(exec.getNode(), error, itemIndex);
 		if (!continueOnFail) throw nodeFailure;
 		failed.set(itemIndex, nodeFailure);
 	};

@@ -26,7 +26,7 @@ import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { readOrder } from '../../families/orders';
 import { ItemContext } from '../bulk/entries';
-import { textField } from '../common';
+import { itemFailure, textField } from '../common';
 import { DEFAULT_WAREHOUSE, WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
 import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
@@ -136,12 +136,6 @@ async function eachOrder<T, R>(list: T[], keyOf: (entry: T) => string, run: (ent
 
 type NodeError = NodeApiError | NodeOperationError;
 
-function asItemError(node: INode, error: unknown, itemIndex: number): NodeError {
-	const failure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(node, error);
-	failure.context.itemIndex ??= itemIndex;
-	return failure;
-}
-
 /**
  * 1. every item read; 2. the default warehouse looked up once, if an item leaves it empty; 3. every
  * order read and checked: with On Error = Stop a problem anywhere stops the run before anything is
@@ -154,7 +148,7 @@ async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	const continueOnFail = this.continueOnFail();
 	const failed = new Map<number, NodeError>();
 	const fail = (itemIndex: number, error: unknown) => {
-		const failure = asItemError(node, error, itemIndex);
+		const failure = itemFailure(node, error, itemIndex);
 		if (!continueOnFail) throw failure;
 		failed.set(itemIndex, failure);
 	};
@@ -222,7 +216,7 @@ async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	// 5.
 	if (refused.length > 0 && !continueOnFail) {
 		const { plan, error } = refused[0];
-		const failure = asItemError(node, error, plan.asks[0].ctx.itemIndex);
+		const failure = itemFailure(node, error, plan.asks[0].ctx.itemIndex);
 		const confirmed = plans.filter((other) => !refused.some((entry) => entry.plan === other)).map((other) => other.orderId);
 		if (confirmed.length > 0) failure.description = joinSentences(failure.description, `Confirmed in this run all the same: ${confirmed.join(', ')}.`);
 		throw failure;

@@ -26,6 +26,7 @@ import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/s
 import { readId } from '../../values/numbers';
 import { readList } from '../../values/values';
 import { ItemContext } from '../bulk/entries';
+import { itemFailure } from '../common';
 import type { OperationModule } from '../contract';
 
 type Action = 'publish' | 'unpublish';
@@ -106,8 +107,7 @@ async function runPublication(exec: IExecuteFunctions, action: Action): Promise<
 		try {
 			idsOfItem[itemIndex] = readProductIds(new ItemContext(exec, itemIndex));
 		} catch (error) {
-			const problem = asNodeError(exec.getNode(), error);
-			problem.context.itemIndex ??= itemIndex;
+			const problem = itemFailure(exec.getNode(), error, itemIndex);
 			if (!continueOnFail) throw problem;
 			failed.set(itemIndex, problem);
 		}
