@@ -65,6 +65,10 @@ export class OrderBook {
 	/** New orders For Confirmation, each with one CREATED suborder at the default warehouse. */
 	add(count: number, options: AddOrdersOptions = {}, createdMs = this.now()): OrderRecord[] {
 		if (!Number.isInteger(count) || count < 0) throw new Error('count must be a non-negative integer');
+		for (const wanted of options.lines ?? []) {
+			const from = wanted.warehouseAddressId;
+			if (from !== undefined && !this.warehouses.some((warehouse) => warehouse.id === from)) throw new Error(`Warehouse ${from} does not exist`);
+		}
 		const added: OrderRecord[] = [];
 		for (let i = 0; i < count; i++) {
 			const order = this.factory.order(this.sequence++, createdMs, options);
