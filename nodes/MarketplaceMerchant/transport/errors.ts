@@ -166,7 +166,15 @@ export function firstOf(values: string[], max: number): string {
  */
 const SERBIAN_MESSAGES: Record<string, string> = {
 	'proizvod ne postoji': 'product does not exist',
+	// A refused pack (issue 39, seen in a merchant's run): the shipment's status does not allow it.
+	'pošiljka nije u odgovarajućem statusu': 'the shipment is not in the right status',
 };
+
+/** The English meaning of the first known Serbian message in `text`, or undefined. */
+export function englishMeaningOf(text: string): string | undefined {
+	const lower = text.toLowerCase();
+	return Object.entries(SERBIAN_MESSAGES).find(([serbian]) => lower.includes(serbian))?.[1];
+}
 
 /** `text` with the English meaning after each known Serbian message in it: "Proizvod ne postoji (product does not exist)". */
 export function withEnglishMeaning(text: string): string {

@@ -92,7 +92,7 @@ describe('Order › Confirm', () => {
 			expect(result.error).toBeUndefined();
 			expect(json[0]).toMatchObject({ warehouseId: other, warehouseIds: [other], suborderId: `${orderId}-DS-1` });
 			expect(json[0].lines).toEqual([expect.objectContaining({ warehouseId: other }), expect.objectContaining({ warehouseId: other })]);
-			expect(json[0].lines[0].warehouseAsOrdered).toBeUndefined();
+			expect((json[0].lines as Array<Record<string, unknown>>)[0].warehouseAsOrdered).toBeUndefined();
 			expect(sandbox.state.shipments.filter((shipment) => shipment.orderId === orderId).map((shipment) => shipment.warehouseId)).toEqual([other]);
 		});
 
