@@ -58,7 +58,7 @@ export function isRefusal(error: unknown): boolean {
 export interface Refused {
 	subject: string;
 	notDone: string;
-	/** The status the service shows for the subject after the refusal (read back), or why it is not known. */
+	/** What the service shows of the subject's status after the refusal (read back), as a clause: "it is CONFIRMED". */
 	status?: string;
 	next?: string;
 }
@@ -75,7 +75,7 @@ export function refusalError<E extends Error & { description?: string | null }>(
 	const code = statusOf(error);
 	const said = typeof failure.description === 'string' && failure.description.trim() !== '' ? failure.description.trim() : undefined;
 	const meaning = said === undefined ? undefined : englishMeaningOf(said);
-	const status = refused.status === undefined ? '' : `: it is ${refused.status}`;
+	const status = refused.status === undefined ? '' : `: ${refused.status}`;
 	failure.message = `${refused.subject} was not ${refused.notDone}${meaning === undefined ? `, the service refused it (HTTP ${code ?? 'error'})` : `: ${meaning}`}${status}`;
 	const saidText = said === undefined ? `The service refused it (HTTP ${code ?? 'error'}) without a message.` : `The service refused it (HTTP ${code ?? 'error'}) and said: ${said}`;
 	failure.description = [saidText.replace(/([^.!?])$/, '$1.'), `Nothing was applied.`, refused.next].filter(Boolean).join(' ');

@@ -297,12 +297,13 @@ describe('Order › Confirm', () => {
 			expect(statusesOf(refused)).toEqual(['CREATED']);
 		});
 
-		it('a refusal (400) is the service\'s answer, not retried', async () => {
+		it('a refusal (400) is the service\'s answer, not retried, in the merchant\'s words: the order, its shipments\' status, nothing applied', async () => {
 			const orderId = newOrder([[100_001, 1]]);
 
 			const { result } = await run({ operation: 'confirm', orderId, warehouseId: 999_999 });
 
-			expect(result.error?.description).toContain('Unknown warehouseAddressId 999999');
+			expect(result.error?.message).toBe(`Order ${orderId} was not confirmed, the service refused it (HTTP 400): its shipments: ${orderId}-DS-1 is CREATED`);
+			expect(result.error?.description).toContain('Unknown warehouseAddressId 999999. Nothing was applied.');
 			expect(sent('orderConfirm').map((entry) => entry.status)).toEqual([400]);
 		});
 	});

@@ -28,7 +28,7 @@ import { readOrder, shipmentsOf } from '../../families/orders';
 import { ItemContext } from '../bulk/entries';
 import { itemFailure, textField } from '../common';
 import { AS_ORDERED, CONFIRM_WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
-import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
+import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
 import { LABELS, byOrder, inventoryIdsOf, linesOf, linesText, needsDefaultWarehouse, planOrder, readAsk, totalsOf, type ConfirmAsk, type OrderPlan } from './confirmLines';
 
@@ -70,6 +70,17 @@ async function seenAfter(read: ReadEndpoint, node: INode, plan: OrderPlan): Prom
 	return { kind: asSent ? 'asSent' : 'other', text };
 }
 
+/** What the service shows of an order after a refusal: its shipments' statuses, read back, or why they are not known. */
+async function statusesAfter(read: ReadEndpoint, node: INode, orderId: string): Promise<string> {
+	try {
+		const shipments = await shipmentsOf(read, node, orderId);
+		if (shipments.length === 0) return 'it shows no shipment when read back';
+		return `its shipments: ${shipments.map((shipment) => `${String(shipment.suborderId)} is ${String(shipment.status ?? 'without a status')}`).join(', ')}`;
+	} catch (error) {
+		return `its status is unknown (its shipments could not be read back: ${asNodeError(node, error).message})`;
+	}
+}
+
 /**
  * One order's PUT; after a failure that may have been applied, the order is read back once:
  * - it shows this confirmation: applied (the item says its answer was lost);
@@ -99,7 +110,15 @@ async function confirmOrder(exec: IExecuteFunctions, read: ReadEndpoint, plan: O
 		return undefined;
 	} catch (error) {
 		const failure = uncertainOutcome(error);
-		if (failure === undefined) throw asNodeError(node, error);
+		if (failure === undefined) {
+			if (!isRefusal(error)) throw asNodeError(node, error);
+			throw refusalError(node, error, {
+				subject: `Order ${plan.orderId}`,
+				notDone: 'confirmed',
+				status: await statusesAfter(read, node, plan.orderId),
+				next: 'Order › Get and Shipment › Get Many (by order) show it.',
+			});
+		}
 		const seen = await readBack(failure);
 		if (seen.kind === 'asSent') return `${failure}, but the order read back shows this confirmation: it was applied (not sent again)`;
 		if (seen.kind === 'other') {

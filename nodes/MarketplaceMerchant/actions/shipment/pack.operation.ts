@@ -154,9 +154,9 @@ function packingSeen(lines: ShipmentLine[], sent: Map<number, number>): Seen {
 async function statusAfter(read: ReadEndpoint, ctx: IExecutePaginationFunctions, suborderId: string): Promise<string> {
 	try {
 		const after = await readShipment(read, ctx.getNode(), suborderId);
-		return after ? String(after.status ?? 'without a status') : 'not found when read back';
+		return after ? `it is ${String(after.status ?? 'without a status')}` : 'it was not found when read back';
 	} catch (error) {
-		return `unknown (it could not be read back: ${asNodeError(ctx.getNode(), error).message})`;
+		return `its status is unknown (it could not be read back: ${asNodeError(ctx.getNode(), error).message})`;
 	}
 }
 
