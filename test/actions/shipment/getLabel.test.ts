@@ -132,6 +132,26 @@ describe('Shipment › Get Label', () => {
 			expect(sent('labelFile')).toEqual([]);
 		});
 
+		it('stopping the execution stops the wait: no label asked for after it', async () => {
+			sandbox.setVariants({ carrierAllocationMs: 3_600_000 });
+			const suborderId = shipmentAfter(2);
+			// Stopped once the node asked and read the shipment (it is then waiting): without the stop, it would wait 10 minutes.
+			const waiting = new Promise<void>((resolve) => {
+				const check = setInterval(() => {
+					if (sent('shipments').length > 0) {
+						clearInterval(check);
+						resolve();
+					}
+				}, 20);
+			});
+
+			const { result } = await run({ operation: 'getLabel', suborderId, waitMinutes: 10 }, [{}], { cancelWhen: waiting });
+
+			expect(result.error?.message ?? '').not.toMatch(/not ready yet/);
+			expect(sent('labelV2')).toHaveLength(1);
+			expect(sent('labelFile')).toEqual([]);
+		});
+
 		it('a shipment not packed is not waited for: the error at once', async () => {
 			const suborderId = shipmentAfter(1);
 
