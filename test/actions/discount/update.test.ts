@@ -244,7 +244,8 @@ describe('Discount › Update', () => {
 				[true, second],
 				[true, second],
 			]);
-			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
+			// Two changes of one discount: one request each, in order, so that each result names its change (issue 38).
+			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([1, 1]);
 			expect(stored(pending.discountId)).toMatchObject({ dateTo: shorterEnd, discountPrice: pending.discountPrice - 3 });
 		});
 	});
