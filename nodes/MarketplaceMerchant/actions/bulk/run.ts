@@ -140,7 +140,8 @@ function rejectedRunError(node: INode, rejections: Rejection[], total: number): 
 
 /**
  * 1. collect the batches; 2. check every entry before anything is sent; 3. Stop the Run: any invalid
- * entry stops the run, named with all others (On Error = Continue: its item fails alone); 4. send
+ * entry stops the run, named with all others (On Error = Continue: each invalid entry fails alone,
+ * an error item in its place, and the valid entries of its list or item are sent); 4. send
  * each batch, outputs paired with their items in input order; 5. rejected entries by On Error: the
  * default fails the run once everything else is written, Continue (using error output) sends them
  * there, Continue (using regular output) keeps them as items with success false; and the hint.
@@ -149,7 +150,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	const itemCount = exec.getInputData().length;
 	const continueOnFail = exec.continueOnFail();
 	const toErrorOutput = continueOnFail && exec.getNode().onError === 'continueErrorOutput';
-	/** Items that fail as a whole: their list unreadable, an invalid entry under On Error = Continue, a failed request. */
+	/** Items that fail as a whole: their list unreadable, a failed request. */
 	const failed = new Map<number, Error>();
 	const fail = (itemIndex: number, error: unknown) => {
 		// The node's error for the item, as n8n shows it: the item's index on it.
@@ -178,11 +179,11 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	if (stopsHere) throw invalidEntriesError(exec.getNode(), allEntries.filter((entry) => entry.problem));
 	if (operation.resolve) await operation.resolve(exec, allEntries.filter((entry) => entry.problem === undefined));
 
-	// 3. (an entry `resolve` found invalid stops the run here, named with the others)
-	if (!skipInvalid) {
-		if (!continueOnFail && allEntries.some((entry) => entry.problem)) throw invalidEntriesError(exec.getNode(), allEntries.filter((entry) => entry.problem));
-		for (const entry of allEntries) if (entry.problem && !failed.has(entry.ctx.itemIndex)) fail(entry.ctx.itemIndex, entry.problem);
-	}
+	// 3. (an entry `resolve` found invalid stops the run here, named with the others; under On Error
+	// = Continue each invalid entry fails alone, in its place, and the valid ones of its list are sent)
+	if (!skipInvalid && !continueOnFail && allEntries.some((entry) => entry.problem)) throw invalidEntriesError(exec.getNode(), allEntries.filter((entry) => entry.problem));
+	/** Stop the Run under On Error = Continue: an invalid entry is an error item of its own, not a rejection. */
+	const failsAlone = (entry: BulkEntry<Checked> | undefined) => !skipInvalid && entry?.problem !== undefined;
 
 	// 4.
 	const outputsOfItem: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
@@ -193,14 +194,17 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 		if (batch.entries.length === 0) continue;
 		let outputs: BatchOutput[];
 		try {
-			outputs = await operation.send(exec, batch);
+			// A batch of invalid entries only sends (and reads) nothing: each of its entries fails alone.
+			outputs = batch.entries.every(failsAlone)
+				? batch.entries.map((_, position) => ({ json: {}, entry: position }))
+				: await operation.send(exec, batch);
 		} catch (error) {
 			for (const itemIndex of new Set(batch.entries.map((entry) => entry.ctx.itemIndex))) fail(itemIndex, error);
 			continue;
 		}
 		entryCount += batch.entries.length;
 		// Fail on Item Errors: only Continue (using regular output) needs it; the default On Error fails the run anyway.
-		const rejection = continueOnFail && !toErrorOutput ? failOnRejected(exec, outputs, batch) : undefined;
+		const rejection = continueOnFail && !toErrorOutput ? failOnRejected(exec, outputs.filter((output) => !failsAlone(output.entry === undefined ? undefined : batch.entries[output.entry])), batch) : undefined;
 		if (rejection) {
 			for (const output of outputs) {
 				if (output.rejected && output.entry !== undefined) fail(batch.entries[output.entry].ctx.itemIndex, rejection);
@@ -212,6 +216,12 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			if (owner && failed.has(owner.ctx.itemIndex)) continue;
 			const itemIndex = owner?.ctx.itemIndex ?? lastItem;
 			const pairedItem = output.pairedItem ?? { item: itemIndex };
+			if (failsAlone(owner)) {
+				// As RoutingNode gives a failed item under On Error = Continue: the error on the item, here one per invalid entry.
+				const error = itemFailure(exec.getNode(), (owner as BulkEntry<Checked>).problem, itemIndex) as NodeApiError | NodeOperationError;
+				outputsOfItem[itemIndex].push({ json: {}, error, pairedItem });
+				continue;
+			}
 			if (output.rejected || owner?.problem) {
 				const rejected = rejectionOf(output, owner, itemIndex, pairedItem);
 				rejections.push(rejected);
