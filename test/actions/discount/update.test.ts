@@ -306,7 +306,11 @@ describe('Discount › Update', () => {
 	});
 
 	describe('each row on its own: with On Error = Continue only the invalid rows of a list fail, each named, and the valid ones are sent (issue 38, point 4)', () => {
-		const ERROR_OUTPUT: RunNodeOptions = { node: { onError: 'continueErrorOutput' } };
+		// Node version 2 on (version 1 fails the whole input item, as its saved workflows do): a list in JSON.
+		const NEWEST: RunNodeOptions = { node: { typeVersion: 4 } };
+		const CONTINUE_NEWEST: RunNodeOptions = { node: { typeVersion: 4, onError: 'continueRegularOutput' } };
+		const ERROR_OUTPUT: RunNodeOptions = { node: { typeVersion: 4, onError: 'continueErrorOutput' } };
+		const JSON_LIST = { inputMode: 'json' };
 
 		it('a JSON list of 3 in one item, 1 valid: the valid one is written, both invalid rows fail as error items in their place; Stop the Run under the default sends nothing', async () => {
 			const { running } = await runningAndPending();
@@ -317,11 +321,11 @@ describe('Discount › Update', () => {
 				{ discountId: running.discountId, newDateTo: dayAhead(9) },
 			];
 
-			const stopped = await update(entries);
+			const stopped = await update(entries, JSON_LIST, NEWEST);
 			expect(stopped.error?.message).toMatch(/^2 entries are invalid, nothing was sent: Discounts \(JSON\) › entry 1 › .*; Discounts \(JSON\) › entry 3 › /);
 			expect(sent('discountUpdate')).toEqual([]);
 
-			const result = await update(entries, {}, CONTINUE);
+			const result = await update(entries, JSON_LIST, CONTINUE_NEWEST);
 
 			expect(result.error).toBeUndefined();
 			const items = result.output(NODE_UNDER_TEST_NAME);
@@ -347,7 +351,7 @@ describe('Discount › Update', () => {
 				{ discountId: 'no-such-discount', newDiscountPrice: 1 },
 			];
 
-			const result = await update(entries, {}, ERROR_OUTPUT);
+			const result = await update(entries, JSON_LIST, ERROR_OUTPUT);
 
 			expect(result.error).toBeUndefined();
 			expect(result.json(NODE_UNDER_TEST_NAME, 0).map((item) => [item.id, item.success])).toEqual([
