@@ -16,7 +16,8 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
 import { DATE_FORMS, readDay, readOutput, shapeOutput } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
-import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
+import { RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
+import { REFERENCE_CURRENCY } from './currency';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'getMany';
@@ -86,7 +87,7 @@ function simplifyDiscount(json: IDataObject, now: Date): IDataObject {
 		productId: json.merchantInventoryId ?? null,
 		productName: isBlank(json.productName) ? null : json.productName,
 		price: decodedNumber(json.discountPrice),
-		currency: isBlank(json.discountPriceCurrency) ? DEFAULT_CURRENCY : json.discountPriceCurrency,
+		currency: isBlank(json.discountPriceCurrency) ? REFERENCE_CURRENCY : json.discountPriceCurrency,
 		type: typeOf(json),
 		dateFrom: listedDay(json.dateFrom),
 		dateTo: listedDay(json.dateTo),

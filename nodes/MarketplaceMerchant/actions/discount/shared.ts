@@ -20,6 +20,7 @@ import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from 
 import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { shownPrice } from '../../values/numbers';
 import { readChoice, readLocator, readText } from '../../values/values';
+import { REFERENCE_CURRENCY } from './currency';
 import type { BulkEntry } from '../bulk/entries';
 import type { BulkInput } from '../bulk/fields';
 import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bulk/run';
@@ -40,21 +41,6 @@ export const discountTypeOptions: INodePropertyOptions[] = [
 	{ name: 'Sale', value: 'SALE', description: 'Lasts at most 31 days' },
 	{ name: 'Seasonal Sale', value: 'SEASONAL_SALE', description: `Lasts at most 60 days and starts ${SEASONAL_START}` },
 ];
-
-/** Every example of the live service prices in dinars, the only currency it is known to take. */
-export const DEFAULT_CURRENCY = 'RSD';
-const CURRENCIES = [DEFAULT_CURRENCY] as const;
-
-/** The currency of a discount price: RSD, in any letter case; RSD when left out. */
-export function currencyOf(ctx: ValueContext, field: string, value: unknown): string {
-	return isBlank(value) ? DEFAULT_CURRENCY : readChoice(ctx, field, value, CURRENCIES);
-}
-
-/** A currency row field: a list, so that nothing the service refuses can be typed. */
-export function currencyField(name: string, displayName: string, description: string): INodeProperties {
-	const options = CURRENCIES.map((currency) => ({ name: currency, value: currency }));
-	return { displayName, name, type: 'options', options, default: DEFAULT_CURRENCY, description };
-}
 
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
@@ -176,7 +162,7 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
 	const running = discountState(discount, now) === 'running';
 	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
 	const amount = decodedNumber(discount.discountPrice);
-	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? 'RSD' : String(discount.discountPriceCurrency))}`;
+	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? REFERENCE_CURRENCY : String(discount.discountPriceCurrency))}`;
 	return {
 		name: `Product ${String(discount.merchantInventoryId)}${price}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
 		value: String(discount.discountId),
