@@ -7,8 +7,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST_NAME, sandboxCredential, type RunNodeOptions } from '../harness';
-import { CREDENTIAL_TYPE, YEAR, dayAhead, freshProducts, goodPrice, locator, runner, sale, sandbox, sandboxPerFile, schedule } from './helpers';
+import { NODE_UNDER_TEST_NAME, runLoadOptions, sandboxCredential, type RunNodeOptions } from '../harness';
+import { CREDENTIAL_TYPE, NODE, YEAR, credentials, newEan, dayAhead, freshProducts, goodPrice, locator, runner, sale, sandbox, sandboxPerFile, schedule } from './helpers';
 
 // The sandbox keeps the real clock: a discount dated today runs for the node as for the service.
 sandboxPerFile({ seed: 5, products: 400 });
@@ -99,6 +99,16 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 		expect(rejected).toMatchObject({ success: false, error: 'Currency RSD is not supported; use BAM', input: { discountPriceCurrency: 'RSD' } });
 	});
 
+	it("the panel's Currency list names the account's currency first: learned from its orders, or the credential's", async () => {
+		const parameters = { resource: 'discount', operation: 'schedule' };
+		const learned = await runLoadOptions(NODE, 'getCurrencies', { credentials: credentials(), parameters });
+		expect(learned.result[0]).toEqual({ name: "The Account's Currency (BAM)", value: '', description: "BAM: the currency of the account's orders" });
+		expect(learned.result.slice(1).map((option) => option.value)).toEqual(['BAM', 'EUR', 'MKD', 'RSD']);
+
+		const set = await runLoadOptions(NODE, 'getCurrencies', { ...withAccountCurrency('KM'), parameters });
+		expect(set.result[0]).toMatchObject({ name: "The Account's Currency (BAM)", description: "BAM: the credential's Account Currency" });
+	});
+
 	it('Product › Update and Update Many with VAT 17 are accepted; VAT 20 gets the service\'s refusal naming the account\'s rates', async () => {
 		const [first, second, third] = sandbox.state.products.slice(-3);
 		const single = await products({ operation: 'update', productId: String(first.id), updateFields: { vat: 17 } });
@@ -115,6 +125,26 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 		expect(refused).toMatchObject({ id: third.id, success: false, error: expect.stringContaining('VAT must be one of 0, 17') });
 		expect(sandbox.state.product(first.id)?.vat).toBe(17);
 		expect(sandbox.state.product(second.id)?.vat).toBe(17);
+	});
+
+	it('Product › Import of a new product with VAT 17 is accepted', async () => {
+		const ean = newEan('17');
+		const result = await products({
+			operation: 'import',
+			name: 'Tava 28 cm',
+			ean,
+			basePrice: '89.90',
+			vat: '={{ $json.vat }}',
+			stockLevel: 5,
+			description: 'Tava od livenog gvožđa',
+			coverImage: 'https://example.com/cover.jpg',
+			category: 'Kuhinja',
+			productType: 'Kuhinja',
+			additionalFields: { brand: 'Tefal' },
+		}, [{ vat: '17' }]);
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.state.productByEan(ean)).toMatchObject({ vat: 17, basePrice: 89.9 });
 	});
 });
 
