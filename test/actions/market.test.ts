@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { NODE_UNDER_TEST_NAME, runLoadOptions, sandboxCredential, type RunNodeOptions } from '../harness';
+import { NODE_UNDER_TEST_NAME, runListSearch, runLoadOptions, sandboxCredential, type RunNodeOptions } from '../harness';
 import { CREDENTIAL_TYPE, NODE, YEAR, credentials, newEan, dayAhead, freshProducts, goodPrice, locator, runner, sale, sandbox, sandboxPerFile, schedule } from './helpers';
 
 // The sandbox keeps the real clock: a discount dated today runs for the node as for the service.
@@ -97,6 +97,20 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 
 		const [rejected] = result.json(NODE_UNDER_TEST_NAME);
 		expect(rejected).toMatchObject({ success: false, error: 'Currency RSD is not supported; use BAM', input: { discountPriceCurrency: 'RSD' } });
+	});
+
+	it("Discount › Get Many's Simplify and the Discount ID list give a listed discount the account's currency (the list does not carry one)", async () => {
+		const [product] = freshProducts(1);
+		const scheduled = await schedule([sale(product)]);
+		const [{ id }] = scheduled.json(NODE_UNDER_TEST_NAME);
+		sandbox.clearLog();
+
+		const listed = await discounts({ operation: 'getMany', dateFrom: `${YEAR}-08-01`, dateTo: `${YEAR}-08-10`, returnAll: true }, [{}], NEW_NODE);
+		expect(listed.json(NODE_UNDER_TEST_NAME).find((item) => item.discountId === id)).toMatchObject({ price: goodPrice(product), currency: 'BAM' });
+		expect(routes()).toEqual(['discountList', 'orders']);
+
+		const { result } = await runListSearch(NODE, 'searchDiscounts', { credentials: credentials(), parameters: { resource: 'discount', operation: 'update' }, filter: String(id) });
+		expect(result.results).toEqual([expect.objectContaining({ value: id, name: expect.stringContaining('\u00a0BAM, ') })]);
 	});
 
 	it("the panel's Currency list names the account's currency first: learned from its orders, or the credential's", async () => {

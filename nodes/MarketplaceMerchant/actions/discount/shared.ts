@@ -20,7 +20,7 @@ import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from 
 import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { shownPrice } from '../../values/numbers';
 import { readChoice, readLocator, readText } from '../../values/values';
-import { REFERENCE_CURRENCY } from './currency';
+import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { BulkEntry } from '../bulk/entries';
 import type { BulkInput } from '../bulk/fields';
 import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bulk/run';
@@ -158,11 +158,11 @@ export function discountState(discount: IDataObject, now: Date): DiscountState |
 	return start.getTime() <= now.getTime() ? 'running' : 'pending';
 }
 
-function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
+function discountEntry(discount: IDataObject, now: Date, currencyOfAccount: string): INodeListSearchItems {
 	const running = discountState(discount, now) === 'running';
 	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
 	const amount = decodedNumber(discount.discountPrice);
-	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? REFERENCE_CURRENCY : String(discount.discountPriceCurrency))}`;
+	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? currencyOfAccount : String(discount.discountPriceCurrency))}`;
 	return {
 		name: `Product ${String(discount.merchantInventoryId)}${price}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
 		value: String(discount.discountId),
@@ -177,9 +177,12 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
 export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const now = new Date();
 	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
-	const results = (await readChangeableDiscounts(this, now))
-		.filter((discount) => !isBlank(discount.discountId))
-		.map((discount) => discountEntry(discount, now))
+	const listed = (await readChangeableDiscounts(this, now)).filter((discount) => !isBlank(discount.discountId));
+	// The list need not carry a currency: the account's stands for it (RSD where unknown).
+	const unsaid = listed.some((discount) => isBlank(discount.discountPriceCurrency));
+	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
+	const results = listed
+		.map((discount) => discountEntry(discount, now, currency))
 		.filter(({ name, value }) => wanted === undefined || name.toLowerCase().includes(wanted) || String(value).toLowerCase().includes(wanted));
 	return { results };
 }
