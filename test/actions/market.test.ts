@@ -99,6 +99,15 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 		expect(rejected).toMatchObject({ success: false, error: 'Currency RSD is not supported; use BAM', input: { discountPriceCurrency: 'RSD' } });
 	});
 
+	it("where the account's currency cannot be learned (its orders not readable) and the credential sets none, RSD goes out and the service's refusal is that discount's error", async () => {
+		sandbox.injectFault({ route: 'orders', status: 403, count: 1 });
+		const [product] = freshProducts(1);
+		const result = await schedule([sale(product)], {}, CONTINUE);
+
+		expect(result.json(NODE_UNDER_TEST_NAME)).toMatchObject([{ success: false, error: 'Currency RSD is not supported; use BAM', input: { discountPriceCurrency: 'RSD' } }]);
+		expect(routes()).toEqual(['orders', 'discountSchedule']);
+	});
+
 	it("Discount › Get Many's Simplify and the Discount ID list give a listed discount the account's currency (the list does not carry one)", async () => {
 		const [product] = freshProducts(1);
 		const scheduled = await schedule([sale(product)]);
