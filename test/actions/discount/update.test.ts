@@ -92,6 +92,8 @@ describe('Discount › Update', () => {
 			expect(stored(pending.discountId)).toMatchObject({ discountPrice: pending.discountPrice, dateFrom: pending.dateFrom, dateTo: shorterEnd, discountType: 'SALE' });
 			expect(sandbox.log.filter((entry) => entry.route !== 'token').map((entry) => [entry.route, entry.itemCount])).toEqual([
 				['discountList', undefined],
+				// The account's currency, from its orders (the credential sets none): the one extra request of the run.
+				['orders', undefined],
 				['discountUpdate', 2],
 			]);
 		},

@@ -105,7 +105,7 @@ describe('Product: Update Many', () => {
 	});
 
 	it.each([
-		['VAT 15', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: 15 }], /^Products \(JSON\) › entry 2 › VAT \(vat\): must be one of 0, 10, 20, got 15 \(item 0\)/],
+		['VAT -1', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: -1 }], /^Products \(JSON\) › entry 2 › VAT \(vat\): must be at least 0, got -1 \(item 0\)/],
 		['a package width that is not a number', [{ id: 100_001, packageWidthValue: '12,5' }], /^Products \(JSON\) › entry 1 › Package Width \(cm\) \(packageWidthValue\): "12,5" is not a length in centimetres/],
 		['a fractional stock level', [{ id: 100_001, stockLevel: '2.5' }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): "2\.5" is not a stock level/],
 		['a zero price', [{ id: 100_001, basePrice: 0 }], /^Products \(JSON\) › entry 1 › Base Price \(basePrice\): must be above 0, got 0/],
