@@ -58,7 +58,7 @@ export interface Sandbox {
 	addOrders(count?: number, options?: AddOrdersOptions): OrderRecord[];
 	/**
 	 * Moves a shipment to `to` (any status name), or one step along the usual path: CREATED is
-	 * confirmed in full from the default warehouse, a confirmed one packed in full in one box, a
+	 * confirmed in full as ordered (each line from the warehouse it was ordered from), a confirmed one packed in full in one box, a
 	 * packed one READY_FOR_COLLECTION, then COLLECTED, ON_DELIVERY, DELIVERED.
 	 */
 	advanceShipment(suborderId: string, to?: string): ShipmentRecord;

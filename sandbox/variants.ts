@@ -153,6 +153,13 @@ export interface SandboxVariants {
 	pendingSubgroup: 'SSG_PARTIALLY_CONFIRMED' | 'SSG_PENDING';
 	/** The answer to a label asked before READY_FOR_COLLECTION (not documented): 404 (default), 400, or 200 `{"link": null}`. */
 	labelNotReady: 'not-found' | 'bad-request' | 'null-link';
+	/**
+	 * What an order item's `id` is (orders-and-shipments.md, last section: not shown by anyone outside
+	 * the service): the pages' example's merchant inventory id (default, as a string), or a line
+	 * identifier of its own (`lineId`, as one ERP client reads it: a number unlike any product's id).
+	 * Confirm takes the merchant inventory id either way; shipments' items carry it as `merchantInventoryId`.
+	 */
+	orderItemId: 'merchantInventoryId' | 'lineId';
 	/** Sandbox milliseconds from packing to READY_FOR_COLLECTION (carrier allocation: "fast, but delays can occur"). Default 0. */
 	carrierAllocationMs: number;
 
@@ -215,6 +222,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	borderStatusName: 'PACKED_ON_THE_BORDER',
 	pendingSubgroup: 'SSG_PARTIALLY_CONFIRMED',
 	labelNotReady: 'not-found',
+	orderItemId: 'merchantInventoryId',
 	carrierAllocationMs: 0,
 	market: SERBIAN_MARKET,
 	onlyNewestTokenValid: false,

@@ -7,7 +7,7 @@ import { getCurrencies } from './actions/discount/currency';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as order } from './actions/order/Order.resource';
-import { getOrderStatuses, getWarehouses } from './actions/orders/shared';
+import { getConfirmWarehouses, getOrderStatuses, getWarehouses } from './actions/orders/shared';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { resource as shipment } from './actions/shipment/Shipment.resource';
@@ -50,7 +50,7 @@ export class MarketplaceMerchant implements INodeType {
 
 	methods = {
 		listSearch: { searchProducts, searchDiscounts },
-		loadOptions: { getProductTypes, getWarehouses, getOrderStatuses, getCurrencies },
+		loadOptions: { getProductTypes, getWarehouses, getConfirmWarehouses, getOrderStatuses, getCurrencies },
 		credentialTest: { testMerchantCredential },
 	};
 

@@ -42,6 +42,8 @@ export interface RunWorkflowOptions extends HarnessOptions {
 	startNode?: string;
 	/** Workflow static data to start with (overrides the workflow's own). */
 	staticData?: IDataObject;
+	/** When this settles, the execution is cancelled as n8n's Stop button does (the engine's cancel: the nodes' cancel signal fires). */
+	cancelWhen?: Promise<unknown>;
 }
 
 export interface ItemError {
@@ -176,7 +178,9 @@ export async function runWorkflow(
 		workflowSettings: workflowData.settings,
 	});
 	const startNode = chooseStartNode(workflow, nodes, options.startNode);
-	const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+	const running = new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+	void options.cancelWhen?.then(() => running.cancel());
+	const run = await running;
 	return toResult(run, workflow, executionOrder, credentialsHelper);
 }
 

@@ -61,10 +61,14 @@ export function readTimeRange(ctx: ValueContext, from: { field: string; value: u
 
 /** On the node's `methods.loadOptions`. */
 export const WAREHOUSES_METHOD = 'getWarehouses';
+export const CONFIRM_WAREHOUSES_METHOD = 'getConfirmWarehouses';
 export const STATUSES_METHOD = 'getOrderStatuses';
 
 /** The value of the default warehouse in a Warehouse list: no id, so the workflow keeps working when the default changes. */
 export const DEFAULT_WAREHOUSE = '';
+
+/** Order › Confirm's Warehouse value for each line's own warehouse, the one it was ordered from (`suborderWarehouseAddressId`). */
+export const AS_ORDERED = 'asOrdered';
 
 /** The merchant's warehouses as the service lists them (one page: a merchant has a few). */
 async function readWarehouses(ctx: AuthenticatedContext, settings: SendSettings = {}): Promise<IDataObject[]> {
@@ -106,4 +110,12 @@ export async function getOrderStatuses(this: ILoadOptionsFunctions): Promise<INo
 	const answer = await sendAuthenticated(this, ORDER_READS, { method: 'GET', url: PATHS.orderStatuses });
 	const names = decodedList<unknown>(this, answer, ANSWERS.orderStatuses).filter((name) => !isBlank(name)).map(String);
 	return [...new Set([...names, ...SHIPMENT_ONLY_STATUSES])].sort().map((name) => ({ name, value: name }));
+}
+
+/** Order › Confirm's Warehouse list: As Ordered (each line's own warehouse) first, then the list above. */
+export async function getConfirmWarehouses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return [
+		{ name: 'As Ordered', value: AS_ORDERED, description: 'Each line from the warehouse it was ordered from (the Default Address where the order names none)' },
+		...(await getWarehouses.call(this)),
+	];
 }
