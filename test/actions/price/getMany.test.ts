@@ -137,7 +137,7 @@ describe('Price › Get Many', () => {
 		const result = await getPrices({ merchantInventoryIds: '100001', date });
 
 		expect(result.error?.message).toBe(`Date: ${day} is in the past (item 0)`);
-		expect(result.error?.description).toMatch(/^Prices are for today \(\d{4}-\d{2}-\d{2}, UTC\) or a later day$/);
+		expect(result.error?.description).toMatch(/^Prices are for today \(\d{4}-\d{2}-\d{2} in the workflow's time zone, UTC\) or a later day$/);
 		expect(sandbox.log).toHaveLength(0);
 	});
 

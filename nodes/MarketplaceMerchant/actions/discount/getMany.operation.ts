@@ -14,7 +14,7 @@ import { PATHS } from '../../transport/endpoints';
 import { resultLimit } from '../../transport/batches';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
-import { DATE_FORMS, readDay, readOutput, shapeOutput } from '../../values/values';
+import { DATE_FORMS, readDay, readOutput, shapeOutput, today } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import type { OperationModule } from '../contract';
@@ -25,14 +25,14 @@ const OPERATION = 'getMany';
 const DEFAULT_RANGE_DAYS = 30;
 
 /**
- * Both range days are required by the service, as dd/MM/yyyy. Empty fields mean today (UTC) and
+ * Both range days are required by the service, as dd/MM/yyyy. Empty fields mean today (in the workflow's time zone) and
  * 30 days after Date From: a node saved without dates could not run before (both were required),
  * so no saved workflow changes meaning (docs/versioning.md).
  */
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	// Only a field left empty takes the default: an expression that gives nothing is an error naming it (never a guess).
 	const leftEmpty = (name: string) => isBlank(this.getNodeParameter(name, '', { rawExpressions: true }));
-	const from = leftEmpty('dateFrom') ? startOfUtcDay() : readParameter(this, 'dateFrom', 'Date From', readDay);
+	const from = leftEmpty('dateFrom') ? today(this) : readParameter(this, 'dateFrom', 'Date From', readDay);
 	const to = leftEmpty('dateTo') ? new Date(from.getTime() + DEFAULT_RANGE_DAYS * DAY_MS) : readParameter(this, 'dateTo', 'Date To', readDay);
 	checkDiscountPeriod(this, 'Date To', undefined, from, to);
 	return { ...requestOptions, qs: { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) } };
