@@ -114,7 +114,7 @@ export const operation: OperationModule = {
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
-		dayField('Date From', 'dateFrom', `First day of the range; empty: today (UTC). Accepts ${DATE_FORMS}.`),
+		dayField('Date From', 'dateFrom', `First day of the range; empty: today in the workflow's time zone. Accepts ${DATE_FORMS}.`),
 		dayField('Date To', 'dateTo', `Last day of the range; empty: ${DEFAULT_RANGE_DAYS} days after Date From. Accepts ${DATE_FORMS}.`),
 		...returnAllAndLimit(),
 		// On as on every Get Many for a node created now (version 3 on; Output from version 4); saved

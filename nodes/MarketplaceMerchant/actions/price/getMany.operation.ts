@@ -79,7 +79,7 @@ export const operation: OperationModule = {
 			name: 'date',
 			type: 'dateTime',
 			default: '',
-			description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
+			description: `Day the prices are for: today or a future day; empty means today in the workflow's time zone. Accepts ${DATE_FORMS}.`,
 		},
 	]),
 };
