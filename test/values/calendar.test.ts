@@ -6,10 +6,10 @@
  * counts its own days). An instant keeps its time: Modified After "3 hours ago" on Get Many Basic.
  */
 import { DateTime } from 'luxon';
-import type { INodeParameters } from 'n8n-workflow';
+import type { ProductRecord } from '../../sandbox';
 
 import { NODE_UNDER_TEST_NAME } from '../harness';
-import { freshProducts, goodPrice, runner, sandbox, sandboxPerFile, sent } from '../actions/helpers';
+import { freshProducts, goodPrice, runner, sandbox, sandboxPerFile, schedule, sent } from '../actions/helpers';
 
 const ZONES = ['UTC', 'Europe/Belgrade', 'America/New_York', 'Pacific/Auckland'];
 const HOUR_MS = 3_600_000;
@@ -36,6 +36,12 @@ function givenDays(zone: string): Array<[string, (days: number) => string]> {
 	];
 }
 
+/** Discount › Schedule of one row entered in the panel, in a workflow in `timezone`. */
+async function scheduleRow(product: ProductRecord, dateFrom: string, dateTo: string, discountType: string, timezone: string) {
+	const row = { merchantInventoryId: String(product.id), discountPrice: goodPrice(product), currency: 'RSD', dateFrom, dateTo, discountType };
+	return await schedule([], { inputMode: 'rows', discountsUi: { discount: [row] } }, { timezone });
+}
+
 const stored = (discountId: unknown) => sandbox.state.discounts.find((discount) => discount.discountId === discountId);
 
 describe.each(ZONES)('a workflow in %s', (zone) => {
@@ -48,15 +54,7 @@ describe.each(ZONES)('a workflow in %s', (zone) => {
 
 	it.each(givenDays(zone))('Discount Schedule and Update store the day %s names', async (_given, day) => {
 		const [product] = freshProducts(1);
-		const scheduled = await discounts(
-			{
-				operation: 'schedule',
-				inputMode: 'rows',
-				discountsUi: { discount: [{ merchantInventoryId: String(product.id), discountPrice: goodPrice(product), currency: 'RSD', dateFrom: day(20), dateTo: day(25), discountType: 'SALE' }] },
-			},
-			[{}],
-			options,
-		);
+		const scheduled = await scheduleRow(product, day(20), day(25), 'SALE', zone);
 
 		expect(scheduled.error).toBeUndefined();
 		const [result] = scheduled.json(NODE_UNDER_TEST_NAME);
@@ -80,17 +78,7 @@ describe.each(ZONES)('a workflow in %s', (zone) => {
 
 	it('Discount Schedule from $today starts today, as the workflow counts days', async () => {
 		const [product] = freshProducts(1);
-		const result = await discounts(
-			{
-				operation: 'schedule',
-				inputMode: 'rows',
-				discountsUi: {
-					discount: [{ merchantInventoryId: String(product.id), discountPrice: goodPrice(product), currency: 'RSD', dateFrom: '={{ $today }}', dateTo: '={{ $today.plus({ days: 5 }) }}', discountType: 'SALE' }],
-				},
-			},
-			[{}],
-			options,
-		);
+		const result = await scheduleRow(product, '={{ $today }}', '={{ $today.plus({ days: 5 }) }}', 'SALE', zone);
 
 		expect(result.error).toBeUndefined();
 		expect(result.json(NODE_UNDER_TEST_NAME)[0]).toMatchObject({ success: true, input: { dateFrom: dayIn(zone, 0), dateTo: dayIn(zone, 5) } });
@@ -176,23 +164,13 @@ describe('a workflow in Europe/Belgrade', () => {
 
 	it('schedules a SEASONAL_SALE from 1 July given as $today set to 1 July', async () => {
 		const [product] = freshProducts(1);
-		const parameters: INodeParameters = {
-			operation: 'schedule',
-			inputMode: 'rows',
-			discountsUi: {
-				discount: [
-					{
-						merchantInventoryId: String(product.id),
-						discountPrice: goodPrice(product),
-						currency: 'RSD',
-						dateFrom: '={{ $today.plus({ years: 1 }).set({ month: 7, day: 1 }) }}',
-						dateTo: '={{ $today.plus({ years: 1 }).set({ month: 7, day: 20 }) }}',
-						discountType: 'SEASONAL_SALE',
-					},
-				],
-			},
-		};
-		const result = await discounts(parameters, [{}], { timezone: 'Europe/Belgrade' });
+		const result = await scheduleRow(
+			product,
+			'={{ $today.plus({ years: 1 }).set({ month: 7, day: 1 }) }}',
+			'={{ $today.plus({ years: 1 }).set({ month: 7, day: 20 }) }}',
+			'SEASONAL_SALE',
+			'Europe/Belgrade',
+		);
 
 		expect(result.error).toBeUndefined();
 		const year = DateTime.now().setZone('Europe/Belgrade').year + 1;
