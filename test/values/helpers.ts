@@ -6,7 +6,7 @@ import type { INode } from 'n8n-workflow';
 
 import { describeValue, type ValueContext } from '../../nodes/MarketplaceMerchant/values/labels';
 
-/** A reader's context outside the engine: the workflow's time zone is UTC (zones: test/values/dates-engine.test.ts, through the engine). */
+/** A reader's context outside the engine: the workflow's time zone is UTC (zones: test/values/calendar.test.ts, through the engine). */
 export const ctx: ValueContext = { getNode: () => ({ name: 'Node' }) as INode, getItemIndex: () => 3, getTimezone: () => 'UTC' };
 export const FIELD = 'Some Field';
 

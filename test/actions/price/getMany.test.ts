@@ -72,7 +72,7 @@ describe('Price › Get Many', () => {
 		expect(sandbox.log.find((entry) => entry.route === 'prices')?.query.merchantInventoryIds).toBe(ids.join(','));
 	});
 
-	it('asks for today (UTC) when no date is given', async () => {
+	it('asks for today (the workflow\'s time zone, here UTC) when no date is given', async () => {
 		const [id] = idsOf(1, 30);
 		await getPrices({ merchantInventoryIds: String(id) });
 
