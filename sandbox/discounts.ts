@@ -8,9 +8,9 @@ import type { ProductCatalog } from './products';
 import { Rng } from './random';
 import type { DiscountListItem, DiscountRecord, DiscountType, PriceData } from './types';
 import { isBlank, isRecord, toNumber, toText } from './values';
+import type { SandboxMarket } from './variants';
 
 export const DISCOUNT_TYPES: DiscountType[] = ['SALE', 'SEASONAL_SALE', 'CLEARANCE_SALE'];
-export const CURRENCY = 'RSD';
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
 const MIN_REDUCTION = 0.05;
 
@@ -92,6 +92,8 @@ export class DiscountBook {
 		seed: number,
 		private readonly catalog: ProductCatalog,
 		private readonly clock: SandboxClock,
+		/** The account's market (variant `market`): its currency is the only one a discount takes. */
+		private readonly market: () => SandboxMarket,
 		/** The zone the service reads days in (the variant `serviceTimeZone`). */
 		private readonly zone: () => string = () => 'UTC',
 	) {
@@ -112,7 +114,7 @@ export class DiscountBook {
 					merchantInventoryId: merchantInventoryId ?? fail('merchantInventoryId is required'),
 					discountType: parseType(item.discountType),
 					discountPrice: parsePrice(item.discountPrice, 'discountPrice'),
-					currency: isBlank(item.discountPriceCurrency) ? CURRENCY : String(item.discountPriceCurrency),
+					currency: isBlank(item.discountPriceCurrency) ? this.market().currency : String(item.discountPriceCurrency),
 					dateFrom: toText(item.dateFrom) ?? fail('dateFrom must be a date in format dd/MM/yyyy'),
 					dateTo: isBlank(item.dateTo) ? null : (toText(item.dateTo) ?? null),
 				};
@@ -243,7 +245,8 @@ export class DiscountBook {
 	private validate(terms: DiscountTerms, ownId?: string): Omit<DiscountRecord, 'discountId' | 'cancelled'> {
 		const product = this.catalog.getById(terms.merchantInventoryId);
 		if (!product) fail(`Product with merchantInventoryId ${terms.merchantInventoryId} does not exist`);
-		if (terms.currency !== CURRENCY) fail(`Currency ${terms.currency} is not supported; use ${CURRENCY}`);
+		const { currency } = this.market();
+		if (terms.currency !== currency) fail(`Currency ${terms.currency} is not supported; use ${currency}`);
 		const fromDay = parseDay(terms.dateFrom, 'dateFrom');
 		let toDay: number | null = null;
 		if (terms.discountType === 'CLEARANCE_SALE') {
@@ -263,7 +266,7 @@ export class DiscountBook {
 			fail('SEASONAL_SALE discount must start between 1 and 15 July or between 25 December and 10 January');
 		}
 		if (terms.discountPrice > product.basePrice * (1 - MIN_REDUCTION) + 1e-9) {
-			fail(`Discount price must be at least 5% below the regular price (${product.basePrice} ${CURRENCY})`);
+			fail(`Discount price must be at least 5% below the regular price (${product.basePrice} ${currency})`);
 		}
 		const startsAtMs = fromDay === today ? nowMs : dayStartIn(fromDay, this.zone()) + MINUTE_MS;
 		const endsAtMs = toDay === null ? null : dayStartIn(toDay + DAY_MS, this.zone()) - MINUTE_MS;
@@ -297,7 +300,7 @@ export class DiscountBook {
 				discountId: this.rng.uuid(),
 				merchantInventoryId: product.id,
 				discountPrice: Math.round(product.basePrice * 0.8),
-				currency: CURRENCY,
+				currency: this.market().currency,
 				discountType: 'SALE',
 				dateFrom: formatDayMonthYear(fromDay),
 				dateTo: formatDayMonthYear(toDay),

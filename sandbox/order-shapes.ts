@@ -93,7 +93,7 @@ export function orderAnswer(order: OrderRecord, shipments: ShipmentRecord[], var
 		id: order.id,
 		createdDate: order.createdDate,
 		totalPrice: roundMoney(items.reduce((sum, item) => sum + (item.chargedPrice as number), 0)),
-		currency: 'RSD',
+		currency: variants.market.currency,
 		[variants.orderPaymentKey]: order.paymentMethods,
 		numberOfItems: order.lines.length,
 		sumOfItemOrderedQuantities: order.lines.reduce((sum, line) => sum + line.quantity, 0),

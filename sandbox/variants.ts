@@ -17,6 +17,21 @@ export type ImportBodyShape = 'object' | 'list' | 'both';
 export type XmlListStyle = 'wrapped' | 'item' | 'unwrapped';
 
 /**
+ * The market the merchant's account belongs to (platform facts, "What a second merchant's
+ * production client relies on"): the currency it prices in, which is the only one its discounts
+ * take and the one its answers carry where they carry one (orders' `currency`, documents' totals),
+ * and the VAT rates its product updates and imports take. Serbia by default (RSD, 0/10/20); the
+ * Bosnian merchant's account: `{ currency: 'BAM', vatRates: [0, 17] }`; North Macedonia: MKD,
+ * 0/5/18.
+ */
+export interface SandboxMarket {
+	currency: string;
+	vatRates: number[];
+}
+
+export const SERBIAN_MARKET: Readonly<SandboxMarket> = Object.freeze({ currency: 'RSD', vatRates: [0, 10, 20] });
+
+/**
  * Which modified filter basic-products honours: the interface reference's `date-modified-after`
  * (a day, `yyyy-MM-dd`), the current pages' `dateModifiedAfter` (a UTC timestamp,
  * `yyyy-MM-ddTHH:mm:ss`), or both (a product must pass each one sent). A name not honoured is
@@ -57,6 +72,12 @@ export interface SandboxVariants {
 	 * times at their end: more results than entries, as a service that reports an entry twice.
 	 */
 	bulkResultsRepeated: number;
+	/**
+	 * Bulk answers (product/bulk, discounts schedule/update) list their results in reverse order,
+	 * each still naming its entry (`myProductId`, `merchantInventoryId`, `discountId`), as a
+	 * service that answers in another order than the entries were sent. product/{id} has one result.
+	 */
+	bulkResultsReversed: boolean;
 	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
 	urlsKeyedBySchemaName: boolean;
 	/**
@@ -144,6 +165,10 @@ export interface SandboxVariants {
 	/** Sandbox milliseconds from packing to READY_FOR_COLLECTION (carrier allocation: "fast, but delays can occur"). Default 0. */
 	carrierAllocationMs: number;
 
+	// --- The account's market ---
+	/** The account's currency and VAT rates (SandboxMarket); a wrong one is refused per entry in the service's words. */
+	market: SandboxMarket;
+
 	// --- Tokens ---
 	/** Only the newest token issued to a client is valid: issuing one invalidates the others. */
 	onlyNewestTokenValid: boolean;
@@ -179,6 +204,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	pricesNotFoundWhenNoMatch: false,
 	bulkResultsDropped: 0,
 	bulkResultsRepeated: 0,
+	bulkResultsReversed: false,
 	urlsKeyedBySchemaName: false,
 	urlsSelection: 'either',
 	basicProductsModifiedFilter: 'reference',
@@ -200,6 +226,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	pendingSubgroup: 'SSG_PARTIALLY_CONFIRMED',
 	labelNotReady: 'not-found',
 	carrierAllocationMs: 0,
+	market: SERBIAN_MARKET,
 	onlyNewestTokenValid: false,
 	warehousesAndPricesOn: 'main',
 	latency: false,

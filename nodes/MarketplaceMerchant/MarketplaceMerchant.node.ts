@@ -3,6 +3,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { customOperationsOf, resourceProperties, subtitleOf } from './actions/contract';
 import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/shared';
+import { getCurrencies } from './actions/discount/currency';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as order } from './actions/order/Order.resource';
@@ -49,7 +50,7 @@ export class MarketplaceMerchant implements INodeType {
 
 	methods = {
 		listSearch: { searchProducts, searchDiscounts },
-		loadOptions: { getProductTypes, getWarehouses, getOrderStatuses },
+		loadOptions: { getProductTypes, getWarehouses, getOrderStatuses, getCurrencies },
 		credentialTest: { testMerchantCredential },
 	};
 

@@ -18,7 +18,6 @@ const DEFAULT_PAGE_SIZE = 20;
 const MAX_PRODUCTS_PAGE = 200;
 const MAX_BASIC_PRODUCTS_PAGE = 2500;
 export const MAX_BULK_ITEMS = 30_000;
-const VAT_RATES = [0, 10, 20];
 const WEIGHT_UNITS: WeightUnit[] = ['KG', 'G'];
 
 function pageOf(query: URLSearchParams, maxSize: number): { page: number; size: number } {
@@ -112,7 +111,7 @@ function readServiceFields(item: Record<string, unknown>, result: FieldChanges):
  * variants `negativeStockStoredAsZero` and `weightStoredAsKg` store what the newer sources say.
  */
 function readProductFields(item: Record<string, unknown>, variants: VariantSwitches): FieldChanges {
-	const { negativeStockStoredAsZero, weightStoredAsKg } = variants.current;
+	const { negativeStockStoredAsZero, weightStoredAsKg, market } = variants.current;
 	const result: FieldChanges = { errors: [], changes: {} };
 	if (!isBlank(item.basePrice)) {
 		const basePrice = toNumber(item.basePrice);
@@ -121,7 +120,8 @@ function readProductFields(item: Record<string, unknown>, variants: VariantSwitc
 	}
 	if (!isBlank(item.vat)) {
 		const vat = toNumber(item.vat);
-		if (vat === undefined || !VAT_RATES.includes(vat)) result.errors.push('VAT must be one of 0, 10, 20');
+		// The account's market's rates (variant `market`), in the service's words: 'VAT must be one of 0, 10, 20'.
+		if (vat === undefined || !market.vatRates.includes(vat)) result.errors.push(`VAT must be one of ${market.vatRates.join(', ')}`);
 		else result.changes.vat = vat;
 	}
 	if (!isBlank(item.stockLevel)) {
@@ -152,8 +152,21 @@ function readProductFields(item: Record<string, unknown>, variants: VariantSwitc
 }
 
 /** GET products' element; with `weightStoredAsKg`, every weight in kilograms, the unit in lower case as the live answers write it. */
+/**
+ * A seeded product's VAT in the account's market (variant `market`): the catalogue is seeded with
+ * Serbia's rates, so a rate the market lacks is answered as its standard rate (the highest), a
+ * reduced one (10) as the market's lowest rate above 0 where it has one. A rate set by an update is
+ * the market's already.
+ */
+function marketVat(vat: number, rates: number[]): number {
+	if (rates.includes(vat)) return vat;
+	const positive = rates.filter((rate) => rate > 0).sort((a, b) => a - b);
+	if (positive.length === 0) return vat;
+	return vat > 0 && vat < 20 ? positive[0] : positive[positive.length - 1];
+}
+
 function answeredProduct(core: SandboxCore, record: ProductRecord): Product | (Omit<Product, 'packageWeightUnit'> & { packageWeightUnit: string }) {
-	const product = toProduct(record);
+	const product = { ...toProduct(record), vat: marketVat(record.vat, core.variants.current.market.vatRates) };
 	if (!core.variants.current.weightStoredAsKg) return product;
 	const inKg = product.packageWeightUnit === 'G' ? product.packageWeightValue / 1000 : product.packageWeightValue;
 	return { ...product, packageWeightValue: inKg, packageWeightUnit: 'kg' };

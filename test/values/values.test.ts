@@ -11,6 +11,7 @@ import { readId, readPercent, readWholeNumber } from '../../nodes/MarketplaceMer
 import {
 	readBoolean,
 	readChoice,
+	readCurrency,
 	readDate,
 	readDay,
 	readEan,
@@ -157,3 +158,14 @@ describe('text, choices, lists, EANs, URLs and JSON', () => {
 	});
 });
 
+describe('currencies', () => {
+	it('reads a currency code in any letter case, KM as BAM, and blank as the account\'s (undefined)', () => {
+		expect([' bam ', 'KM', 'km', 'RSD', 'eur', 'MKD', 'HUF'].map((value) => readCurrency(ctx, FIELD, value))).toEqual(['BAM', 'BAM', 'BAM', 'RSD', 'EUR', 'MKD', 'HUF']);
+		expect(readCurrency(ctx, FIELD, '')).toBeUndefined();
+		expect(readCurrency(ctx, FIELD, undefined)).toBeUndefined();
+	});
+
+	it.each<unknown>(['dinars', 'RS', 'R$D', 978, { code: 'BAM' }])('refuses %p, which is no currency code', (value) => {
+		expect(rejection((context, field, given) => readCurrency(context, field, given) as never, value)).toMatch(/^Some Field: .+ is not a currency code \(item 3\)$/);
+	});
+});

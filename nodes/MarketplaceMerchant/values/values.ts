@@ -181,6 +181,23 @@ export function readChoice<T extends string>(ctx: ValueContext, field: string, v
 	return choice as T;
 }
 
+/** How merchants write a currency other than by its code: KM (konvertibilna marka) is BAM. */
+const CURRENCY_NAMES: Readonly<Record<string, string>> = { KM: 'BAM' };
+export const CURRENCY_FORMS = 'a currency code such as RSD, BAM (or KM), EUR or MKD';
+
+/**
+ * A currency, as its ISO 4217 code: three letters in any letter case, "KM" read as BAM. Undefined
+ * when blank (the account's currency: actions/discount/currency.ts). Any code is taken: the
+ * account's currency, not this reader, says which one the service accepts.
+ */
+export function readCurrency(ctx: ValueContext, field: string, value: unknown): string | undefined {
+	if (isBlank(value)) return undefined;
+	const text = typeof value === 'string' ? value.trim().toUpperCase() : '';
+	const code = CURRENCY_NAMES[text] ?? text;
+	if (!/^[A-Z]{3}$/.test(code)) throw invalidInput(ctx, field, `${describeValue(value)} is not a currency code`, `Give ${CURRENCY_FORMS}`);
+	return code;
+}
+
 const LIST_SEPARATORS = /[\s,;]+/;
 
 /** An array, or text split at commas, semicolons, spaces, new lines (or `separators`: entries may hold spaces). */

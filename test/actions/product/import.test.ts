@@ -152,7 +152,8 @@ describe('Product: Import', () => {
 			/^Base Price: `\{\{ \$json.Price \}\}` gave no value: the input item has no field 'Price' \(it has no fields\) \(item 0\)$/,
 		],
 		['a cover image that is not a URL', { coverImage: 'cover.jpg' }, /Cover Image URL: "cover.jpg" is not an http\(s\) URL \(item 0\)/],
-		['VAT 15', { vat: 15 }, /VAT: must be one of 0, 10, 20, got 15 \(item 0\)/],
+		// Any rate 0 to 100 is the market's to judge (the service refuses one the account does not take); 101 is no rate.
+		['VAT 101', { vat: 101 }, /VAT: must be at most 100, got 101 \(item 0\)/],
 		['a negative stock level', { stockLevel: -1 }, /Stock Level: must be at least 0, got -1 \(item 0\)/],
 		['a zero price', { basePrice: 0 }, /Base Price: must be above 0, got 0 \(item 0\)/],
 		['a price with a thousands separator', { basePrice: '1,299' }, /Base Price: "1,299" is not a price \(item 0\)/],

@@ -16,7 +16,8 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
 import { DATE_FORMS, readDay, readOutput, shapeOutput, today } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
-import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
+import { RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
+import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'getMany';
@@ -76,17 +77,20 @@ const simplifyDiscountsIfAsked: Shaping = async function (items) {
 	const output = readOutput(this, this.getNode().typeVersion >= 3);
 	if (output.mode === 'raw') return items;
 	const now = new Date();
-	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now)) }));
+	// The list need not carry a currency: the account's stands for it (learned once per run, RSD where unknown).
+	const unsaid = items.some(({ json }) => isBlank(json.discountPriceCurrency));
+	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
+	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now, currency)) }));
 };
 
-function simplifyDiscount(json: IDataObject, now: Date): IDataObject {
+function simplifyDiscount(json: IDataObject, now: Date, currencyOfAccount: string): IDataObject {
 	const state = discountState(json, now);
 	return {
 		discountId: json.discountId ?? null,
 		productId: json.merchantInventoryId ?? null,
 		productName: isBlank(json.productName) ? null : json.productName,
 		price: decodedNumber(json.discountPrice),
-		currency: isBlank(json.discountPriceCurrency) ? DEFAULT_CURRENCY : json.discountPriceCurrency,
+		currency: isBlank(json.discountPriceCurrency) ? currencyOfAccount : json.discountPriceCurrency,
 		type: typeOf(json),
 		dateFrom: listedDay(json.dateFrom),
 		dateTo: listedDay(json.dateTo),
@@ -95,7 +99,7 @@ function simplifyDiscount(json: IDataObject, now: Date): IDataObject {
 }
 
 const SIMPLIFY_DESCRIPTION =
-	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency, type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
+	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency (the discount's where the service gives it, else the account's), type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
 
 export const operation: OperationModule = {
 	option: {
@@ -103,7 +107,7 @@ export const operation: OperationModule = {
 		value: OPERATION,
 		action: 'Get many discounts',
 		description:
-			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (RSD, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
+			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (in the currency of the account, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
 		routing: pacedRouting({
 			group: 'payments',
 			idempotent: true,

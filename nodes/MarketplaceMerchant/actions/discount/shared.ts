@@ -20,6 +20,7 @@ import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from 
 import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { shownPrice } from '../../values/numbers';
 import { readChoice, readLocator, readText, today } from '../../values/values';
+import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { BulkEntry } from '../bulk/entries';
 import type { BulkInput } from '../bulk/fields';
 import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bulk/run';
@@ -40,21 +41,6 @@ export const discountTypeOptions: INodePropertyOptions[] = [
 	{ name: 'Sale', value: 'SALE', description: 'Lasts at most 31 days' },
 	{ name: 'Seasonal Sale', value: 'SEASONAL_SALE', description: `Lasts at most 60 days and starts ${SEASONAL_START}` },
 ];
-
-/** Every example of the live service prices in dinars, the only currency it is known to take. */
-export const DEFAULT_CURRENCY = 'RSD';
-const CURRENCIES = [DEFAULT_CURRENCY] as const;
-
-/** The currency of a discount price: RSD, in any letter case; RSD when left out. */
-export function currencyOf(ctx: ValueContext, field: string, value: unknown): string {
-	return isBlank(value) ? DEFAULT_CURRENCY : readChoice(ctx, field, value, CURRENCIES);
-}
-
-/** A currency row field: a list, so that nothing the service refuses can be typed. */
-export function currencyField(name: string, displayName: string, description: string): INodeProperties {
-	const options = CURRENCIES.map((currency) => ({ name: currency, value: currency }));
-	return { displayName, name, type: 'options', options, default: DEFAULT_CURRENCY, description };
-}
 
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
@@ -173,11 +159,11 @@ export function discountState(discount: IDataObject, now: Date): DiscountState |
 	return start.getTime() <= now.getTime() ? 'running' : 'pending';
 }
 
-function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
+function discountEntry(discount: IDataObject, now: Date, currencyOfAccount: string): INodeListSearchItems {
 	const running = discountState(discount, now) === 'running';
 	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
 	const amount = decodedNumber(discount.discountPrice);
-	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? 'RSD' : String(discount.discountPriceCurrency))}`;
+	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? currencyOfAccount : String(discount.discountPriceCurrency))}`;
 	return {
 		name: `Product ${String(discount.merchantInventoryId)}${price}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
 		value: String(discount.discountId),
@@ -192,9 +178,12 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
 export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const now = new Date();
 	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
-	const results = (await readChangeableDiscounts(this, now))
-		.filter((discount) => !isBlank(discount.discountId))
-		.map((discount) => discountEntry(discount, now))
+	const listed = (await readChangeableDiscounts(this, now)).filter((discount) => !isBlank(discount.discountId));
+	// The list need not carry a currency: the account's stands for it (RSD where unknown).
+	const unsaid = listed.some((discount) => isBlank(discount.discountPriceCurrency));
+	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
+	const results = listed
+		.map((discount) => discountEntry(discount, now, currency))
 		.filter(({ name, value }) => wanted === undefined || name.toLowerCase().includes(wanted) || String(value).toLowerCase().includes(wanted));
 	return { results };
 }

@@ -42,7 +42,7 @@ export const operation: OperationModule = {
 		value: 'getMany',
 		action: 'Get many prices',
 		description:
-			'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (RSD, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
+			'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (in the currency of the account, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
 		routing: pacedRouting({
 			group: 'payments',
 			idempotent: true,

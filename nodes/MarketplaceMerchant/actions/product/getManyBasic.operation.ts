@@ -16,7 +16,7 @@ export const operation = productListOperation(
 		value: 'getManyBasic',
 		action: 'Get many basic products',
 		description:
-			'List products with only ID, EAN, SKU, prices (RSD, VAT included), stock level and warehouse: one item per product; faster than Get Many for large catalogues (2,500 per request). Without Return All, at most Limit products.',
+			'List products with only ID, EAN, SKU, prices (in the currency of the account, VAT included), stock level and warehouse: one item per product; faster than Get Many for large catalogues (2,500 per request). Without Return All, at most Limit products.',
 	},
 	{
 		url: PATHS.basicProducts,

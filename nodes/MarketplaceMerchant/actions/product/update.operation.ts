@@ -59,7 +59,7 @@ const updateProduct: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a product',
 	description:
-		"Change one product, named by its product ID (or EAN): base price (RSD, VAT included, plain digits; applies from the next day), VAT (0, 10 or 20), stock level (a whole number; below 0 goes out as 0 by default), SKU, package weight (sent in kilograms), package dimensions (cm) or serviceable. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, the input sent, and notes when a value was sent converted.",
+		"Change one product, named by its product ID (or EAN): base price (in the currency of the account, VAT included, plain digits; applies from the next day), VAT (the rate of the market in percent, e.g. 20 in Serbia, 17 in Bosnia and Herzegovina; the service judges it), stock level (a whole number; below 0 goes out as 0 by default), SKU, package weight (sent in kilograms), package dimensions (cm) or serviceable. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, the input sent, and notes when a value was sent converted.",
 	routing: pacedRouting({
 		...CATALOGUE,
 		request: { method: 'PUT', url: PATHS.product },
