@@ -97,7 +97,7 @@ export class SandboxCore {
 		const seeded = seedDocuments(this.factory, seed, startMs);
 		for (const invoice of seeded.invoices) this.invoices.add(invoice);
 		for (const correction of seeded.corrections) this.corrections.add(correction);
-		this.discounts = new DiscountBook(seed, this.catalog, this.clock, () => this.variants.current.market);
+		this.discounts = new DiscountBook(seed, this.catalog, this.clock, () => this.variants.current.market, () => this.variants.current.serviceTimeZone);
 		this.orders = new OrderBook(seed, this.catalog, this.warehouses, () => this.clock.nowMs(), () => this.variants.current.carrierAllocationMs);
 		const orderCount = options.orders ?? DEFAULT_ORDERS;
 		if (!Number.isInteger(orderCount) || orderCount < 0) throw new Error('orders must be a non-negative integer');

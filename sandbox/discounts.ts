@@ -3,7 +3,7 @@
  * results for schedule and update, cancellation, listing, and the prices they produce.
  */
 import type { SandboxClock } from './clock';
-import { DAY_MS, MINUTE_MS, formatDayMonthYear, formatUnzoned, parseDayMonthYear, startOfUtcDay } from './dates';
+import { DAY_MS, MINUTE_MS, dayIn, dayStartIn, formatDayMonthYear, formatUnzoned, parseDayMonthYear, startOfUtcDay } from './dates';
 import type { ProductCatalog } from './products';
 import { Rng } from './random';
 import type { DiscountListItem, DiscountRecord, DiscountType, PriceData } from './types';
@@ -94,6 +94,8 @@ export class DiscountBook {
 		private readonly clock: SandboxClock,
 		/** The account's market (variant `market`): its currency is the only one a discount takes. */
 		private readonly market: () => SandboxMarket,
+		/** The zone the service reads days in (the variant `serviceTimeZone`). */
+		private readonly zone: () => string = () => 'UTC',
 	) {
 		this.rng = new Rng(seed ^ 0xd15c);
 		this.seed();
@@ -159,8 +161,9 @@ export class DiscountBook {
 	}
 
 	/** Discounts in effect at some time between the two days (inclusive), by start. */
-	list(fromDayMs: number, toDayMs: number): DiscountListItem[] {
-		const rangeEnd = toDayMs + DAY_MS - 1;
+	list(fromDay: number, toDay: number): DiscountListItem[] {
+		const fromDayMs = dayStartIn(fromDay, this.zone());
+		const rangeEnd = dayStartIn(toDay + DAY_MS, this.zone()) - 1;
 		return this.discounts
 			.filter(
 				(discount) =>
@@ -181,8 +184,8 @@ export class DiscountBook {
 	/** Prices on a day (today: now; later days: midday), for the ids that exist. */
 	prices(ids: number[], dayMs: number): PriceData[] {
 		const nowMs = this.clock.nowMs();
-		const today = startOfUtcDay(nowMs);
-		const instant = dayMs === today ? nowMs : dayMs + DAY_MS / 2;
+		const today = dayIn(nowMs, this.zone());
+		const instant = dayMs === today ? nowMs : dayStartIn(dayMs, this.zone()) + DAY_MS / 2;
 		const result: PriceData[] = [];
 		for (const id of ids) {
 			const product = this.catalog.getById(id);
@@ -252,7 +255,7 @@ export class DiscountBook {
 			toDay = parseDay(terms.dateTo ?? fail(`dateTo is required for ${terms.discountType}`), 'dateTo');
 		}
 		const nowMs = this.clock.nowMs();
-		const today = startOfUtcDay(nowMs);
+		const today = dayIn(nowMs, this.zone());
 		if (fromDay < today) fail('Start date cannot be in the past');
 		if (toDay !== null && fromDay > toDay) fail('Start date cannot be after end date');
 		const maxDays = MAX_DAYS[terms.discountType];
@@ -265,8 +268,8 @@ export class DiscountBook {
 		if (terms.discountPrice > product.basePrice * (1 - MIN_REDUCTION) + 1e-9) {
 			fail(`Discount price must be at least 5% below the regular price (${product.basePrice} ${currency})`);
 		}
-		const startsAtMs = fromDay === today ? nowMs : fromDay + MINUTE_MS;
-		const endsAtMs = toDay === null ? null : toDay + DAY_MS - MINUTE_MS;
+		const startsAtMs = fromDay === today ? nowMs : dayStartIn(fromDay, this.zone()) + MINUTE_MS;
+		const endsAtMs = toDay === null ? null : dayStartIn(toDay + DAY_MS, this.zone()) - MINUTE_MS;
 		const overlapping = this.discounts.find(
 			(other) =>
 				other.merchantInventoryId === terms.merchantInventoryId &&

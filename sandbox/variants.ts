@@ -7,6 +7,8 @@
  * process with `sandbox.setVariants({...})` or over HTTP with `POST /__sandbox/variants`.
  */
 
+import { IANAZone } from 'luxon';
+
 import type { RouteKey } from './types';
 
 /** What the import route binds: one product object (the interface reference), a list of them (the current pages), or either. */
@@ -86,6 +88,13 @@ export interface SandboxVariants {
 	urlsSelection: 'either' | 'all';
 	/** The name(s) of basic-products' modified filter the service honours (GET products keeps `date-modified-after` whatever this says). */
 	basicProductsModifiedFilter: ModifiedFilterNames;
+	/**
+	 * The time zone (IANA name) in which the service reads a calendar day: which day is today (a
+	 * discount or a price day in the past is refused), when a discount's day begins and ends, and
+	 * from when `date-modified-after` counts. 'UTC' by default (the sandbox as it always was); the
+	 * live service is Serbian, so Europe/Belgrade is likely (platform facts, "Dates").
+	 */
+	serviceTimeZone: string;
 	// --- What the current pages (2026) show beyond the reference (documented-shapes.ts) ---
 	/** GET products carry status, groupId, package dimensions with packageDimensionUnit, specifications, and the platform code under the marketplace's name. */
 	documentedProductFields: boolean;
@@ -206,6 +215,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	urlsKeyedBySchemaName: false,
 	urlsSelection: 'either',
 	basicProductsModifiedFilter: 'reference',
+	serviceTimeZone: 'UTC',
 	documentedProductFields: false,
 	documentedUpdateResults: false,
 	invoiceIdAsInvoiceNumber: false,
@@ -238,6 +248,9 @@ export class VariantSwitches {
 	set(changes: Partial<SandboxVariants>): SandboxVariants {
 		for (const name of Object.keys(changes)) {
 			if (!(name in DEFAULT_VARIANTS)) throw new Error(`Unknown sandbox variant: ${name}`);
+		}
+		if (changes.serviceTimeZone !== undefined && !IANAZone.isValidZone(changes.serviceTimeZone)) {
+			throw new Error(`serviceTimeZone: unknown time zone ${changes.serviceTimeZone}`);
 		}
 		this.current = { ...this.current, ...changes };
 		return this.current;

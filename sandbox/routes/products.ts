@@ -1,7 +1,7 @@
 /** Product routes: lists, import, updates, product types and EAN checks. */
 import { randomUUID } from 'node:crypto';
 import { PRODUCT_TYPES } from '../data';
-import { parseIsoDay, parseTimestamp, startOfUtcDay } from '../dates';
+import { dayStartIn, parseIsoDay, parseTimestamp, startOfUtcDay } from '../dates';
 import { badRequest, integerParam, notFound, requireBody, type RequestBody } from '../http';
 import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
 import type { RouteContext, RouteDefinition, RouteResult } from '../route';
@@ -27,12 +27,13 @@ function pageOf(query: URLSearchParams, maxSize: number): { page: number; size: 
 	};
 }
 
-function modifiedSince(query: URLSearchParams): string | undefined {
+/** `date-modified-after`: a day, counted from its start where the service reads days (the variant `serviceTimeZone`). */
+function modifiedSince(query: URLSearchParams, zone: string): string | undefined {
 	const raw = query.get('date-modified-after');
 	if (raw === null || raw === '') return undefined;
 	const dayMs = parseIsoDay(raw);
 	if (dayMs === undefined) throw badRequest('date-modified-after must be a date in format yyyy-MM-dd');
-	return new Date(dayMs).toISOString();
+	return new Date(dayStartIn(dayMs, zone)).toISOString();
 }
 
 /**
@@ -58,7 +59,7 @@ function modifiedSinceTimestamp(query: URLSearchParams): string | undefined {
 function basicModifiedSince(core: SandboxCore, query: URLSearchParams): string | undefined {
 	const honoured = core.variants.current.basicProductsModifiedFilter;
 	const bounds = [
-		honoured === 'documented' ? undefined : modifiedSince(query),
+		honoured === 'documented' ? undefined : modifiedSince(query, core.variants.current.serviceTimeZone),
 		honoured === 'reference' ? undefined : modifiedSinceTimestamp(query),
 	].filter((bound): bound is string => bound !== undefined);
 	return bounds.sort().at(-1);
@@ -412,7 +413,7 @@ export const productRoutes: RouteDefinition[] = [
 			const filter: ProductFilter = {
 				search: query.get('search') || undefined,
 				eans: eansAsked(query, core.variants.current.productsEanRepeats),
-				modifiedSince: modifiedSince(query),
+				modifiedSince: modifiedSince(query, core.variants.current.serviceTimeZone),
 			};
 			return { json: core.catalog.page(filter, page, size).map((record) => documentedProduct(core.variants, answeredProduct(core, record), record)) };
 		},

@@ -45,7 +45,7 @@ describe('Discount › Get Many', () => {
 		expect(result.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).toEqual(expectedIds(`${YEAR}-06-01`, `${YEAR}-07-31`).slice(0, 2));
 		expect(sandbox.count('discountList')).toBe(1);
 	});
-	it('without dates asks from today (UTC) to 30 days ahead: no field to fill before the first run', async () => {
+	it('without dates asks from today (the workflow\'s time zone, here UTC) to 30 days ahead: no field to fill before the first run', async () => {
 		const result = await run({ operation: 'getMany', returnAll: true });
 
 		expect(result.error).toBeUndefined();

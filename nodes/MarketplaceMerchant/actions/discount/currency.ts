@@ -50,7 +50,7 @@ export interface AccountCurrency {
 /** Reads the credential's Account Currency as a currency reader does, its errors naming the credential's field. */
 async function credentialCurrency(ctx: AuthenticatedContext): Promise<string | undefined> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return readCurrency({ getNode: () => ctx.getNode() }, CREDENTIAL_FIELD, credentials.currency);
+	return readCurrency({ getNode: () => ctx.getNode(), getTimezone: () => ctx.getTimezone() }, CREDENTIAL_FIELD, credentials.currency);
 }
 
 /**

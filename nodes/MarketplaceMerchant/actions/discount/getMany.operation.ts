@@ -14,7 +14,7 @@ import { PATHS } from '../../transport/endpoints';
 import { resultLimit } from '../../transport/batches';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
-import { DATE_FORMS, readDay, readOutput, shapeOutput } from '../../values/values';
+import { DATE_FORMS, readDay, readOutput, shapeOutput, today } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
 import { RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
 import { REFERENCE_CURRENCY, accountCurrency } from './currency';
@@ -26,14 +26,14 @@ const OPERATION = 'getMany';
 const DEFAULT_RANGE_DAYS = 30;
 
 /**
- * Both range days are required by the service, as dd/MM/yyyy. Empty fields mean today (UTC) and
+ * Both range days are required by the service, as dd/MM/yyyy. Empty fields mean today (in the workflow's time zone) and
  * 30 days after Date From: a node saved without dates could not run before (both were required),
  * so no saved workflow changes meaning (docs/versioning.md).
  */
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	// Only a field left empty takes the default: an expression that gives nothing is an error naming it (never a guess).
 	const leftEmpty = (name: string) => isBlank(this.getNodeParameter(name, '', { rawExpressions: true }));
-	const from = leftEmpty('dateFrom') ? startOfUtcDay() : readParameter(this, 'dateFrom', 'Date From', readDay);
+	const from = leftEmpty('dateFrom') ? today(this) : readParameter(this, 'dateFrom', 'Date From', readDay);
 	const to = leftEmpty('dateTo') ? new Date(from.getTime() + DEFAULT_RANGE_DAYS * DAY_MS) : readParameter(this, 'dateTo', 'Date To', readDay);
 	checkDiscountPeriod(this, 'Date To', undefined, from, to);
 	return { ...requestOptions, qs: { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) } };
@@ -118,7 +118,7 @@ export const operation: OperationModule = {
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
-		dayField('Date From', 'dateFrom', `First day of the range; empty: today (UTC). Accepts ${DATE_FORMS}.`),
+		dayField('Date From', 'dateFrom', `First day of the range; empty: today in the workflow's time zone. Accepts ${DATE_FORMS}.`),
 		dayField('Date To', 'dateTo', `Last day of the range; empty: ${DEFAULT_RANGE_DAYS} days after Date From. Accepts ${DATE_FORMS}.`),
 		...returnAllAndLimit(),
 		// On as on every Get Many for a node created now (version 3 on; Output from version 4); saved

@@ -19,7 +19,7 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { shownPrice } from '../../values/numbers';
-import { readChoice, readLocator, readText } from '../../values/values';
+import { readChoice, readLocator, readText, today } from '../../values/values';
 import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { BulkEntry } from '../bulk/entries';
 import type { BulkInput } from '../bulk/fields';
@@ -78,11 +78,12 @@ function inSeasonalStartWindow(day: Date): boolean {
 	return (month === 7 && date <= 15) || (month === 12 && date >= 25) || (month === 1 && date <= 10);
 }
 
-/** A new discount starts today (UTC; it starts at once) or later and, if seasonal, in a start window. */
+/** A new discount starts today (in the workflow's time zone; it starts at once) or later and, if seasonal, in a start window. */
 export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undefined, from: Date, field: string): void {
-	const today = startOfUtcDay();
-	if (from.getTime() < today.getTime()) {
-		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, `A discount starts today (${formatDayMonthYear(today)}, UTC) or later`);
+	const first = today(ctx);
+	if (from.getTime() < first.getTime()) {
+		const hint = `A discount starts today (${formatDayMonthYear(first)} in the workflow's time zone, ${ctx.getTimezone()}) or later`;
+		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, hint);
 	}
 	if (type === 'SEASONAL_SALE' && !inSeasonalStartWindow(from)) {
 		throw invalidInput(ctx, field, `a SEASONAL_SALE cannot start on ${formatDayMonthYear(from)}`, `A seasonal sale starts ${SEASONAL_START}`);

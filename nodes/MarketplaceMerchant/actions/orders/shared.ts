@@ -14,8 +14,7 @@ import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type Rout
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { SHIPMENT_ONLY_STATUSES } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
-import { DAY_MS } from '../../values/dates';
-import { isBareDay, readDate, readOutput, shapeOutput } from '../../values/values';
+import { readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
 
 /** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
 export const ORDER_READS: Route = { group: 'orders', idempotent: true };
@@ -53,8 +52,7 @@ export function readOption<T extends string>(ctx: ValueContext, field: string, v
  */
 export function readTimeRange(ctx: ValueContext, from: { field: string; value: unknown }, to: { field: string; value: unknown }): { from?: Date; to?: Date } {
 	const start = isBlank(from.value) ? undefined : readDate(ctx, from.field, from.value);
-	const instant = isBlank(to.value) ? undefined : readDate(ctx, to.field, to.value);
-	const end = instant && isBareDay(to.value) ? new Date(instant.getTime() + DAY_MS - 1) : instant;
+	const end = isBlank(to.value) ? undefined : readRangeEnd(ctx, to.field, to.value);
 	if (start && end && start > end) throw invalidInput(ctx, to.field, `${end.toISOString()} is before ${from.field} (${start.toISOString()})`);
 	return { from: start, to: end };
 }

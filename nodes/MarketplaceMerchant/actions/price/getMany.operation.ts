@@ -6,7 +6,7 @@ import { LIMITS, PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints
 import { splitQueryList } from '../../transport/batches';
 import { fieldPath, isBlank, listEntry, readingParameter } from '../../values/labels';
 import { readId } from '../../values/numbers';
-import { DATE_FORMS, readDayFromToday, readList, toList } from '../../values/values';
+import { DATE_FORMS, readDayFromToday, readList, toList, today } from '../../values/values';
 import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products/locator';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
@@ -14,7 +14,7 @@ import type { OperationModule } from '../contract';
 const setIdsAndDate: PreSendAction = async function (requestOptions) {
 	const dateValue = this.getNodeParameter('date', '');
 	// The service answers a past day with 400 ("present or future date"): refused before sending.
-	const date = isBlank(dateValue) ? new Date() : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
+	const date = isBlank(dateValue) ? today(this) : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
 	// The Product IDs list, then the picked Products rows (EANs looked up once every value is checked).
 	const listValue = this.getNodeParameter('merchantInventoryIds', '');
 	const rows = (this.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
@@ -79,7 +79,7 @@ export const operation: OperationModule = {
 			name: 'date',
 			type: 'dateTime',
 			default: '',
-			description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
+			description: `Day the prices are for: today or a future day; empty means today in the workflow's time zone. Accepts ${DATE_FORMS}.`,
 		},
 	]),
 };

@@ -24,7 +24,7 @@ export const modifiedAfterFilter: INodeProperties = {
 	name: 'modifiedAfter',
 	type: 'dateTime',
 	default: '',
-	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
+	description: `Only products changed on or after this day (the day the date names; its time is ignored): ${DATE_FORMS}`,
 };
 
 /** The query parameters one filter's value becomes. */
