@@ -158,7 +158,7 @@ describe('Product: Update Many', () => {
 						{ id: '100004', updateFields: { stockLevel: 40 } },
 						{ id: '100005', updateFields: { basePrice: '1,299' } },
 						{ id: '100006', updateFields: { stockLevel: 41 } },
-						{ id: '100007', updateFields: { vat: 7 } },
+						{ id: '100007', updateFields: { vat: 101 } },
 					],
 				},
 			},
