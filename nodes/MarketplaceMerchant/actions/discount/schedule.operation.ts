@@ -5,13 +5,13 @@ import { invalidInput, isBlank, MISSING } from '../../values/labels';
 import { PRICE_FORMS, readNumberFormat, readPrice } from '../../values/numbers';
 import { DATE_FORMS, readDay, readEntryField, type EntryField } from '../../values/values';
 import { requiredPriceField } from '../products/fields';
-import { productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
+import { foundBy, productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
 import type { BulkEntry } from '../bulk/entries';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
 import type { OperationModule } from '../contract';
 
 /** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
-type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number };
+type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number; matchedEan?: string };
 
 /** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
 function exampleDay(daysFromToday: number): string {
@@ -105,6 +105,7 @@ const bulkModule = bulkDiscountOperation<CheckedSchedule>({
 	check: checkSchedule,
 	resolve: resolveEntryProducts,
 	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
+	foundOf: foundBy,
 });
 
 export const operation: OperationModule = {

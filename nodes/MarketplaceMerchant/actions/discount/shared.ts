@@ -200,7 +200,7 @@ export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: stri
 
 interface BulkDiscountOperation<Checked>
 	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
-		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid'>,
+		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid' | 'foundOf'>,
 		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
 	/** POST schedules, PUT updates. */
@@ -278,6 +278,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			idOfInvalid: spec.idOfInvalid,
+			foundOf: spec.foundOf,
 		})),
 	});
 }
