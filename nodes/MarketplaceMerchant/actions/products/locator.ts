@@ -64,7 +64,7 @@ export function productNamedBy(ctx: ValueContext, value: unknown): string | unde
 
 export type NamedProductRef = { field: string; ref: ProductRef };
 
-/** A product named by a reference: its ID, and for one named By EAN the form of the EAN it is stored with (it may lack or carry leading zeros the value had). */
+/** A product named by a reference: its ID, and for one named By EAN in another form of the code than the product has (leading zeros), the form it has. */
 export interface ResolvedProduct {
 	id: number;
 	matchedEan?: string;
@@ -81,7 +81,7 @@ async function lookUpProducts(
 	return refs.map(({ ctx, field, ref }) => {
 		if ('id' in ref) return { id: ref.id };
 		const products = found.get(ref.ean) ?? [];
-		if (products.length === 1) return { id: products[0].id, matchedEan: products[0].ean };
+		if (products.length === 1) return products[0].ean === ref.ean ? { id: products[0].id } : { id: products[0].id, matchedEan: products[0].ean };
 		if (products.length === 0) {
 			const hint = `Looked for in every form of the code (${eanForms(ref.ean).join(', ')}): check the EAN, or pick the product from the list`;
 			return invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, hint);
@@ -110,7 +110,7 @@ export async function resolveEntryProducts<Checked extends { product: NamedProdu
 	});
 }
 
-/** For an output item: `matchedEan`, the EAN as the product has it, when the product was named By EAN (nothing otherwise). */
+/** For an output item: `matchedEan`, the EAN as the product has it, when the product was named By EAN in another form (nothing otherwise). */
 export function foundBy({ matchedEan }: { matchedEan?: string }): IDataObject {
 	return matchedEan === undefined ? {} : { matchedEan };
 }
