@@ -88,10 +88,12 @@ export function eanForms(ean: string): string[] {
 export interface FoundProduct {
 	id: number;
 	ean: string;
+	/** As GET products answered it (name, price…). */
+	product: IDataObject;
 }
 
 function foundWith(products: IDataObject[], ean: string): FoundProduct[] {
-	return products.filter((product) => eanKey(product.ean) === eanKey(ean)).map((product) => ({ id: Number(product.id), ean: String(product.ean).trim() }));
+	return products.filter((product) => eanKey(product.ean) === eanKey(ean)).map((product) => ({ id: Number(product.id), ean: String(product.ean).trim(), product }));
 }
 
 const EAN_LOOKUP_SIZE = 20;
