@@ -220,14 +220,32 @@ async function productsByEan(ctx: AuthenticatedContext, eans: string[]): Promise
 		const unknown = eanRepeatsByBaseUrl.get(baseUrl) === undefined;
 		await Promise.all(left.map(async (ean) => await askAlone(ean, unknown)));
 	};
-	const groups = chunked(eans, LIMITS.eansPerProductsRequest);
+	const groups = lookUpGroups(eans);
 	if (groups.length > 0) await askGroup(groups[0]);
 	await Promise.all(groups.slice(1).map(askGroup));
 	return found;
 }
 
-function chunked<T>(list: T[], size: number): T[][] {
-	return Array.from({ length: Math.ceil(list.length / size) }, (_, index) => list.slice(index * size, (index + 1) * size));
+/**
+ * The EANs of each GET products: up to LIMITS.eansPerProductsRequest, their forms within
+ * LIMITS.eanQueryBytes of query (`ean=…&` each): 100 EAN-13s or UPCs fit, about 89 EAN-8s (4 forms each).
+ */
+function lookUpGroups(eans: string[]): string[][] {
+	const groups: string[][] = [];
+	let current: string[] = [];
+	let bytes = 0;
+	for (const ean of eans) {
+		const size = eanForms(ean).reduce((sum, form) => sum + form.length + 5, 0);
+		if (current.length > 0 && (current.length >= LIMITS.eansPerProductsRequest || bytes + size > LIMITS.eanQueryBytes)) {
+			groups.push(current);
+			current = [];
+			bytes = 0;
+		}
+		current.push(ean);
+		bytes += size;
+	}
+	if (current.length > 0) groups.push(current);
+	return groups;
 }
 
 /**
