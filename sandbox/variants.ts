@@ -57,6 +57,12 @@ export interface SandboxVariants {
 	 * times at their end: more results than entries, as a service that reports an entry twice.
 	 */
 	bulkResultsRepeated: number;
+	/**
+	 * Bulk answers (product/bulk, discounts schedule/update) list their results in reverse order,
+	 * each still naming its entry (`myProductId`, `merchantInventoryId`, `discountId`), as a
+	 * service that answers in another order than the entries were sent. product/{id} has one result.
+	 */
+	bulkResultsReversed: boolean;
 	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
 	urlsKeyedBySchemaName: boolean;
 	/**
@@ -173,6 +179,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	pricesNotFoundWhenNoMatch: false,
 	bulkResultsDropped: 0,
 	bulkResultsRepeated: 0,
+	bulkResultsReversed: false,
 	urlsKeyedBySchemaName: false,
 	urlsSelection: 'either',
 	basicProductsModifiedFilter: 'reference',

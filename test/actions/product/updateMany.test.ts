@@ -146,6 +146,38 @@ describe('Product: Update Many', () => {
 		expect(apiRequests()).toHaveLength(0);
 	});
 
+	it('with On Error = Continue, only the invalid rows of Define Below fail, each an error item in its place; the valid rows are sent (issue 38, point 4)', async () => {
+		await start(10);
+
+		const result = await run(
+			{
+				operation: 'updateMany',
+				inputMode: 'rows',
+				productRows: {
+					product: [
+						{ id: '100004', updateFields: { stockLevel: 40 } },
+						{ id: '100005', updateFields: { basePrice: '1,299' } },
+						{ id: '100006', updateFields: { stockLevel: 41 } },
+						{ id: '100007', updateFields: { vat: 7 } },
+					],
+				},
+			},
+			[{}],
+			// Node version 2 on: version 1 fails the whole input item, as its saved workflows do.
+			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((item) => item.error?.message ?? item.json.id)).toEqual([
+			100004,
+			'Products › row 2 › Update Fields › Base Price: "1,299" is not a price (item 0)',
+			100006,
+			expect.stringMatching(/^Products › row 4 › Update Fields › VAT/),
+		]);
+		expect(apiRequests().map((entry) => entry.itemCount)).toEqual([2]);
+		expect([sandbox.state.product(100004)?.stockLevel, sandbox.state.product(100006)?.stockLevel]).toEqual([40, 41]);
+	});
+
 	it('rejects an empty row list and sends nothing', async () => {
 		await start(10);
 

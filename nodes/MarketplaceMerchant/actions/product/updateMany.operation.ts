@@ -50,6 +50,8 @@ export const PRODUCT_BULK_UPDATE: BulkRequests = {
 	maxItems: LIMITS.productsPerBulkRequest,
 	answer: ANSWERS.productBulkUpdate,
 	pairResults: pairProductResults,
+	// Two updates of one product go in separate requests, in order: each result names its product.
+	idOf: (body) => String(body.id),
 };
 
 const bulkModule = bulkOperationModule<CheckedProductUpdate>(
@@ -68,8 +70,6 @@ const bulkModule = bulkOperationModule<CheckedProductUpdate>(
 		send: bulkWrite({
 			...PRODUCT_BULK_UPDATE,
 			body: ({ productId, fields }) => ({ id: productId, ...fields }),
-			// Two updates of one product must arrive in order.
-			idOf: (body) => String(body.id),
 			idOfInvalid: (raw) => raw.id,
 			notesOf: ({ notes }) => notes,
 			foundOf: (value) => foundBy(value),
