@@ -9,6 +9,7 @@ import { type IDataObject } from 'n8n-workflow';
 import { ANSWERS } from '../../answers/schemas';
 import { decodedList } from '../../answers/read';
 import { LIMITS, PATHS } from '../../transport/endpoints';
+import { chunkBySize } from '../../transport/batches';
 import { CREDENTIAL_TYPE, sendAuthenticated, type AuthenticatedContext } from '../../transport/send';
 import { normalizeBaseUrl } from '../../transport/hosts';
 import { isBlank, type ValueContext } from '../../values/labels';
@@ -228,24 +229,12 @@ async function productsByEan(ctx: AuthenticatedContext, eans: string[]): Promise
 
 /**
  * The EANs of each GET products: up to LIMITS.eansPerProductsRequest, their forms within
- * LIMITS.eanQueryBytes of query (`ean=…&` each): 100 EAN-13s or UPCs fit, about 89 EAN-8s (4 forms each).
+ * LIMITS.eanQueryBytes of query (`ean=…&` each): 100 EAN-13s or UPCs fit, about 85 EAN-8s (4 forms each).
  */
 function lookUpGroups(eans: string[]): string[][] {
-	const groups: string[][] = [];
-	let current: string[] = [];
-	let bytes = 0;
-	for (const ean of eans) {
-		const size = eanForms(ean).reduce((sum, form) => sum + form.length + 5, 0);
-		if (current.length > 0 && (current.length >= LIMITS.eansPerProductsRequest || bytes + size > LIMITS.eanQueryBytes)) {
-			groups.push(current);
-			current = [];
-			bytes = 0;
-		}
-		current.push(ean);
-		bytes += size;
-	}
-	if (current.length > 0) groups.push(current);
-	return groups;
+	const queries = eans.map((ean) => eanForms(ean).map((form) => `ean=${form}&`).join(''));
+	let next = 0;
+	return chunkBySize(queries, LIMITS.eansPerProductsRequest, LIMITS.eanQueryBytes).map((chunk) => eans.slice(next, (next += chunk.length)));
 }
 
 /**
