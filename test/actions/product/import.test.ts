@@ -504,6 +504,23 @@ describe('Product: Import, node version 3', () => {
 		expect(sent('eanExists')).toHaveLength(0);
 	});
 
+	it('where the service takes one ean, many EANs are told yours or not by one read of the basic product list, not a request or two each', async () => {
+		await start(10);
+		sandbox.setVariants({ importBodyShape: 'list' });
+		const mine = sandbox.state.products[4];
+		const fresh = Array.from({ length: 25 }, (_, index) => newEan(`7${index}`));
+
+		const result = await run(MAPPED, [sheetRow(mine.ean), ...fresh.map((ean) => sheetRow(ean))], V3);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node').map((json) => json.eanState)).toEqual(['yours', ...fresh.map(() => 'onboarding')]);
+		// The 26 EANs together (the answer holds the first one's product only), again with a product's
+		// EAN among them (read first): the answer lacks it, so the service takes one ean; 25 left
+		// alone would cost 50 requests, the basic product list one.
+		expect(apiRequests().map(({ route }) => route)).toEqual(['products', 'products', 'products', 'basicProducts', 'eanExists', 'import']);
+		expect(sent('eanExists').map(({ itemCount }) => itemCount)).toEqual([50]);
+	});
+
 	it("JSON: one item's list is one batch; the EAN check reads keys without leading zeros", async () => {
 		await start(10);
 		sandbox.setVariants({ importBodyShape: 'both', eanKeysWithoutLeadingZeros: true });

@@ -21,7 +21,8 @@ import { bulkInputFields, type BulkInput } from '../bulk/fields';
 import { problemText, runBulkOperation, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
-import { EanAnswers, eanExistsBody, lookUpEans } from '../products/eans';
+import { EanAnswers, eanExistsBody } from '../products/eans';
+import { yourProductsByEan } from '../products/catalogue';
 import {
 	CATALOGUE,
 	NEGATIVE_STOCK_OPTION,
@@ -218,7 +219,7 @@ async function resolveEanStates(exec: IExecuteFunctions, entries: Array<BulkEntr
 	const current = entries.filter((entry) => !isLegacy(entry.ctx));
 	if (current.length === 0) return;
 	const eans = [...new Set(current.map((entry) => String(entry.value?.body.ean)))];
-	const yours = await lookUpEans(exec, eans);
+	const yours = await yourProductsByEan(exec, eans, sendSettingsOf(new ItemContext(exec, 0)));
 	const others = eans.filter((ean) => (yours.get(ean) ?? []).length === 0);
 	const known = others.length === 0 ? new EanAnswers() : await catalogueAnswers(exec, others);
 	for (const entry of current) {

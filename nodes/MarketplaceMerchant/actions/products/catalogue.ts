@@ -12,20 +12,25 @@ import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
 import { readAllPages } from '../../transport/batches';
 import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { isBlank } from '../../values/labels';
-import { lookUpEans } from './eans';
+import { lookUpEans, type FoundProduct } from './eans';
 import { CATALOGUE } from './fields';
 
 /**
  * Every basic product (Sync Stock and Prices: pages go out ahead, up to the catalogue's requests in
- * flight), or with `onlyIds` those of these IDs, one page at a time until the last of them is found
- * (no page read past it: the catalogue's 60 requests a minute are shared with the rest of the run).
+ * flight), or with `onlyIds` those of these IDs, until the last of them is found. `ahead: false`
+ * (and `onlyIds`) reads one page at a time: no page past the last, the catalogue's 60 requests a
+ * minute being shared with the rest of the run.
  */
-export async function readBasicProducts(ctx: AuthenticatedContext, settings?: SendSettings, onlyIds?: ReadonlySet<number>): Promise<IDataObject[]> {
+export async function readBasicProducts(
+	ctx: AuthenticatedContext,
+	settings?: SendSettings,
+	{ onlyIds, ahead = onlyIds === undefined }: { onlyIds?: ReadonlySet<number>; ahead?: boolean } = {},
+): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;
 	const keep = onlyIds && ((product: IDataObject) => onlyIds.has(Number(product.id)));
 	return await readAllPages(
 		pageSize,
-		onlyIds ? 1 : RATE_LIMITS[CATALOGUE.group].inFlight,
+		ahead ? RATE_LIMITS[CATALOGUE.group].inFlight : 1,
 		async (page, wanted) => {
 			const response = await sendAuthenticated(ctx, CATALOGUE, { method: 'GET', url: PATHS.basicProducts, qs: { page, size: pageSize } }, { ...settings, wanted });
 			return decodedList(ctx, response, ANSWERS.basicProducts);
@@ -44,10 +49,19 @@ export async function readBasicProducts(ctx: AuthenticatedContext, settings?: Se
 export async function productsById(ctx: AuthenticatedContext, ids: number[], settings?: SendSettings): Promise<Map<number, IDataObject>> {
 	const wanted = new Set(ids.filter((id) => Number.isInteger(id)));
 	if (wanted.size === 0) return new Map();
-	const basic = await readBasicProducts(ctx, settings, wanted);
+	const basic = await readBasicProducts(ctx, settings, { onlyIds: wanted });
 	const eans = [...new Set(basic.filter((product) => !isBlank(product.ean)).map((product) => String(product.ean).trim()))];
 	const found = await lookUpEans(ctx, eans);
 	const byId = new Map<number, IDataObject>();
 	for (const products of found.values()) for (const { id, product } of products) if (wanted.has(id)) byId.set(id, product);
 	return byId;
+}
+
+/**
+ * The merchant's own products of each EAN (Import: which EANs are yours), found as `lookUpEans`
+ * finds them; where the service takes one `ean` and many EANs are left, by one read of the
+ * basic product list instead of a request or two per EAN.
+ */
+export async function yourProductsByEan(ctx: AuthenticatedContext, eans: string[], settings?: SendSettings): Promise<Map<string, FoundProduct[]>> {
+	return await lookUpEans(ctx, eans, async (reader) => await readBasicProducts(reader, settings, { ahead: false }));
 }

@@ -197,18 +197,15 @@ async function probedTogether(ctx: AuthenticatedContext, baseUrl: string, eans: 
  * the others know what it learned; an EAN found alone after a group answer left it out proves that
  * the service takes one `ean`, and later look-ups ask one at a time.
  */
-async function productsByEan(ctx: AuthenticatedContext, eans: string[]): Promise<Map<string, FoundProduct[]>> {
+async function productsByEan(ctx: AuthenticatedContext, eans: string[], catalogue?: ReadCatalogue): Promise<Map<string, FoundProduct[]>> {
 	const baseUrl = await baseUrlOf(ctx);
 	const found = new Map<string, FoundProduct[]>();
-	const askAlone = async (ean: string, afterGroup: boolean) => {
-		const products = await productsWithEanAlone(ctx, ean);
-		if (afterGroup && products.length > 0) eanRepeatsByBaseUrl.set(baseUrl, false);
-		found.set(ean, products);
-	};
+	/** The EANs asked alone once every group is answered, each with whether a group answer left it out. */
+	const alone: Array<{ ean: string; afterGroup: boolean }> = [];
 	const askGroup = async (group: string[]) => {
 		const repeats = eanRepeatsByBaseUrl.get(baseUrl);
 		if ((group.length === 1 && repeats !== true) || repeats === false) {
-			await Promise.all(group.map(async (ean) => await askAlone(ean, false)));
+			alone.push(...group.map((ean) => ({ ean, afterGroup: false })));
 			return;
 		}
 		const answered = await askedTogether(ctx, baseUrl, group);
@@ -218,12 +215,25 @@ async function productsByEan(ctx: AuthenticatedContext, eans: string[]): Promise
 			left = left.filter((ean) => !answered.has(ean));
 		}
 		for (const [ean, products] of answered) found.set(ean, products);
-		const unknown = eanRepeatsByBaseUrl.get(baseUrl) === undefined;
-		await Promise.all(left.map(async (ean) => await askAlone(ean, unknown)));
+		const afterGroup = eanRepeatsByBaseUrl.get(baseUrl) === undefined;
+		alone.push(...left.map((ean) => ({ ean, afterGroup })));
 	};
 	const groups = lookUpGroups(eans);
 	if (groups.length > 0) await askGroup(groups[0]);
 	await Promise.all(groups.slice(1).map(askGroup));
+	if (catalogue && alone.length > EANS_ALONE_AT_MOST) {
+		// Cheaper than a request or two per EAN: the catalogue's own list, 2,500 products a request.
+		const products = await catalogue(ctx);
+		for (const { ean } of alone) found.set(ean, foundWith(products, ean));
+		return found;
+	}
+	await Promise.all(
+		alone.map(async ({ ean, afterGroup }) => {
+			const products = await productsWithEanAlone(ctx, ean);
+			if (afterGroup && products.length > 0) eanRepeatsByBaseUrl.set(baseUrl, false);
+			found.set(ean, products);
+		}),
+	);
 	return found;
 }
 
@@ -243,8 +253,22 @@ function lookUpGroups(eans: string[]): string[][] {
  */
 const eanLookUps = new PerRunGathering<string[], Map<string, FoundProduct[]>>();
 
-/** The merchant's products of each EAN, found by any form of its code (`eanForms`). */
-export async function lookUpEans(ctx: AuthenticatedContext, eans: string[]): Promise<Map<string, FoundProduct[]>> {
+/** Every product of the catalogue, with its id and EAN (products/catalogue.ts `readBasicProducts`). */
+export type ReadCatalogue = (ctx: AuthenticatedContext) => Promise<IDataObject[]>;
+
+/**
+ * EANs asked alone beyond which `catalogue` (where given: Import, whose EANs are mostly new, each
+ * costing two requests alone) is read instead: 2,500 products a request.
+ */
+const EANS_ALONE_AT_MOST = 20;
+
+/**
+ * The merchant's products of each EAN, found by any form of its code (`eanForms`). With
+ * `catalogue`, where the service takes one `ean` and more than EANS_ALONE_AT_MOST EANs are left to
+ * ask alone, the catalogue's list is read instead (its products then carry the list's fields only).
+ */
+export async function lookUpEans(ctx: AuthenticatedContext, eans: string[], catalogue?: ReadCatalogue): Promise<Map<string, FoundProduct[]>> {
 	if (eans.length === 0) return new Map();
-	return await eanLookUps.join(ctx, '', eans, async (asked) => await productsByEan(ctx, [...new Set(asked.flat())])).result;
+	const key = catalogue ? 'catalogue' : '';
+	return await eanLookUps.join(ctx, key, eans, async (asked) => await productsByEan(ctx, [...new Set(asked.flat())], catalogue)).result;
 }
