@@ -52,6 +52,12 @@ function invoicedMsOf(overrides: { invoiceHeader?: { orderDetails?: { invoicedDa
 export class SandboxCore {
 	readonly clock: SandboxClock;
 	readonly catalog: ProductCatalog;
+	/**
+	 * EANs the marketplace's master catalogue knows that this merchant does not sell (other
+	 * merchants' products): `ean/exists` answers true for them, GET products finds none, and an
+	 * import of one is a new listing of this merchant.
+	 */
+	readonly catalogueEans = new Set<string>();
 	readonly warehouses: WarehouseRecord[];
 	readonly productTypes: ProductTypeRecord[] = PRODUCT_TYPE_NAMES;
 	readonly invoices = new DocumentStore<Invoice>((invoice) => ({

@@ -43,6 +43,8 @@ export interface SandboxVariants {
 	// --- Shapes of answers (the schema-driven reader must give the same output under each) ---
 	/** Keys spelled as some live answers do: trailing spaces, other letter case (`defaultAddress `, `orderId`, `invoiceid`, `aCode`). */
 	keySpellings: boolean;
+	/** The key of a warehouse's default flag: the field table's `defaultAddress` (default) or the documentation's warehouse table's `defaultAddres` (platform facts, "Warehouses"). */
+	warehouseDefaultKey: 'defaultAddress' | 'defaultAddres';
 	/** `ean/exists` answers keys without their leading zeros (`740617304350` for `0740617304350`). */
 	eanKeysWithoutLeadingZeros: boolean;
 	/** `ean/exists` answers its object wrapped in a one-element array. */
@@ -201,6 +203,7 @@ export interface SandboxVariants {
 
 export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	keySpellings: false,
+	warehouseDefaultKey: 'defaultAddress',
 	eanKeysWithoutLeadingZeros: false,
 	eanAnswerInArray: false,
 	stringifiedLists: false,

@@ -388,7 +388,22 @@ function shareEans({ core, body }: RouteContext): { json: unknown } {
 	};
 }
 
+/** EANs other merchants sell, known to the master catalogue (core.ts `catalogueEans`). Body: a list of EANs. */
+function addCatalogueEans({ core, body }: RouteContext): { json: unknown } {
+	const eans = bodyList(body).map((entry) => toText(entry)?.trim());
+	if (!eans.every((ean) => ean !== undefined && /^\d{8,14}$/.test(ean))) throw badRequest('each ean must be a GTIN of 8 to 14 digits');
+	for (const ean of eans) core.catalogueEans.add(ean as string);
+	return { json: [...core.catalogueEans] };
+}
+
 export const productRoutes: RouteDefinition[] = [
+	{
+		key: 'control',
+		method: 'POST',
+		pattern: /^\/__sandbox\/catalogue-eans$/,
+		authenticated: false,
+		handle: addCatalogueEans,
+	},
 	{
 		key: 'control',
 		method: 'POST',
@@ -499,7 +514,9 @@ export const productRoutes: RouteDefinition[] = [
 				const ean = toText(entry);
 				if (ean === undefined) throw badRequest('Request body must be an array of EAN strings');
 				const key = eanKeysWithoutLeadingZeros ? ean.replace(/^0+(?=\d)/, '') : ean;
-				result[key] = core.catalog.getByEan(ean.trim()) !== undefined;
+				const known = core.catalog.getByEan(ean.trim()) !== undefined || core.catalogueEans.has(ean.trim());
+				// Keys without their zeros are a service that reads EANs as numbers: every form of a code is one key, known if any form is.
+				result[key] = known || (eanKeysWithoutLeadingZeros && result[key] === true);
 			}
 			return { json: eanAnswerInArray ? [result] : result };
 		},

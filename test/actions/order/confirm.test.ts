@@ -178,6 +178,20 @@ describe('Order › Confirm', () => {
 		}
 	});
 
+	it("confirms from the default address the warehouses flag as the documentation's table spells it (defaultAddres)", async () => {
+		const orderId = newOrder([[100_001, 2], [100_002, 1]]);
+		sandbox.setVariants({ warehouseDefaultKey: 'defaultAddres' });
+		try {
+			const { result, json } = await run({ operation: 'confirm', orderId });
+
+			expect(result.error).toBeUndefined();
+			expect(json).toEqual([expect.objectContaining({ orderId, confirmed: true, warehouseId: defaultWarehouse().id })]);
+			expect(statusesOf(orderId)).toEqual(['CONFIRMED']);
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+
 	describe('quantities checked against the order before anything is sent', () => {
 		it.each([
 			['a quantity over what was ordered', [{ id: 100_001, quantity: 3 }, { id: 100_002, quantity: 1 }], 'Quantity: 3 is more than the 2 ordered of line 100001'],

@@ -107,6 +107,8 @@ export interface BulkWrite<Checked> extends BulkRequests {
 	idOfInvalid?: (raw: IDataObject) => unknown;
 	/** What the output says about how an entry went out (a value converted), beside its result. */
 	notesOf?: (value: Checked) => string[] | undefined;
+	/** What the output says about how the entry's product was found (products/locator.ts `foundBy`: the EAN form that matched). */
+	foundOf?: (value: Checked) => IDataObject;
 }
 
 /**
@@ -138,6 +140,7 @@ export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Che
 			const json = shapeBulkResult(result as Parameters<typeof shapeBulkResult>[0], simplify);
 			const notes = write.notesOf?.(entry.value as Checked);
 			if (notes) json.notes = notes;
+			Object.assign(json, write.foundOf?.(entry.value as Checked));
 			return { json, entry: position, rejected: result.success === false };
 		});
 	};

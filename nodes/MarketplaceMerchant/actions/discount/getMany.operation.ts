@@ -16,7 +16,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
 import { DATE_FORMS, readDay, readOutput, shapeOutput, today } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
-import { RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
+import { RESOURCE, checkDiscountPeriod, dayField, discountProducts, discountState, typeByRules } from './shared';
 import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { OperationModule } from '../contract';
 
@@ -69,9 +69,9 @@ function typeOf(discount: IDataObject): string | null {
 
 /**
  * Simplify: what the Discount ID list shows, as data. The price a number with its currency beside
- * it (never text with separators a Serbian reader may misread); the product's name only where the
- * answer carries one: GET products cannot be asked for products by ID, so a name would cost a read
- * of the whole catalogue.
+ * it (never text with separators a Serbian reader may misread); the product's name and regular
+ * price from the catalogue (`discountProducts`: the answer carries neither), null for a product the
+ * catalogue does not list.
  */
 const simplifyDiscountsIfAsked: Shaping = async function (items) {
 	const output = readOutput(this, this.getNode().typeVersion >= 3);
@@ -80,17 +80,21 @@ const simplifyDiscountsIfAsked: Shaping = async function (items) {
 	// The list need not carry a currency: the account's stands for it (learned once per run, RSD where unknown).
 	const unsaid = items.some(({ json }) => isBlank(json.discountPriceCurrency));
 	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
-	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now, currency)) }));
+	const products = output.mode === 'simplified' ? await discountProducts(this, items.map(({ json }) => json)) : new Map<number, IDataObject>();
+	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now, currency, products)) }));
 };
 
-function simplifyDiscount(json: IDataObject, now: Date, currencyOfAccount: string): IDataObject {
+function simplifyDiscount(json: IDataObject, now: Date, currencyOfAccount: string, products: Map<number, IDataObject>): IDataObject {
 	const state = discountState(json, now);
+	const product = products.get(Number(json.merchantInventoryId));
+	const name = isBlank(json.productName) ? product?.name : json.productName;
 	return {
 		discountId: json.discountId ?? null,
 		productId: json.merchantInventoryId ?? null,
-		productName: isBlank(json.productName) ? null : json.productName,
+		productName: isBlank(name) ? null : name,
 		price: decodedNumber(json.discountPrice),
 		currency: isBlank(json.discountPriceCurrency) ? currencyOfAccount : json.discountPriceCurrency,
+		regularPrice: product === undefined ? null : decodedNumber(product.basePrice),
 		type: typeOf(json),
 		dateFrom: listedDay(json.dateFrom),
 		dateTo: listedDay(json.dateTo),
@@ -99,7 +103,7 @@ function simplifyDiscount(json: IDataObject, now: Date, currencyOfAccount: strin
 }
 
 const SIMPLIFY_DESCRIPTION =
-	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency (the discount's where the service gives it, else the account's), type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
+	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName and regularPrice (the product's base price, in the same currency; read from the catalogue: a few more requests, see the README), price (a number) and currency (the discount's where the service gives it, else the account's), type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
 
 export const operation: OperationModule = {
 	option: {
@@ -107,7 +111,7 @@ export const operation: OperationModule = {
 		value: OPERATION,
 		action: 'Get many discounts',
 		description:
-			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (in the currency of the account, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
+			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (in the currency of the account, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, productName and regularPrice (from the catalogue), price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
 		routing: pacedRouting({
 			group: 'payments',
 			idempotent: true,

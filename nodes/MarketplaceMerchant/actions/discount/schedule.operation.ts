@@ -5,7 +5,7 @@ import { invalidInput, isBlank, MISSING } from '../../values/labels';
 import { PRICE_FORMS, readNumberFormat, readPrice } from '../../values/numbers';
 import { DATE_FORMS, readDay, readEntryField, type EntryField } from '../../values/values';
 import { requiredPriceField } from '../products/fields';
-import { productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
+import { foundBy, productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
 import type { BulkEntry } from '../bulk/entries';
 import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, dayField, discountTypeOf, discountTypeOptions } from './shared';
 import { currencyField, currencyOf, settleCurrencies } from './currency';
@@ -16,7 +16,7 @@ import type { OperationModule } from '../contract';
  * its terms, and the currency it gives (undefined: the account's), which its terms get once the
  * account's is known (currency.ts).
  */
-type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number; currency: { given: string | undefined; key: string } };
+type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number; currency: { given: string | undefined; key: string }; matchedEan?: string };
 
 /** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
 function exampleDay(daysFromToday: number): string {
@@ -113,6 +113,7 @@ const bulkModule = bulkDiscountOperation<CheckedSchedule>({
 	check: checkSchedule,
 	resolve: resolveSchedules,
 	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
+	foundOf: foundBy,
 });
 
 export const operation: OperationModule = {

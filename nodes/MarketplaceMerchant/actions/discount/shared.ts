@@ -27,6 +27,7 @@ import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bu
 import { bulkWrite, type BulkWrite } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, locatorField } from '../common';
 import type { OperationModule } from '../contract';
+import { productsById } from '../products/catalogue';
 
 export const RESOURCE = 'discount';
 
@@ -159,13 +160,27 @@ export function discountState(discount: IDataObject, now: Date): DiscountState |
 	return start.getTime() <= now.getTime() ? 'running' : 'pending';
 }
 
-function discountEntry(discount: IDataObject, now: Date, currencyOfAccount: string): INodeListSearchItems {
+/**
+ * The products of listed discounts, by ID, from the catalogue (products/catalogue.ts
+ * `productsById`): the discounts' answer names no product. Discount Get Many's Simplify and the
+ * Discount ID list.
+ */
+export async function discountProducts(ctx: AuthenticatedContext, discounts: IDataObject[]): Promise<Map<number, IDataObject>> {
+	const ids = discounts.filter((discount) => !isBlank(discount.merchantInventoryId)).map((discount) => Number(discount.merchantInventoryId));
+	return await productsById(ctx, [...new Set(ids)]);
+}
+
+/** "Blender J375 (product 100034) at 899 RSD (regular 1 299 RSD), 01/07/2026 to 14/07/2026 (running)". */
+function discountEntry(discount: IDataObject, now: Date, currencyOfAccount: string, product: IDataObject | undefined): INodeListSearchItems {
 	const running = discountState(discount, now) === 'running';
 	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
 	const amount = decodedNumber(discount.discountPrice);
-	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? currencyOfAccount : String(discount.discountPriceCurrency))}`;
+	const currency = isBlank(discount.discountPriceCurrency) ? currencyOfAccount : String(discount.discountPriceCurrency);
+	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, currency)}`;
+	const regular = decodedNumber(product?.basePrice);
+	const named = isBlank(product?.name) ? `Product ${String(discount.merchantInventoryId)}` : `${String(product?.name)} (product ${String(discount.merchantInventoryId)})`;
 	return {
-		name: `Product ${String(discount.merchantInventoryId)}${price}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
+		name: `${named}${price}${regular === null ? '' : ` (regular ${shownPrice(regular, currency)})`}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
 		value: String(discount.discountId),
 	};
 }
@@ -182,15 +197,16 @@ export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: stri
 	// The list need not carry a currency: the account's stands for it (RSD where unknown).
 	const unsaid = listed.some((discount) => isBlank(discount.discountPriceCurrency));
 	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
+	const products = await discountProducts(this, listed);
 	const results = listed
-		.map((discount) => discountEntry(discount, now, currency))
+		.map((discount) => discountEntry(discount, now, currency, products.get(Number(discount.merchantInventoryId))))
 		.filter(({ name, value }) => wanted === undefined || name.toLowerCase().includes(wanted) || String(value).toLowerCase().includes(wanted));
 	return { results };
 }
 
 interface BulkDiscountOperation<Checked>
 	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
-		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid'>,
+		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid' | 'foundOf'>,
 		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
 	/** POST schedules, PUT updates. */
@@ -268,6 +284,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			idOfInvalid: spec.idOfInvalid,
+			foundOf: spec.foundOf,
 		})),
 	});
 }

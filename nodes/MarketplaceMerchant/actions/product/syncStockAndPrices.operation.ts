@@ -13,11 +13,7 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ANSWERS } from '../../answers/schemas';
-import { decodedList } from '../../answers/read';
-import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { readAllPages } from '../../transport/batches';
-import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
+import { sendSettingsOf, type SendSettings } from '../../transport/send';
 import { invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext } from '../../values/labels';
 import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel } from '../../values/numbers';
 import { readBoolean, readEan, readFlag, readSimplify, readText } from '../../values/values';
@@ -28,7 +24,8 @@ import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products/fields';
+import { NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products/fields';
+import { readBasicProducts } from '../products/catalogue';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -143,14 +140,6 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	return checked;
 }
 
-async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
-	const pageSize = LIMITS.basicProductsPageSize;
-	return await readAllPages(pageSize, RATE_LIMITS[CATALOGUE.group].inFlight, async (page, wanted) => {
-		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'GET', url: PATHS.basicProducts, qs: { page, size: pageSize } }, { ...settings, wanted });
-		return decodedList(exec, response, ANSWERS.basicProducts);
-	});
-}
-
 /**
  * Sends the planned updates and marks each outcome by its result: an entry without one is failed,
  * never assumed written. A guarded entry whose stock went out stays guarded.
@@ -212,7 +201,7 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 	const simplify = readSimplify(ctx);
 	const sendSettings = sendSettingsOf(ctx);
 	const valid = batch.entries.filter((entry) => entry.problem === undefined);
-	const catalogue = await readCatalogue(exec, sendSettings);
+	const catalogue = await readBasicProducts(exec, sendSettings);
 	const plan = planSync(ctx, valid.map((entry) => entry.value as SyncEntry), batch.source, catalogue, settings, howToAllowIn(valid, batch.source));
 	if (!dryRun) await sendUpdates(exec, sendSettings, plan.updates);
 

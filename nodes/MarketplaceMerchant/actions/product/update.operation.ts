@@ -21,12 +21,14 @@ import { readingParameter } from '../../values/labels';
 import { readSimplify } from '../../values/values';
 import { NUMBER_FORMAT_OPTION, bulkResultFields, pacedRouting, panelLabels } from '../common';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
-import { productLocatorField, resolveProductIds } from '../products/locator';
+import { foundBy, productLocatorField, resolveProducts } from '../products/locator';
 import { buildProductUpdate, updateFieldsCollection } from '../products/update';
 import type { OperationModule } from '../contract';
 
 /** The notes of a body the preSend built (a weight converted, a stock below 0 sent as 0), for its output item. */
 const NOTES_OF_BODY = new WeakMap<IDataObject, string[]>();
+/** How the product of a body was found (`matchedEan` when named By EAN), for its output item. */
+const FOUND_OF_BODY = new WeakMap<IDataObject, IDataObject>();
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const { product, fields, notes } = buildProductUpdate({
@@ -36,10 +38,12 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		reader: (property) => readingParameter(this, property === 'id' ? 'productId' : `updateFields.${property}`),
 		fromPanel: true,
 	});
-	const [id] = await resolveProductIds(this, [product]);
+	const [found] = await resolveProducts(this, [product]);
+	const { id } = found;
 	requestOptions.url = `${PATHS.product}/${String(id)}`;
 	const body = { id, ...fields };
 	if (notes) NOTES_OF_BODY.set(body, notes);
+	FOUND_OF_BODY.set(body, foundBy(found));
 	requestOptions.body = body;
 	return requestOptions;
 }
@@ -51,6 +55,7 @@ async function sendProductUpdate(this: IExecutePaginationFunctions, requestData:
 	const items = finishBulkResults.call(this, pairProductResults(results, [sent]), readSimplify(this));
 	const notes = NOTES_OF_BODY.get(sent);
 	if (notes) for (const { json } of items) json.notes = notes;
+	for (const { json } of items) Object.assign(json, FOUND_OF_BODY.get(sent));
 	return items;
 }
 

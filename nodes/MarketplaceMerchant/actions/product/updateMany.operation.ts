@@ -8,7 +8,7 @@ import { bulkOperationModule } from '../bulk/run';
 import { bulkWrite, type BulkRequests } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION } from '../common';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
-import { productLocatorField, productNamedBy, resolveEntryProducts } from '../products/locator';
+import { foundBy, productLocatorField, productNamedBy, resolveEntryProducts } from '../products/locator';
 import { buildProductUpdate, UPDATE_FIELD_NAMES, updateFieldsCollection, type CheckedProductUpdate } from '../products/update';
 import type { OperationModule } from '../contract';
 
@@ -72,6 +72,7 @@ const bulkModule = bulkOperationModule<CheckedProductUpdate>(
 			body: ({ productId, fields }) => ({ id: productId, ...fields }),
 			idOfInvalid: (raw) => raw.id,
 			notesOf: ({ notes }) => notes,
+			foundOf: (value) => foundBy(value),
 		}),
 		options: [NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION],
 	},
