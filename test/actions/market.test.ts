@@ -117,7 +117,9 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 		const listed = await discounts({ operation: 'getMany', dateFrom: `${YEAR}-08-01`, dateTo: `${YEAR}-08-10`, returnAll: true }, [{}], NEW_NODE);
 		expect(listed.json(NODE_UNDER_TEST_NAME).find((item) => item.discountId === id)).toMatchObject({ price: goodPrice(product), currency: 'BAM' });
 		// The orders learn the currency; the catalogue reads name the discounts' products (issue 38).
-		expect(routes()).toEqual(['discountList', 'orders', 'basicProducts', 'products']);
+		// (how many catalogue reads depends on the discounts listed: test/actions/discount/getMany.test.ts counts them).
+		expect(routes().slice(0, 3)).toEqual(['discountList', 'orders', 'basicProducts']);
+		expect(routes().slice(3).every((route) => route === 'products')).toBe(true);
 
 		const { result } = await runListSearch(NODE, 'searchDiscounts', { credentials: credentials(), parameters: { resource: 'discount', operation: 'update' }, filter: String(id) });
 		expect(result.results).toEqual([expect.objectContaining({ value: id, name: expect.stringMatching(/ at [\d\u00a0]+\u00a0BAM \(regular [\d\u00a0]+\u00a0BAM\), /) })]);
