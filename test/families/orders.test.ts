@@ -16,6 +16,7 @@ import {
 	paymentMethodsOf,
 	readOrder,
 	readShipment,
+	paymentMethodCode,
 	simplifyOrder,
 	simplifyShipment,
 } from '../../nodes/MarketplaceMerchant/families/orders';
@@ -130,7 +131,7 @@ describe('reading the variants', () => {
 			currency: 'RSD',
 			paymentMethod: 'COD',
 			numberOfItems: 1,
-			billingAddress: { firstName: 'Ana', lastName: 'Jović', buyerName: 'Firma d.o.o.' },
+			billingAddress: { type: 'BILLING', firstName: 'Ana', lastName: 'Jović', buyerName: 'Firma d.o.o.', buyerType: 'TIN', buyerId: '101234567', city: 'Niš', postcode: '18000', streetName: 'Obrenovićeva', streetNumber: '12' },
 			somethingNew: { kept: true },
 			items: [{ id: '123', productId: 'u-1', productEan: '0860000000017', productSku: 7, productName: 'Kabl', quantity: 2, confirmedQuantity: null, basePrice: 649.75, grandTotal: 1299.5, suborderWarehouseAddressId: 5, specificationsTranslations: '{}' }],
 		};
@@ -141,14 +142,24 @@ describe('reading the variants', () => {
 			orderId: 'HPGUJ-1SQQI',
 			createdDate: '2025-06-01T10:00:00Z',
 			totalPrice: 1299.5,
+			// The answer has no net prices, shipping or commission: nothing is made up.
+			totalPriceWithoutVat: null,
+			itemsTotal: 1299.5,
+			itemsTotalWithoutVat: null,
+			shippingCost: null,
+			shippingCostWithoutVat: null,
+			commission: null,
 			currency: 'RSD',
 			paymentMethods: ['COD'],
-			buyer: { name: 'Ana Jović', company: 'Firma d.o.o.' },
+			paymentMethodNames: ['Cash on Delivery'],
+			buyer: { name: 'Ana Jović', company: 'Firma d.o.o.', taxId: '101234567', city: 'Niš' },
+			deliveryAddress: { type: 'BILLING', street: 'Obrenovićeva', number: '12', apartment: null, postcode: '18000', city: 'Niš', additionalInfo: null },
 			numberOfItems: 1,
 			lines: [
 				{
+					productId: 123,
 					merchantInventoryId: 123,
-					productId: 'u-1',
+					platformProductId: 'u-1',
 					ean: '0860000000017',
 					sku: '7',
 					name: 'Kabl',
@@ -156,11 +167,21 @@ describe('reading the variants', () => {
 					confirmedQuantity: null,
 					packedQuantity: null,
 					unitPrice: 649.75,
+					unitPriceWithoutVat: null,
+					vat: null,
 					total: 1299.5,
+					totalWithoutVat: null,
+					shippingCost: null,
+					commission: null,
 					warehouseAddressId: 5,
 				},
 			],
 		});
+	});
+
+	it('names the payment codes as the documentation means them, and reads a typed code or name', () => {
+		expect(simplifyOrder(readOrderAnswer({ paymentMethods: ['PBC', 'POS', 'VOUCHER'] })).paymentMethodNames).toEqual(['Pay by Card', 'Pay on Site', 'Voucher']);
+		expect(['cod', 'Pay by card', ' PAY ON SITE ', 'card', 'Card (POS)'].map(paymentMethodCode)).toEqual(['COD', 'PBC', 'POS', undefined, undefined]);
 	});
 
 	it('simplifies a shipment, its lines by merchant inventory id', () => {

@@ -3,7 +3,9 @@
  * suborder id, every filter, Return All over pages, Simplify, and the documentation's variants
  * (the three sets of group names, PENDING's subgroup, the border status's name).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { operation } from '../../../nodes/MarketplaceMerchant/actions/shipment/getMany.operation';
 
 import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/families/orders';
 import { groupOf } from '../../../sandbox/order-statuses';
@@ -91,6 +93,25 @@ describe('Shipment › Get Many on the seeded orders', () => {
 			confirmedFrom: new Date(sample.confirmedDate as string).toISOString(),
 			confirmedTo: new Date(sample.confirmedDate as string).toISOString(),
 		});
+	});
+
+	it('"Pay by Card" filters PBC (pay by card), as the documentation names the codes; a typed name reads as its code', async () => {
+		const filters = (operation.fields.find((field) => field.name === 'filters')?.options ?? []) as INodeProperties[];
+		const methods = filters.find((field) => field.name === 'paymentMethods')?.options as INodePropertyOptions[];
+		expect(methods.map(({ name, value }) => [name, value])).toEqual([
+			['Cash on Delivery (COD)', 'COD'],
+			['Pay by Card (PBC)', 'PBC'],
+			['Pay on Site (POS)', 'POS'],
+			['Voucher', 'VOUCHER'],
+		]);
+		const card = methods.find(({ name }) => /card/i.test(name))?.value;
+		const paidBy = (json: IDataObject[], method: string) => json.every((shipment) => sandbox.state.order(shipment.orderId as string)?.paymentMethods.includes(method as never));
+		const chosen = await run({ operation: 'getMany', statusGroup: 'completed', returnAll: true, filters: { paymentMethods: [card] } });
+		expect(chosen.json.length).toBeGreaterThan(0);
+		expect(paidBy(chosen.json, 'PBC')).toBe(true);
+		const typed = await run({ operation: 'getMany', statusGroup: 'completed', returnAll: true, filters: { paymentMethods: 'Pay by card, pay on site' } });
+		expect(sent('shipments').map(({ query }) => query.paymentMethods)).toEqual(['PBC', 'PBC,POS']);
+		expect(typed.json.length).toBeGreaterThanOrEqual(chosen.json.length);
 	});
 
 	it('reads Default Address in Warehouses as the warehouse marked default now (one read of the warehouses)', async () => {

@@ -8,14 +8,12 @@ import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
 import { PATHS } from '../../transport/endpoints';
 import { sendSettingsOf } from '../../transport/send';
-import { listShipments, simplifyShipment, type ShipmentFilter } from '../../families/orders';
+import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, listShipments, paymentMethodCode, simplifyShipment, type ShipmentFilter } from '../../families/orders';
 import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
 import { DATE_FORMS, readText, toList } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
-
-const PAYMENT_METHODS = ['COD', 'PBC', 'POS', 'VOUCHER'] as const;
 
 const LABEL = {
 	statuses: fieldPath('Filters', 'Statuses'),
@@ -71,14 +69,9 @@ const fields: INodeProperties[] = [
 				displayName: 'Payment Methods',
 				name: 'paymentMethods',
 				type: 'multiOptions',
-				options: [
-					{ name: 'Card (POS)', value: 'POS' },
-					{ name: 'Cash on Delivery (COD)', value: 'COD' },
-					{ name: 'Pay by Code (PBC)', value: 'PBC' },
-					{ name: 'Voucher', value: 'VOUCHER' },
-				],
+				options: PAYMENT_METHODS.map((code) => ({ name: code === 'VOUCHER' ? PAYMENT_METHOD_NAMES[code] : `${PAYMENT_METHOD_NAMES[code]} (${code})`, value: code })),
 				default: [],
-				description: 'Only shipments of orders paid with one of these',
+				description: 'Only shipments of orders paid with one of these (in an expression: the codes COD, PBC, POS, VOUCHER or the names shown)',
 			},
 			{
 				displayName: 'Status Names or IDs',
@@ -139,8 +132,8 @@ export const operation: OperationModule = {
 				const filters = this.getNodeParameter('filters', {}) as IDataObject;
 				if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
 				if (!isBlank(filters.paymentMethods)) {
-					filter.paymentMethods = listIn(filters.paymentMethods).map((method, index) =>
-						readOption(this, listEntry(LABEL.paymentMethods, index), method.toUpperCase(), PAYMENT_METHODS),
+					filter.paymentMethods = listIn(filters.paymentMethods).map(
+						(method, index) => paymentMethodCode(method) ?? readOption(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
 					);
 				}
 				if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
