@@ -141,6 +141,8 @@ describe('reading the variants', () => {
 		expect(simplifyOrder(read)).toEqual({
 			orderId: 'HPGUJ-1SQQI',
 			createdDate: '2025-06-01T10:00:00Z',
+			fulfilledBy: 'merchant',
+			fromShipments: false,
 			totalPrice: 1299.5,
 			// The answer has no net prices, shipping or commission: nothing is made up.
 			totalPriceWithoutVat: null,

@@ -163,6 +163,11 @@ interface ListRequest {
 	/** An entry's id: an entry read twice (the list moved while it was read) is kept once. */
 	idOf: (entry: IDataObject) => unknown;
 	onPage?: OnPage;
+	/**
+	 * The list is newest first and nothing older than this is wanted: pages are read one at a time
+	 * and the reading stops after the first page that reaches past it.
+	 */
+	since?: Date;
 }
 
 /** The entries of `lists` in order, each id once. */
@@ -186,7 +191,7 @@ function uniqueEntries(lists: IDataObject[][], idOf: (entry: IDataObject) => unk
  * reports a larger total than the first, and when pages come without a total, the next pages
  * follow one at a time until `last`, a short page or the limit.
  */
-async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPage }: ListRequest): Promise<IDataObject[]> {
+async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPage, since }: ListRequest): Promise<IDataObject[]> {
 	const size = pageSizeFor(limit);
 	let latest = 0;
 	const pagesRead = new Map<number, SpringPage>();
@@ -201,7 +206,16 @@ async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPa
 	const first = await page(0);
 	lists.push(first.content);
 	onPage?.(count());
-	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size;
+	const reachedSince = (seen: SpringPage) => since !== undefined && seen.content.some((entry) => (parseServiceTimestamp(entry.createdDate)?.getTime() ?? Infinity) < since.getTime());
+	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size || reachedSince(seen);
+	if (since !== undefined) {
+		for (let last = first; !ended(last) && count() < limit; ) {
+			last = await page(latest + 1);
+			lists.push(last.content);
+			onPage?.(count());
+		}
+		return uniqueEntries(lists, idOf).slice(0, limit);
+	}
 	if (!ended(first) && count() < limit && first.totalElements !== undefined) {
 		const pagesWanted = Math.ceil((Math.min(limit, first.totalElements) - first.content.length) / size);
 		const width = RATE_LIMITS.orders.inFlight;
@@ -272,12 +286,36 @@ export interface ShipmentFilter {
 	warehouseIds?: number[];
 	paymentMethods?: string[];
 	carriers?: string[];
+	/** DS (the merchant's own delivery), FBA (fulfilled by the marketplace), or another type the service names. */
+	suborderTypes?: string[];
 	confirmedFrom?: Date;
 	confirmedTo?: Date;
+	/**
+	 * The shipment's creation (purchase) time: the query has no such filter, so it is applied to the
+	 * answers; newest purchase first, the pages stop once they are older than `createdFrom`. This
+	 * keeps cancellations never confirmed, which Confirmed From leaves out.
+	 */
+	createdFrom?: Date;
+	createdTo?: Date;
+}
+
+/** Whether an entry's `createdDate` lies in the range; an entry without a readable one is kept (nothing is dropped on a guess). */
+function createdWithin(entry: IDataObject, from: Date | undefined, to: Date | undefined): boolean {
+	const created = parseServiceTimestamp(entry.createdDate);
+	if (!created) return true;
+	return (from === undefined || created >= from) && (to === undefined || created <= to);
 }
 
 /** Up to `limit` shipments (Infinity: all), newest purchase first. */
 export async function listShipments(read: ReadEndpoint, node: INode, filter: ShipmentFilter, limit: number, onPage?: OnPage): Promise<IDataObject[]> {
+	const { createdFrom, createdTo } = filter;
+	if (createdFrom === undefined && createdTo === undefined) return await listShipmentPages(read, node, filter, limit, onPage);
+	// Created range: read until the answers are older than its start (all of them with no start), keep those in it.
+	const all = await listShipmentPages(read, node, filter, Infinity, onPage, createdFrom);
+	return all.filter((shipment) => createdWithin(shipment, createdFrom, createdTo)).slice(0, limit);
+}
+
+async function listShipmentPages(read: ReadEndpoint, node: INode, filter: ShipmentFilter, limit: number, onPage?: OnPage, since?: Date): Promise<IDataObject[]> {
 	const qs: IDataObject = {};
 	const list = (name: string, values: unknown[] | undefined) => {
 		if (values && values.length > 0) qs[name] = values.join(',');
@@ -285,9 +323,10 @@ export async function listShipments(read: ReadEndpoint, node: INode, filter: Shi
 	list('warehouseIds', filter.warehouseIds);
 	list('paymentMethods', filter.paymentMethods);
 	list('carriers', filter.carriers);
+	list('suborderTypes', filter.suborderTypes);
 	if (filter.confirmedFrom) qs.confirmedFrom = formatIsoUtc(filter.confirmedFrom);
 	if (filter.confirmedTo) qs.confirmedTo = formatIsoUtc(filter.confirmedTo);
-	const request = { read, node, path: PATHS.shipments, answer: ANSWERS.shipments, what: 'shipments', limit, onPage, idOf: (shipment: IDataObject) => shipment.suborderId };
+	const request = { read, node, path: PATHS.shipments, answer: ANSWERS.shipments, what: 'shipments', limit, onPage, since, idOf: (shipment: IDataObject) => shipment.suborderId };
 	const statuses = filter.statuses && filter.statuses.length > 0 ? filter.statuses : undefined;
 	const { group, search } = filter;
 	if (group === undefined || !isBlank(search)) {
@@ -328,6 +367,88 @@ export const PAYMENT_METHODS = Object.keys(PAYMENT_METHOD_NAMES) as PaymentMetho
 export function paymentMethodCode(value: string): PaymentMethod | undefined {
 	const typed = value.trim().toUpperCase();
 	return PAYMENT_METHODS.find((code) => code === typed || PAYMENT_METHOD_NAMES[code].toUpperCase() === typed);
+}
+
+/** Whether the marketplace fulfils a suborder itself (FBA): its id says so (`…-FBA-1`), or its type. */
+export function isMarketplaceFulfilled(shipment: IDataObject): boolean {
+	return /-FBA-\d+$/i.test(String(shipment.suborderId ?? '')) || String(shipment.type ?? '').toUpperCase() === 'FBA';
+}
+
+/**
+ * An order rebuilt from its shipments, as the merchants' ERP client rebuilds the orders the orders
+ * endpoint does not list (those the marketplace fulfils, FBA): its id, purchase time and total, and
+ * one item per shipment line under the order's field names (the line's Product ID as `id`, its
+ * shipment's warehouse, ordered, confirmed and packed quantities, unit price and total). What only
+ * the orders endpoint has (buyer, address, VAT, shipping, commission) is absent, not made up;
+ * `suborders` says where each line came from, `fromShipments` that it was rebuilt.
+ */
+export function orderFromShipments(orderId: string, shipments: IDataObject[]): IDataObject {
+	const items = shipments.flatMap((shipment) =>
+		(Array.isArray(shipment.items) ? (shipment.items as IDataObject[]) : []).map((item) => ({
+			id: orNull(item.merchantInventoryId),
+			suborderWarehouseAddressId: orNull(shipment.warehouseId),
+			quantity: orNull(item.orderedQuantity),
+			confirmedQuantity: orNull(item.confirmedQuantity),
+			packedQuantity: orNull(item.packedQuantity),
+			basePrice: orNull(item.unitPrice),
+			grandTotal: orNull(item.totalPrice),
+			productEan: orNull(item.productEan),
+			productSku: orNull(item.productSku),
+			productName: orNull(item.productName),
+		})),
+	);
+	return {
+		id: orderId,
+		createdDate: orNull(shipments[0]?.createdDate),
+		totalPrice: sumOver(shipments, 'totalPrice'),
+		fulfilledBy: shipments.every(isMarketplaceFulfilled) ? 'marketplace' : 'merchant',
+		fromShipments: true,
+		suborders: shipments.map((shipment) => ({
+			suborderId: orNull(shipment.suborderId),
+			status: orNull(shipment.status),
+			statusSubgroup: orNull(shipment.statusSubgroup),
+			warehouseId: orNull(shipment.warehouseId),
+			carrierName: orNull(shipment.carrierName),
+		})),
+		items,
+	};
+}
+
+/** The shipments' orders rebuilt (`orderFromShipments`), each once, in the shipments' order (newest purchase first). */
+export function ordersFromShipments(shipments: IDataObject[]): IDataObject[] {
+	const byOrder = new Map<string, IDataObject[]>();
+	for (const shipment of shipments) {
+		if (isBlank(shipment.orderId)) continue;
+		const orderId = String(shipment.orderId);
+		byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), shipment]);
+	}
+	return [...byOrder].map(([orderId, ofOrder]) => orderFromShipments(orderId, ofOrder));
+}
+
+/** An order the orders endpoint does not list, found through the shipments' search by order id (one read), or undefined. */
+export async function readOrderThroughShipments(read: ReadEndpoint, node: INode, orderId: string): Promise<IDataObject | undefined> {
+	const shipments = (await listShipments(read, node, { search: orderId }, Infinity)).filter((shipment) => String(shipment.orderId) === orderId);
+	return shipments.length > 0 ? orderFromShipments(orderId, shipments) : undefined;
+}
+
+/** The shipment groups (For Packaging, On Delivery, Completed): together every shipment the merchant has. */
+export const SHIPMENT_GROUPS: readonly ShipmentGroup[] = ['forPackaging', 'onDelivery', 'completed'];
+
+/**
+ * Up to `limit` orders the marketplace fulfils (FBA), newest first, created in the range: rebuilt
+ * from the FBA shipments of the three shipment groups (three reads, or more with many of them).
+ */
+export async function listMarketplaceOrders(read: ReadEndpoint, node: INode, range: { createdFrom?: Date; createdTo?: Date }, limit: number, onPage?: OnPage): Promise<IDataObject[]> {
+	const shipments: IDataObject[] = [];
+	for (const group of SHIPMENT_GROUPS) shipments.push(...(await listShipments(read, node, { group, suborderTypes: ['FBA'], ...range }, limit, onPage)));
+	const fba = shipments.filter(isMarketplaceFulfilled).sort((a, b) => timeOf(b) - timeOf(a));
+	return ordersFromShipments(fba).slice(0, limit);
+}
+
+/** Orders of two lists as one, newest first, each id once. */
+export function newestOrders(lists: IDataObject[][], limit: number): IDataObject[] {
+	const all = lists.flat().sort((a, b) => timeOf(b) - timeOf(a));
+	return uniqueEntries([all], (order) => order.id).slice(0, limit);
 }
 
 /** An order's payment methods as a list, under either documented key (`paymentMethods`, `paymentMethod`). */
@@ -405,6 +526,9 @@ export function simplifyOrder(order: IDataObject): IDataObject {
 	return {
 		orderId: orNull(order.id),
 		createdDate: orNull(order.createdDate),
+		// The orders endpoint lists only the merchant's own deliveries; a rebuilt order says whose it is.
+		fulfilledBy: order.fromShipments === true ? orNull(order.fulfilledBy) : 'merchant',
+		fromShipments: order.fromShipments === true,
 		totalPrice: orNull(order.totalPrice),
 		totalPriceWithoutVat: sumOver(items, 'chargedPriceWithoutVat'),
 		itemsTotal: sumOver(items, 'grandTotal'),

@@ -124,10 +124,10 @@ describe('Order › Get Many on the seeded orders', () => {
 		const order = sandbox.state.orders[0];
 		const simplified = byId.get(order.id) as IDataObject;
 		expect(Object.keys(simplified)).toEqual([
-			'orderId', 'createdDate', 'totalPrice', 'totalPriceWithoutVat', 'itemsTotal', 'itemsTotalWithoutVat', 'shippingCost', 'shippingCostWithoutVat', 'commission',
+			'orderId', 'createdDate', 'fulfilledBy', 'fromShipments', 'totalPrice', 'totalPriceWithoutVat', 'itemsTotal', 'itemsTotalWithoutVat', 'shippingCost', 'shippingCostWithoutVat', 'commission',
 			'currency', 'paymentMethods', 'paymentMethodNames', 'buyer', 'deliveryAddress', 'numberOfItems', 'lines',
 		]);
-		expect(simplified).toMatchObject({ orderId: order.id, createdDate: order.createdDate, currency: 'RSD', paymentMethods: order.paymentMethods, numberOfItems: order.lines.length });
+		expect(simplified).toMatchObject({ orderId: order.id, createdDate: order.createdDate, fulfilledBy: 'merchant', fromShipments: false, currency: 'RSD', paymentMethods: order.paymentMethods, numberOfItems: order.lines.length });
 		// What the service's full order says, summed over its lines.
 		const full = (await run({ operation: 'get', orderId: order.id, simplify: false })).json[0];
 		const items = full.items as IDataObject[];

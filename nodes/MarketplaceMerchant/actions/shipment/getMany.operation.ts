@@ -22,6 +22,9 @@ const LABEL = {
 	carriers: fieldPath('Filters', 'Carriers'),
 	confirmedFrom: fieldPath('Filters', 'Confirmed From'),
 	confirmedTo: fieldPath('Filters', 'Confirmed To'),
+	createdFrom: fieldPath('Filters', 'Created From'),
+	createdTo: fieldPath('Filters', 'Created To'),
+	suborderTypes: fieldPath('Filters', 'Suborder Types'),
 };
 
 const fields: INodeProperties[] = [
@@ -66,12 +69,37 @@ const fields: INodeProperties[] = [
 			{ displayName: 'Confirmed From', name: 'confirmedFrom', type: 'dateTime', default: '', description: `Only shipments confirmed at or after this time: ${DATE_FORMS}` },
 			{ displayName: 'Confirmed To', name: 'confirmedTo', type: 'dateTime', default: '', description: `Only shipments confirmed at or before this time (a day alone: up to its end): ${DATE_FORMS}` },
 			{
+				displayName: 'Created From',
+				name: 'createdFrom',
+				type: 'dateTime',
+				default: '',
+				description: `Only shipments purchased at or after this time, also cancellations never confirmed (which Confirmed From leaves out). The service has no such filter: the node reads the newest pages until they are older than this. ${DATE_FORMS}`,
+			},
+			{
+				displayName: 'Created To',
+				name: 'createdTo',
+				type: 'dateTime',
+				default: '',
+				description: `Only shipments purchased at or before this time (a day alone: up to its end); without Created From every page of the group is read. ${DATE_FORMS}`,
+			},
+			{
 				displayName: 'Payment Methods',
 				name: 'paymentMethods',
 				type: 'multiOptions',
 				options: PAYMENT_METHODS.map((code) => ({ name: code === 'VOUCHER' ? PAYMENT_METHOD_NAMES[code] : `${PAYMENT_METHOD_NAMES[code]} (${code})`, value: code })),
 				default: [],
 				description: 'Only shipments of orders paid with one of these (in an expression: the codes COD, PBC, POS, VOUCHER or the names shown)',
+			},
+			{
+				displayName: 'Suborder Types',
+				name: 'suborderTypes',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Fulfilled by the Marketplace (FBA)', value: 'FBA', description: 'Suborders the marketplace ships from its own warehouse (IDs ending -FBA-1)' },
+					{ name: 'Your Own Delivery (DS)', value: 'DS', description: 'Suborders you pack and hand to the carrier (IDs ending -DS-1)' },
+				],
+				default: [],
+				description: 'Only shipments of these types',
 			},
 			{
 				displayName: 'Status Names or IDs',
@@ -116,7 +144,7 @@ export const operation: OperationModule = {
 		value: 'getMany',
 		action: 'Get many shipments',
 		description:
-			'List shipments (suborders), newest purchase first: those to pack (the default), on delivery or completed, or those of one order or suborder ID, optionally filtered by status, warehouse, payment method, carrier or confirmation time. One item per shipment; without Return All, at most Limit shipments.',
+			'List shipments (suborders), newest purchase first: those to pack (the default), on delivery or completed, or those of one order or suborder ID, optionally filtered by status, warehouse, payment method, carrier, suborder type, confirmation or purchase time. One item per shipment; without Return All, at most Limit shipments.',
 		routing: pacedRouting({
 			...ORDER_READS,
 			request: { method: 'GET', url: PATHS.shipments },
@@ -151,8 +179,13 @@ export const operation: OperationModule = {
 						),
 					];
 				}
+				if (!isBlank(filters.suborderTypes)) {
+					filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readOption(this, listEntry(LABEL.suborderTypes, index), type.trim().toUpperCase(), ['DS', 'FBA']));
+				}
 				const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
 				Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
+				const created = readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom }, { field: LABEL.createdTo, value: filters.createdTo });
+				Object.assign(filter, created.from ? { createdFrom: created.from } : {}, created.to ? { createdTo: created.to } : {});
 				return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
 			}, simplifyShipment),
 		}),
