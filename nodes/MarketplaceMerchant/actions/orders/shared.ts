@@ -85,6 +85,15 @@ export async function defaultWarehouseId(ctx: AuthenticatedContext, settings: Se
 	return Number(marked[0].id);
 }
 
+/** The Warehouse list before the node has its credential: Default Address alone, which works as it is, saying why the rest is missing. */
+export const WAREHOUSES_BEFORE_CREDENTIAL: INodePropertyOptions[] = [
+	{
+		name: 'Default Address',
+		value: DEFAULT_WAREHOUSE,
+		description: 'The warehouse marked as the default outbound address when the node runs. Your other warehouses are listed once the node has its credential (choose it above; the list reloads).',
+	},
+];
+
 /** The merchant's warehouses, the default address first as "Default Address (…)", then by name. */
 export async function getWarehouses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const warehouses = await readWarehouses(this);
