@@ -4,7 +4,7 @@
  * sent again; through n8n's real engine against the sandbox.
  */
 import { LIMITS } from '../../../nodes/MarketplaceMerchant/transport/endpoints';
-import { NOW, outputRunner, sandbox, sandboxPerFile, sent } from '../helpers';
+import { NOW, newEan, outputRunner, sandbox, sandboxPerFile, sent } from '../helpers';
 
 sandboxPerFile({ now: NOW, products: 20 });
 const run = outputRunner('product');
@@ -33,6 +33,32 @@ describe('Product: Publish', () => {
 		]);
 		expect(json[0].next).toMatch(/visible to customers once its status is PUBLISHED/);
 		for (const id of [a, b, c, d]) expect(sandbox.state.product(id)?.status).toBe('PUBLISHED');
+	});
+
+	it('takes products picked from the list (their names come out), by ID or by EAN beside the Product IDs; an unknown EAN is flagged before sending', async () => {
+		const [a, b, c] = sandbox.state.products.slice(5, 8);
+		const products = {
+			product: [
+				{ id: { __rl: true, mode: 'list', value: String(a.id), cachedResultName: a.name } },
+				{ id: { __rl: true, mode: 'ean', value: b.ean } },
+			],
+		};
+		const { result, json } = await run({ operation: 'publish', productIds: String(c.id), products });
+		expect(result.error).toBeUndefined();
+		expect(json[0]).toMatchObject({
+			productIds: [c.id, a.id, b.id],
+			products: [
+				{ productId: c.id, name: null },
+				{ productId: a.id, name: a.name },
+				{ productId: b.id, name: null },
+			],
+		});
+		expect(sent('productPublish')).toHaveLength(1);
+
+		sandbox.clearLog();
+		const unknown = await run({ operation: 'publish', products: { product: [{ id: { __rl: true, mode: 'ean', value: newEan('1') } }] } });
+		expect(unknown.result.error?.message).toMatch(/Products › row 1 › Product ID: no product has the EAN/);
+		expect(sent('productPublish')).toHaveLength(0);
 	});
 
 	it('sends nothing when an item names no valid ID, under the default On Error', async () => {

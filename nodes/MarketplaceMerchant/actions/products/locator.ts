@@ -16,9 +16,9 @@ import { ANSWERS } from '../../answers/schemas';
 import { decodedList, decodedNumber } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext } from '../../transport/send';
-import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { fieldPath, invalidInput, isBlank, listEntry, readingParameter, type ParameterContext, type ValueContext } from '../../values/labels';
 import { readId, readWholeNumber, shownPrice } from '../../values/numbers';
-import { EAN_RULE, readEan, readLocator, readText } from '../../values/values';
+import { EAN_RULE, readEan, readList, readLocator, readText, toList } from '../../values/values';
 import { locatorField } from '../common';
 import { lookUpEans } from './eans';
 import { CATALOGUE } from './fields';
@@ -62,7 +62,49 @@ export function productNamedBy(ctx: ValueContext, value: unknown): string | unde
 	}
 }
 
-export type NamedProductRef = { field: string; ref: ProductRef };
+export type NamedProductRef = { field: string; ref: ProductRef; name?: string | null };
+
+/** The name a product picked From List showed (n8n keeps it as `cachedResultName`); null when given By ID or By EAN. */
+export function pickedName(value: unknown): string | null {
+	if (value === null || typeof value !== 'object' || (value as IDataObject).mode !== 'list') return null;
+	const name = (value as IDataObject).cachedResultName;
+	return isBlank(name) ? null : String(name);
+}
+
+/** The field of picked products (Price › Get Many, Publish, Unpublish): rows of the product locator, added to a list of IDs. */
+export function pickedProductsField(description: string): INodeProperties {
+	return {
+		displayName: 'Products',
+		name: 'products',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Product',
+		default: {},
+		description,
+		options: [{ name: 'product', displayName: 'Product', values: [productLocatorField({ name: 'id' })] }],
+	};
+}
+
+/**
+ * The products of a list of IDs and of the picked rows (`pickedProductsField`), in that order; the
+ * list may be empty when rows are picked, else `empty` says what is missing. Only checked: EANs are
+ * looked up by `resolveProductIds` once every value is.
+ */
+export function readListedAndPicked(
+	ctx: ParameterContext & ValueContext,
+	list: { label: string; value: unknown; empty: { problem: string; hint: string } },
+): NamedProductRef[] {
+	const rows = (ctx.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
+	const listed: NamedProductRef[] =
+		rows.length > 0 && toList(list.value).length === 0
+			? []
+			: readList(ctx, list.label, list.value, { empty: list.empty, readEntry: (id, idField) => ({ field: idField, ref: { id: readId(ctx, idField, id) } }) });
+	const picked = rows.map((row, index) => {
+		const field = fieldPath(listEntry('Products', index, 'row'), 'Product ID');
+		return { field, ref: readProductRef(readingParameter(ctx, `products.product[${index}].id`), field, row.id), name: pickedName(row.id) };
+	});
+	return [...listed, ...picked];
+}
 
 /** The product ID of every reference, in order, or why it has none. */
 async function lookUpProductIds(
@@ -97,9 +139,9 @@ export async function resolveEntryProducts<Checked extends { product: NamedProdu
 	});
 }
 
-/** The product IDs of one item's references; the first that has none fails the item. */
-export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
-	const ids = await lookUpProductIds(ctx, refs.map((ref) => ({ ...ref, ctx })));
+/** The product IDs of one item's references (`item`: the item's context, when `sender` is the run's); the first that has none fails the item. */
+export async function resolveProductIds(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<number[]> {
+	const ids = await lookUpProductIds(sender, refs.map((ref) => ({ ...ref, ctx: item })));
 	const problem = ids.find((id): id is NodeOperationError => id instanceof NodeOperationError);
 	if (problem) throw problem;
 	return ids as number[];
