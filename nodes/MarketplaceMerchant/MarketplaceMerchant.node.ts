@@ -6,13 +6,14 @@ import { searchDiscounts } from './actions/discount/shared';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as order } from './actions/order/Order.resource';
-import { WAREHOUSES_BEFORE_CREDENTIAL, getOrderStatuses, getWarehouses } from './actions/orders/shared';
+import { WAREHOUSES_BEFORE_CREDENTIAL, getWarehouses } from './actions/orders/shared';
+import { getOrderStatuses, onceCredentialSet } from './families/editorLists';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { resource as shipment } from './actions/shipment/Shipment.resource';
 import { getProductTypes } from './actions/product/getTypes.operation';
 import { searchProducts } from './actions/products/locator';
-import { onceCredentialSet, requestOptionsProperty } from './actions/common';
+import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION } from './transport/hosts';
 import { CREDENTIAL_TYPE } from './transport/send';
@@ -48,7 +49,7 @@ export class MarketplaceMerchant implements INodeType {
 	};
 
 	methods = {
-		// Each list waits for the credential (a new node's first ask comes before it is set): actions/common.ts.
+		// Each list waits for the credential (a new node's first ask comes before it is set): families/editorLists.ts.
 		listSearch: {
 			searchProducts: onceCredentialSet(searchProducts, () => ({ results: [] })),
 			searchDiscounts: onceCredentialSet(searchDiscounts, () => ({ results: [] })),

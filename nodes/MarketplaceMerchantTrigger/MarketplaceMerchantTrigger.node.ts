@@ -9,8 +9,7 @@ import { cursorOptions } from './cursor';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 import { NEW_ORDER_TO_CONFIRM, fetchTestOrder, orderTriggerFields, pollNewOrders } from './orders';
 import { SHIPMENT_STATUS_CHANGED, fetchTestShipmentChange, pollShipmentChanges, shipmentTriggerFields } from './shipments';
-import { onceCredentialSet } from '../MarketplaceMerchant/actions/common';
-import { getOrderStatuses } from '../MarketplaceMerchant/actions/orders/shared';
+import { getOrderStatuses, onceCredentialSet } from '../MarketplaceMerchant/families/editorLists';
 
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED, NEW_ORDER_TO_CONFIRM, SHIPMENT_STATUS_CHANGED] } };
 

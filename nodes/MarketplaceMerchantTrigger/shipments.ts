@@ -20,8 +20,9 @@
  */
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { STATUSES_METHOD } from '../MarketplaceMerchant/actions/orders/shared';
-import { listShipments, readShipment, simplifyShipment } from '../MarketplaceMerchant/families/orders';
+import { STATUSES_METHOD } from '../MarketplaceMerchant/families/editorLists';
+import { listShipments, readShipment } from '../MarketplaceMerchant/families/orders';
+import { simplifyShipment } from '../MarketplaceMerchant/families/orderOutputs';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { DAY_MS } from '../MarketplaceMerchant/values/dates';
 import { invalidInput, isBlank, listEntry, type ValueContext } from '../MarketplaceMerchant/values/labels';

@@ -10,16 +10,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
 import { ANSWERS } from '../../nodes/MarketplaceMerchant/answers/schemas';
 import type { ReadEndpoint } from '../../nodes/MarketplaceMerchant/families/read';
-import {
-	forgetGroupNaming,
-	listOrders,
-	paymentMethodsOf,
-	readOrder,
-	readShipment,
-	paymentMethodCode,
-	simplifyOrder,
-	simplifyShipment,
-} from '../../nodes/MarketplaceMerchant/families/orders';
+import { forgetGroupNaming, listOrders, readOrder, readShipment } from '../../nodes/MarketplaceMerchant/families/orders';
+import { paymentMethodCode, paymentMethodsOf, simplifyOrder, simplifyShipment } from '../../nodes/MarketplaceMerchant/families/orderOutputs';
 
 const NODE = { name: 'Marketplace Merchant', type: 'marketplaceMerchant', typeVersion: 3, position: [0, 0], parameters: {} } as unknown as INode;
 

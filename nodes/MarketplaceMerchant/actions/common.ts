@@ -6,7 +6,6 @@ import {
 	NodeApiError,
 	NodeOperationError,
 	type DeclarativeRestApiSettings,
-	type ILoadOptionsFunctions,
 	type INode,
 	type INodeProperties,
 	type INodePropertyMode,
@@ -16,7 +15,7 @@ import {
 
 import { asNodeError } from '../transport/errors';
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/policy';
-import { CREDENTIAL_TYPE, type Route } from '../transport/send';
+import type { Route } from '../transport/send';
 import { sendSingle, type PaginationFunction } from '../transport/batches';
 import { forInputItem, recordingInputFailures } from '../transport/routing';
 import type { AnswerSchema } from '../answers/schemas';
@@ -195,22 +194,4 @@ export function itemFailure(node: INode, error: unknown, itemIndex: number): Nod
 	const failure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(node, error);
 	failure.context.itemIndex ??= itemIndex;
 	return failure;
-}
-
-/**
- * An editor list (`methods.loadOptions` / `listSearch`) that waits for the credential: on a new
- * node n8n's editor may ask for the list before it has set the credential on the node, and
- * n8n-core then fails the call ("Node does not have any credentials set"), which the panel shows as
- * "Error fetching options" until it is reopened. Without the credential the list answers
- * `fallback` at once (nothing is sent; the field's default keeps working and its entry says why the
- * list is short), and n8n's editor asks again as soon as the node's credentials change.
- */
-export function onceCredentialSet<A extends unknown[], R>(
-	method: (this: ILoadOptionsFunctions, ...args: A) => Promise<R>,
-	fallback: () => R,
-): (this: ILoadOptionsFunctions, ...args: A) => Promise<R> {
-	return async function (this: ILoadOptionsFunctions, ...args: A): Promise<R> {
-		if (!this.getNode().credentials?.[CREDENTIAL_TYPE]) return fallback();
-		return await method.apply(this, args);
-	};
 }

@@ -4,7 +4,8 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
 import { PATHS } from '../../transport/endpoints';
-import { listMarketplaceOrders, listOrders, newestOrders, simplifyOrder, type OrderFilter } from '../../families/orders';
+import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../families/orders';
+import { simplifyOrder } from '../../families/orderOutputs';
 import { fieldPath } from '../../values/labels';
 import { DATE_FORMS } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, outputFields } from '../common';

@@ -1,7 +1,7 @@
 /**
  * What the Order and Shipment resources share: the route of their reads, the strategy that reads
  * through families/orders.ts (the trigger's rules for paging and group names), and the editor's
- * lists of warehouses and statuses.
+ * list of warehouses.
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, IExecutePaginationFunctions } from 'n8n-workflow';
 
@@ -10,15 +10,17 @@ import { decodedList } from '../../answers/read';
 import { assertWithinItemCap, type PaginationFunction } from '../../transport/batches';
 import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { asNodeError, nodeError } from '../../transport/errors';
-import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type Route, type SendSettings } from '../../transport/send';
+import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
-import { SHIPMENT_ONLY_STATUSES } from '../../families/orders';
+import { ORDER_READS } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { DAY_MS } from '../../values/dates';
 import { isBareDay, readDate, readOutput, shapeOutput } from '../../values/values';
 
-/** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
-export const ORDER_READS: Route = { group: 'orders', idempotent: true };
+// Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
+export { ORDER_READS };
+export { STATUSES_METHOD } from '../../families/editorLists';
+
 
 /**
  * A routed operation's strategy that reads through families/orders.ts with the item's Request
@@ -61,7 +63,6 @@ export function readTimeRange(ctx: ValueContext, from: { field: string; value: u
 
 /** On the node's `methods.loadOptions`. */
 export const WAREHOUSES_METHOD = 'getWarehouses';
-export const STATUSES_METHOD = 'getOrderStatuses';
 
 /** The value of the default warehouse in a Warehouse list: no id, so the workflow keeps working when the default changes. */
 export const DEFAULT_WAREHOUSE = '';
@@ -105,14 +106,4 @@ export async function getWarehouses(this: ILoadOptionsFunctions): Promise<INodeP
 		{ name: `Default Address${fallback ? ` (now ${fallback.name})` : ''}`, value: DEFAULT_WAREHOUSE, description: 'The warehouse marked as the default outbound address when the node runs' },
 		...named.map(({ name, value }) => ({ name, value })),
 	];
-}
-
-/**
- * Every status a suborder can have: the statuses endpoint's names and the packed ones only the
- * shipments' filter names (goods in transit or at customs), alphabetical.
- */
-export async function getOrderStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const answer = await sendAuthenticated(this, ORDER_READS, { method: 'GET', url: PATHS.orderStatuses });
-	const names = decodedList<unknown>(this, answer, ANSWERS.orderStatuses).filter((name) => !isBlank(name)).map(String);
-	return [...new Set([...names, ...SHIPMENT_ONLY_STATUSES])].sort().map((name) => ({ name, value: name }));
 }
