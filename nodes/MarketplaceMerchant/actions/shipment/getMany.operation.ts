@@ -74,14 +74,14 @@ const fields: INodeProperties[] = [
 				name: 'createdFrom',
 				type: 'dateTime',
 				default: '',
-				description: `Only shipments purchased at or after this time, also cancellations never confirmed (which Confirmed From leaves out). The service has no such filter: the node reads the newest pages until they are older than this. ${DATE_FORMS}`,
+				description: `Only shipments purchased at or after this time, also cancellations never confirmed (which Confirmed From leaves out; the service has no such filter, so the node reads the newest pages until they are older than this): ${DATE_FORMS}`,
 			},
 			{
 				displayName: 'Created To',
 				name: 'createdTo',
 				type: 'dateTime',
 				default: '',
-				description: `Only shipments purchased at or before this time (a day alone: up to its end); without Created From every page of the group is read. ${DATE_FORMS}`,
+				description: `Only shipments purchased at or before this time (a day alone: up to its end; without Created From every page of the group is read): ${DATE_FORMS}`,
 			},
 			{
 				displayName: 'Payment Methods',
@@ -90,6 +90,15 @@ const fields: INodeProperties[] = [
 				options: PAYMENT_METHODS.map((code) => ({ name: code === 'VOUCHER' ? PAYMENT_METHOD_NAMES[code] : `${PAYMENT_METHOD_NAMES[code]} (${code})`, value: code })),
 				default: [],
 				description: 'Only shipments of orders paid with one of these (in an expression: the codes COD, PBC, POS, VOUCHER or the names shown)',
+			},
+			{
+				displayName: 'Status Names or IDs',
+				name: 'statuses',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: STATUSES_METHOD },
+				default: [],
+				description:
+					'Only shipments in one of these statuses (with a status group: those of the group in one of them). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
 				displayName: 'Suborder Types',
@@ -101,15 +110,6 @@ const fields: INodeProperties[] = [
 				],
 				default: [],
 				description: 'Only shipments of these types',
-			},
-			{
-				displayName: 'Status Names or IDs',
-				name: 'statuses',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: STATUSES_METHOD },
-				default: [],
-				description:
-					'Only shipments in one of these statuses (with a status group: those of the group in one of them). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
 				displayName: 'Warehouse Names or IDs',
