@@ -61,6 +61,21 @@ describe('Product: Publish', () => {
 		expect(sent('productPublish')).toHaveLength(0);
 	});
 
+	it('Check Products First: an ID the catalogue does not have fails its item before anything is sent (one catalogue read); with On Error = Continue the others go out', async () => {
+		const [a] = ids();
+		const stopped = await run({ operation: 'publish', productIds: '={{ $json.ids }}', checkProducts: true }, [{ ids: a }, { ids: '999999' }]);
+		expect(stopped.result.error?.message).toMatch(/Product IDs: the catalogue has no product with ID 999999 \(item 1\)/);
+		expect(sent('productPublish')).toHaveLength(0);
+		expect(sent('basicProducts')).toHaveLength(1);
+
+		sandbox.clearLog();
+		const { json } = await run({ operation: 'publish', productIds: '={{ $json.ids }}', checkProducts: true }, [{ ids: a }, { ids: '999999' }], CONTINUE);
+		expect(json[0]).toMatchObject({ productIds: [a] });
+		expect(String(json[1].error)).toMatch(/no product with ID 999999/);
+		expect(sent('productPublish')).toHaveLength(1);
+		expect(publications().at(-1)?.results.map((entry) => entry.merchantInventoryId)).toEqual([a]);
+	});
+
 	it('sends nothing when an item names no valid ID, under the default On Error', async () => {
 		const [a] = ids();
 

@@ -24,6 +24,10 @@ import { asNodeError, firstOf, joinSentences } from '../../transport/errors';
 import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/send';
 import { pickedProductsField, readListedAndPicked, resolveProductIds } from '../products/locator';
+import { booleanField } from '../../families/fields';
+import { invalidInput } from '../../values/labels';
+import { readBoolean } from '../../values/values';
+import { readCatalogue } from './syncStockAndPrices.operation';
 import { ItemContext } from '../bulk/entries';
 import { itemFailure } from '../common';
 import type { OperationModule } from '../contract';
@@ -57,6 +61,37 @@ async function readProducts(exec: IExecuteFunctions, ctx: ItemContext): Promise<
 	});
 	const ids = await resolveProductIds(exec, refs, ctx);
 	return ids.map((productId, index) => ({ productId, name: refs[index].name ?? null }));
+}
+
+const CHECK_PRODUCTS = 'Check Products First';
+
+/**
+ * Check Products First (read from the first item: one catalogue read for the run): the catalogue's
+ * basic products are read before anything is sent, and an item naming an ID the account does not
+ * have fails, instead of the service reporting it later by e-mail. Its IDs are not sent.
+ */
+async function checkAgainstCatalogue(
+	exec: IExecuteFunctions,
+	idsOfItem: Array<number[] | undefined>,
+	failed: Map<number, NodeApiError | NodeOperationError>,
+	continueOnFail: boolean,
+): Promise<void> {
+	const first = new ItemContext(exec, 0);
+	if (idsOfItem.every((ids) => ids === undefined) || !readBoolean(first, CHECK_PRODUCTS, first.getNodeParameter('checkProducts', false))) return;
+	const known = new Set((await readCatalogue(exec, sendSettingsOf(first))).map((product) => Number(product.id)));
+	idsOfItem.forEach((ids, itemIndex) => {
+		const unknown = (ids ?? []).filter((id) => !known.has(id));
+		if (unknown.length === 0) return;
+		const problem = invalidInput(
+			new ItemContext(exec, itemIndex),
+			PRODUCT_IDS_LABEL,
+			`the catalogue has no product with ID ${unknown.join(', ')}`,
+			'Check the IDs (Product › Get Many lists them), or pick the products from the list under Products',
+		);
+		if (!continueOnFail) throw problem;
+		failed.set(itemIndex, problem);
+		idsOfItem[itemIndex] = undefined;
+	});
 }
 
 /** A request's outcome, for the items whose IDs it carried. */
@@ -116,6 +151,7 @@ async function runPublication(exec: IExecuteFunctions, action: Action): Promise<
 			failed.set(itemIndex, problem);
 		}
 	}
+	await checkAgainstCatalogue(exec, idsOfItem, failed, continueOnFail);
 	const distinct = [...new Set(idsOfItem.flatMap((ids) => ids ?? []))];
 	const requests = distinct.length === 0 ? [] : await sendAll(exec, action, distinct);
 
@@ -154,6 +190,11 @@ export function publicationOperation(action: Action, option: Omit<INodePropertyO
 				description: `The products to ${action} (the API calls their IDs merchantInventoryId): one ID, IDs separated by commas or new lines, or an expression returning an array; or leave it empty and pick them under Products. The products of all input items go out in one request.`,
 			},
 			pickedProductsField(`Products to ${action} picked one by one (from the list, searched by name, SKU or EAN; by ID; or by EAN), added to the Product IDs above; their names come out with the result`),
+			booleanField(
+				CHECK_PRODUCTS,
+				'checkProducts',
+				`Whether to read the catalogue first (one request per 2,500 products) and fail an item naming a product ID the account does not have before anything is sent, instead of the service reporting it later by e-mail`,
+			),
 		]),
 		run: async function (this: IExecuteFunctions) {
 			return await runPublication(this, action);

@@ -143,7 +143,8 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	return checked;
 }
 
-async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
+/** The whole catalogue as basic products (2,500 a request): Sync compares every row with it, Publish's Check Products First looks IDs up in it. */
+export async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;
 	return await readAllPages(pageSize, RATE_LIMITS[CATALOGUE.group].inFlight, async (page, wanted) => {
 		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'GET', url: PATHS.basicProducts, qs: { page, size: pageSize } }, { ...settings, wanted });
