@@ -2,7 +2,9 @@
  * How dist/ bundles the node, the trigger and the credential (gulpfile.js): n8n community packages
  * may not have runtime dependencies, so each node and credential entry file is bundled with esbuild
  * from its TypeScript source, inlining what it imports (fast-xml-parser, the shared transport).
- * n8n-workflow stays external: n8n provides it. Each bundle holds its own copy of every module but
+ * n8n-workflow and luxon stay external: n8n provides them (it puts its own node_modules on
+ * NODE_PATH before loading community packages, so both resolve to n8n's copies in 1.123, 2.0 and 2.41;
+ * docs/architecture.md, "Dates"). Each bundle holds its own copy of every module but
  * one: nodes/MarketplaceMerchant/transport/state.ts, the state that must be one per n8n process, is
  * built as a file of its own, which every bundle requires by its relative path (Node loads a file
  * once per process). test/transport/state.test.ts builds the same bundles into a folder of its own
@@ -21,7 +23,7 @@ function filesEndingWith(dir, suffix) {
 		.filter((file) => file.endsWith(suffix));
 }
 
-const COMMON = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['n8n-workflow'], logLevel: 'warning' };
+const COMMON = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['n8n-workflow', 'luxon'], logLevel: 'warning' };
 
 /** Sends the imports of state.ts to its one built file, by a path relative to the bundle that imports it. */
 function sharedState(root, outdir, outfile) {

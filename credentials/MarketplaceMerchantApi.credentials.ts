@@ -65,6 +65,15 @@ export class MarketplaceMerchantApi implements ICredentialType {
 			default: '',
 			description: 'Optional. Sent as the X-API-Key header of the token request when filled in.',
 		},
+		{
+			displayName: 'Account Currency',
+			name: 'currency',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. BAM',
+			description:
+				"Optional. The currency your account prices in (its market's: RSD, BAM or KM, EUR, MKD…), the only one the service takes for discounts. Set once, discounts go out in it and another is refused before sending. Empty: the node learns it from the currency of the account's orders (one request per run that schedules or updates discounts), and sends RSD where the account has no order yet. Amounts are never converted.",
+		},
 		{ displayName: 'Access Token', name: 'accessToken', type: 'hidden', typeOptions: { expirable: true, password: true }, default: '' },
 	];
 

@@ -5,8 +5,11 @@
  * - Order › Get Many, For Confirmation, Return All over 250 orders: 3 requests (`n8n execute`);
  * - a pack the service applied and then answered 503 is not packed twice, neither by Shipment ›
  *   Pack nor by n8n's HTTP Request node with this package's credential (`n8n execute`);
- * - the flow of examples/order-flow.json, started by its trigger in a running n8n: a new order
- *   confirmed, packed, and its label PDF saved to a folder;
+ * - the flow of examples/order-flow.json (New Order to Confirm → Confirm → Pack → Get Label → a
+ *   file, each field dragged from the previous node's output), started by its trigger in a running
+ *   n8n with a 2-minute carrier allocation and no Wait node: two new orders, one with lines from
+ *   two warehouses, each line confirmed from its own warehouse, every shipment packed once and its
+ *   label PDF saved to a folder once;
  * - New Order to Confirm emits 30 orders arriving over 3 polls exactly once, with n8n restarted
  *   between the second and the third.
  */
@@ -177,7 +180,7 @@ export async function checkPackNotTwice(installation: N8nInstallation, userFolde
 		} finally {
 			await sandbox.clearFaults();
 		}
-		const packs = (await sandbox.log('shipmentPack')).map((entry) => [entry.path.split('/').slice(-2)[0], entry.status, entry.appliedStatus]);
+		const packs = (await sandbox.log('shipmentPack')).filter((entry) => entry.status !== 429).map((entry) => [entry.path.split('/').slice(-2)[0], entry.status, entry.appliedStatus]);
 		assert.deepEqual(packs, [
 			[plan.node.suborderId, 503, 204],
 			[plan.http.suborderId, 503, 204],
@@ -201,10 +204,30 @@ export async function checkPackNotTwice(installation: N8nInstallation, userFolde
 // ---------------------------------------------------------------------------------------------
 // Against a running n8n
 
+/**
+ * The carrier allocation of the flow check: 2 minutes of the sandbox's clock, which runs at the
+ * speed of real time (the sandbox's variant `carrierAllocationMs`), so the check takes about 2.5
+ * minutes: Get Label asks again 2 s, 4 s, 8 s, 16 s, then every 30 s (Wait for Label: 10 minutes in
+ * the example).
+ */
+const CARRIER_ALLOCATION_MS = 120_000;
+
+/** The fields of the example's nodes after its trigger: each a drag of the previous node's output (`{{ $json.x }}`), nothing typed. */
+function assertDraggedOnly(workflow: Workflow): void {
+	const ours = workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-marketplace-merchant.'));
+	assert.ok(ours.length <= 4, `${ours.length} nodes of this package`);
+	for (const node of ours) {
+		for (const [name, value] of Object.entries((node.parameters ?? {}) as Json)) {
+			if (typeof value === 'string' && value.startsWith('=')) assert.match(value, /^=\{\{ \$json\.\w+ \}\}$/, `${node.name} › ${name} is typed, not dragged: ${value}`);
+		}
+	}
+}
+
 export async function checkOrderFlow(api: N8nPublicApi, context: OrderContext): Promise<void> {
-	await check('orders: the example flow in a running n8n: a new order → Confirm → Pack → Get Label, its PDF saved to the folder', async () => {
+	await check('orders: the example flow in a running n8n, by drags alone, a 2-minute carrier allocation and no Wait node: two new orders (one from two warehouses) → Confirm → Pack → Get Label, each shipment packed once and its PDF saved once', async () => {
 		const { sandbox } = context;
 		const workflowId = ORDER_WORKFLOWS.flow;
+		assertDraggedOnly(await flowWorkflow(context));
 		const reads = async () => (await sandbox.log('orders')).length;
 		const before = await reads();
 		await api.activateWorkflow(workflowId);
@@ -212,25 +235,55 @@ export async function checkOrderFlow(api: N8nPublicApi, context: OrderContext): 
 		await sleep(1_000);
 		assert.equal((await api.listExecutions({ workflowId })).length, 0, 'the first poll started the flow for orders waiting before');
 
-		const [order] = await sandbox.addOrders(1);
-		await pollNow(api, workflowId);
-		const [execution] = await api.waitForExecutions(workflowId, 1, { timeoutMs: 60_000 });
-		await api.deactivateWorkflow(workflowId);
+		const warehouses = await sandbox.state<{ id: number; defaultAddress: boolean }>('warehouses');
+		const home = (warehouses.find((warehouse) => warehouse.defaultAddress) ?? warehouses[0]).id;
+		const other = (warehouses.find((warehouse) => warehouse.id !== home) ?? warehouses[0]).id;
+		await sandbox.setVariants({ carrierAllocationMs: CARRIER_ALLOCATION_MS });
+		let execution: PublicApiExecution;
+		let orders: OrderRecord[];
+		try {
+			await sandbox.clearLog();
+			const [plain] = await sandbox.addOrders(1);
+			const [split] = await sandbox.addOrders(1, {
+				lines: [
+					{ merchantInventoryId: 100_001, quantity: 2, warehouseAddressId: home },
+					{ merchantInventoryId: 100_002, quantity: 1, warehouseAddressId: other },
+				],
+			});
+			orders = [plain, split];
+			await pollNow(api, workflowId);
+			[execution] = await api.waitForExecutions(workflowId, 1, { timeoutMs: CARRIER_ALLOCATION_MS + 180_000 });
+		} finally {
+			await api.deactivateWorkflow(workflowId);
+			await sandbox.resetVariants();
+		}
 		succeeded(execution);
-		const suborderId = `${order.id}-DS-1`;
-		const shipment = (await sandbox.state<ShipmentRecord>('shipments')).find((candidate) => candidate.suborderId === suborderId);
-		assert.ok(shipment, `no shipment ${suborderId}`);
-		assert.equal(shipment.status, 'READY_FOR_COLLECTION', `shipment ${suborderId}: ${JSON.stringify(shipment.history)}`);
-		assert.deepEqual(
-			shipment.lines.map((line) => [line.confirmedQuantity, line.packedQuantity]),
-			order.lines.map((line) => [line.quantity, line.quantity]),
-		);
+		const shipments = (await sandbox.state<ShipmentRecord>('shipments')).filter((shipment) => orders.some((order) => order.id === shipment.orderId));
+		const suborderIds = shipments.map((shipment) => shipment.suborderId).sort();
+		assert.deepEqual(suborderIds, [`${orders[0].id}-DS-1`, `${orders[1].id}-DS-1`, `${orders[1].id}-DS-2`].sort(), 'the shipments made');
+		for (const shipment of shipments) {
+			const order = orders.find((candidate) => candidate.id === shipment.orderId) as OrderRecord;
+			assert.equal(shipment.status, 'READY_FOR_COLLECTION', `shipment ${shipment.suborderId}: ${JSON.stringify(shipment.history)}`);
+			assert.equal(shipment.history.filter((step) => step.status === 'PACKED').length, 1, `${shipment.suborderId} packed more than once`);
+			for (const line of shipment.lines) {
+				const ordered = order.lines.find((candidate) => candidate.merchantInventoryId === line.merchantInventoryId);
+				assert.ok(ordered, `${shipment.suborderId}: line ${line.merchantInventoryId} not ordered`);
+				assert.deepEqual([line.confirmedQuantity, line.packedQuantity], [ordered.quantity, ordered.quantity], `${shipment.suborderId}: line ${line.merchantInventoryId}`);
+				if (ordered.orderedFrom !== null) assert.equal(shipment.warehouseId, ordered.orderedFrom, `${shipment.suborderId}: line ${line.merchantInventoryId} not from the warehouse it was ordered from`);
+			}
+		}
+		const packs = (await sandbox.log('shipmentPack')).filter((entry) => entry.status !== 429).map((entry) => [entry.path.split('/').slice(-2)[0], entry.status]);
+		assert.deepEqual([...packs].sort(), suborderIds.map((id) => [id, 204]), 'one pack per shipment');
+		const downloads = (await sandbox.log('labelFile')).map((entry) => path.basename(entry.path));
+		assert.deepEqual([...downloads].sort(), suborderIds.map((id) => `${id}.pdf`), 'one label download per shipment');
 		const files = await readdir(context.labelsDir);
-		assert.ok(files.includes(`${suborderId}.pdf`), `labels folder: ${files.join(', ')}`);
-		const pdf = await readFile(path.join(context.labelsDir, `${suborderId}.pdf`));
-		assert.equal(pdf.subarray(0, 4).toString('latin1'), '%PDF');
+		for (const suborderId of suborderIds) {
+			assert.ok(files.includes(`${suborderId}.pdf`), `labels folder: ${files.join(', ')}`);
+			const pdf = await readFile(path.join(context.labelsDir, `${suborderId}.pdf`));
+			assert.equal(pdf.subarray(0, 4).toString('latin1'), '%PDF');
+		}
 		const labelRequests = (await sandbox.log('labelV2')).length;
-		return `order ${order.id}: ${suborderId}.pdf (${pdf.length} bytes), ${labelRequests} label request(s)`;
+		return `orders ${orders.map((order) => order.id).join(', ')}: ${suborderIds.join(', ')} labelled after ${labelRequests} label request(s), no Wait node`;
 	});
 }
 

@@ -38,6 +38,7 @@ import {
 import { N8nOwnerSession, N8nPublicApi } from './n8n-api';
 import { checkCredentialTest } from './credential-checks';
 import { cancelPlaceholders, checkDiscountCancel, checkDiscountUpdate } from './discount-checks';
+import { checkCalendarBelgrade } from './calendar-checks';
 import { SERVICE_HOST_CREDENTIAL, checkServiceHostWorkflow } from './host-checks';
 import { checkHttpRequestWrites, httpRequestPlaceholders } from './http-request-checks';
 import { checkEanBatchWorkflow, checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
@@ -864,6 +865,7 @@ async function main(): Promise<void> {
 		await checkSync(installation, userFolder, sandbox);
 		await checkKilograms(installation, userFolder, sandbox);
 		await checkDiscountUpdate(installation, userFolder, sandbox);
+		await checkCalendarBelgrade(installation, userFolder, sandbox);
 		await checkInvoicePdfsOfMonth(installation, userFolder, sandbox);
 		await checkDiscountCancel(installation, userFolder, sandbox, cancelDiscountId);
 		const variantsOf = sandbox;

@@ -52,6 +52,12 @@ function invoicedMsOf(overrides: { invoiceHeader?: { orderDetails?: { invoicedDa
 export class SandboxCore {
 	readonly clock: SandboxClock;
 	readonly catalog: ProductCatalog;
+	/**
+	 * EANs the marketplace's master catalogue knows that this merchant does not sell (other
+	 * merchants' products): `ean/exists` answers true for them, GET products finds none, and an
+	 * import of one is a new listing of this merchant.
+	 */
+	readonly catalogueEans = new Set<string>();
 	readonly warehouses: WarehouseRecord[];
 	readonly productTypes: ProductTypeRecord[] = PRODUCT_TYPE_NAMES;
 	readonly invoices = new DocumentStore<Invoice>((invoice) => ({
@@ -97,7 +103,7 @@ export class SandboxCore {
 		const seeded = seedDocuments(this.factory, seed, startMs);
 		for (const invoice of seeded.invoices) this.invoices.add(invoice);
 		for (const correction of seeded.corrections) this.corrections.add(correction);
-		this.discounts = new DiscountBook(seed, this.catalog, this.clock);
+		this.discounts = new DiscountBook(seed, this.catalog, this.clock, () => this.variants.current.market, () => this.variants.current.serviceTimeZone);
 		this.orders = new OrderBook(seed, this.catalog, this.warehouses, () => this.clock.nowMs(), () => this.variants.current.carrierAllocationMs);
 		const orderCount = options.orders ?? DEFAULT_ORDERS;
 		if (!Number.isInteger(orderCount) || orderCount < 0) throw new Error('orders must be a non-negative integer');

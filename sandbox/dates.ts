@@ -1,4 +1,9 @@
-/** Date parsing and formatting for the formats the API uses; all calendar maths is in UTC. */
+/**
+ * Date parsing and formatting for the formats the API uses. A calendar day is held as the epoch ms
+ * of its date's UTC midnight; the zone in which the service reads a day (the variant
+ * `serviceTimeZone`: which day is today, when a day begins) is applied by `dayIn` and `dayStartIn`.
+ */
+import { DateTime } from 'luxon';
 
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
@@ -52,6 +57,18 @@ export function parseIsoDay(value: string): number | undefined {
 
 export function startOfUtcDay(ms: number): number {
 	return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+/** The calendar day an instant falls on in `zone` (an IANA name; 'UTC' by default). */
+export function dayIn(ms: number, zone: string): number {
+	const local = DateTime.fromMillis(ms, { zone });
+	return Date.UTC(local.year, local.month - 1, local.day);
+}
+
+/** The instant a calendar day begins in `zone`. */
+export function dayStartIn(dayMs: number, zone: string): number {
+	const day = new Date(dayMs);
+	return DateTime.fromObject({ year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate() }, { zone }).toMillis();
 }
 
 /** Adds calendar months, clamping the day (31 January + 1 month = 28/29 February). */

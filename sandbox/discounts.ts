@@ -3,14 +3,14 @@
  * results for schedule and update, cancellation, listing, and the prices they produce.
  */
 import type { SandboxClock } from './clock';
-import { DAY_MS, MINUTE_MS, formatDayMonthYear, formatUnzoned, parseDayMonthYear, startOfUtcDay } from './dates';
+import { DAY_MS, MINUTE_MS, dayIn, dayStartIn, formatDayMonthYear, formatUnzoned, parseDayMonthYear, startOfUtcDay } from './dates';
 import type { ProductCatalog } from './products';
 import { Rng } from './random';
 import type { DiscountListItem, DiscountRecord, DiscountType, PriceData } from './types';
 import { isBlank, isRecord, toNumber, toText } from './values';
+import type { SandboxMarket } from './variants';
 
 export const DISCOUNT_TYPES: DiscountType[] = ['SALE', 'SEASONAL_SALE', 'CLEARANCE_SALE'];
-export const CURRENCY = 'RSD';
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
 const MIN_REDUCTION = 0.05;
 
@@ -92,6 +92,10 @@ export class DiscountBook {
 		seed: number,
 		private readonly catalog: ProductCatalog,
 		private readonly clock: SandboxClock,
+		/** The account's market (variant `market`): its currency is the only one a discount takes. */
+		private readonly market: () => SandboxMarket,
+		/** The zone the service reads days in (the variant `serviceTimeZone`). */
+		private readonly zone: () => string = () => 'UTC',
 	) {
 		this.rng = new Rng(seed ^ 0xd15c);
 		this.seed();
@@ -110,7 +114,7 @@ export class DiscountBook {
 					merchantInventoryId: merchantInventoryId ?? fail('merchantInventoryId is required'),
 					discountType: parseType(item.discountType),
 					discountPrice: parsePrice(item.discountPrice, 'discountPrice'),
-					currency: isBlank(item.discountPriceCurrency) ? CURRENCY : String(item.discountPriceCurrency),
+					currency: isBlank(item.discountPriceCurrency) ? this.market().currency : String(item.discountPriceCurrency),
 					dateFrom: toText(item.dateFrom) ?? fail('dateFrom must be a date in format dd/MM/yyyy'),
 					dateTo: isBlank(item.dateTo) ? null : (toText(item.dateTo) ?? null),
 				};
@@ -157,8 +161,9 @@ export class DiscountBook {
 	}
 
 	/** Discounts in effect at some time between the two days (inclusive), by start. */
-	list(fromDayMs: number, toDayMs: number): DiscountListItem[] {
-		const rangeEnd = toDayMs + DAY_MS - 1;
+	list(fromDay: number, toDay: number): DiscountListItem[] {
+		const fromDayMs = dayStartIn(fromDay, this.zone());
+		const rangeEnd = dayStartIn(toDay + DAY_MS, this.zone()) - 1;
 		return this.discounts
 			.filter(
 				(discount) =>
@@ -179,8 +184,8 @@ export class DiscountBook {
 	/** Prices on a day (today: now; later days: midday), for the ids that exist. */
 	prices(ids: number[], dayMs: number): PriceData[] {
 		const nowMs = this.clock.nowMs();
-		const today = startOfUtcDay(nowMs);
-		const instant = dayMs === today ? nowMs : dayMs + DAY_MS / 2;
+		const today = dayIn(nowMs, this.zone());
+		const instant = dayMs === today ? nowMs : dayStartIn(dayMs, this.zone()) + DAY_MS / 2;
 		const result: PriceData[] = [];
 		for (const id of ids) {
 			const product = this.catalog.getById(id);
@@ -240,7 +245,8 @@ export class DiscountBook {
 	private validate(terms: DiscountTerms, ownId?: string): Omit<DiscountRecord, 'discountId' | 'cancelled'> {
 		const product = this.catalog.getById(terms.merchantInventoryId);
 		if (!product) fail(`Product with merchantInventoryId ${terms.merchantInventoryId} does not exist`);
-		if (terms.currency !== CURRENCY) fail(`Currency ${terms.currency} is not supported; use ${CURRENCY}`);
+		const { currency } = this.market();
+		if (terms.currency !== currency) fail(`Currency ${terms.currency} is not supported; use ${currency}`);
 		const fromDay = parseDay(terms.dateFrom, 'dateFrom');
 		let toDay: number | null = null;
 		if (terms.discountType === 'CLEARANCE_SALE') {
@@ -249,7 +255,7 @@ export class DiscountBook {
 			toDay = parseDay(terms.dateTo ?? fail(`dateTo is required for ${terms.discountType}`), 'dateTo');
 		}
 		const nowMs = this.clock.nowMs();
-		const today = startOfUtcDay(nowMs);
+		const today = dayIn(nowMs, this.zone());
 		if (fromDay < today) fail('Start date cannot be in the past');
 		if (toDay !== null && fromDay > toDay) fail('Start date cannot be after end date');
 		const maxDays = MAX_DAYS[terms.discountType];
@@ -260,10 +266,10 @@ export class DiscountBook {
 			fail('SEASONAL_SALE discount must start between 1 and 15 July or between 25 December and 10 January');
 		}
 		if (terms.discountPrice > product.basePrice * (1 - MIN_REDUCTION) + 1e-9) {
-			fail(`Discount price must be at least 5% below the regular price (${product.basePrice} ${CURRENCY})`);
+			fail(`Discount price must be at least 5% below the regular price (${product.basePrice} ${currency})`);
 		}
-		const startsAtMs = fromDay === today ? nowMs : fromDay + MINUTE_MS;
-		const endsAtMs = toDay === null ? null : toDay + DAY_MS - MINUTE_MS;
+		const startsAtMs = fromDay === today ? nowMs : dayStartIn(fromDay, this.zone()) + MINUTE_MS;
+		const endsAtMs = toDay === null ? null : dayStartIn(toDay + DAY_MS, this.zone()) - MINUTE_MS;
 		const overlapping = this.discounts.find(
 			(other) =>
 				other.merchantInventoryId === terms.merchantInventoryId &&
@@ -294,7 +300,7 @@ export class DiscountBook {
 				discountId: this.rng.uuid(),
 				merchantInventoryId: product.id,
 				discountPrice: Math.round(product.basePrice * 0.8),
-				currency: CURRENCY,
+				currency: this.market().currency,
 				discountType: 'SALE',
 				dateFrom: formatDayMonthYear(fromDay),
 				dateTo: formatDayMonthYear(toDay),

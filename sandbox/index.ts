@@ -58,10 +58,12 @@ export interface Sandbox {
 	addOrders(count?: number, options?: AddOrdersOptions): OrderRecord[];
 	/**
 	 * Moves a shipment to `to` (any status name), or one step along the usual path: CREATED is
-	 * confirmed in full from the default warehouse, a confirmed one packed in full in one box, a
+	 * confirmed in full as ordered (each line from the warehouse it was ordered from), a confirmed one packed in full in one box, a
 	 * packed one READY_FOR_COLLECTION, then COLLECTED, ON_DELIVERY, DELIVERED.
 	 */
 	advanceShipment(suborderId: string, to?: string): ShipmentRecord;
+	/** EANs the master catalogue knows from other merchants (not this merchant's products): ean/exists answers true, GET products finds none. */
+	addCatalogueEans(eans: string[]): void;
 	readonly state: SandboxState;
 	close(): Promise<void>;
 }
@@ -108,6 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		addInvoice: (overrides, addOptions) => core.addInvoice(overrides, addOptions),
 		addInvoiceCorrection: (overrides, addOptions) => core.addInvoiceCorrection(overrides, addOptions),
 		addOrders: (count, orderOptions) => core.addOrders(count, orderOptions),
+		addCatalogueEans: (eans) => eans.forEach((ean) => core.catalogueEans.add(ean)),
 		advanceShipment: (suborderId, to) => core.orders.advance(suborderId, to),
 		state: core.state,
 		close: async () => {

@@ -73,6 +73,10 @@ export class OrderBook {
 	/** New orders For Confirmation, each with one CREATED suborder at the default warehouse. */
 	add(count: number, options: AddOrdersOptions = {}, createdMs = this.now()): OrderRecord[] {
 		if (!Number.isInteger(count) || count < 0) throw new Error('count must be a non-negative integer');
+		for (const wanted of options.lines ?? []) {
+			const from = wanted.warehouseAddressId;
+			if (from !== undefined && !this.warehouses.some((warehouse) => warehouse.id === from)) throw new Error(`Warehouse ${from} does not exist`);
+		}
 		const added: OrderRecord[] = [];
 		for (let i = 0; i < count; i++) {
 			const order = this.factory.order(this.sequence++, createdMs, options);
@@ -224,7 +228,7 @@ export class OrderBook {
 
 	/**
 	 * The control: moves a suborder to `to`, or one step along the usual path (CREATED: confirm
-	 * everything from the default warehouse; confirmed: pack everything in one box; packed: carrier
+	 * everything as ordered, each line from the warehouse it was ordered from (default: the default warehouse); confirmed: pack everything in one box; packed: carrier
 	 * allocated; then COLLECTED, ON_DELIVERY, DELIVERED).
 	 */
 	advance(suborderId: string, to?: string): ShipmentRecord {
@@ -239,7 +243,7 @@ export class OrderBook {
 		if (shipment.status === 'CREATED') {
 			const order = this.byId.get(shipment.orderId) as OrderRecord;
 			const warehouseAddressId = this.defaultWarehouse().id;
-			this.applyConfirmation(order, order.lines.map((entry) => [{ warehouseAddressId, quantity: entry.quantity }]));
+			this.applyConfirmation(order, order.lines.map((entry) => [{ warehouseAddressId: entry.orderedFrom ?? warehouseAddressId, quantity: entry.quantity }]));
 			return this.shipmentsOf(order.id)[0];
 		}
 		if (PACKABLE_STATUSES.has(shipment.status)) {

@@ -50,12 +50,13 @@ function billingAddress(rng: Rng): BillingAddress | null {
 	};
 }
 
-function line(rng: Rng, product: ProductRecord, quantity: number, seed: number): OrderLine {
+function line(rng: Rng, product: ProductRecord, quantity: number, seed: number, orderedFrom: number | null = null): OrderLine {
 	const discounted = rng.chance(0.2);
 	const productRng = new Rng(mixSeed(seed, product.id, 0x9d));
 	return {
 		merchantInventoryId: product.id,
 		quantity,
+		orderedFrom,
 		vat: product.vat,
 		basePriceBeforeDeductions: product.basePrice,
 		basePrice: discounted ? roundMoney(product.basePrice * 0.9) : product.basePrice,
@@ -98,7 +99,7 @@ export class OrderFactory {
 				if (!product) throw new Error(`Product ${wanted.merchantInventoryId} does not exist`);
 				const quantity = wanted.quantity ?? 1;
 				if (!Number.isInteger(quantity) || quantity < 1) throw new Error('An order line needs a quantity of at least 1');
-				lines.push(line(rng, product, quantity, this.seed));
+				lines.push(line(rng, product, quantity, this.seed, wanted.warehouseAddressId ?? null));
 			}
 		} else {
 			const count = rng.int(1, 3);

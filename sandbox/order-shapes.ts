@@ -24,6 +24,13 @@ function sumOf(parts: Array<{ quantity: number }>): number {
 	return parts.reduce((sum, part) => sum + part.quantity, 0);
 }
 
+/** A line identifier as the variant `orderItemId: 'lineId'` answers it: digits from the order id and the line's position, unlike any product id. */
+function lineIdOf(order: OrderRecord, index: number): string {
+	let hash = 0;
+	for (const char of order.id) hash = (hash * 31 + char.charCodeAt(0)) % 100_000;
+	return String(70_000_000 + hash * 100 + index);
+}
+
 /** An item of an order: prices per unit and in total, quantities so far, the product. */
 function orderItem(order: OrderRecord, index: number, packed: number | null, warehouseId: number, variants: SandboxVariants): Record<string, unknown> {
 	const line = order.lines[index];
@@ -34,8 +41,8 @@ function orderItem(order: OrderRecord, index: number, packed: number | null, war
 	const image = imageOf(line);
 	const translation = (language: string) => ({ name: line.productName, coverImage: image, specification: line.specifications, language });
 	return {
-		// The pages' example: the merchant inventory id, as a string.
-		id: String(line.merchantInventoryId),
+		// The pages' example: the merchant inventory id, as a string; or a line id of its own (variant `orderItemId`).
+		id: variants.orderItemId === 'lineId' ? lineIdOf(order, index) : String(line.merchantInventoryId),
 		suborderWarehouseAddressId: warehouseId,
 		quantity: line.quantity,
 		confirmedQuantity: confirmed,
@@ -87,13 +94,15 @@ export function orderAnswer(order: OrderRecord, shipments: ShipmentRecord[], var
 		const parts = shipments.flatMap((shipment) => shipment.lines.filter((entry) => entry.merchantInventoryId === line.merchantInventoryId).map((entry) => ({ shipment, entry })));
 		const packedParts = parts.filter(({ entry }) => entry.packedQuantity !== null);
 		const packed = packedParts.length > 0 ? packedParts.reduce((sum, { entry }) => sum + (entry.packedQuantity ?? 0), 0) : null;
-		return orderItem(order, index, packed, parts[0]?.shipment.warehouseId ?? shipments[0]?.warehouseId, variants);
+		// Before the confirmation: the warehouse the line was ordered from; after: the one it was confirmed from.
+		const warehouseId = order.confirmations === null ? (line.orderedFrom ?? shipments[0]?.warehouseId) : (parts[0]?.shipment.warehouseId ?? shipments[0]?.warehouseId);
+		return orderItem(order, index, packed, warehouseId, variants);
 	});
 	return {
 		id: order.id,
 		createdDate: order.createdDate,
 		totalPrice: roundMoney(items.reduce((sum, item) => sum + (item.chargedPrice as number), 0)),
-		currency: 'RSD',
+		currency: variants.market.currency,
 		[variants.orderPaymentKey]: order.paymentMethods,
 		numberOfItems: order.lines.length,
 		sumOfItemOrderedQuantities: order.lines.reduce((sum, line) => sum + line.quantity, 0),

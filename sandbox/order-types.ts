@@ -28,6 +28,8 @@ export interface OrderLine {
 	/** The merchant inventory id (the product's id), as the pages' example shows the item's `id`. */
 	merchantInventoryId: number;
 	quantity: number;
+	/** The warehouse the customer ordered the line from (`suborderWarehouseAddressId`); null: the default address. */
+	orderedFrom: number | null;
 	vat: number;
 	/** Unit price before the discount. */
 	basePriceBeforeDeductions: number;
@@ -112,7 +114,7 @@ export interface PublicationRecord {
 /** Options of `sandbox.addOrders` and `POST /__sandbox/orders`. */
 export interface AddOrdersOptions {
 	/** The lines of every order added; default 1 to 3 lines of seeded merchant-warehouse products. */
-	lines?: Array<{ merchantInventoryId: number; quantity?: number }>;
+	lines?: Array<{ merchantInventoryId: number; quantity?: number; warehouseAddressId?: number }>;
 	paymentMethods?: PaymentMethod[];
 	/** Creation time (default: the sandbox's now). */
 	createdDate?: string | number | Date;

@@ -100,6 +100,8 @@ export class ProductCatalog {
 	private readonly eanBase: number;
 	private readonly changed = new Map<number, ProductRecord>();
 	private readonly importedIdByEan = new Map<string, number>();
+	/** The EAN of each saved product (one the platform may have changed), to its id. */
+	private readonly changedIdByEan = new Map<string, number>();
 	private importedCount = 0;
 
 	constructor(
@@ -126,9 +128,14 @@ export class ProductCatalog {
 	getByEan(ean: string): ProductRecord | undefined {
 		const importedId = this.importedIdByEan.get(ean);
 		if (importedId !== undefined) return this.getById(importedId);
+		// A product whose EAN the platform changed (`/__sandbox/product-eans`) is found by its new EAN, not its seeded one.
+		const changedId = this.changedIdByEan.get(ean);
+		const changed = changedId === undefined ? undefined : this.getById(changedId);
+		if (changed?.ean === ean) return changed;
 		if (!isValidEan13(ean) || !ean.startsWith(EAN_PREFIX)) return undefined;
 		const position = Number(ean.slice(3, 12)) - this.eanBase;
-		return position >= 0 && position < this.seededCount ? this.getById(FIRST_PRODUCT_ID + position) : undefined;
+		const seeded = position >= 0 && position < this.seededCount ? this.getById(FIRST_PRODUCT_ID + position) : undefined;
+		return seeded?.ean === ean ? seeded : undefined;
 	}
 
 	/** One page of the products matching the filter, in id order. */
@@ -161,6 +168,7 @@ export class ProductCatalog {
 	/** Stores a changed version of an existing product. */
 	save(record: ProductRecord): void {
 		this.changed.set(record.id, record);
+		this.changedIdByEan.set(record.ean, record.id);
 	}
 
 	/** Adds a new product; its id is assigned here. */

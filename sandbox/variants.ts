@@ -7,12 +7,29 @@
  * process with `sandbox.setVariants({...})` or over HTTP with `POST /__sandbox/variants`.
  */
 
+import { IANAZone } from 'luxon';
+
 import type { RouteKey } from './types';
 
 /** What the import route binds: one product object (the interface reference), a list of them (the current pages), or either. */
 export type ImportBodyShape = 'object' | 'list' | 'both';
 
 export type XmlListStyle = 'wrapped' | 'item' | 'unwrapped';
+
+/**
+ * The market the merchant's account belongs to (platform facts, "What a second merchant's
+ * production client relies on"): the currency it prices in, which is the only one its discounts
+ * take and the one its answers carry where they carry one (orders' `currency`, documents' totals),
+ * and the VAT rates its product updates and imports take. Serbia by default (RSD, 0/10/20); the
+ * Bosnian merchant's account: `{ currency: 'BAM', vatRates: [0, 17] }`; North Macedonia: MKD,
+ * 0/5/18.
+ */
+export interface SandboxMarket {
+	currency: string;
+	vatRates: number[];
+}
+
+export const SERBIAN_MARKET: Readonly<SandboxMarket> = Object.freeze({ currency: 'RSD', vatRates: [0, 10, 20] });
 
 /**
  * Which modified filter basic-products honours: the interface reference's `date-modified-after`
@@ -26,6 +43,8 @@ export interface SandboxVariants {
 	// --- Shapes of answers (the schema-driven reader must give the same output under each) ---
 	/** Keys spelled as some live answers do: trailing spaces, other letter case (`defaultAddress `, `orderId`, `invoiceid`, `aCode`). */
 	keySpellings: boolean;
+	/** The key of a warehouse's default flag: the field table's `defaultAddress` (default) or the documentation's warehouse table's `defaultAddres` (platform facts, "Warehouses"). */
+	warehouseDefaultKey: 'defaultAddress' | 'defaultAddres';
 	/** `ean/exists` answers keys without their leading zeros (`740617304350` for `0740617304350`). */
 	eanKeysWithoutLeadingZeros: boolean;
 	/** `ean/exists` answers its object wrapped in a one-element array. */
@@ -55,6 +74,12 @@ export interface SandboxVariants {
 	 * times at their end: more results than entries, as a service that reports an entry twice.
 	 */
 	bulkResultsRepeated: number;
+	/**
+	 * Bulk answers (product/bulk, discounts schedule/update) list their results in reverse order,
+	 * each still naming its entry (`myProductId`, `merchantInventoryId`, `discountId`), as a
+	 * service that answers in another order than the entries were sent. product/{id} has one result.
+	 */
+	bulkResultsReversed: boolean;
 	/** `/urls` answers keyed by the literal `suborderIdNumberValue` instead of by suborder id. */
 	urlsKeyedBySchemaName: boolean;
 	/**
@@ -65,6 +90,13 @@ export interface SandboxVariants {
 	urlsSelection: 'either' | 'all';
 	/** The name(s) of basic-products' modified filter the service honours (GET products keeps `date-modified-after` whatever this says). */
 	basicProductsModifiedFilter: ModifiedFilterNames;
+	/**
+	 * The time zone (IANA name) in which the service reads a calendar day: which day is today (a
+	 * discount or a price day in the past is refused), when a discount's day begins and ends, and
+	 * from when `date-modified-after` counts. 'UTC' by default (the sandbox as it always was); the
+	 * live service is Serbian, so Europe/Belgrade is likely (platform facts, "Dates").
+	 */
+	serviceTimeZone: string;
 	// --- What the current pages (2026) show beyond the reference (documented-shapes.ts) ---
 	/** GET products carry status, groupId, package dimensions with packageDimensionUnit, specifications, and the platform code under the marketplace's name. */
 	documentedProductFields: boolean;
@@ -138,8 +170,19 @@ export interface SandboxVariants {
 	pendingSubgroup: 'SSG_PARTIALLY_CONFIRMED' | 'SSG_PENDING';
 	/** The answer to a label asked before READY_FOR_COLLECTION (not documented): 404 (default), 400, or 200 `{"link": null}`. */
 	labelNotReady: 'not-found' | 'bad-request' | 'null-link';
+	/**
+	 * What an order item's `id` is (orders-and-shipments.md, last section: not shown by anyone outside
+	 * the service): the pages' example's merchant inventory id (default, as a string), or a line
+	 * identifier of its own (`lineId`, as one ERP client reads it: a number unlike any product's id).
+	 * Confirm takes the merchant inventory id either way; shipments' items carry it as `merchantInventoryId`.
+	 */
+	orderItemId: 'merchantInventoryId' | 'lineId';
 	/** Sandbox milliseconds from packing to READY_FOR_COLLECTION (carrier allocation: "fast, but delays can occur"). Default 0. */
 	carrierAllocationMs: number;
+
+	// --- The account's market ---
+	/** The account's currency and VAT rates (SandboxMarket); a wrong one is refused per entry in the service's words. */
+	market: SandboxMarket;
 
 	// --- Tokens ---
 	/** Only the newest token issued to a client is valid: issuing one invalidates the others. */
@@ -166,6 +209,7 @@ export interface SandboxVariants {
 
 export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	keySpellings: false,
+	warehouseDefaultKey: 'defaultAddress',
 	eanKeysWithoutLeadingZeros: false,
 	eanAnswerInArray: false,
 	stringifiedLists: false,
@@ -176,9 +220,11 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	pricesNotFoundWhenNoMatch: false,
 	bulkResultsDropped: 0,
 	bulkResultsRepeated: 0,
+	bulkResultsReversed: false,
 	urlsKeyedBySchemaName: false,
 	urlsSelection: 'either',
 	basicProductsModifiedFilter: 'reference',
+	serviceTimeZone: 'UTC',
 	documentedProductFields: false,
 	productStatusField: false,
 	documentedUpdateResults: false,
@@ -196,7 +242,9 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	borderStatusName: 'PACKED_ON_THE_BORDER',
 	pendingSubgroup: 'SSG_PARTIALLY_CONFIRMED',
 	labelNotReady: 'not-found',
+	orderItemId: 'merchantInventoryId',
 	carrierAllocationMs: 0,
+	market: SERBIAN_MARKET,
 	onlyNewestTokenValid: false,
 	warehousesAndPricesOn: 'main',
 	latency: false,
@@ -210,6 +258,9 @@ export class VariantSwitches {
 	set(changes: Partial<SandboxVariants>): SandboxVariants {
 		for (const name of Object.keys(changes)) {
 			if (!(name in DEFAULT_VARIANTS)) throw new Error(`Unknown sandbox variant: ${name}`);
+		}
+		if (changes.serviceTimeZone !== undefined && !IANAZone.isValidZone(changes.serviceTimeZone)) {
+			throw new Error(`serviceTimeZone: unknown time zone ${changes.serviceTimeZone}`);
 		}
 		this.current = { ...this.current, ...changes };
 		return this.current;

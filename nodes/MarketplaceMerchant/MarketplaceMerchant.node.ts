@@ -3,10 +3,11 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { customOperationsOf, resourceProperties, subtitleOf } from './actions/contract';
 import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/shared';
+import { getCurrencies } from './actions/discount/currency';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as order } from './actions/order/Order.resource';
-import { WAREHOUSES_BEFORE_CREDENTIAL, getWarehouses } from './actions/orders/shared';
+import { CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL, WAREHOUSES_BEFORE_CREDENTIAL, getConfirmWarehouses, getWarehouses } from './actions/orders/shared';
 import { getOrderStatuses, onceCredentialSet } from './families/editorLists';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
@@ -50,6 +51,7 @@ export class MarketplaceMerchant implements INodeType {
 
 	methods = {
 		// Each list waits for the credential (a new node's first ask comes before it is set): families/editorLists.ts.
+		// The Currency list answers without the credential already (the account's currency unknown).
 		listSearch: {
 			searchProducts: onceCredentialSet(searchProducts, () => ({ results: [] })),
 			searchDiscounts: onceCredentialSet(searchDiscounts, () => ({ results: [] })),
@@ -57,7 +59,9 @@ export class MarketplaceMerchant implements INodeType {
 		loadOptions: {
 			getProductTypes: onceCredentialSet(getProductTypes, () => []),
 			getWarehouses: onceCredentialSet(getWarehouses, () => WAREHOUSES_BEFORE_CREDENTIAL),
+			getConfirmWarehouses: onceCredentialSet(getConfirmWarehouses, () => CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL),
 			getOrderStatuses: onceCredentialSet(getOrderStatuses, () => []),
+			getCurrencies,
 		},
 		credentialTest: { testMerchantCredential },
 	};

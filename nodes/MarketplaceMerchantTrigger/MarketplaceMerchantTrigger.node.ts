@@ -104,7 +104,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 					lookBack:
 						'How far before the last poll each poll looks again, for documents the service shows late (their invoiced date already past). Documents already emitted are not emitted again.',
 					startFrom:
-						'Emit the documents invoiced since this date on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
+						'Emit the documents invoiced since this date on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is in the workflow\'s time zone), then the new ones. Empty: start with the documents that arrive after activation. Setting a new date later starts over from that date.',
 				},
 				DOCUMENTS_ONLY,
 			),

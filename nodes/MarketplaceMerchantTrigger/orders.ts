@@ -29,7 +29,7 @@ export const orderTriggerFields: INodeProperties[] = [
 			lookBack:
 				'How far before the last poll each poll looks again, for orders the service lists later than their creation time. Orders already emitted are not emitted again.',
 			startFrom:
-				'Emit the orders created since this date that still wait for confirmation on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is UTC), then the new ones. Empty: start with the orders that arrive after activation.',
+				'Emit the orders created since this date that still wait for confirmation on the first poll (a date from the picker or an expression, ISO 8601 or dd/MM/yyyy; without a zone it is in the workflow\'s time zone), then the new ones. Empty: start with the orders that arrive after activation.',
 		},
 		SHOWN,
 	),

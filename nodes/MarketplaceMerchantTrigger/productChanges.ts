@@ -207,7 +207,7 @@ export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResul
 /** "Fetch Test Event": one product modified recently, as the event would show it (without previous values). */
 export async function fetchTestProductChange(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
 	const simplify = readSimplify(ctx);
-	const today = startOfUtcDay().getTime();
+	const today = startOfUtcDay(new Date()).getTime();
 	for (const days of [1, TEST_EVENT_DAYS]) {
 		const day = new Date(today - days * DAY_MS);
 		const [product] = await productsModifiedSince(ctx, { time: day, day }, 1);

@@ -18,7 +18,7 @@ function documentLines(core: SandboxCore, documentId: string): string[] | undefi
 		`Order: ${invoiceHeader.orderDetails.orderid}, suborder ${invoiceHeader.orderDetails.suborderId}`,
 		`Invoiced: ${invoiceHeader.orderDetails.invoicedDate}`,
 		`Customer: ${invoiceHeader.customerDetails.firstName} ${invoiceHeader.customerDetails.lastName}`,
-		`Total: ${taxRateSpecification.grandTotal.toFixed(2)} RSD`,
+		`Total: ${taxRateSpecification.grandTotal.toFixed(2)} ${core.variants.current.market.currency}`,
 		'Marketplace sandbox document',
 	];
 }

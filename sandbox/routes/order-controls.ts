@@ -14,7 +14,7 @@ function objectBody(context: RouteContext): Record<string, unknown> {
 	return value;
 }
 
-/** Body `{count?, lines?: [{merchantInventoryId, quantity?}], paymentMethods?, createdDate?, fulfilledByMarketplace?}`. */
+/** Body `{count?, lines?: [{merchantInventoryId, quantity?, warehouseAddressId?}], paymentMethods?, createdDate?, fulfilledByMarketplace?}`. */
 function addOrders(context: RouteContext): RouteResult {
 	const body = objectBody(context);
 	const count = body.count === undefined ? 1 : toNumber(body.count);
@@ -26,7 +26,8 @@ function addOrders(context: RouteContext): RouteResult {
 			const merchantInventoryId = isRecord(line) ? toNumber(line.merchantInventoryId) : undefined;
 			if (merchantInventoryId === undefined) throw badRequest('Each line needs a merchantInventoryId');
 			const quantity = isRecord(line) && line.quantity !== undefined ? toNumber(line.quantity) : undefined;
-			return { merchantInventoryId, ...(quantity === undefined ? {} : { quantity }) };
+			const warehouseAddressId = isRecord(line) && line.warehouseAddressId !== undefined ? toNumber(line.warehouseAddressId) : undefined;
+			return { merchantInventoryId, ...(quantity === undefined ? {} : { quantity }), ...(warehouseAddressId === undefined ? {} : { warehouseAddressId }) };
 		});
 	}
 	if (body.paymentMethods !== undefined) options.paymentMethods = body.paymentMethods as PaymentMethod[];

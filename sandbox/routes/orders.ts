@@ -105,9 +105,10 @@ export const orderRoutes: RouteDefinition[] = [
 		method: 'GET',
 		pattern: new RegExp(`^${BASE}/merchant-warehouses$`),
 		authenticated: true,
+		// The flag under the key variants.ts `warehouseDefaultKey` names (the documentation's table spells it `defaultAddres`).
 		handle: ({ core }) => ({
 			json: {
-				content: core.warehouses.map(({ id, warehouseName, defaultAddress }) => ({ id, warehouseName, defaultAddress })),
+				content: core.warehouses.map(({ id, warehouseName, defaultAddress }) => ({ id, warehouseName, [core.variants.current.warehouseDefaultKey]: defaultAddress })),
 			},
 		}),
 	},

@@ -1,5 +1,5 @@
 /** Payment routes: discounts (schedule, update, list, cancel) and prices. */
-import { parseDayMonthYear, startOfUtcDay } from '../dates';
+import { dayIn, parseDayMonthYear } from '../dates';
 import { badRequest, listParam, notFound, requireBody, type RequestBody } from '../http';
 import { reportedResults } from '../result-variants';
 import type { RouteDefinition } from '../route';
@@ -89,7 +89,7 @@ export const paymentRoutes: RouteDefinition[] = [
 		authenticated: true,
 		handle({ core, query }) {
 			const dayMs = dayParam(query, 'dateFrom');
-			if (dayMs < startOfUtcDay(core.clock.nowMs())) throw badRequest('dateFrom must be today or a future date');
+			if (dayMs < dayIn(core.clock.nowMs(), core.variants.current.serviceTimeZone)) throw badRequest('dateFrom must be today or a future date');
 			const rawIds = listParam(query, 'merchantInventoryIds');
 			if (rawIds.length === 0) throw badRequest('merchantInventoryIds is required');
 			if (rawIds.length > MAX_PRICE_IDS) throw badRequest(`At most ${MAX_PRICE_IDS} merchantInventoryIds per request`);

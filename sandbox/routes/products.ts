@@ -1,7 +1,7 @@
 /** Product routes: lists, import, updates, product types and EAN checks. */
 import { randomUUID } from 'node:crypto';
 import { PRODUCT_TYPES } from '../data';
-import { parseIsoDay, parseTimestamp, startOfUtcDay } from '../dates';
+import { dayStartIn, parseIsoDay, parseTimestamp, startOfUtcDay } from '../dates';
 import { badRequest, integerParam, notFound, requireBody, type RequestBody } from '../http';
 import { type ProductFilter, serializeBrand, toBasicProduct, toProduct } from '../products';
 import type { RouteContext, RouteDefinition, RouteResult } from '../route';
@@ -18,7 +18,6 @@ const DEFAULT_PAGE_SIZE = 20;
 const MAX_PRODUCTS_PAGE = 200;
 const MAX_BASIC_PRODUCTS_PAGE = 2500;
 export const MAX_BULK_ITEMS = 30_000;
-const VAT_RATES = [0, 10, 20];
 const WEIGHT_UNITS: WeightUnit[] = ['KG', 'G'];
 
 function pageOf(query: URLSearchParams, maxSize: number): { page: number; size: number } {
@@ -28,12 +27,13 @@ function pageOf(query: URLSearchParams, maxSize: number): { page: number; size: 
 	};
 }
 
-function modifiedSince(query: URLSearchParams): string | undefined {
+/** `date-modified-after`: a day, counted from its start where the service reads days (the variant `serviceTimeZone`). */
+function modifiedSince(query: URLSearchParams, zone: string): string | undefined {
 	const raw = query.get('date-modified-after');
 	if (raw === null || raw === '') return undefined;
 	const dayMs = parseIsoDay(raw);
 	if (dayMs === undefined) throw badRequest('date-modified-after must be a date in format yyyy-MM-dd');
-	return new Date(dayMs).toISOString();
+	return new Date(dayStartIn(dayMs, zone)).toISOString();
 }
 
 /**
@@ -59,7 +59,7 @@ function modifiedSinceTimestamp(query: URLSearchParams): string | undefined {
 function basicModifiedSince(core: SandboxCore, query: URLSearchParams): string | undefined {
 	const honoured = core.variants.current.basicProductsModifiedFilter;
 	const bounds = [
-		honoured === 'documented' ? undefined : modifiedSince(query),
+		honoured === 'documented' ? undefined : modifiedSince(query, core.variants.current.serviceTimeZone),
 		honoured === 'reference' ? undefined : modifiedSinceTimestamp(query),
 	].filter((bound): bound is string => bound !== undefined);
 	return bounds.sort().at(-1);
@@ -111,7 +111,7 @@ function readServiceFields(item: Record<string, unknown>, result: FieldChanges):
  * variants `negativeStockStoredAsZero` and `weightStoredAsKg` store what the newer sources say.
  */
 function readProductFields(item: Record<string, unknown>, variants: VariantSwitches): FieldChanges {
-	const { negativeStockStoredAsZero, weightStoredAsKg } = variants.current;
+	const { negativeStockStoredAsZero, weightStoredAsKg, market } = variants.current;
 	const result: FieldChanges = { errors: [], changes: {} };
 	if (!isBlank(item.basePrice)) {
 		const basePrice = toNumber(item.basePrice);
@@ -120,7 +120,8 @@ function readProductFields(item: Record<string, unknown>, variants: VariantSwitc
 	}
 	if (!isBlank(item.vat)) {
 		const vat = toNumber(item.vat);
-		if (vat === undefined || !VAT_RATES.includes(vat)) result.errors.push('VAT must be one of 0, 10, 20');
+		// The account's market's rates (variant `market`), in the service's words: 'VAT must be one of 0, 10, 20'.
+		if (vat === undefined || !market.vatRates.includes(vat)) result.errors.push(`VAT must be one of ${market.vatRates.join(', ')}`);
 		else result.changes.vat = vat;
 	}
 	if (!isBlank(item.stockLevel)) {
@@ -151,8 +152,21 @@ function readProductFields(item: Record<string, unknown>, variants: VariantSwitc
 }
 
 /** GET products' element; with `weightStoredAsKg`, every weight in kilograms, the unit in lower case as the live answers write it. */
+/**
+ * A seeded product's VAT in the account's market (variant `market`): the catalogue is seeded with
+ * Serbia's rates, so a rate the market lacks is answered as its standard rate (the highest), a
+ * reduced one (10) as the market's lowest rate above 0 where it has one. A rate set by an update is
+ * the market's already.
+ */
+function marketVat(vat: number, rates: number[]): number {
+	if (rates.includes(vat)) return vat;
+	const positive = rates.filter((rate) => rate > 0).sort((a, b) => a - b);
+	if (positive.length === 0) return vat;
+	return vat > 0 && vat < 20 ? positive[0] : positive[positive.length - 1];
+}
+
 function answeredProduct(core: SandboxCore, record: ProductRecord): Product | (Omit<Product, 'packageWeightUnit'> & { packageWeightUnit: string }) {
-	const product = toProduct(record);
+	const product = { ...toProduct(record), vat: marketVat(record.vat, core.variants.current.market.vatRates) };
 	if (!core.variants.current.weightStoredAsKg) return product;
 	const inKg = product.packageWeightUnit === 'G' ? product.packageWeightValue / 1000 : product.packageWeightValue;
 	return { ...product, packageWeightValue: inKg, packageWeightUnit: 'kg' };
@@ -374,7 +388,22 @@ function shareEans({ core, body }: RouteContext): { json: unknown } {
 	};
 }
 
+/** EANs other merchants sell, known to the master catalogue (core.ts `catalogueEans`). Body: a list of EANs. */
+function addCatalogueEans({ core, body }: RouteContext): { json: unknown } {
+	const eans = bodyList(body).map((entry) => toText(entry)?.trim());
+	if (!eans.every((ean) => ean !== undefined && /^\d{8,14}$/.test(ean))) throw badRequest('each ean must be a GTIN of 8 to 14 digits');
+	for (const ean of eans) core.catalogueEans.add(ean as string);
+	return { json: [...core.catalogueEans] };
+}
+
 export const productRoutes: RouteDefinition[] = [
+	{
+		key: 'control',
+		method: 'POST',
+		pattern: /^\/__sandbox\/catalogue-eans$/,
+		authenticated: false,
+		handle: addCatalogueEans,
+	},
 	{
 		key: 'control',
 		method: 'POST',
@@ -399,7 +428,7 @@ export const productRoutes: RouteDefinition[] = [
 			const filter: ProductFilter = {
 				search: query.get('search') || undefined,
 				eans: eansAsked(query, core.variants.current.productsEanRepeats),
-				modifiedSince: modifiedSince(query),
+				modifiedSince: modifiedSince(query, core.variants.current.serviceTimeZone),
 			};
 			return { json: core.catalog.page(filter, page, size).map((record) => documentedProduct(core.variants, answeredProduct(core, record), record)) };
 		},
@@ -485,7 +514,9 @@ export const productRoutes: RouteDefinition[] = [
 				const ean = toText(entry);
 				if (ean === undefined) throw badRequest('Request body must be an array of EAN strings');
 				const key = eanKeysWithoutLeadingZeros ? ean.replace(/^0+(?=\d)/, '') : ean;
-				result[key] = core.catalog.getByEan(ean.trim()) !== undefined;
+				const known = core.catalog.getByEan(ean.trim()) !== undefined || core.catalogueEans.has(ean.trim());
+				// Keys without their zeros are a service that reads EANs as numbers: every form of a code is one key, known if any form is.
+				result[key] = known || (eanKeysWithoutLeadingZeros && result[key] === true);
 			}
 			return { json: eanAnswerInArray ? [result] : result };
 		},

@@ -1,13 +1,14 @@
 /**
- * "Results belong to their inputs" (issue 10, section 3) through n8n's real engine against the
- * sandbox: bulk results paired with their entries by position (answers/bulkResults.ts), entries
- * without a result, and none of it depending on how entries fall into requests. The sandbox
+ * "Results belong to their inputs" (issue 10, section 3; issue 38, point 1) through n8n's real
+ * engine against the sandbox: bulk results paired with their entries by the id each result names
+ * (answers/bulkResults.ts), whatever order the answer lists them in; entries without a result,
+ * and none of it depending on how entries fall into requests. The sandbox
  * produces each live variant with a switch (sandbox/variants.ts). Document links whose answer does
  * not name the suborder: test/actions/documents/getDocumentLinks.test.ts and test/trigger/pdfs.test.ts.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NO_RESULT_ERROR, pairProductResults } from '../../nodes/MarketplaceMerchant/answers/bulkResults';
+import { NO_RESULT_ERROR, pairDiscountResults, pairProductResults, unnamedResultsError } from '../../nodes/MarketplaceMerchant/answers/bulkResults';
 import { startSandbox, type ProductRecord, type Sandbox } from '../../sandbox';
 import { NODE_UNDER_TEST_NAME, runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { saleDays } from '../actions/helpers';
@@ -150,6 +151,65 @@ describe('node', () => {
 		});
 	});
 
+	describe('product results listed in another order than the entries (sandbox bulkResultsReversed)', () => {
+		const updateManyJson = { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' };
+
+		it('Update Many: each result goes to the entry it names; the rejected one stays with its own product', async () => {
+			const [a, b] = sandbox.state.products.slice(20, 22);
+			const entries = [
+				{ id: a.id, stockLevel: 11 },
+				{ id: 999_997, stockLevel: 1 },
+				{ id: b.id, stockLevel: 12 },
+			];
+			sandbox.setVariants({ bulkResultsReversed: true, documentedUpdateResults: true });
+
+			const result = await run(updateManyJson, [{ products: entries }]);
+
+			expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.success, item.productName ?? null, item.input])).toEqual([
+				[a.id, true, a.name, entries[0]],
+				[999_997, false, null, entries[1]],
+				[b.id, true, b.name, entries[2]],
+			]);
+			expect([sandbox.state.product(a.id)?.stockLevel, sandbox.state.product(b.id)?.stockLevel]).toEqual([11, 12]);
+		});
+
+		it('Update Many: two updates of one product go in two requests, in order, each with its own result', async () => {
+			const [product, other] = sandbox.state.products.slice(22, 24);
+			const entries = [
+				{ id: product.id, stockLevel: 31 },
+				{ id: other.id, stockLevel: 5 },
+				{ id: product.id, stockLevel: 32 },
+			];
+			sandbox.setVariants({ bulkResultsReversed: true });
+
+			const result = await run(updateManyJson, [{ products: entries }]);
+
+			expect(result.json(NODE_UNDER_TEST_NAME)).toEqual(entries.map((entry) => updated(entry.id, entry)));
+			expect(sandbox.log.filter((entry) => entry.route === 'productBulk').map((entry) => entry.itemCount)).toEqual([2, 1]);
+			expect(sandbox.state.product(product.id)?.stockLevel).toBe(32);
+		});
+
+		it("Sync: each entry gets the result naming its product; one whose result is missing is failed, not given a neighbour's", async () => {
+			const products = sandbox.state.products.slice(24, 27);
+			const entries = products.map((product) => ({ id: product.id, stockLevel: product.stockLevel + 1 }));
+			sandbox.setVariants({ bulkResultsReversed: true, documentedUpdateResults: true });
+			const sync = () => run({ resource: 'product', operation: 'syncStockAndPrices', matchBy: 'id', inputMode: 'json', productsJson: '={{ $json.products }}' }, [{ products: entries }]);
+
+			const all = await sync();
+			sandbox.setVariants({ bulkResultsDropped: 1 });
+			entries.forEach((entry) => (entry.stockLevel += 1));
+			const fewer = await sync();
+
+			expect(all.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.status, item.productName])).toEqual(products.map((product) => [product.id, 'updated', product.name]));
+			// The answer lost the last entry's result, then was reversed: the first two keep their own.
+			expect(fewer.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.status, item.productName ?? null])).toEqual([
+				[products[0].id, 'updated', products[0].name],
+				[products[1].id, 'updated', products[1].name],
+				[products[2].id, 'failed', null],
+			]);
+		});
+	});
+
 	describe('Discount › Schedule and Update', () => {
 		/** Products without any discount yet, so that a new one neither overlaps nor inherits a price. */
 		function freshProducts(count: number): ProductRecord[] {
@@ -268,6 +328,49 @@ describe('node', () => {
 				[false, ids[499], ids[499], 7, NO_RESULT_ERROR],
 			]);
 		});
+		describe('results listed in another order than the entries (sandbox bulkResultsReversed)', () => {
+			const productOf = (discountId: unknown) => sandbox.state.discounts.find((discount) => discount.discountId === discountId);
+
+			it('Schedule: each new discount ID goes to the entry for its product, a rejection to its own product', async () => {
+				const products = freshProducts(3);
+				const entries = products.map(sale);
+				// Not 5 % below the regular price: refused by the service.
+				entries[1].discountPrice = products[1].basePrice;
+				sandbox.setVariants({ bulkResultsReversed: true });
+
+				const result = await discounts('schedule', entries);
+
+				const items = result.json(NODE_UNDER_TEST_NAME);
+				expect(items.map((item) => [item.productId, item.success, item.input])).toEqual(products.map((product, index) => [product.id, index !== 1, entries[index]]));
+				expect([productOf(items[0].id)?.merchantInventoryId, productOf(items[2].id)?.merchantInventoryId]).toEqual([products[0].id, products[2].id]);
+				expect(items[1].error).toEqual(expect.any(String));
+			});
+
+			it('Schedule: two discounts for one product go in two requests, each given the discount ID the service made for it', async () => {
+				const [product, other] = freshProducts(2);
+				const [laterFrom, laterTo] = saleDays(60, 5);
+				const entries = [sale(product), sale(other), { ...sale(product), dateFrom: laterFrom, dateTo: laterTo }];
+				sandbox.setVariants({ bulkResultsReversed: true });
+
+				const result = await discounts('schedule', entries);
+
+				const items = result.json(NODE_UNDER_TEST_NAME);
+				expect(sandbox.log.filter((entry) => entry.route === 'discountSchedule').map((entry) => entry.itemCount)).toEqual([2, 1]);
+				expect(items.map((item) => [item.success, productOf(item.id)?.merchantInventoryId, productOf(item.id)?.dateFrom])).toEqual(
+					entries.map((entry) => [true, entry.merchantInventoryId, entry.dateFrom]),
+				);
+			});
+
+			it('Update: each changed discount is reported with its own ID and input', async () => {
+				const ids = await scheduled(3);
+				const newDateTo = saleDays(30, 9)[1];
+				sandbox.setVariants({ bulkResultsReversed: true });
+
+				const result = await discounts('update', ids.map((discountId) => ({ discountId, newDateTo })));
+
+				expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.success, (item.input as IDataObject).discountId])).toEqual(ids.map((id) => [id, true, id]));
+			});
+		});
 	});
 });
 
@@ -292,6 +395,37 @@ describe('pairing when results are missing other than at the end (no sandbox swi
 			[false, 1, entry(1)],
 			[false, 2, entry(2)],
 			[false, 9, {}],
+		]);
+	});
+
+	it('pairs results that name no entry by position only when there is one per entry; otherwise no entry gets one', () => {
+		const unnamed = (status: string) => ({ json: { status, errors: [] } });
+		const entries = [entry(1), entry(2), entry(3)];
+
+		const one = pairProductResults([unnamed('SUCCESS'), unnamed('FAIL'), unnamed('SUCCESS')], entries).map(({ json }) => [json.success, json.input]);
+		const fewer = pairProductResults([unnamed('SUCCESS'), unnamed('SUCCESS')], entries).map(({ json }) => [json.success, json.error, json.input]);
+
+		expect(one).toEqual([
+			[true, entry(1)],
+			[false, entry(2)],
+			[true, entry(3)],
+		]);
+		expect(fewer.slice(0, 3)).toEqual(entries.map((input) => [false, unnamedResultsError(2, 3), input]));
+	});
+
+	it('gives a result whose id two entries of the request share to neither, unless the answer is in order', () => {
+		const discount = (merchantInventoryId: number, discountId: string) => ({ json: { success: true, data: { merchantInventoryId, discountId } } });
+		const schedule = (merchantInventoryId: number, dateFrom: string) => ({ merchantInventoryId, dateFrom });
+		const entries = [schedule(7, '01/08/2025'), schedule(7, '20/08/2025'), schedule(8, '01/08/2025')];
+
+		const inOrder = pairDiscountResults([discount(7, 'a'), discount(7, 'b'), discount(8, 'c')], entries).map(({ json }) => json.id);
+		const moved = pairDiscountResults([discount(8, 'c'), discount(7, 'b'), discount(7, 'a')], entries).map(({ json }) => [json.id, json.success, json.error]);
+
+		expect(inOrder).toEqual(['a', 'b', 'c']);
+		expect(moved.slice(0, 3)).toEqual([
+			[null, false, NO_RESULT_ERROR],
+			[null, false, NO_RESULT_ERROR],
+			['c', true, undefined],
 		]);
 	});
 });

@@ -135,6 +135,14 @@ const SWITCHES: Array<[string, Partial<SandboxVariants>]> = [
 	['all of them at once', { keySpellings: true, eanKeysWithoutLeadingZeros: true, eanAnswerInArray: true, stringifiedLists: true, xmlListStyle: 'unwrapped', xmlNullsAsEmptyElements: true, numbersAsStrings: true }],
 ];
 
+/**
+ * An `ean/exists` answer whose keys lost their leading zeros cannot say by which form the catalogue
+ * knows a code (every form is one key): Check EANs' `matchedEan` is then the key answered or null,
+ * never another form; everything else is the same.
+ */
+const FORMS_UNTOLD = 'Product › Check EANs';
+const withoutForm = (items: IDataObject[]) => items.map(({ matchedEan: _matchedEan, ...item }) => item);
+
 describe.each(SWITCHES)('with %s', (_name, variants) => {
 	it('every read gives the same output as without it', async () => {
 		for (const [name, read] of reads) {
@@ -142,7 +150,10 @@ describe.each(SWITCHES)('with %s', (_name, variants) => {
 			sandbox.setVariants(variants);
 			const varied = await read();
 			sandbox.resetVariants();
-			expect([name, varied]).toEqual([name, plain]);
+			if (name === FORMS_UNTOLD && variants.eanKeysWithoutLeadingZeros) {
+				expect([name, withoutForm(varied)]).toEqual([name, withoutForm(plain)]);
+				varied.forEach(({ matchedEan }, index) => expect([null, plain[index].matchedEan, String(plain[index].matchedEan).replace(/^0+/, '')]).toContain(matchedEan));
+			} else expect([name, varied]).toEqual([name, plain]);
 		}
 	});
 });

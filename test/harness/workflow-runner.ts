@@ -12,7 +12,7 @@ import type {
 	IWorkflowSettings,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { UserError, Workflow, deepCopy } from 'n8n-workflow';
+import { UserError, Workflow, deepCopy, setGlobalState } from 'n8n-workflow';
 
 import { buildAdditionalData, createLifecycleHooks, nextExecutionId } from './additional-data';
 import type { TestCredentialsHelper } from './credentials-helper';
@@ -25,6 +25,14 @@ import {
 	nodeTypesFor,
 	staticDataSnapshot,
 } from './workflow-setup';
+
+/**
+ * The instance's time zone (n8n's GENERIC_TIMEZONE, America/New_York when unset): the harness is an
+ * instance with GENERIC_TIMEZONE=UTC, so a workflow without its own `settings.timezone` (the
+ * `timezone` option) reads dates in UTC, as the tests written before the zone rule expect.
+ */
+export const INSTANCE_TIMEZONE = 'UTC';
+setGlobalState({ defaultTimezone: INSTANCE_TIMEZONE });
 
 /** A workflow as n8n exports it; only `nodes` and `connections` are required. */
 export interface WorkflowInput {
@@ -42,6 +50,10 @@ export interface RunWorkflowOptions extends HarnessOptions {
 	startNode?: string;
 	/** Workflow static data to start with (overrides the workflow's own). */
 	staticData?: IDataObject;
+	/** When this settles, the execution is cancelled as n8n's Stop button does (the engine's cancel: the nodes' cancel signal fires). */
+	cancelWhen?: Promise<unknown>;
+	/** The workflow's time zone (its `settings.timezone`, Workflow Settings › Timezone); default the instance's, UTC. */
+	timezone?: string;
 }
 
 export interface ItemError {
@@ -152,7 +164,7 @@ export async function runWorkflow(
 		updatedAt: new Date(),
 		nodes,
 		connections: input.connections,
-		settings: { executionOrder: 'v1', ...input.settings },
+		settings: { executionOrder: 'v1', ...input.settings, ...(options.timezone ? { timezone: options.timezone } : {}) },
 		staticData: deepCopy(options.staticData ?? input.staticData ?? {}),
 		activeVersionId: null,
 	};
@@ -176,7 +188,9 @@ export async function runWorkflow(
 		workflowSettings: workflowData.settings,
 	});
 	const startNode = chooseStartNode(workflow, nodes, options.startNode);
-	const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+	const running = new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+	void options.cancelWhen?.then(() => running.cancel());
+	const run = await running;
 	return toResult(run, workflow, executionOrder, credentialsHelper);
 }
 

@@ -1,6 +1,6 @@
 /**
  * The sandbox switches about how many results an answer holds and whether an accepted import takes
- * effect (bulkResultsDropped, urlsKeyedBySchemaName, urlsSelection, importFailsAsynchronously), set over HTTP as
+ * effect (bulkResultsDropped, bulkResultsRepeated, bulkResultsReversed, urlsKeyedBySchemaName, urlsSelection, importFailsAsynchronously), set over HTTP as
  * the end-to-end suite sets them.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -214,5 +214,33 @@ describe('bulkResultsRepeated', () => {
 		expect(answer.status).toBe(200);
 		expect(answer.json).toEqual([{ status: 'SUCCESS', errors: [], myProductId: first.id }, secondResult, secondResult, secondResult]);
 		expect(sandbox.state.product(second.id)?.stockLevel).toBe(44);
+	});
+});
+
+describe('bulkResultsReversed', () => {
+	it('lists the results of product/bulk and of discount schedule and update in reverse order, each naming its entry', async () => {
+		const [first, second] = sandbox.state.products;
+		await setVariants({ bulkResultsReversed: true });
+		const discount = (product: typeof first, dateFrom: string) => ({ merchantInventoryId: product.id, discountPrice: 1, discountPriceCurrency: 'RSD', dateFrom, dateTo: '05/09/2025', discountType: 'SALE' });
+
+		const bulk = await call(sandbox, 'PUT', `${PRODUCT_API}/product/bulk`, {
+			token,
+			body: [
+				{ id: first.id, stockLevel: 45 },
+				{ id: second.id, stockLevel: 46 },
+			],
+		});
+		const schedule = await call(sandbox, 'POST', `${PAYMENT_API}/discounts`, { token, body: { discounts: [discount(first, '01/09/2025'), discount(second, '01/09/2025')] } });
+		const update = await call(sandbox, 'PUT', `${PAYMENT_API}/discounts`, { token, body: { discounts: [{ discountId: 'none-1', newDateTo: '04/09/2025' }, { discountId: 'none-2', newDateTo: '04/09/2025' }] } });
+
+		expect(bulk.json).toEqual([
+			{ status: 'SUCCESS', errors: [], myProductId: second.id },
+			{ status: 'SUCCESS', errors: [], myProductId: first.id },
+		]);
+		expect([sandbox.state.product(first.id)?.stockLevel, sandbox.state.product(second.id)?.stockLevel]).toEqual([45, 46]);
+		const scheduled = (schedule.json as { scheduleResult: Array<{ data?: { merchantInventoryId: number }; error?: { merchantInventoryId: number } }> }).scheduleResult;
+		expect(scheduled.map((result) => (result.data ?? result.error)?.merchantInventoryId)).toEqual([second.id, first.id]);
+		const updated = (update.json as { updateResult: Array<{ error?: { discountId: string } }> }).updateResult;
+		expect(updated.map((result) => result.error?.discountId)).toEqual(['none-2', 'none-1']);
 	});
 });

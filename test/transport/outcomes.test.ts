@@ -5,8 +5,8 @@
  */
 import { NodeApiError, UserError, type INode } from 'n8n-workflow';
 
-import { asNodeError } from '../../nodes/MarketplaceMerchant/transport/errors';
-import { markedNotSent, outcomeUnknownText, uncertainOutcome } from '../../nodes/MarketplaceMerchant/transport/outcomes';
+import { asNodeError, englishMeaningOf } from '../../nodes/MarketplaceMerchant/transport/errors';
+import { isRefusal, markedNotSent, outcomeUnknownText, uncertainOutcome } from '../../nodes/MarketplaceMerchant/transport/outcomes';
 
 describe('uncertainOutcome', () => {
 	it.each([
@@ -43,5 +43,31 @@ describe('uncertainOutcome', () => {
 			message: 'The outcome of the pack of shipment A-DS-1 is unknown: the service answered HTTP 503',
 			description: 'It shows nothing packed. It may have been applied all the same, so the node did not send it again. Check A-DS-1.',
 		});
+	});
+});
+
+describe('isRefusal: a refusal the operation words in the merchant\'s words (nothing applied)', () => {
+	it.each([
+		['a 400', { httpCode: '400' }, true],
+		['a 404', { cause: { response: { status: 404 } } }, true],
+		['a 409', { httpCode: '409' }, true],
+		['a 401 (the credential\'s words)', { httpCode: '401' }, false],
+		['a 403 (the credential\'s words)', { httpCode: '403' }, false],
+		['a 429 (the pacing\'s words)', { httpCode: '429' }, false],
+		['a 503 (may have been applied)', { httpCode: '503' }, false],
+		['a cut connection', { cause: { code: 'ECONNRESET', message: 'socket hang up' } }, false],
+	])('%s: %s', (_, error, refused) => {
+		expect(isRefusal(error)).toBe(refused);
+	});
+});
+
+describe("englishMeaningOf: the service's Serbian messages from errors.ts's one table", () => {
+	it.each([
+		['Pošiljka nije u odgovarajućem statusu', 'the shipment is not in the right status'],
+		['Greška: POŠILJKA NIJE U ODGOVARAJUĆEM STATUSU.', 'the shipment is not in the right status'],
+		['Proizvod ne postoji', 'product does not exist'],
+		['Something else', undefined],
+	])('%s', (text, meaning) => {
+		expect(englishMeaningOf(text)).toBe(meaning);
 	});
 });

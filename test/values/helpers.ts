@@ -6,7 +6,8 @@ import type { INode } from 'n8n-workflow';
 
 import { describeValue, type ValueContext } from '../../nodes/MarketplaceMerchant/values/labels';
 
-export const ctx: ValueContext = { getNode: () => ({ name: 'Node' }) as INode, getItemIndex: () => 3 };
+/** A reader's context outside the engine: the workflow's time zone is UTC (zones: test/values/calendar.test.ts, through the engine). */
+export const ctx: ValueContext = { getNode: () => ({ name: 'Node' }) as INode, getItemIndex: () => 3, getTimezone: () => 'UTC' };
 export const FIELD = 'Some Field';
 
 export type Reader = (ctx: ValueContext, field: string, value: unknown) => unknown;

@@ -11,6 +11,7 @@ import { readId, readPercent, readWholeNumber } from '../../nodes/MarketplaceMer
 import {
 	readBoolean,
 	readChoice,
+	readCurrency,
 	readDate,
 	readDay,
 	readEan,
@@ -65,15 +66,34 @@ describe('dates', () => {
 		try {
 			readDate(ctx, FIELD, '31/02/2027');
 		} catch (error) {
-			expect((error as { description?: string }).description).toMatch(/ISO 8601.*dd\/MM\/yyyy.*UTC/);
+			expect((error as { description?: string }).description).toMatch(/ISO 8601.*dd\/MM\/yyyy.*without a zone is in the workflow's time zone/);
 			return;
 		}
 		throw new Error('accepted');
 	});
 
-	it('readDay gives the UTC day of the instant', () => {
-		expect(readDay(ctx, FIELD, '2027-03-01T00:30:00+01:00').toISOString()).toBe('2027-02-28T00:00:00.000Z');
-		expect(readDay(ctx, FIELD, '2027-02-28T23:59:59Z').toISOString()).toBe('2027-02-28T00:00:00.000Z');
+	it('readDay gives the day the value names: an offset its own, a Z instant and a Date the workflow\'s, a zoneless value as written', () => {
+		const belgrade: ValueContext = { ...ctx, getTimezone: () => 'Europe/Belgrade' };
+		const day = (context: ValueContext, value: unknown) => readDay(context, FIELD, value).toISOString().slice(0, 10);
+		for (const context of [ctx, belgrade]) {
+			expect(day(context, '2027-03-01T00:30:00+01:00')).toBe('2027-03-01');
+			expect(day(context, '2027-02-28T23:30:00-05:00')).toBe('2027-02-28');
+			expect(day(context, '2027-03-01T00:30:00')).toBe('2027-03-01');
+			expect(day(context, '2027-03-01')).toBe('2027-03-01');
+			expect(day(context, '01/03/2027')).toBe('2027-03-01');
+			expect(day(context, DateTime.fromISO('2027-03-01T00:00:00', { zone: 'Pacific/Auckland' }))).toBe('2027-03-01');
+		}
+		expect(day(ctx, '2027-02-28T23:30:00Z')).toBe('2027-02-28');
+		expect(day(belgrade, '2027-02-28T23:30:00Z')).toBe('2027-03-01');
+		expect(day(belgrade, new Date('2027-02-28T23:30:00Z'))).toBe('2027-03-01');
+	});
+
+	it('readDate reads a zoneless value in the workflow\'s time zone and keeps an offset\'s', () => {
+		const newYork: ValueContext = { ...ctx, getTimezone: () => 'America/New_York' };
+		expect(readDate(newYork, FIELD, '2027-07-01T10:30').toISOString()).toBe('2027-07-01T14:30:00.000Z');
+		expect(readDate(newYork, FIELD, '2027-07-01').toISOString()).toBe('2027-07-01T04:00:00.000Z');
+		expect(readDate(newYork, FIELD, '2027-07-01T10:30:00+02:00').toISOString()).toBe('2027-07-01T08:30:00.000Z');
+		expect(readDate(newYork, FIELD, '2027-07-01T10:30:00Z').toISOString()).toBe('2027-07-01T10:30:00.000Z');
 	});
 
 	it('a blank date is missing', () => {
@@ -131,10 +151,21 @@ describe('text, choices, lists, EANs, URLs and JSON', () => {
 	});
 
 	it('an error outside an item (the trigger) names no item', () => {
-		const triggerCtx: ValueContext = { getNode: () => ({ name: 'Trigger' }) as INode };
+		const triggerCtx: ValueContext = { getNode: () => ({ name: 'Trigger' }) as INode, getTimezone: () => 'UTC' };
 		expect(() => readWholeNumber(triggerCtx, 'Look-Back Window (Minutes)', '1e3', 0)).toThrow(
 			/^Look-Back Window \(Minutes\): "1e3" is not a whole number$/,
 		);
 	});
 });
 
+describe('currencies', () => {
+	it('reads a currency code in any letter case, KM as BAM, and blank as the account\'s (undefined)', () => {
+		expect([' bam ', 'KM', 'km', 'RSD', 'eur', 'MKD', 'HUF'].map((value) => readCurrency(ctx, FIELD, value))).toEqual(['BAM', 'BAM', 'BAM', 'RSD', 'EUR', 'MKD', 'HUF']);
+		expect(readCurrency(ctx, FIELD, '')).toBeUndefined();
+		expect(readCurrency(ctx, FIELD, undefined)).toBeUndefined();
+	});
+
+	it.each<unknown>(['dinars', 'RS', 'R$D', 978, { code: 'BAM' }])('refuses %p, which is no currency code', (value) => {
+		expect(rejection((context, field, given) => readCurrency(context, field, given) as never, value)).toMatch(/^Some Field: .+ is not a currency code \(item 3\)$/);
+	});
+});

@@ -20,19 +20,36 @@ interface BulkResult extends IDataObject {
 	raw?: IDataObject;
 }
 
-export const NO_RESULT_ERROR =
-	'The service returned no result for this entry: it may or may not have been applied. Check it before sending it again.';
+/** How every entry without a result of its own ends its error. */
+const MAY_HAVE_BEEN_APPLIED = 'it may or may not have been applied. Check it before sending it again.';
+
+export const NO_RESULT_ERROR = `The service returned no result for this entry: ${MAY_HAVE_BEEN_APPLIED}`;
+
+/** An entry of a request whose answer names no entry in any of its results and is not one result per entry. */
+export function unnamedResultsError(results: number, entries: number): string {
+	return `The service answered ${results} result${results === 1 ? '' : 's'} for ${entries} entries without naming the entry of any, so which one is this entry's is unknown: ${MAY_HAVE_BEEN_APPLIED}`;
+}
+
+/** Whether an entry's error says it has no result of its own (NO_RESULT_ERROR or unnamedResultsError). */
+export function isWithoutResult(error: unknown): boolean {
+	return typeof error === 'string' && error.startsWith('The service ') && error.endsWith(MAY_HAVE_BEEN_APPLIED);
+}
 
 interface ResultKind {
 	read: (raw: IDataObject, input: IDataObject) => BulkResult;
-	names: (raw: IDataObject, entry: IDataObject) => boolean;
+	/** The id by which a result names its entry (a product's, a discount's), as the entry gives it. */
+	keyOfEntry: (entry: IDataObject) => unknown;
+	/** The same id as a result carries it; `entry` (any entry of the request) says which id the request's results carry. */
+	keyOfResult: (raw: IDataObject, entry: IDataObject | undefined) => unknown;
+	/** The id an entry without a result comes out with. */
 	idOfEntry: (entry: IDataObject) => string | number | null;
 }
 
-/** Ids as the service and the user may write them (number or numeric text) are compared as text. */
-function sameId(fromResult: unknown, fromEntry: unknown): boolean {
-	if (fromResult === undefined || fromResult === null || fromResult === '') return true;
-	return String(fromResult).trim() === String(fromEntry ?? '').trim();
+/** An id as the service and the user may write it (number or numeric text), compared as text; undefined when there is none. */
+function idKey(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = String(value).trim();
+	return text === '' ? undefined : text;
 }
 
 export function idOrNull(...candidates: unknown[]): string | number | null {
@@ -43,27 +60,47 @@ export function idOrNull(...candidates: unknown[]): string | number | null {
 }
 
 /**
- * With a result per entry (or more), pairs by position. With fewer, an entry the next result does not
- * name (`names`, true when the result names nothing) has no result: results keep the entries' order, so
- * this finds results dropped anywhere. Leftover results come out with an empty input, not with a guessed entry.
+ * The one pairing of a request's results with the entries it sent (every bulk write; README.md
+ * "Results are paired with entries by the id they carry"):
+ * - one result per entry, each naming the entry at its position or nothing: by position, as the
+ *   documentation promises (one element per requested entry);
+ * - otherwise each result goes to the entry whose id it names, wherever it stands in the answer
+ *   (a service that lists them in another order). An entry no result names has none: it fails
+ *   with NO_RESULT_ERROR (or, when results name no entry at all, unnamedResultsError), never with
+ *   a neighbour's result. Two entries of one request with the same id cannot be told apart by it:
+ *   such an entry gets a result by id only in an answer in order, otherwise none (sendInBulk never
+ *   puts one id twice in a request). Leftover results come out after the entries with an empty input.
  */
-function pairInOrder(kind: ResultKind) {
+function pairById(kind: ResultKind) {
 	const paired = (raw: IDataObject, input: IDataObject): INodeExecutionData => ({ json: { ...kind.read(raw, input), raw } });
+	const without = (entry: IDataObject, error: string): INodeExecutionData => ({ json: { id: kind.idOfEntry(entry), success: false, error, input: entry } });
 	return function (results: INodeExecutionData[], sent: IDataObject[]): INodeExecutionData[] {
-		if (results.length >= sent.length) return results.map(({ json }, index) => paired(json, sent[index] ?? {}));
-		const items: INodeExecutionData[] = [];
-		let next = 0;
-		for (const entry of sent) {
-			const result = results[next]?.json;
-			if (result && kind.names(result, entry)) {
-				items.push(paired(result, entry));
-				next++;
-			} else {
-				items.push({ json: { id: kind.idOfEntry(entry), success: false, error: NO_RESULT_ERROR, input: entry } });
-			}
-		}
-		for (const { json } of results.slice(next)) items.push(paired(json, {}));
-		return items;
+		const entryKeys = sent.map((entry) => idKey(kind.keyOfEntry(entry)));
+		const resultKeys = results.map(({ json }) => idKey(kind.keyOfResult(json, sent[0])));
+		const inOrder = results.length === sent.length && resultKeys.every((key, index) => key === undefined || key === entryKeys[index]);
+		if (inOrder) return results.map(({ json }, index) => paired(json, sent[index]));
+
+		const positions = new Map<string, number[]>();
+		entryKeys.forEach((key, index) => {
+			if (key !== undefined) positions.set(key, [...(positions.get(key) ?? []), index]);
+		});
+		const resultOf = new Map<number, IDataObject>();
+		const leftovers: IDataObject[] = [];
+		results.forEach(({ json }, index) => {
+			const at = resultKeys[index] === undefined ? undefined : positions.get(resultKeys[index] as string);
+			// An id two entries share names neither of them for sure.
+			if (at === undefined || at.length !== 1 || resultOf.has(at[0])) leftovers.push(json);
+			else resultOf.set(at[0], json);
+		});
+		const namesNone = results.length > 0 && resultKeys.every((key) => key === undefined);
+		const missing = namesNone ? unnamedResultsError(results.length, sent.length) : NO_RESULT_ERROR;
+		return [
+			...sent.map((entry, index) => {
+				const result = resultOf.get(index);
+				return result === undefined ? without(entry, missing) : paired(result, entry);
+			}),
+			...leftovers.map((json) => paired(json, {})),
+		];
 	};
 }
 
@@ -75,7 +112,7 @@ function productNamedIn(raw: IDataObject): IDataObject {
 	return named;
 }
 
-export const pairProductResults = pairInOrder({
+export const pairProductResults = pairById({
 	read: (raw, input) => {
 		const errors = Array.isArray(raw.errors) ? raw.errors.map((error) => withEnglishMeaning(String(error))) : [];
 		const success = String(raw.status).toUpperCase() === 'SUCCESS';
@@ -83,7 +120,8 @@ export const pairProductResults = pairInOrder({
 		const named = productNamedIn(raw);
 		return success ? { id, success, ...named, input } : { id, success, ...named, error: errors.join('; ') || `Status ${String(raw.status)}`, input };
 	},
-	names: (raw, entry) => sameId(raw.myProductId, entry.id),
+	keyOfEntry: (entry) => entry.id,
+	keyOfResult: (raw) => raw.myProductId,
 	idOfEntry: (entry) => idOrNull(entry.id),
 });
 
@@ -91,11 +129,16 @@ function namedByDiscountResult(raw: IDataObject): IDataObject {
 	return { ...((raw.error ?? {}) as IDataObject), ...((raw.data ?? {}) as IDataObject) };
 }
 
+/** An update entry and its result name the discount (discountId); a schedule entry and its result, the product (merchantInventoryId). */
+function discountKey(entry: IDataObject | undefined): 'discountId' | 'merchantInventoryId' {
+	return entry?.discountId !== undefined ? 'discountId' : 'merchantInventoryId';
+}
+
 /**
  * An update entry and its result name the discount; a schedule entry and its result name the
  * product (`productId`), and the result's discountId is the new discount's: the id it comes out with.
  */
-export const pairDiscountResults = pairInOrder({
+export const pairDiscountResults = pairById({
 	read: (raw, input) => {
 		const success = raw.success === true || raw.success === 'true';
 		const named = namedByDiscountResult(raw);
@@ -105,10 +148,8 @@ export const pairDiscountResults = pairInOrder({
 		if (!success) result.error = String((raw.error as IDataObject | undefined)?.errorMessage ?? 'The service rejected this entry');
 		return result;
 	},
-	names: (raw, entry) => {
-		const key = entry.discountId !== undefined ? 'discountId' : 'merchantInventoryId';
-		return sameId(namedByDiscountResult(raw)[key], entry[key]);
-	},
+	keyOfEntry: (entry) => entry[discountKey(entry)],
+	keyOfResult: (raw, entry) => namedByDiscountResult(raw)[discountKey(entry)],
 	idOfEntry: (entry) => idOrNull(entry.discountId),
 });
 
@@ -120,7 +161,7 @@ export function shapeBulkResult({ raw, ...result }: BulkResult, simplify: boolea
 /** "Fail on Item Errors": the error of an input item whose entries (`position` from 1, as the panel counts rows) failed, of `total`. */
 export function rejectionError(node: INode, itemIndex: number, failed: Array<{ json: IDataObject; position: number }>, total: number) {
 	const examples = failed.slice(0, 5).map(({ json, position }) => `Entry ${position} ${JSON.stringify(json.input)}: ${String(json.error)}`);
-	const withoutResult = failed.filter(({ json }) => json.error === NO_RESULT_ERROR).length;
+	const withoutResult = failed.filter(({ json }) => isWithoutResult(json.error)).length;
 	const message =
 		withoutResult === 0
 			? `${failed.length} of ${total} entries were rejected by the service`

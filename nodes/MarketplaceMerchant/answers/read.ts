@@ -29,7 +29,9 @@ const specNamesCache = new WeakMap<ObjectSchema, Map<string, string>>();
 function specNameOf(schema: ObjectSchema, key: string): string | undefined {
 	let names = specNamesCache.get(schema);
 	if (!names) {
-		names = new Map(Object.keys(schema.fields).map((name) => [keyOf(name), name]));
+		names = new Map(
+			Object.entries(schema.fields).flatMap(([name, field]) => [...(field.spelledAlso ?? []), name].map((spelling): [string, string] => [keyOf(spelling), name])),
+		);
 		specNamesCache.set(schema, names);
 	}
 	return names.get(keyOf(key));

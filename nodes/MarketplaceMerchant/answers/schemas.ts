@@ -5,8 +5,12 @@
  */
 export type ScalarKind = 'string' | 'number' | 'integer' | 'boolean' | 'any';
 
-/** `optional`: a field only the newer sources show; read when sent, left out (not null) when not. */
-export type Schema = { readonly optional?: true } & (
+/**
+ * `optional`: a field only the newer sources show; read when sent, left out (not null) when not.
+ * `spelledAlso`: the other spellings the documentation itself writes for the field (not letter case
+ * or spaces, which every key is read through), read as the field.
+ */
+export type Schema = { readonly optional?: true; readonly spelledAlso?: readonly string[] } & (
 	| { readonly kind: ScalarKind }
 	| { readonly kind: 'list'; readonly of: Schema }
 	| { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>> }
@@ -32,6 +36,8 @@ const mapOf = (values: Schema): Schema => ({ kind: 'map', values });
  * keep their shape there.
  */
 const optional = (schema: Schema): Schema => ({ ...schema, optional: true });
+/** A field the documentation also spells otherwise (its warehouse table's `defaultAddres`): each spelling is read as the field. */
+const spelledAlso = (schema: Schema, ...spellings: string[]): Schema => ({ ...schema, spelledAlso: spellings });
 /** Fields of one kind, in the spec's order (the order of the fields a reader fills in). */
 function fieldsOf(kind: Schema, ...names: string[]): Record<string, Schema> {
 	return Object.fromEntries(names.map((name) => [name, kind]));
@@ -221,7 +227,7 @@ export const ANSWERS = {
 	/** Requested EAN (a key) → whether it exists. */
 	eanExists: { body: mapOf(BOOLEAN) },
 	warehouses: {
-		body: objectOf({ content: listOf(objectOf({ id: NUMBER, warehouseName: STRING, defaultAddress: BOOLEAN })) }),
+		body: objectOf({ content: listOf(objectOf({ id: NUMBER, warehouseName: STRING, defaultAddress: spelledAlso(BOOLEAN, 'defaultAddres') })) }),
 		itemsAt: 'content',
 	},
 	invoices: { body: listOf(INVOICE) },

@@ -348,11 +348,22 @@ export async function readOrder(read: ReadEndpoint, node: INode, orderId: string
 	return pageOf(node, answer, `order ${orderId}`).content.find((order) => String(order.id) === orderId);
 }
 
+/** What the shipments search finds for `search` (a suborder id, or an order id: all its shipments). */
+async function searchShipments(read: ReadEndpoint, node: INode, search: string, what: string): Promise<IDataObject[]> {
+	const answer = await read('orders', PATHS.shipments, { search, page: 0, size: LIMITS.ordersPageSize }, what, ANSWERS.shipments);
+	return pageOf(node, answer, what).content;
+}
+
 /** One shipment by its suborder id (the search also finds an order's), or undefined when there is none. */
 export async function readShipment(read: ReadEndpoint, node: INode, suborderId: string): Promise<IDataObject | undefined> {
-	const what = `shipment ${suborderId}`;
-	const answer = await read('orders', PATHS.shipments, { search: suborderId, page: 0, size: LIMITS.ordersPageSize }, what, ANSWERS.shipments);
-	return pageOf(node, answer, what).content.find((shipment) => String(shipment.suborderId) === suborderId);
+	return (await searchShipments(read, node, suborderId, `shipment ${suborderId}`)).find((shipment) => String(shipment.suborderId) === suborderId);
+}
+
+/** The shipments `id` names: the one suborder it is, or every shipment of the order it is, newest purchase first. */
+export async function shipmentsOf(read: ReadEndpoint, node: INode, id: string): Promise<IDataObject[]> {
+	const found = await searchShipments(read, node, id, `the shipments of ${id}`);
+	const suborder = found.filter((shipment) => String(shipment.suborderId) === id);
+	return suborder.length > 0 ? suborder : found.filter((shipment) => String(shipment.orderId) === id);
 }
 
 /** An order the orders endpoint does not list, found through the shipments' search by order id (one read), or undefined. */

@@ -104,10 +104,13 @@ export const LIMITS = {
 	basicProductsPageSize: 2500,
 	priceIdsPerRequest: 100,
 	/**
-	 * EANs asked in one GET products (`ean=A&ean=B…`): 100 EAN-13s are about 1.9 KB of query, far
-	 * below the 8 KB a server or proxy usually allows for a request line.
+	 * EANs asked in one GET products (`ean=A&ean=B…`), each in every form of its code (an EAN-13
+	 * and its GTIN-14; a UPC as 12, 13 and 14 digits): 100 EAN-13s are about 3.7 KB of query, 100
+	 * UPCs 5.4 KB, below the 8 KB a server or proxy usually allows for a request line;
+	 * `eanQueryBytes` keeps any mix there (EAN-8s, 4 forms each, about 85 a request).
 	 */
 	eansPerProductsRequest: 100,
+	eanQueryBytes: 6_000,
 	discountsPerRequest: 500,
 	productsPerBulkRequest: 30_000,
 	/** Ids in one publish or unpublish request: the pages state no limit; the bulk writes' number (30,000 ids are about 240 KB). */

@@ -160,13 +160,18 @@ export function firstOf(values: string[], max: number): string {
 }
 
 /**
- * The service's messages in Serbian whose meaning is known (platform facts, the current pages), by
- * their text in lower case. A message stays as the service wrote it (a merchant may search for it
- * or quote it to support); its English meaning comes beside it. Unknown ones pass as they are.
+ * The service's Serbian messages whose meaning is known (platform facts, the pages, issue 39), in lower case: a message
+ * stays as the service wrote it (a merchant may quote it to support), its English meaning beside it; unknown ones pass.
  */
 const SERBIAN_MESSAGES: Record<string, string> = {
 	'proizvod ne postoji': 'product does not exist',
+	'pošiljka nije u odgovarajućem statusu': 'the shipment is not in the right status',
 };
+
+/** The English meaning of the first known Serbian message in `text`, or undefined. */
+export function englishMeaningOf(text: string): string | undefined {
+	return Object.entries(SERBIAN_MESSAGES).find(([serbian]) => text.toLowerCase().includes(serbian))?.[1];
+}
 
 /** `text` with the English meaning after each known Serbian message in it: "Proizvod ne postoji (product does not exist)". */
 export function withEnglishMeaning(text: string): string {

@@ -4,7 +4,9 @@
  * unknown. The policy never resends such a write (policy.ts: a route declared not idempotent); its
  * operation reads back what happened or names what to check.
  */
-import { NOT_SENT, errorCodeOf, isCutOff, isTimeout, statusOf, type ErrorWords } from './errors';
+import type { INode } from 'n8n-workflow';
+
+import { NOT_SENT, asNodeError, englishMeaningOf, errorCodeOf, isCutOff, isTimeout, statusOf, type ErrorWords } from './errors';
 
 /** Failures that prove the request never reached the service: nothing there was applied. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -44,4 +46,38 @@ export function outcomeUnknownText(what: string, failure: string, seen: string, 
 		message: `The outcome of ${what} is unknown: ${failure}`,
 		description: `${seen} It may have been applied all the same, so the node did not send it again. ${check}`,
 	};
+}
+
+/** Whether the service refused a write as such (a 4xx other than the credential's 401/403 and the rate limit's 429): nothing was applied. */
+export function isRefusal(error: unknown): boolean {
+	const status = statusOf(error) ?? 0;
+	return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status) && !notSent(error);
+}
+
+/** What a refusal names: `subject` ("Shipment H7SRK-Z2IAO-DS-1"), what was not done ("packed"), the status the service reports now, what to do. */
+export interface Refused {
+	subject: string;
+	notDone: string;
+	/** What the service shows of the subject's status after the refusal (read back), as a clause: "it is CONFIRMED". */
+	status?: string;
+	next?: string;
+}
+
+/**
+ * A write the service refused (`uncertainOutcome` undefined: a 4xx, nothing applied), in the
+ * merchant's words: what was refused, what it means in English (errors.ts's one table of the
+ * service's Serbian messages), the service's own text beside it, the status it reports and that
+ * nothing was applied. n8n's own wording of a 400 ("Bad request - please check your parameters") is
+ * replaced; the error keeps its HTTP code.
+ */
+export function refusalError<E extends Error & { description?: string | null }>(node: INode, error: unknown, refused: Refused): E {
+	const failure = asNodeError(node, error) as unknown as E;
+	const code = statusOf(error);
+	const said = typeof failure.description === 'string' && failure.description.trim() !== '' ? failure.description.trim() : undefined;
+	const meaning = said === undefined ? undefined : englishMeaningOf(said);
+	const status = refused.status === undefined ? '' : `: ${refused.status}`;
+	failure.message = `${refused.subject} was not ${refused.notDone}${meaning === undefined ? `, the service refused it (HTTP ${code ?? 'error'})` : `: ${meaning}`}${status}`;
+	const saidText = said === undefined ? `The service refused it (HTTP ${code ?? 'error'}) without a message.` : `The service refused it (HTTP ${code ?? 'error'}) and said: ${said}`;
+	failure.description = [saidText.replace(/([^.!?])$/, '$1.'), `Nothing was applied.`, refused.next].filter(Boolean).join(' ');
+	return failure;
 }

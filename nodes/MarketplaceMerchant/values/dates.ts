@@ -1,7 +1,9 @@
 /**
- * Dates as the endpoints want them, always in UTC (platform facts, "Dates"). n8n's date picker
- * gives no zone: such a value is UTC, so the same workflow asks for the same days anywhere.
+ * Dates: what the service answers (read as UTC, platform facts "Dates"), what a user gives (read
+ * in the workflow's time zone, `userDateTime`), and the forms the endpoints want: an instant in
+ * UTC, a calendar day as the user named it.
  */
+import { DateTime } from 'luxon';
 
 const ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -14,104 +16,46 @@ export function parseServiceTimestamp(value: unknown): Date | undefined {
 	return Number.isNaN(parsed.getTime()) ? undefined : parsed;
 }
 
-/**
- * A user's date as values.ts reads it: ISO 8601 from the day on (`2025-06-15`, `2025-06-15T10:30`,
- * seconds with a fraction, `Z`, an offset or a zone's name in brackets; else UTC);
- * or `dd/MM/yyyy`. The grammar and checks are Luxon's `fromISO`/`fromObject`, which read them before
- * (not bundled any more: it was most of each bundle): a day that does not exist is no date, 24:00
- * is the next day's midnight.
- */
-const USER_ISO = new RegExp(
-	'^(\\d{4})-(\\d\\d)-(\\d\\d)(?:[Tt](\\d\\d)(?::?(\\d\\d)(?::?(\\d\\d)(?:[.,](\\d{1,30}))?)?)?' +
-		'(?:([Zz])|([+-]\\d\\d)(?::?(\\d\\d))?)?(?:\\[([A-Za-z_+-]{1,256}(?::?\\/[A-Za-z0-9_+-]{1,256}(?:\\/[A-Za-z0-9_+-]{1,256})?)?)\\])?)?$',
-);
 export const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[Tt ].*)?$/;
+const UTC_DESIGNATOR = /[Zz]$/;
 
-function daysInMonth(year: number, month: number): number {
-	const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-	return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-}
-
-type WallTime = { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; ms?: number };
-
-/** A wall time as if it were UTC, or undefined when a part is out of range. */
-function asUtc(parts: WallTime): number | undefined {
-	const { year, month, day, hour = 0, minute = 0, second = 0, ms = 0 } = parts;
-	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-	if (!(hour <= 23 || (hour === 24 && minute === 0 && second === 0 && ms === 0)) || minute > 59 || second > 59) return undefined;
-	const date = new Date(0);
-	// setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
-	date.setUTCFullYear(year, month - 1, day);
-	date.setUTCHours(hour, minute, second, ms);
-	return date.getTime();
-}
-
-function instantOf(parts: WallTime, offsetMinutes = 0): Date | undefined {
-	const local = asUtc(parts);
-	return local === undefined ? undefined : new Date(local - offsetMinutes * 60_000);
-}
-
-/** A zone's offset from UTC at an instant, in minutes, read with Intl as Luxon's IANAZone reads it. */
-function zoneOffsetMinutes(format: Intl.DateTimeFormat, at: number): number {
-	const parts = Object.fromEntries(format.formatToParts(new Date(at)).map(({ type, value }) => [type, value]));
-	const year = parts.era === 'BC' ? 1 - Math.abs(Number(parts.year)) : Number(parts.year);
-	const hour = Number(parts.hour) === 24 ? 0 : Number(parts.hour);
-	const wall = asUtc({ year, month: Number(parts.month), day: Number(parts.day), hour, minute: Number(parts.minute), second: Number(parts.second) }) ?? NaN;
-	return (wall - (at - (((at % 1000) + 1000) % 1000))) / 60_000;
+/**
+ * A user's date as values.ts reads it, by Luxon (n8n's own copy: bundles.js keeps 'luxon' external,
+ * as n8n-workflow), in the zone that names its day: an ISO 8601 text from the day on
+ * (`2025-06-15`, `2025-06-15T10:30`, seconds with a fraction, `Z`, an offset, a zone's name in
+ * brackets) or `dd/MM/yyyy`; a JavaScript Date. `zone` is the workflow's time zone
+ * (`getTimezone()`): a text without a zone (n8n's date picker, a bare day) is a wall time there, so
+ * its day is the one written; a `Z` instant and a Date are placed there, so their day is the
+ * workflow's; an offset or a named zone keeps its own, so its day is the one it names. Never UTC
+ * first. A day that does not exist is no date; 24:00 is the next day's midnight.
+ */
+export function userDateTime(value: unknown, zone: string): DateTime | undefined {
+	let parsed: DateTime | undefined;
+	if (value instanceof Date) parsed = DateTime.fromJSDate(value, { zone });
+	else if (typeof value === 'string') {
+		const text = value.trim();
+		if (DAY_MONTH_YEAR.test(text)) parsed = DateTime.fromFormat(text, 'dd/MM/yyyy', { zone });
+		else if (ISO_DAY_FIRST.test(text)) {
+			const iso = text.replace(' ', 'T');
+			const read = DateTime.fromISO(iso, { zone, setZone: true });
+			parsed = UTC_DESIGNATOR.test(iso) ? read.setZone(zone) : read;
+		}
+	}
+	return parsed?.isValid ? parsed : undefined;
 }
 
 /**
- * A wall time in a named zone (`[Europe/Belgrade]`, which wins over an offset before it), as Luxon
- * placed it: the zone's offset now as the first guess, corrected once or twice (a time a clock
- * change skips or repeats gets Luxon's answer). An unknown zone: no date.
+ * A calendar day, as the node holds it: the Date of its date's midnight UTC (a label for the day,
+ * not an instant), so that the formatters below and day arithmetic in DAY_MS read it as written.
  */
-function instantInZone(parts: WallTime, zone: string): Date | undefined {
-	let format: Intl.DateTimeFormat;
-	try {
-		format = new Intl.DateTimeFormat('en-US', {
-			hour12: false,
-			timeZone: zone,
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-			era: 'short',
-		});
-	} catch {
-		return undefined;
-	}
-	const local = asUtc(parts);
-	if (local === undefined) return undefined;
-	const guess = zoneOffsetMinutes(format, Date.now());
-	let at = local - guess * 60_000;
-	const second = zoneOffsetMinutes(format, at);
-	if (second === guess) return new Date(at);
-	at -= (second - guess) * 60_000;
-	const third = zoneOffsetMinutes(format, at);
-	return new Date(second === third ? at : local - Math.min(second, third) * 60_000);
-}
+export const calendarDay = (date: DateTime) => new Date(DateTime.utc(date.year, date.month, date.day).toMillis());
 
-/** `dd/MM/yyyy` (UTC midnight), or undefined. */
-export function parseDayMonthYear(text: string): Date | undefined {
-	const dayMonthYear = DAY_MONTH_YEAR.exec(text);
-	return dayMonthYear ? instantOf({ day: Number(dayMonthYear[1]), month: Number(dayMonthYear[2]), year: Number(dayMonthYear[3]) }) : undefined;
-}
+/** Today in `zone` (the workflow's time zone), as a calendar day. */
+export const todayIn = (zone: string) => calendarDay(DateTime.now().setZone(zone));
 
-/** ISO 8601 from the day on, or undefined. */
-export function parseUserIsoDate(text: string): Date | undefined {
-	const iso = USER_ISO.exec(text);
-	if (!iso) return undefined;
-	const [, year, month, day, hour, minute, second, fraction, , offsetHours, offsetMinutes, zone] = iso.map((part) => part as string | undefined);
-	const number = (part: string | undefined) => (part === undefined ? undefined : Number(part));
-	const ms = fraction === undefined ? undefined : Math.floor(Number(`0.${fraction}`) * 1000);
-	const parts = { year: Number(year), month: Number(month), day: Number(day), hour: number(hour), minute: number(minute), second: number(second), ms };
-	if (zone !== undefined) return instantInZone(parts, zone);
-	// -00:30 is half an hour behind: the sign is the hours' even when they are 0.
-	const sign = offsetHours?.startsWith('-') ? -1 : 1;
-	return instantOf(parts, Number(offsetHours ?? 0) * 60 + sign * Number(offsetMinutes ?? 0));
-}
+/** The last millisecond of a date-time's day in its own zone (a range's end given as a bare day: the whole day). */
+export const endOfDay = (date: DateTime) => date.endOf('day').toJSDate();
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -136,8 +80,19 @@ export function basicProductsModifiedAfter(since: Date, day: Date = since): Reco
 	return { 'date-modified-after': formatYearMonthDay(earlier), dateModifiedAfter: formatUtcTimestamp(since) };
 }
 
-/** Midnight UTC of the day of `date` (by default today): the service counts in whole days. */
-export const startOfUtcDay = (date = new Date()) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+/**
+ * The day of an instant for a filter that takes a day where another takes the instant
+ * (`basicProductsModifiedAfter`): the earlier of its day in UTC and in the workflow's time zone,
+ * since the service may read its days in either; so the day never drops what the instant keeps.
+ */
+export function dayNoLaterThan(instant: Date, zone: string): Date {
+	const utc = startOfUtcDay(instant);
+	const local = calendarDay(DateTime.fromJSDate(instant, { zone }));
+	return local.getTime() < utc.getTime() ? local : utc;
+}
+
+/** Midnight UTC of the UTC day of an instant: for the service's own timestamps (a user's day: `calendarDay`). */
+export const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 
 /** The same instant `months` calendar months later (clamped to the month's last day). */
 export function addMonths(date: Date, months: number): Date {

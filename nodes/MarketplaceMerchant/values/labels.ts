@@ -10,6 +10,8 @@ import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INod
 /** The node, and the item when there is one (the trigger's options belong to no item). */
 export interface ValueContext {
 	getNode(): INode;
+	/** The workflow's time zone (Workflow Settings › Timezone, else the instance's): a user's dates are read in it (values/dates.ts). */
+	getTimezone(): string;
 	getItemIndex?: () => number;
 	/** Why the value is missing, when more is known (see `readingParameter`). */
 	whyMissing?: () => string | undefined;
@@ -159,6 +161,7 @@ export function readingParameter(ctx: ParameterContext, parameterPath: string): 
 	const itemIndex = ctx.getItemIndex?.();
 	return {
 		getNode: () => ctx.getNode(),
+		getTimezone: () => ctx.getTimezone(),
 		getItemIndex: itemIndex === undefined ? undefined : () => itemIndex,
 		whyMissing: () => missingBecauseOfExpression(ctx, parameterPath),
 	};

@@ -6,43 +6,62 @@
  * 0, as n8n's error view counts) and the value as given (`invalidInput`, labels.ts). Here: dates,
  * text, choices, booleans, lists, EANs, URLs and JSON.
  */
+import type { DateTime } from 'luxon';
 import { isResourceLocatorValue, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
-import { DAY_MONTH_YEAR, parseDayMonthYear, parseUserIsoDate, startOfUtcDay } from './dates';
+import { calendarDay, DAY_MONTH_YEAR, endOfDay, todayIn, userDateTime } from './dates';
 import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
 import type { NumberFormat } from './numbers';
 
-export const DATE_FORMS = 'a date from the date picker or an expression, ISO 8601 (2027-07-01 or 2027-07-01T00:00:00Z) or dd/MM/yyyy (01/07/2027); a value without a zone is UTC';
+export const DATE_FORMS =
+	"a date from the date picker or an expression, ISO 8601 (2027-07-01, 2027-07-01T10:30 or 2027-07-01T10:30:00+02:00) or dd/MM/yyyy (01/07/2027); a value without a zone is in the workflow's time zone";
 const DATE_HINT = `Use ${DATE_FORMS}`;
 
-const ISO_DAY_FIRST = /^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/;
-
-function parseUserDate(value: unknown): Date | undefined {
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
-	if (isDateTime(value)) return value.isValid ? new Date(value.toMillis()) : undefined;
-	if (typeof value !== 'string') return undefined;
-	const text = value.trim();
-	return ISO_DAY_FIRST.test(text) ? parseUserIsoDate(text.replace(' ', 'T')) : parseDayMonthYear(text);
-}
-
-export function readDate(ctx: ValueContext, field: string, value: unknown): Date {
+/**
+ * The one reading of a user's date (values/dates.ts `userDateTime`, in the workflow's time zone):
+ * a Luxon DateTime from an expression (`$today`, `$now`: n8n's own copy, known by its methods)
+ * keeps its zone, as its ISO text with the offset.
+ */
+function readDateTime(ctx: ValueContext, field: string, value: unknown): DateTime {
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, DATE_HINT);
-	const date = parseUserDate(value);
+	const given = isDateTime(value) ? (value.isValid ? value.toISO() : undefined) : value;
+	const date = userDateTime(given, ctx.getTimezone());
 	if (!date) throw invalidInput(ctx, field, `${describeValue(value)} is not a date`, DATE_HINT);
 	return date;
 }
 
-/** The UTC day of the instant given, as midnight UTC: the service counts in whole days. */
-export function readDay(ctx: ValueContext, field: string, value: unknown): Date {
-	return startOfUtcDay(readDate(ctx, field, value));
+/** An instant, its time kept: where the service takes a time (ranges, Modified After of Get Many Basic, the trigger's Start From). */
+export function readDate(ctx: ValueContext, field: string, value: unknown): Date {
+	return readDateTime(ctx, field, value).toJSDate();
 }
 
-/** A day from today (UTC) on, for what the service takes only from today: refused here rather than by its 400. */
+/** The calendar day the value names (values/dates.ts): where the service reads a day (discount dates, Price Get Many's date, Product Get Many's Modified After). */
+export function readDay(ctx: ValueContext, field: string, value: unknown): Date {
+	return calendarDay(readDateTime(ctx, field, value));
+}
+
+/** The end of a range: an instant, and a bare day (no time) is the whole day, to its last millisecond in the workflow's time zone. */
+export function readRangeEnd(ctx: ValueContext, field: string, value: unknown): Date {
+	const date = readDateTime(ctx, field, value);
+	return isBareDay(value) ? endOfDay(date) : date.toJSDate();
+}
+
+/** Today in the workflow's time zone, as a calendar day (values/dates.ts): the default and the bound of the day fields. */
+export function today(ctx: ValueContext): Date {
+	return todayIn(ctx.getTimezone());
+}
+
+/** A day from today (the workflow's time zone) on, for what the service takes only from today: refused here rather than by its 400. */
 export function readDayFromToday(ctx: ValueContext, field: string, value: unknown, what: string): Date {
 	const day = readDay(ctx, field, value);
-	const today = startOfUtcDay();
-	if (day < today) {
-		throw invalidInput(ctx, field, `${day.toISOString().slice(0, 10)} is in the past`, `${what} today (${today.toISOString().slice(0, 10)}, UTC) or a later day`);
+	const first = today(ctx);
+	if (day < first) {
+		throw invalidInput(
+			ctx,
+			field,
+			`${day.toISOString().slice(0, 10)} is in the past`,
+			`${what} today (${first.toISOString().slice(0, 10)} in the workflow's time zone, ${ctx.getTimezone()}) or a later day`,
+		);
 	}
 	return day;
 }
@@ -160,6 +179,23 @@ export function readChoice<T extends string>(ctx: ValueContext, field: string, v
 		throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${choices.join(', ')}`, `Use ${choices.join(', ')}`);
 	}
 	return choice as T;
+}
+
+/** How merchants write a currency other than by its code: KM (konvertibilna marka) is BAM. */
+const CURRENCY_NAMES: Readonly<Record<string, string>> = { KM: 'BAM' };
+export const CURRENCY_FORMS = 'a currency code such as RSD, BAM (or KM), EUR or MKD';
+
+/**
+ * A currency, as its ISO 4217 code: three letters in any letter case, "KM" read as BAM. Undefined
+ * when blank (the account's currency: actions/discount/currency.ts). Any code is taken: the
+ * account's currency, not this reader, says which one the service accepts.
+ */
+export function readCurrency(ctx: ValueContext, field: string, value: unknown): string | undefined {
+	if (isBlank(value)) return undefined;
+	const text = typeof value === 'string' ? value.trim().toUpperCase() : '';
+	const code = CURRENCY_NAMES[text] ?? text;
+	if (!/^[A-Z]{3}$/.test(code)) throw invalidInput(ctx, field, `${describeValue(value)} is not a currency code`, `Give ${CURRENCY_FORMS}`);
+	return code;
 }
 
 const LIST_SEPARATORS = /[\s,;]+/;

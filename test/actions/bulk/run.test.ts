@@ -72,19 +72,56 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		expect(hintsOf(result)[0]?.message).toMatch(/^1 of 3 entries rejected/);
 	});
 
-	it('the price guard holds back the price of a row and still sends its stock', async () => {
+	it('the price guard holds back the price of a row and still sends its stock; the run then ends as an error, after the writes (issue 38, point 5)', async () => {
+		await start();
+		const [a, b] = settledProducts(2);
+		const rows = [
+			{ EAN: a.ean, Qty: '0', Price: String(Math.round(a.basePrice * 2.5)) },
+			{ EAN: b.ean, Qty: String(b.stockLevel + 3), Price: String(b.basePrice) },
+		];
+
+		const result = await run(SYNC_MAPPED, rows, NEW_NODE);
+
+		// As loud as a rejection: the execution fails (its error workflow runs) once everything is written.
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(
+			new RegExp(`^1 of 2 entries written in part \\(the other 1 went through\\): row 1 \\(EAN ${a.ean}\\): New price .* is 150% above the current .*; the price was held back and the stock change sent; `),
+		);
+		expect(result.error?.description).toMatch(/Keep Held Prices Quiet/);
+		expect(sandbox.state.product(a.id)).toMatchObject({ stockLevel: 0, newBasePrice: a.basePrice });
+		expect(sandbox.state.product(b.id)?.stockLevel).toBe(b.stockLevel + 3);
+	});
+
+	it('Options › Keep Held Prices Quiet: a held price leaves the run green, the row in the main output with status guarded and a warning', async () => {
 		await start();
 		const [a] = settledProducts(1);
 
-		const result = await run(SYNC_MAPPED, [{ EAN: a.ean, Qty: '0', Price: String(Math.round(a.basePrice * 0.3)) }], NEW_NODE);
+		const result = await run({ ...SYNC_MAPPED, options: { quietHeldPrices: true } }, [{ EAN: a.ean, Qty: '0', Price: String(Math.round(a.basePrice * 2.5)) }], NEW_NODE);
 
-		// Not a rejection: the run does not fail; the hint says a price waits.
 		expect(result.error).toBeUndefined();
 		expect(hintsOf(result).map((hint) => hint.message)).toEqual([expect.stringMatching(/^1 price held back by the price guard, the stock sent/)]);
 		const [item] = result.json('Node');
 		expect(item).toMatchObject({ success: false, status: 'guarded', changes: { stockLevel: { from: a.stockLevel, to: 0 } } });
 		expect(item.error).toMatch(/the price was held back and the stock change sent/);
 		expect(sandbox.state.product(a.id)).toMatchObject({ stockLevel: 0, newBasePrice: a.basePrice });
+	});
+
+	it('Continue (using error output): the row whose price was held back leaves through the error output, its stock written', async () => {
+		await start();
+		const [a, b] = settledProducts(2);
+		const rows = [
+			{ EAN: a.ean, Qty: String(a.stockLevel + 2), Price: String(a.basePrice) },
+			{ EAN: b.ean, Qty: '1', Price: String(Math.round(b.basePrice * 0.3)) },
+		];
+
+		const result = await run(SYNC_MAPPED, rows, ERROR_OUTPUT);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node', 0).map((item) => [item.id, item.status])).toEqual([[a.id, 'updated']]);
+		const [held] = result.output('Node', 1);
+		expect(held.json).toMatchObject({ EAN: b.ean, message: expect.stringMatching(`^row 2 \\(EAN ${b.ean}\\): New price .* below the current`), error: { status: 'guarded' } });
+		expect(held.pairedItem).toEqual({ item: 1 });
+		expect(sandbox.state.product(b.id)).toMatchObject({ stockLevel: 1, newBasePrice: b.basePrice });
 	});
 });
 

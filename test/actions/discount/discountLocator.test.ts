@@ -10,7 +10,7 @@ const start = sandboxPerTest(() => ({ products: 120 }));
 const run = runner();
 
 describe('Discount locator', () => {
-	it('lists the current and upcoming discounts only, with product, price and dates', async () => {
+	it("lists the current and upcoming discounts only, with the product's name, the price with its currency (and the regular one) and dates", async () => {
 		await start();
 		const now = Date.now();
 		const expected = sandbox.state.discounts.filter((discount) => !discount.cancelled && (discount.endsAtMs === null || discount.endsAtMs >= now));
@@ -25,11 +25,16 @@ describe('Discount locator', () => {
 		expect(result.results.map((entry) => entry.value).sort()).toEqual(expected.map((discount) => discount.discountId).sort());
 		const running = expected.find((discount) => discount.startsAtMs <= now)!;
 		const upcoming = expected.find((discount) => discount.startsAtMs > now)!;
+		const named = (id: number) => {
+			const product = sandbox.state.product(id)!;
+			return `${product.name} (product ${id})`;
+		};
+		const regular = (id: number) => shownPrice(sandbox.state.product(id)!.basePrice);
 		expect(result.results.find((entry) => entry.value === running.discountId)?.name).toBe(
-			`Product ${running.merchantInventoryId} at ${shownPrice(running.discountPrice)}, ${running.dateFrom} to ${running.dateTo} (running)`,
+			`${named(running.merchantInventoryId)} at ${shownPrice(running.discountPrice)} (regular ${regular(running.merchantInventoryId)}), ${running.dateFrom} to ${running.dateTo} (running)`,
 		);
 		expect(result.results.find((entry) => entry.value === upcoming.discountId)?.name).toBe(
-			`Product ${upcoming.merchantInventoryId} at ${shownPrice(upcoming.discountPrice)}, ${upcoming.dateFrom} to ${upcoming.dateTo}`,
+			`${named(upcoming.merchantInventoryId)} at ${shownPrice(upcoming.discountPrice)} (regular ${regular(upcoming.merchantInventoryId)}), ${upcoming.dateFrom} to ${upcoming.dateTo}`,
 		);
 
 		const filtered = await runListSearch(NODE, 'searchDiscounts', { credentials: credentials(), filter: String(upcoming.merchantInventoryId) });

@@ -45,7 +45,7 @@ describe('Discount › Get Many', () => {
 		expect(result.json(NODE_UNDER_TEST_NAME).map((discount) => discount.discountId)).toEqual(expectedIds(`${YEAR}-06-01`, `${YEAR}-07-31`).slice(0, 2));
 		expect(sandbox.count('discountList')).toBe(1);
 	});
-	it('without dates asks from today (UTC) to 30 days ahead: no field to fill before the first run', async () => {
+	it('without dates asks from today (the workflow\'s time zone, here UTC) to 30 days ahead: no field to fill before the first run', async () => {
 		const result = await run({ operation: 'getMany', returnAll: true });
 
 		expect(result.error).toBeUndefined();
@@ -59,7 +59,7 @@ describe('Discount › Get Many', () => {
 		expect(sent('discountList').map((entry) => entry.query)).toEqual([{ dateFrom: `01/08/${YEAR}`, dateTo: `31/08/${YEAR}` }]);
 	});
 
-	it('Simplify: each discount as the Discount ID list shows it, the price a number beside its currency, the type where the rules leave one', async () => {
+	it("Simplify: each discount as the Discount ID list shows it, its product's name and regular price from the catalogue, the price a number beside its currency, the type where the rules leave one", async () => {
 		const [sold, seasonal, clearance] = freshProducts(3);
 		const scheduled = await schedule([
 			sale(sold, `20/08/${YEAR}`, `25/08/${YEAR}`),
@@ -68,15 +68,17 @@ describe('Discount › Get Many', () => {
 		]);
 		const [soldId, seasonalId, clearanceId] = scheduled.json(NODE_UNDER_TEST_NAME).map((item) => item.id);
 
+		sandbox.clearLog();
 		const result = await run({ operation: 'getMany', dateFrom: `01/07/${YEAR}`, dateTo: `31/08/${YEAR}`, returnAll: true, simplify: true });
 
 		const byId = new Map(result.json(NODE_UNDER_TEST_NAME).map((discount) => [discount.discountId, discount]));
-		const shown = (discountId: unknown, product: { id: number }, type: string | null, dateFrom: string, dateTo: string | null) => ({
+		const shown = (discountId: unknown, product: { id: number; name: string; basePrice: number }, type: string | null, dateFrom: string, dateTo: string | null) => ({
 			discountId,
 			productId: product.id,
-			productName: null,
+			productName: product.name,
 			price: goodPrice(product as Parameters<typeof goodPrice>[0]),
 			currency: 'RSD',
+			regularPrice: product.basePrice,
 			type,
 			dateFrom,
 			dateTo,
@@ -86,7 +88,13 @@ describe('Discount › Get Many', () => {
 		// Ten days from 1 July: a SALE or a SEASONAL_SALE, which the list does not say.
 		expect(byId.get(seasonalId)).toEqual(shown(seasonalId, seasonal, null, `01/07/${YEAR}`, `10/07/${YEAR}`));
 		expect(byId.get(clearanceId)).toEqual(shown(clearanceId, clearance, 'CLEARANCE_SALE', `01/07/${YEAR}`, null));
+		// Every discount of the range names its product: none is left without a name.
+		expect([...byId.values()].every((discount) => typeof discount.productName === 'string')).toBe(true);
 		expect(sent('discountList')).toHaveLength(1);
+		// The names' cost: basic-products pages up to the last discounted product (2,500 a page), then
+		// the products by their EANs, up to 100 a request where the service takes a repeated ean.
+		expect(sent('basicProducts').length).toBe(1);
+		expect(sandbox.log.filter((entry) => !['token', 'discountList', 'basicProducts'].includes(entry.route)).every((entry) => entry.route === 'products')).toBe(true);
 	});
 
 	it('Simplify is on for a node created now (version 3), off for saved nodes of versions 1 and 2: their output stays the service\'s fields', async () => {
@@ -96,7 +104,7 @@ describe('Discount › Get Many', () => {
 		const raw = ['dateFrom', 'dateTo', 'discountId', 'discountPrice', 'merchantInventoryId'];
 		expect(await keysAt(1)).toEqual(raw);
 		expect(await keysAt(2)).toEqual(raw);
-		expect(await keysAt(3)).toEqual(['currency', 'dateFrom', 'dateTo', 'discountId', 'price', 'productId', 'productName', 'state', 'type']);
+		expect(await keysAt(3)).toEqual(['currency', 'dateFrom', 'dateTo', 'discountId', 'price', 'productId', 'productName', 'regularPrice', 'state', 'type']);
 	});
 
 	describe('against the real clock', () => {

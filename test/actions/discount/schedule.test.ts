@@ -45,7 +45,11 @@ describe('Discount › Schedule', () => {
 		expect(rejectedOverlap).toMatchObject({ id: null, success: false, input: { merchantInventoryId: first.id } });
 		expect(rejectedOverlap.error).toContain(`overlaps discount ${stored!.discountId}`);
 		expect(sandbox.state.discounts.filter((discount) => [first.id, second.id].includes(discount.merchantInventoryId))).toHaveLength(1);
-		expect(discountRequests().map((entry) => [entry.route, entry.itemCount])).toEqual([['discountSchedule', 3]]);
+		// The second discount for the first product goes in a request of its own, after the first: each result names its entry beyond doubt (issue 38).
+		expect(discountRequests().map((entry) => [entry.route, entry.itemCount])).toEqual([
+			['discountSchedule', 2],
+			['discountSchedule', 1],
+		]);
 	});
 
 	it('with Simplify off, gives the service\'s own result (success, data, error) with the input, in the entries\' order', async () => {
@@ -199,7 +203,7 @@ describe('Discount › validation before sending', () => {
 		['an ISO day that does not exist', { operation: 'schedule' }, [entry({ dateTo: `${YEAR}-02-30` })], `Discounts (JSON) › entry 1 › Date To (dateTo): "${YEAR}-02-30" is not a date`],
 		['a start in the past', { operation: 'schedule' }, [entry({ dateFrom: '01/03/2020', dateTo: '05/03/2020' })], 'Discounts (JSON) › entry 1 › Date From (dateFrom): 01/03/2020 is in the past'],
 		['a SEASONAL_SALE starting outside its windows', { operation: 'schedule' }, [entry({ discountType: 'SEASONAL_SALE' })], `Discounts (JSON) › entry 1 › Date From (dateFrom): a SEASONAL_SALE cannot start on 01/08/${YEAR}`],
-		['a currency other than RSD', { operation: 'schedule' }, [entry({ discountPriceCurrency: 'EUR' })], 'Discounts (JSON) › entry 1 › Currency (discountPriceCurrency): "EUR" is not one of RSD'],
+		['a currency that is no code', { operation: 'schedule' }, [entry({ discountPriceCurrency: 'dinars' })], 'Discounts (JSON) › entry 1 › Currency (discountPriceCurrency): "dinars" is not a currency code'],
 		['an update moving the start into the past', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: '2020-03-01' }], 'Discounts (JSON) › entry 1 › New Date From (newDateFrom): 01/03/2020 is in the past'],
 		['an update ending before it starts', { operation: 'update' }, [{ discountId: 'd-1', newDateFrom: `10/08/${YEAR}`, newDateTo: `01/08/${YEAR}` }], `Discounts (JSON) › entry 1 › New Date To (newDateTo): 01/08/${YEAR} is before the start 10/08/${YEAR}`],
 	])('rejects %s, naming the field, the entry and the item, and sends nothing', async (_case, parameters, discounts, message) => {
@@ -208,6 +212,13 @@ describe('Discount › validation before sending', () => {
 		expect(result.error?.message.slice(0, message.length)).toBe(message);
 		expect(result.error?.message).toMatch(/\(item 0\)$/);
 		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it("rejects a currency other than the account's (learned from its orders, RSD), naming the account's, and sends no discount", async () => {
+		const result = await run({ operation: 'schedule' }, [{ discounts: [entry({ discountPriceCurrency: 'EUR' })] }]);
+
+		expect(result.error?.message).toBe("Discounts (JSON) › entry 1 › Currency (discountPriceCurrency): EUR is not the account's currency, RSD (the currency of the account's orders) (item 0)");
+		expect(sandbox.log.filter((logged) => logged.route !== 'token').map((logged) => logged.route)).toEqual(['orders']);
 	});
 
 	it('rejects an input item without the field the JSON input reads, saying so and what to do', async () => {

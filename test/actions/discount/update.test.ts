@@ -92,6 +92,8 @@ describe('Discount › Update', () => {
 			expect(stored(pending.discountId)).toMatchObject({ discountPrice: pending.discountPrice, dateFrom: pending.dateFrom, dateTo: shorterEnd, discountType: 'SALE' });
 			expect(sandbox.log.filter((entry) => entry.route !== 'token').map((entry) => [entry.route, entry.itemCount])).toEqual([
 				['discountList', undefined],
+				// The account's currency, from its orders (the credential sets none): the one extra request of the run.
+				['orders', undefined],
 				['discountUpdate', 2],
 			]);
 		},
@@ -244,7 +246,8 @@ describe('Discount › Update', () => {
 				[true, second],
 				[true, second],
 			]);
-			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
+			// Two changes of one discount: one request each, in order, so that each result names its change (issue 38).
+			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([1, 1]);
 			expect(stored(pending.discountId)).toMatchObject({ dateTo: shorterEnd, discountPrice: pending.discountPrice - 3 });
 		});
 	});
@@ -302,5 +305,69 @@ describe('Discount › Update', () => {
 			{ id: pending.discountId, productId: pending.merchantInventoryId, success: true, input: pendingBody(pending, { newDateTo: shorterEnd }) },
 		]);
 		expect(stored(pending.discountId)).toMatchObject({ dateFrom: pending.dateFrom, dateTo: shorterEnd, discountPrice: pending.discountPrice });
+	});
+
+	describe('each row on its own: with On Error = Continue only the invalid rows of a list fail, each named, and the valid ones are sent (issue 38, point 4)', () => {
+		// Node version 2 on (version 1 fails the whole input item, as its saved workflows do): a list in JSON.
+		const NEWEST: RunNodeOptions = { node: { typeVersion: 4 } };
+		const CONTINUE_NEWEST: RunNodeOptions = { node: { typeVersion: 4, onError: 'continueRegularOutput' } };
+		const ERROR_OUTPUT: RunNodeOptions = { node: { typeVersion: 4, onError: 'continueErrorOutput' } };
+		const JSON_LIST = { inputMode: 'json' };
+
+		it('a JSON list of 3 in one item, 1 valid: the valid one is written, both invalid rows fail as error items in their place; Stop the Run under the default sends nothing', async () => {
+			const { running } = await runningAndPending();
+			const lower = running.discountPrice - 1;
+			const entries = [
+				{ discountId: running.discountId, newDiscountPrice: running.discountPrice + 1 },
+				{ discountId: running.discountId, newDiscountPrice: lower },
+				{ discountId: running.discountId, newDateTo: dayAhead(9) },
+			];
+
+			const stopped = await update(entries, JSON_LIST, NEWEST);
+			expect(stopped.error?.message).toMatch(/^2 entries are invalid, nothing was sent: Discounts \(JSON\) › entry 1 › .*; Discounts \(JSON\) › entry 3 › /);
+			expect(sent('discountUpdate')).toEqual([]);
+
+			const result = await update(entries, JSON_LIST, CONTINUE_NEWEST);
+
+			expect(result.error).toBeUndefined();
+			const items = result.output(NODE_UNDER_TEST_NAME);
+			expect(items.map((item) => item.error?.message ?? item.json.success)).toEqual([
+				expect.stringMatching(/^Discounts \(JSON\) › entry 1 › New Discount Price \(newDiscountPrice\): .* is not below /),
+				true,
+				expect.stringMatching(/^Discounts \(JSON\) › entry 3 › New Date To \(newDateTo\): .*its end cannot change/),
+			]);
+			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
+			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([1]);
+			expect(stored(running.discountId).discountPrice).toBe(lower);
+		});
+
+		it('a JSON list of 5 in one item, 2 valid, under Continue (using error output): both valid ones are written, the 3 invalid rows leave through the error output, each named', async () => {
+			const { running, pending } = await runningAndPending();
+			const lower = running.discountPrice - 2;
+			const shorterEnd = saleDays(30, 6)[1];
+			const entries = [
+				{ discountId: running.discountId, newDiscountPrice: running.discountPrice + 1 },
+				{ discountId: running.discountId, newDiscountPrice: lower },
+				{ discountId: running.discountId, newDateTo: dayAhead(9) },
+				{ discountId: pending.discountId, newDateTo: shorterEnd },
+				{ discountId: 'no-such-discount', newDiscountPrice: 1 },
+			];
+
+			const result = await update(entries, JSON_LIST, ERROR_OUTPUT);
+
+			expect(result.error).toBeUndefined();
+			expect(result.json(NODE_UNDER_TEST_NAME, 0).map((item) => [item.id, item.success])).toEqual([
+				[running.discountId, true],
+				[pending.discountId, true],
+			]);
+			expect(result.output(NODE_UNDER_TEST_NAME, 1).map((item) => item.error?.message)).toEqual([
+				expect.stringMatching(/^Discounts \(JSON\) › entry 1 › New Discount Price/),
+				expect.stringMatching(/^Discounts \(JSON\) › entry 3 › New Date To/),
+				expect.stringMatching(/^Discounts \(JSON\) › entry 5 › Discount ID/),
+			]);
+			expect(sent('discountUpdate').map((entry) => entry.itemCount)).toEqual([2]);
+			expect(stored(running.discountId).discountPrice).toBe(lower);
+			expect(stored(pending.discountId).dateTo).toBe(shorterEnd);
+		});
 	});
 });

@@ -14,9 +14,9 @@ const defaultWarehouse = () => sandbox.state.warehouses.find((warehouse) => ware
 const otherWarehouse = () => sandbox.state.warehouses.find((warehouse) => !warehouse.defaultAddress) ?? sandbox.state.warehouses[1];
 const statusesOf = (orderId: string) => sandbox.state.shipments.filter((shipment) => shipment.orderId === orderId).map((shipment) => shipment.status);
 
-/** A new order For Confirmation with these lines (product id → quantity ordered); the request log starts after. */
-function newOrder(lines: Array<[number, number]>): string {
-	const [order] = sandbox.addOrders(1, { lines: lines.map(([merchantInventoryId, quantity]) => ({ merchantInventoryId, quantity })) });
+/** A new order For Confirmation with these lines (product id → quantity ordered, and the warehouse it was ordered from); the request log starts after. */
+function newOrder(lines: Array<[number, number, number?]>): string {
+	const [order] = sandbox.addOrders(1, { lines: lines.map(([merchantInventoryId, quantity, warehouseAddressId]) => ({ merchantInventoryId, quantity, ...(warehouseAddressId ? { warehouseAddressId } : {}) })) });
 	sandbox.clearLog();
 	return order.id;
 }
@@ -24,7 +24,7 @@ function newOrder(lines: Array<[number, number]>): string {
 const asLines = { operation: 'confirm', confirmWhat: 'itemsAsLines', orderId: '={{ $json.orderId }}', merchantInventoryId: '={{ $json.id }}', quantity: '={{ $json.quantity }}', warehouseId: '={{ $json.warehouse ?? "" }}' };
 
 describe('Order › Confirm', () => {
-	it('confirms every line as ordered from the default address: the order read once, one PUT', async () => {
+	it('confirms every line as ordered, from the warehouse it was ordered from: the order and its shipments read once, one PUT, the suborder after', async () => {
 		const orderId = newOrder([[100_001, 2], [100_002, 1]]);
 
 		const { result, json } = await run({ operation: 'confirm', orderId });
@@ -36,12 +36,96 @@ describe('Order › Confirm', () => {
 				orderId,
 				confirmed: true,
 				warehouseId,
-				lines: [expect.objectContaining({ merchantInventoryId: 100_001, quantity: 2 }), expect.objectContaining({ merchantInventoryId: 100_002, quantity: 1 })],
+				warehouseIds: [warehouseId],
+				lines: [
+					expect.objectContaining({ merchantInventoryId: 100_001, quantity: 2, warehouseId, warehouseAsOrdered: true }),
+					expect.objectContaining({ merchantInventoryId: 100_002, quantity: 1, warehouseId, warehouseAsOrdered: true }),
+				],
+				suborderIds: [`${orderId}-DS-1`],
+				suborderId: `${orderId}-DS-1`,
 			},
 		]);
-		expect(sandbox.log.filter((entry) => entry.route !== 'token').map((entry) => entry.route)).toEqual(['warehouses', 'orders', 'orderConfirm']);
+		expect(sandbox.log.filter((entry) => entry.route !== 'token').map((entry) => entry.route)).toEqual(['orders', 'shipments', 'orderConfirm', 'shipments']);
 		expect(statusesOf(orderId)).toEqual(['CONFIRMED']);
 		expect(sandbox.state.shipment(`${orderId}-DS-1`)).toMatchObject({ warehouseId });
+	});
+
+	describe('an order with lines from two warehouses', () => {
+		const twoWarehouses = () => newOrder([[100_001, 2, defaultWarehouse().id], [100_002, 1, otherWarehouse().id]]);
+
+		it.each(['merchantInventoryId', 'lineId'] as const)("As Ordered confirms each line from its own warehouse (the order item's id: %s)", async (orderItemId) => {
+			sandbox.setVariants({ orderItemId });
+			try {
+				const orderId = twoWarehouses();
+
+				const { result, json } = await run({ operation: 'confirm', orderId: '={{ $json.orderId }}' }, [{ orderId }]);
+
+				expect(result.error).toBeUndefined();
+				const [home, other] = [defaultWarehouse().id, otherWarehouse().id];
+				expect(json[0]).toMatchObject({
+					orderId,
+					confirmed: true,
+					warehouseIds: [home, other],
+					lines: [
+						{ merchantInventoryId: 100_001, quantity: 2, warehouseId: home, warehouseAsOrdered: true },
+						{ merchantInventoryId: 100_002, quantity: 1, warehouseId: other, warehouseAsOrdered: true },
+					],
+					suborderIds: [`${orderId}-DS-1`, `${orderId}-DS-2`],
+				});
+				expect(json[0].warehouseId).toBeUndefined();
+				expect(json[0].suborderId).toBeUndefined();
+				expect(sandbox.state.shipments.filter((shipment) => shipment.orderId === orderId).map((shipment) => [shipment.warehouseId, shipment.lines.map((line) => line.merchantInventoryId), shipment.status])).toEqual([
+					[home, [100_001], 'CONFIRMED'],
+					[other, [100_002], 'CONFIRMED'],
+				]);
+			} finally {
+				sandbox.resetVariants();
+			}
+		});
+
+		it('a chosen warehouse stays possible: every line from it', async () => {
+			const orderId = twoWarehouses();
+			const other = otherWarehouse().id;
+
+			const { result, json } = await run({ operation: 'confirm', orderId, warehouseId: String(other) });
+
+			expect(result.error).toBeUndefined();
+			expect(json[0]).toMatchObject({ warehouseId: other, warehouseIds: [other], suborderId: `${orderId}-DS-1` });
+			expect(json[0].lines).toEqual([expect.objectContaining({ warehouseId: other }), expect.objectContaining({ warehouseId: other })]);
+			expect((json[0].lines as Array<Record<string, unknown>>)[0].warehouseAsOrdered).toBeUndefined();
+			expect(sandbox.state.shipments.filter((shipment) => shipment.orderId === orderId).map((shipment) => shipment.warehouseId)).toEqual([other]);
+		});
+
+		it('Default Address, chosen: every line from the default address', async () => {
+			const orderId = twoWarehouses();
+
+			const { result, json } = await run({ operation: 'confirm', orderId, warehouseId: '' });
+
+			expect(result.error).toBeUndefined();
+			expect(json[0]).toMatchObject({ warehouseId: defaultWarehouse().id });
+			expect(sent('warehouses')).toHaveLength(1);
+		});
+
+		it('each item a line, As Ordered: each line from its own warehouse', async () => {
+			sandbox.setVariants({ orderItemId: 'lineId' });
+			try {
+				const orderId = twoWarehouses();
+
+				const { result, json } = await run({ ...asLines, warehouseId: 'asOrdered' }, [
+					{ orderId, id: 100_001, quantity: 2 },
+					{ orderId, id: 100_002, quantity: 1 },
+				]);
+
+				expect(result.error).toBeUndefined();
+				expect(json.map((item) => [item.merchantInventoryId, item.warehouseId])).toEqual([
+					[100_001, defaultWarehouse().id],
+					[100_002, otherWarehouse().id],
+				]);
+				expect(json[0].suborderIds).toEqual([`${orderId}-DS-1`, `${orderId}-DS-2`]);
+			} finally {
+				sandbox.resetVariants();
+			}
+		});
 	});
 
 	it('items as lines: a line split over two warehouses, two orders in one run, one PUT per order and one output per item', async () => {
@@ -88,6 +172,20 @@ describe('Order › Confirm', () => {
 				[100_001, 2, defaultWarehouse().id],
 				[100_002, 1, defaultWarehouse().id],
 			]);
+			expect(statusesOf(orderId)).toEqual(['CONFIRMED']);
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+
+	it("confirms from the default address the warehouses flag as the documentation's table spells it (defaultAddres)", async () => {
+		const orderId = newOrder([[100_001, 2], [100_002, 1]]);
+		sandbox.setVariants({ warehouseDefaultKey: 'defaultAddres' });
+		try {
+			const { result, json } = await run({ operation: 'confirm', orderId });
+
+			expect(result.error).toBeUndefined();
+			expect(json).toEqual([expect.objectContaining({ orderId, confirmed: true, warehouseId: defaultWarehouse().id })]);
 			expect(statusesOf(orderId)).toEqual(['CONFIRMED']);
 		} finally {
 			sandbox.resetVariants();
@@ -213,12 +311,13 @@ describe('Order › Confirm', () => {
 			expect(statusesOf(refused)).toEqual(['CREATED']);
 		});
 
-		it('a refusal (400) is the service\'s answer, not retried', async () => {
+		it('a refusal (400) is the service\'s answer, not retried, in the merchant\'s words: the order, its shipments\' status, nothing applied', async () => {
 			const orderId = newOrder([[100_001, 1]]);
 
 			const { result } = await run({ operation: 'confirm', orderId, warehouseId: 999_999 });
 
-			expect(result.error?.description).toContain('Unknown warehouseAddressId 999999');
+			expect(result.error?.message).toBe(`Order ${orderId} was not confirmed, the service refused it (HTTP 400): its shipments: ${orderId}-DS-1 is CREATED`);
+			expect(result.error?.description).toContain('Unknown warehouseAddressId 999999. Nothing was applied.');
 			expect(sent('orderConfirm').map((entry) => entry.status)).toEqual([400]);
 		});
 	});

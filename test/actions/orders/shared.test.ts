@@ -36,6 +36,8 @@ describe('Order and Shipment lists in the editor', () => {
 		// n8n-core without the credential on the node: "Node does not have any credentials set" (a 500 in the editor).
 		const { result } = await runLoadOptions(NODE, 'getWarehouses', { parameters: { resource: 'order', operation: 'confirm' } });
 		expect(result).toEqual([{ name: 'Default Address', value: '', description: expect.stringMatching(/once the node has its credential/) }]);
+		const confirm = (await runLoadOptions(NODE, 'getConfirmWarehouses', { parameters: { resource: 'order', operation: 'confirm' } })).result;
+		expect(confirm.map((option) => option.value)).toEqual(['asOrdered', '']);
 		for (const method of ['getOrderStatuses', 'getProductTypes']) {
 			expect((await runLoadOptions(NODE, method, { parameters: { resource: 'shipment', operation: 'getMany' } })).result).toEqual([]);
 		}

@@ -72,7 +72,7 @@ describe('Price › Get Many', () => {
 		expect(sandbox.log.find((entry) => entry.route === 'prices')?.query.merchantInventoryIds).toBe(ids.join(','));
 	});
 
-	it('asks for today (UTC) when no date is given', async () => {
+	it('asks for today (the workflow\'s time zone, here UTC) when no date is given', async () => {
 		const [id] = idsOf(1, 30);
 		await getPrices({ merchantInventoryIds: String(id) });
 
@@ -137,7 +137,7 @@ describe('Price › Get Many', () => {
 		const result = await getPrices({ merchantInventoryIds: '100001', date });
 
 		expect(result.error?.message).toBe(`Date: ${day} is in the past (item 0)`);
-		expect(result.error?.description).toMatch(/^Prices are for today \(\d{4}-\d{2}-\d{2}, UTC\) or a later day$/);
+		expect(result.error?.description).toMatch(/^Prices are for today \(\d{4}-\d{2}-\d{2} in the workflow's time zone, UTC\) or a later day$/);
 		expect(sandbox.log).toHaveLength(0);
 	});
 

@@ -16,15 +16,38 @@ describe('Product: Check EANs', () => {
 		const fromList = await run({ operation: 'checkEans', eans: '={{ $json.codes }}' }, [{ codes: [unknown, first.ean] }]);
 
 		expect(fromText.json('Node')).toEqual([
-			{ ean: first.ean, exists: true },
-			{ ean: unknown, exists: false },
-			{ ean: second.ean, exists: true },
+			{ ean: first.ean, exists: true, matchedEan: first.ean },
+			{ ean: unknown, exists: false, matchedEan: null },
+			{ ean: second.ean, exists: true, matchedEan: second.ean },
 		]);
 		expect(fromList.json('Node')).toEqual([
-			{ ean: unknown, exists: false },
-			{ ean: first.ean, exists: true },
+			{ ean: unknown, exists: false, matchedEan: null },
+			{ ean: first.ean, exists: true, matchedEan: first.ean },
 		]);
-		expect(sandbox.log.filter((entry) => entry.route === 'eanExists').map((entry) => entry.itemCount)).toEqual([3, 2]);
+		// Each EAN-13 with its GTIN-14 form (0-prefixed): one request per run.
+		expect(sandbox.log.filter((entry) => entry.route === 'eanExists').map((entry) => entry.itemCount)).toEqual([6, 4]);
+	});
+
+	it.each([
+		['keys as sent', false, '0740617304350'],
+		// A service that reads EANs as numbers answers one key for every form: the key it answers.
+		['keys without their leading zeros', true, '740617304350'],
+	])('finds a 12-digit UPC the catalogue knows as its EAN-13 (answer %s), in the same request, saying which form matched', async (_case, stripped, matchedEan) => {
+		await start(10);
+		sandbox.addCatalogueEans(['0740617304350']);
+		sandbox.setVariants({ eanKeysWithoutLeadingZeros: stripped });
+		const [first] = sandbox.state.products;
+
+		const result = await run({ operation: 'checkEans', eans: `740617304350, ${first.ean}, 0${first.ean}` });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')).toEqual([
+			{ ean: '740617304350', exists: true, matchedEan },
+			{ ean: first.ean, exists: true, matchedEan: first.ean },
+			{ ean: `0${first.ean}`, exists: true, matchedEan: first.ean },
+		]);
+		// 3 forms of the UPC, 2 of the EAN-13 (its GTIN-14 is the third code): one request.
+		expect(sandbox.log.filter((entry) => entry.route === 'eanExists').map((entry) => entry.itemCount)).toEqual([5]);
 	});
 
 	it.each([
@@ -63,11 +86,12 @@ describe('Check EANs leaves the check digit to the service', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json('Node')).toEqual([
-			{ ean: '4006381333932', exists: true },
-			{ ean: '12345670', exists: false },
-			{ ean: '00012345678906', exists: false },
+			{ ean: '4006381333932', exists: true, matchedEan: '4006381333932' },
+			{ ean: '12345670', exists: false, matchedEan: null },
+			{ ean: '00012345678906', exists: false, matchedEan: null },
 		]);
-		expect(sandbox.log.filter((entry) => entry.route === 'eanExists').map((entry) => entry.itemCount)).toEqual([3]);
+		// Every form of each code: 2 + 4 (8, 12, 13, 14 digits) + 3 (14 as given, 12, 13).
+		expect(sandbox.log.filter((entry) => entry.route === 'eanExists').map((entry) => entry.itemCount)).toEqual([9]);
 	});
 
 	it('uses an EAN filter with an invalid check digit as given', async () => {

@@ -1,8 +1,9 @@
 /**
  * Product › Import through n8n's real engine against the sandbox: at node versions 1 and 2 (saved
  * workflows) one product per input item from the top-level fields, and the values it rejects before
- * sending; from version 3 a bulk operation (Input Mode, Invalid Entries) that requires, for an EAN
- * not linked yet, what the service needs to add a product. The body shapes (list, one object) are
+ * sending; from version 3 a bulk operation (Input Mode, Invalid Entries) that tells the three EAN
+ * states apart (one of yours, known to the catalogue, new to it: onboarding) and requires, for an EAN
+ * not yours, what the service needs to add a product. The body shapes (list, one object) are
  * in importRequests.test.ts.
  */
 import { NOW, apiRequests, newEan, runner, sandbox, sandboxPerTest, sent } from '../helpers';
@@ -152,7 +153,8 @@ describe('Product: Import', () => {
 			/^Base Price: `\{\{ \$json.Price \}\}` gave no value: the input item has no field 'Price' \(it has no fields\) \(item 0\)$/,
 		],
 		['a cover image that is not a URL', { coverImage: 'cover.jpg' }, /Cover Image URL: "cover.jpg" is not an http\(s\) URL \(item 0\)/],
-		['VAT 15', { vat: 15 }, /VAT: must be one of 0, 10, 20, got 15 \(item 0\)/],
+		// Any rate 0 to 100 is the market's to judge (the service refuses one the account does not take); 101 is no rate.
+		['VAT 101', { vat: 101 }, /VAT: must be at most 100, got 101 \(item 0\)/],
 		['a negative stock level', { stockLevel: -1 }, /Stock Level: must be at least 0, got -1 \(item 0\)/],
 		['a zero price', { basePrice: 0 }, /Base Price: must be above 0, got 0 \(item 0\)/],
 		['a price with a thousands separator', { basePrice: '1,299' }, /Base Price: "1,299" is not a price \(item 0\)/],
@@ -243,9 +245,9 @@ const MAPPED = {
 };
 
 describe('Product: Import, node version 3', () => {
-	it('One Item per Product (the default): all items in one list, one EAN check, each output paired with its item', async () => {
+	it('One Item per Product (the default): all items in one list, one product look-up and one EAN check, each output paired with its item', async () => {
 		await start(10);
-		sandbox.setVariants({ importBodyShape: 'list' });
+		sandbox.setVariants({ importBodyShape: 'list', productsEanRepeats: true });
 		const eans = ['11', '12', '13', '14', '15'].map(newEan);
 
 		const result = await run(
@@ -266,16 +268,23 @@ describe('Product: Import, node version 3', () => {
 				ean,
 				name: `Tiganj ${ean.slice(-4)}`,
 				sku: `PAN-${ean.slice(-4)}`,
+				eanState: 'onboarding',
 				newProduct: true,
+				matchedEan: null,
+				nextStep: `E-mail the marketplace's onboarding team to add EAN ${ean}, giving the progress ID ${String(items[0].json.id)}: the catalogue does not know this EAN, so the product appears only once they have added it.`,
 				sentAs: 'list',
-				notice: expect.stringContaining(
-					'Its EAN is new to your account: an EAN the platform knows is linked at once; one it does not know is added by the marketplace by hand',
-				),
+				notice: expect.stringContaining("The marketplace's catalogue does not know its EAN (onboarding): E-mail the marketplace's onboarding team"),
 			})),
 		);
 		expect(items[0].json.notice).toContain('A changed base price applies from the next day.');
-		expect(apiRequests().map(({ route, itemCount }) => [route, itemCount])).toEqual([
-			['eanExists', 5],
+		// Every form of each code (the EAN-13 and its GTIN-14). An answer with no product cannot say
+		// whether the service took every ean: one product read and the EANs asked again with its EAN
+		// among them prove it (once per service).
+		expect(apiRequests().map(({ route, itemCount, query }) => [route, itemCount ?? query.ean?.split(',').length])).toEqual([
+			['products', 10],
+			['products', undefined],
+			['products', 11],
+			['eanExists', 10],
 			['import', 5],
 		]);
 		expect(sandbox.state.productByEan(eans[4])).toEqual(
@@ -309,7 +318,7 @@ describe('Product: Import, node version 3', () => {
 		expect(sent('import')).toHaveLength(1);
 	});
 
-	it('a linked EAN needs only the four fields; the others it leaves out keep their values', async () => {
+	it('an EAN of yours (a product look-up finds it) needs only the four fields; the others it leaves out keep their values', async () => {
 		await start(10);
 		sandbox.setVariants({ importBodyShape: 'list' });
 		const linked = sandbox.state.products[0];
@@ -326,8 +335,10 @@ describe('Product: Import, node version 3', () => {
 				success: true,
 				ean: linked.ean,
 				name: 'Nova krema',
+				eanState: 'yours',
 				newProduct: false,
-				notice: expect.stringContaining('Its EAN is linked to your account'),
+				matchedEan: linked.ean,
+				notice: expect.stringContaining('Its EAN is one of your products (a product look-up found it): the product is edited'),
 			}),
 		]);
 		expect(result.json('Node')[0].notice).not.toContain('base price');
@@ -357,9 +368,9 @@ describe('Product: Import, node version 3', () => {
 		const { brand: _brand, ...withoutBrand } = MAPPED.itemProductFields;
 		const unmapped = await run({ ...MAPPED, itemProductFields: withoutBrand }, [sheetRow(eans[0])], V3);
 		expect(unmapped.error?.message).toBe(
-			`row 1 (EAN ${eans[0]}) › Product Fields › Brand: is required to add a product: EAN ${eans[0]} is not linked to your account yet (missing: Brand) (item 0)`,
+			`row 1 (EAN ${eans[0]}) › Product Fields › Brand: is required to add a product: EAN ${eans[0]} is new to the marketplace's catalogue, so the import adds a new product (onboarding) (missing: Brand) (item 0)`,
 		);
-		expect(apiRequests().map(({ route }) => route)).toEqual(['eanExists']);
+		expect(apiRequests().map(({ route }) => route)).toEqual(['products', 'products', 'eanExists']);
 	});
 
 	it('Skip and Report: sends the valid products; an incomplete new one comes out with success false and the reason', async () => {
@@ -385,7 +396,7 @@ describe('Product: Import, node version 3', () => {
 					id: null,
 					success: false,
 					ean,
-					error: `row ${index + 1} (EAN ${ean}) › Product Fields › Brand: is required to add a product: EAN ${ean} is not linked to your account yet (missing: Brand)`,
+					error: `row ${index + 1} (EAN ${ean}) › Product Fields › Brand: is required to add a product: EAN ${ean} is new to the marketplace's catalogue, so the import adds a new product (onboarding) (missing: Brand)`,
 				}),
 			);
 		}
@@ -421,11 +432,94 @@ describe('Product: Import, node version 3', () => {
 			[false, fresh, { item: 1 }],
 		]);
 		expect(items[1].json.error).toMatch(
-			/^row 2 \(EAN \d+\) › Product Fields › Base Price: is required to add a product: EAN \d+ is not linked to your account yet \(missing: Base Price, Brand, Gallery URLs, Package Weight Unit, Package Weight Value, SKU, Stock Level, VAT\)$/,
+			/^row 2 \(EAN \d+\) › Product Fields › Base Price: is required to add a product: EAN \d+ is new to the marketplace's catalogue, so the import adds a new product \(onboarding\) \(missing: Base Price, Brand, Gallery URLs, Package Weight Unit, Package Weight Value, SKU, Stock Level, VAT\)$/,
 		);
 		expect(sent('import').map(({ itemCount }) => itemCount)).toEqual([1]);
 		expect(sandbox.state.productByEan(linked.ean)?.name).toBe('Majica');
 		expect(sandbox.state.productByEan(fresh)).toBeUndefined();
+	});
+
+	it("an EAN the catalogue knows from another merchant is a new listing of yours: refused before sending without the new product's fields, imported as new with them", async () => {
+		await start(10);
+		sandbox.setVariants({ importBodyShape: 'list', productsEanRepeats: true });
+		const known = newEan('61');
+		sandbox.addCatalogueEans([known]);
+		const { brand: _brand, ...withoutBrand } = MAPPED.itemProductFields;
+
+		// The four basic fields do not suffice: the catalogue knows the EAN, but no product of yours has it.
+		const refused = await run({ ...MAPPED, itemProductFields: withoutBrand }, [sheetRow(known)], V3);
+
+		expect(refused.error?.message).toBe(
+			`row 1 (EAN ${known}) › Product Fields › Brand: is required to add a product: EAN ${known} is known to the marketplace's catalogue but is not one of your products, so the import adds a new listing of yours (missing: Brand) (item 0)`,
+		);
+		expect(sent('import')).toHaveLength(0);
+
+		sandbox.clearLog();
+		const imported = await run(MAPPED, [sheetRow(known)], V3);
+
+		expect(imported.error).toBeUndefined();
+		expect(imported.json('Node')).toEqual([
+			expect.objectContaining({
+				success: true,
+				ean: known,
+				eanState: 'catalogue',
+				newProduct: true,
+				matchedEan: known,
+				notice: expect.stringContaining("The marketplace's catalogue knows its EAN, but it is not one of your products: the import adds a new listing of yours."),
+			}),
+		]);
+		expect(imported.json('Node')[0]).not.toHaveProperty('nextStep');
+		// One EAN alone: asked in its forms (EAN-13, GTIN-14), then the catalogue asked.
+		expect(apiRequests().map(({ route }) => route)).toEqual(['products', 'products', 'eanExists', 'import']);
+		expect(sandbox.state.productByEan(known)).toEqual(expect.objectContaining({ basePrice: 2499.9, stockLevel: 7 }));
+	});
+
+	it('an EAN of yours given in another form (a 12-digit UPC of a product stored with its leading zero) goes out as your product has it, said in notes', async () => {
+		await start(10);
+		sandbox.setVariants({ importBodyShape: 'list', productsEanRepeats: true });
+		const mine = sandbox.state.products[2];
+		await fetch(`${sandbox.url}/__sandbox/product-eans`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ id: mine.id, ean: '0740617304350' }),
+		});
+
+		const result = await run(
+			{ operation: 'import', itemName: 'Nova krema', itemEan: '740617304350', itemDescription: 'Nova formula', itemCoverImage: 'https://example.com/k.jpg' },
+			[{}],
+			V3,
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node')).toEqual([
+			expect.objectContaining({
+				success: true,
+				ean: '0740617304350',
+				eanState: 'yours',
+				newProduct: false,
+				matchedEan: '0740617304350',
+				notes: ['EAN 740617304350 went out as 0740617304350, the same code as your product has it'],
+			}),
+		]);
+		expect(sandbox.state.product(mine.id)?.name).toBe('Nova krema');
+		expect(sent('eanExists')).toHaveLength(0);
+	});
+
+	it('where the service takes one ean, many EANs are told yours or not by one read of the basic product list, not a request or two each', async () => {
+		await start(10);
+		sandbox.setVariants({ importBodyShape: 'list' });
+		const mine = sandbox.state.products[4];
+		const fresh = Array.from({ length: 25 }, (_, index) => newEan(`7${index}`));
+
+		const result = await run(MAPPED, [sheetRow(mine.ean), ...fresh.map((ean) => sheetRow(ean))], V3);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json('Node').map((json) => json.eanState)).toEqual(['yours', ...fresh.map(() => 'onboarding')]);
+		// The 26 EANs together (the answer holds the first one's product only), again with a product's
+		// EAN among them (read first): the answer lacks it, so the service takes one ean; 25 left
+		// alone would cost 50 requests, the basic product list one.
+		expect(apiRequests().map(({ route }) => route)).toEqual(['products', 'products', 'products', 'basicProducts', 'eanExists', 'import']);
+		expect(sent('eanExists').map(({ itemCount }) => itemCount)).toEqual([50]);
 	});
 
 	it("JSON: one item's list is one batch; the EAN check reads keys without leading zeros", async () => {

@@ -124,13 +124,15 @@ describe('Product: Publish', () => {
 		for (const item of items) expect(JSON.stringify(item.json)).toMatch(/The outcome of the publish request is unknown: the connection was cut/);
 	});
 
-	it('a refusal (4xx) is no unknown outcome: the service\'s words as they are', async () => {
-		sandbox.injectFault({ route: 'productPublish', count: 1, status: 400 });
+	it('a refusal (4xx) is no unknown outcome: the products named, the service\'s words with their English meaning, nothing applied', async () => {
+		sandbox.injectFault({ route: 'productPublish', count: 1, status: 400, message: 'Proizvod ne postoji' });
 
 		const { result } = await run({ operation: 'publish', productIds: String(ids()[0]) });
 
 		expect(sent('productPublish')).toHaveLength(1);
 		expect(result.error?.message).not.toMatch(/outcome .* is unknown/);
+		expect(result.error?.message).toBe(`The publish request of product ${ids()[0]} was not accepted: product does not exist`);
+		expect(result.error?.description).toMatch(/^The service refused it \(HTTP 400\) and said: Proizvod ne postoji \(product does not exist\)\. Nothing was applied\./);
 	});
 
 	it('after a 401 (a token the service no longer takes) renews the token and sends once more: nothing was applied', async () => {

@@ -171,9 +171,10 @@ describe('Product: Sync Stock and Prices', () => {
 			{ ean: '4006381333931', stockLevel: 3 },
 		], {}, CONTINUE);
 
-		expect(result.json('Node').map(({ status, productId }) => ({ status, productId }))).toEqual([
-			{ status: 'updated', productId: a.id },
-			{ status: 'not_found', productId: null },
+		expect(result.json('Node').map(({ status, productId, matchedEan }) => ({ status, productId, matchedEan }))).toEqual([
+			// The form the catalogue has: the entry gave its GTIN-14.
+			{ status: 'updated', productId: a.id, matchedEan: a.ean },
+			{ status: 'not_found', productId: null, matchedEan: undefined },
 		]);
 		expect(result.json('Node')[1].errors).toEqual(['No product in the catalogue has EAN 4006381333931']);
 		expect(bulkBodies()).toEqual([1]);

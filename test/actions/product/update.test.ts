@@ -81,7 +81,7 @@ describe('Product: Update', () => {
 
 	it.each([
 		['no field to update', { productId: '100001', updateFields: {} }, /Update Fields: nothing to update \(item 0\)/],
-		['VAT 15', { productId: '100001', updateFields: { vat: 15 } }, /Update Fields › VAT: must be one of 0, 10, 20, got 15/],
+		['VAT 100.5', { productId: '100001', updateFields: { vat: 100.5 } }, /Update Fields › VAT: must be at most 100, got 100.5/],
 		[
 			'a negative stock level under Negative Stock: Treat as Invalid',
 			{ productId: '100001', updateFields: { stockLevel: '-3' }, options: { negativeStock: 'invalid' } },

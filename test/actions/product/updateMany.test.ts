@@ -105,7 +105,7 @@ describe('Product: Update Many', () => {
 	});
 
 	it.each([
-		['VAT 15', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: 15 }], /^Products \(JSON\) › entry 2 › VAT \(vat\): must be one of 0, 10, 20, got 15 \(item 0\)/],
+		['VAT -1', [{ id: 100_001, stockLevel: 1 }, { id: 100_002, vat: -1 }], /^Products \(JSON\) › entry 2 › VAT \(vat\): must be at least 0, got -1 \(item 0\)/],
 		['a package width that is not a number', [{ id: 100_001, packageWidthValue: '12,5' }], /^Products \(JSON\) › entry 1 › Package Width \(cm\) \(packageWidthValue\): "12,5" is not a length in centimetres/],
 		['a fractional stock level', [{ id: 100_001, stockLevel: '2.5' }], /^Products \(JSON\) › entry 1 › Stock Level \(stockLevel\): "2\.5" is not a stock level/],
 		['a zero price', [{ id: 100_001, basePrice: 0 }], /^Products \(JSON\) › entry 1 › Base Price \(basePrice\): must be above 0, got 0/],
@@ -144,6 +144,38 @@ describe('Product: Update Many', () => {
 		});
 		expect(third.error?.message).toBe('Products › row 2 › Update Fields › Base Price: "1,299" is not a price (item 0)');
 		expect(apiRequests()).toHaveLength(0);
+	});
+
+	it('with On Error = Continue, only the invalid rows of Define Below fail, each an error item in its place; the valid rows are sent (issue 38, point 4)', async () => {
+		await start(10);
+
+		const result = await run(
+			{
+				operation: 'updateMany',
+				inputMode: 'rows',
+				productRows: {
+					product: [
+						{ id: '100004', updateFields: { stockLevel: 40 } },
+						{ id: '100005', updateFields: { basePrice: '1,299' } },
+						{ id: '100006', updateFields: { stockLevel: 41 } },
+						{ id: '100007', updateFields: { vat: 101 } },
+					],
+				},
+			},
+			[{}],
+			// Node version 2 on: version 1 fails the whole input item, as its saved workflows do.
+			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((item) => item.error?.message ?? item.json.id)).toEqual([
+			100004,
+			'Products › row 2 › Update Fields › Base Price: "1,299" is not a price (item 0)',
+			100006,
+			expect.stringMatching(/^Products › row 4 › Update Fields › VAT/),
+		]);
+		expect(apiRequests().map((entry) => entry.itemCount)).toEqual([2]);
+		expect([sandbox.state.product(100004)?.stockLevel, sandbox.state.product(100006)?.stockLevel]).toEqual([40, 41]);
 	});
 
 	it('rejects an empty row list and sends nothing', async () => {

@@ -13,6 +13,7 @@ function settings(options: IDataObject = {}): SettingsContext {
 	return {
 		getNode: () => ({ name: 'Node' }) as INode,
 		getItemIndex: () => 2,
+		getTimezone: () => 'UTC',
 		getNodeParameter: (name: string, fallback?: unknown) => (name.startsWith('options.') ? (options[name.slice('options.'.length)] ?? fallback) : fallback),
 	};
 }

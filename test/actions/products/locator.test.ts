@@ -261,7 +261,8 @@ describe('Product locator: EANs looked up many per request', () => {
 	// On Error = Continue: the rows whose EAN is not found or ambiguous come out as items (under the default the run fails naming them).
 	const updateManyRows = (rows: INodeParameters[], more: INodeParameters = {}) =>
 		run({ resource: 'product', operation: 'updateMany', inputMode: 'rows', productRows: { product: rows }, ...more }, [{}], { node: { onError: 'continueRegularOutput' } });
-	const eansAsked = () => sent('products').map(({ query }) => query.ean.split(',').length);
+	// Codes per look-up: each goes out in every form (8, 12, 13, 14 digits) that holds it, e.g. an EAN-13 and its GTIN-14.
+	const eansAsked = () => sent('products').map(({ query }) => new Set(query.ean?.split(',').map((ean) => ean.replace(/^0+/, ''))).size);
 	const shareEan = async (ids: number[], ean: string) => {
 		const answer = await fetch(`${sandbox.url}/__sandbox/product-eans`, {
 			method: 'POST',
@@ -286,7 +287,7 @@ describe('Product locator: EANs looked up many per request', () => {
 		expect(products.map(({ id }) => sandbox.state.product(id)?.stockLevel)).toEqual(products.map((_, index) => index + 1));
 	});
 
-	it('still right where the service takes one ean: one extra request, then one EAN per request', async () => {
+	it('still right where the service takes one ean: three extra requests, then one EAN per request', async () => {
 		await start({ products: 300 });
 		const products = sandbox.state.products.slice(100, 250);
 
@@ -294,16 +295,18 @@ describe('Product locator: EANs looked up many per request', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.success])).toEqual(products.map(({ id }) => [id, true]));
-		// The first 100 together: the answer holds the first EAN's product only, so the other 99 go
-		// one by one; finding them proves the service takes one ean, and the last 50 go one by one.
-		expect(eansAsked()).toEqual([100, ...Array<number>(149).fill(1)]);
+		// The first 100 together: the answer holds the first EAN's product only, so the other 99 are
+		// asked again with a product's EAN among them (read first: no ean): the answer lacks it, which
+		// proves the service takes one ean, and the 149 others go one by one.
+		expect(eansAsked()).toEqual([100, 0, 100, ...Array<number>(149).fill(1)]);
 		expect(products.map(({ id }) => sandbox.state.product(id)?.stockLevel)).toEqual(products.map((_, index) => index + 1));
 	});
 
 	it.each([
 		['takes a repeated ean', true, [4]],
-		// The unknown EAN first: the answer holds nothing, so each of the four is asked alone.
-		['takes one ean', false, [4, 1, 1, 1, 1]],
+		// The unknown EAN first: the answer holds nothing; asked again with a product's EAN among them,
+		// it lacks that one too, so each of the four is asked alone (the unknown one in its two forms).
+		['takes one ean', false, [4, 0, 5, 1, 1, 1, 1, 1]],
 	])('found, not found and ambiguous EANs in one batch, where the service %s', async (_case, repeats, asked) => {
 		await start({ products: 60 });
 		sandbox.setVariants({ productsEanRepeats: repeats });
@@ -324,15 +327,37 @@ describe('Product locator: EANs looked up many per request', () => {
 		expect(sandbox.state.product(c.id)?.stockLevel).toBe(c.stockLevel);
 	});
 
-	it('asks alone an EAN with a leading zero that a batch answer leaves out: one ean may match it where a repeated one does not', async () => {
+	it('Update Many by EAN finds a 12-digit UPC of a product stored as its 0-prefixed EAN-13, in the same look-up request, and says which form matched', async () => {
 		await start({ products: 60 });
 		sandbox.setVariants({ productsEanRepeats: true });
 		const [a, b, c] = sandbox.state.products.slice(20, 23);
+		await shareEan([b.id], '0740617304350');
 
-		const result = await updateManyRows(eanRows([a, b, { ean: `0${c.ean}` }]), { invalidEntries: 'skip' });
+		const result = await updateManyRows(eanRows([a, { ean: '740617304350' }, { ean: `0${c.ean}` }]));
 
-		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.success)).toEqual([true, true, false]);
-		expect(sent('products').map(({ query }) => query.ean)).toEqual([`${a.ean},${b.ean},0${c.ean}`, `0${c.ean}`]);
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => [item.id, item.success, item.matchedEan])).toEqual([
+			[a.id, true, undefined],
+			[b.id, true, '0740617304350'],
+			[c.id, true, c.ean],
+		]);
+		// One request: each code in every form that holds it (the UPC as 12, 13 and 14 digits).
+		expect(sent('products').map(({ query }) => query.ean)).toEqual([
+			[a.ean, `0${a.ean}`, '740617304350', '0740617304350', '00740617304350', `0${c.ean}`, c.ean].join(','),
+		]);
+		expect(sandbox.state.product(b.id)?.stockLevel).toBe(2);
+	});
+
+	it('Product Update by EAN outputs the form that matched; one EAN alone is asked form by form where the service may take one ean', async () => {
+		await start({ products: 60 });
+		const product = sandbox.state.products[5];
+		await shareEan([product.id], '0740617304350');
+
+		const result = await run({ resource: 'product', operation: 'update', productId: locator('ean', '740617304350'), updateFields: { stockLevel: 9 } });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME)).toEqual([expect.objectContaining({ id: product.id, success: true, matchedEan: '0740617304350' })]);
+		expect(sent('products').map(({ query }) => query.ean)).toEqual(['740617304350', '0740617304350']);
 	});
 
 	it('reads every page of a batch answer: 200 products sharing one EAN do not hide the others', async () => {

@@ -102,4 +102,72 @@ describe('Shipment › Get Label', () => {
 			expect(sent('labelFile')).toEqual([]);
 		});
 	});
+
+	describe('Wait for Label: the carrier allocated later', () => {
+		it.each(['not-found', 'null-link'] as const)('waits while the carrier is being allocated and returns the label (the service answers %s before)', async (labelNotReady) => {
+			sandbox.setVariants({ labelNotReady, carrierAllocationMs: 1_500 });
+			const suborderId = shipmentAfter(2);
+
+			const { result, items } = await run({ operation: 'getLabel', suborderId, waitMinutes: 1 });
+
+			expect(result.error).toBeUndefined();
+			expect(items[0].json).toEqual({ suborderId, labelFormat: 'pdf', fileName: `${suborderId}.pdf` });
+			expect(fileOf(items[0]).subarray(0, 4).toString('latin1')).toBe('%PDF');
+			const routes = sandbox.log.filter((entry) => entry.route !== 'token').map((entry) => entry.route);
+			// Asked, not ready (the shipment read says PACKED), asked again until the label came, then downloaded once.
+			expect(routes.slice(0, 2)).toEqual(['labelV2', 'shipments']);
+			expect(routes.slice(-2)).toEqual(['labelV2', 'labelFile']);
+			expect(routes.filter((route) => route === 'labelFile')).toHaveLength(1);
+		});
+
+		it('past the time set: the error names the status and the wait', async () => {
+			sandbox.setVariants({ carrierAllocationMs: 3_600_000 });
+			const suborderId = shipmentAfter(2);
+
+			const { result } = await run({ operation: 'getLabel', suborderId, waitMinutes: 0.05 });
+
+			expect(result.error?.message).toMatch(new RegExp(`^The label of shipment ${suborderId} is not ready yet after waiting \\d+ s: the shipment is PACKED$`));
+			expect(result.error?.description).toContain('set a longer Wait for Label (Minutes)');
+			expect(sent('labelV2').length).toBeGreaterThan(1);
+			expect(sent('labelFile')).toEqual([]);
+		});
+
+		it('stopping the execution stops the wait: no label asked for after it', async () => {
+			sandbox.setVariants({ carrierAllocationMs: 3_600_000 });
+			const suborderId = shipmentAfter(2);
+			// Stopped once the node asked and read the shipment (it is then waiting): without the stop, it would wait 10 minutes.
+			const waiting = new Promise<void>((resolve) => {
+				const check = setInterval(() => {
+					if (sent('shipments').length > 0) {
+						clearInterval(check);
+						resolve();
+					}
+				}, 20);
+			});
+
+			const { result } = await run({ operation: 'getLabel', suborderId, waitMinutes: 10 }, [{}], { cancelWhen: waiting });
+
+			expect(result.error?.message ?? '').not.toMatch(/not ready yet/);
+			expect(sent('labelV2')).toHaveLength(1);
+			expect(sent('labelFile')).toEqual([]);
+		});
+
+		it('a shipment not packed is not waited for: the error at once', async () => {
+			const suborderId = shipmentAfter(1);
+
+			const { result } = await run({ operation: 'getLabel', suborderId, waitMinutes: 10 });
+
+			expect(result.error?.message).toBe(`The label of shipment ${suborderId} is not ready yet: the shipment is CONFIRMED`);
+			expect(sent('labelV2')).toHaveLength(1);
+		});
+
+		it('more than 10 minutes is refused before anything is sent', async () => {
+			const suborderId = shipmentAfter(2);
+
+			const { result } = await run({ operation: 'getLabel', suborderId, waitMinutes: 11 });
+
+			expect(result.error?.message).toMatch(/^Wait for Label \(Minutes\): /);
+			expect(sent('labelV2')).toEqual([]);
+		});
+	});
 });

@@ -133,8 +133,71 @@ describe('Shipment › Pack', () => {
 		it('an unknown suborder is named, with On Error = Continue as the item\'s error', async () => {
 			const { result } = await run({ operation: 'pack', suborderId: 'NOPE0-00000-DS-1' }, [{}], { node: { continueOnFail: true } });
 
-			expect(result.output('Node')[0].error?.message).toBe('Shipment NOPE0-00000-DS-1 was not found');
+			expect(result.output('Node')[0].error?.message).toBe('No shipment or order NOPE0-00000-DS-1 was found');
 			expect(sent('shipmentPack')).toEqual([]);
+		});
+	});
+
+	describe("an order's ID (Order › Confirm's orderId, dragged): each of its shipments that can be packed", () => {
+		const warehouses = () => [sandbox.state.warehouses.find((warehouse) => warehouse.defaultAddress) ?? sandbox.state.warehouses[0], sandbox.state.warehouses.find((warehouse) => !warehouse.defaultAddress) ?? sandbox.state.warehouses[1]];
+
+		/** An order with lines from two warehouses, confirmed as ordered: two shipments. */
+		function splitOrder(): string {
+			const [home, other] = warehouses();
+			const [order] = sandbox.addOrders(1, { lines: [{ merchantInventoryId: 100_001, quantity: 2, warehouseAddressId: home.id }, { merchantInventoryId: 100_002, quantity: 1, warehouseAddressId: other.id }] });
+			sandbox.advanceShipment(`${order.id}-DS-1`);
+			sandbox.clearLog();
+			return order.id;
+		}
+
+		it('packs both shipments of an order confirmed from two warehouses: one output item per shipment, each with its suborderId', async () => {
+			const orderId = splitOrder();
+
+			const { result, json } = await run({ operation: 'pack', suborderId: '={{ $json.orderId }}' }, [{ orderId, confirmed: true }]);
+
+			expect(result.error).toBeUndefined();
+			expect(json.map((item) => [item.suborderId, item.orderId, item.packed])).toEqual([
+				[`${orderId}-DS-1`, orderId, true],
+				[`${orderId}-DS-2`, orderId, true],
+			]);
+			expect(result.output('Node').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
+			expect(sent('shipmentPack').map((entry) => entry.path.split('/').at(-2))).toEqual([`${orderId}-DS-1`, `${orderId}-DS-2`]);
+		});
+
+		it('an order none of whose shipments can be packed: an error listing their statuses, nothing sent', async () => {
+			const orderId = splitOrder();
+			await run({ operation: 'pack', suborderId: orderId });
+			sandbox.clearLog();
+
+			const { result } = await run({ operation: 'pack', suborderId: orderId });
+
+			expect(result.error?.message).toBe(`Order ${orderId} has no shipment that can be packed`);
+			expect(result.error?.description).toContain(`${orderId}-DS-1 is READY_FOR_COLLECTION, ${orderId}-DS-2 is READY_FOR_COLLECTION`);
+			expect(sent('shipmentPack')).toEqual([]);
+		});
+	});
+
+	describe('a refused pack in the merchant\'s words', () => {
+		it("the service's Serbian refusal: the suborder, the meaning in English beside the service's text, the status read back, nothing applied", async () => {
+			const suborderId = confirmedShipment();
+			sandbox.injectFault({ route: 'shipmentPack', count: 1, status: 400, message: 'Pošiljka nije u odgovarajućem statusu' });
+
+			const { result } = await run({ operation: 'pack', suborderId });
+
+			expect(result.error?.message).toBe(`Shipment ${suborderId} was not packed: the shipment is not in the right status: it is CONFIRMED`);
+			expect(result.error?.description).toMatch(/^The service refused it \(HTTP 400\) and said: Pošiljka nije u odgovarajućem statusu \(the shipment is not in the right status\)\. Nothing was applied\. /);
+			expect(result.error?.message).not.toContain('Bad request');
+			expect(packsOf()).toEqual([[400, null]]);
+		});
+
+		it('a refusal in words the table does not know: the service\'s text as it is, the HTTP status, nothing applied', async () => {
+			const suborderId = confirmedShipment();
+			sandbox.injectFault({ route: 'shipmentPack', count: 1, status: 400, message: 'Something else went wrong' });
+
+			const { result } = await run({ operation: 'pack', suborderId });
+
+			expect(result.error?.message).toBe(`Shipment ${suborderId} was not packed, the service refused it (HTTP 400): it is CONFIRMED`);
+			expect(result.error?.description).toContain('and said: Something else went wrong. Nothing was applied.');
 		});
 	});
 

@@ -42,6 +42,25 @@ describe('Warehouse › Get Many', () => {
 		expect(sandbox.log.map((entry) => [entry.route, entry.status])).toEqual([['warehouses', 200]]);
 	});
 
+	it.each([
+		['the documentation\'s table spells it (defaultAddres)', { warehouseDefaultKey: 'defaultAddres' as const }],
+		['with a trailing space, as a live answer does', { keySpellings: true }],
+	])('reads the default flag as %s: the default shows, under defaultAddress', async (_, variants) => {
+		sandbox.setVariants(variants);
+		try {
+			const result = await runNode(NODE, GET_MANY, [{}], { credentials: credentials() });
+
+			expect(result.error).toBeUndefined();
+			const warehouses = result.json(NODE_UNDER_TEST_NAME);
+			expect(warehouses.map(({ id, defaultAddress }) => ({ id, defaultAddress }))).toEqual(
+				sandbox.state.warehouses.map(({ id, defaultAddress }) => ({ id, defaultAddress })),
+			);
+			expect(warehouses.every((warehouse) => !('defaultAddres' in warehouse))).toBe(true);
+		} finally {
+			sandbox.resetVariants();
+		}
+	});
+
 	it('lists the warehouses once per input item', async () => {
 		sandbox.clearLog();
 		const result = await runNode(NODE, { resource: 'warehouse', operation: 'getMany' }, [{}, {}], {

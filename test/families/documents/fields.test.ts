@@ -93,7 +93,7 @@ describe('documents fields as the editor shows them', () => {
 
 describe('the range reader', () => {
 	it('reads a bare To day as the whole day', () => {
-		const ctx = { getNode: () => ({ name: 'Node' }) as INode };
+		const ctx = { getNode: () => ({ name: 'Node' }) as INode, getTimezone: () => 'UTC' };
 		expect(readDocumentRange(ctx, '01/03/2025', '31/03/2025')).toEqual({
 			from: new Date('2025-03-01T00:00:00.000Z'),
 			to: new Date('2025-03-31T23:59:59.999Z'),

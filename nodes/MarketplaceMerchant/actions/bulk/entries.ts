@@ -48,6 +48,10 @@ export class ItemContext implements ValueContext {
 		return this.itemIndex;
 	}
 
+	getTimezone(): string {
+		return this.exec.getTimezone();
+	}
+
 	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
 		return this.exec.getNodeParameter(name, this.itemIndex, fallback, options);
 	}

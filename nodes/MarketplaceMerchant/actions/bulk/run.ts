@@ -34,6 +34,8 @@ export interface BatchOutput {
 	 * is one without saying so): loud by On Error, `runBulkOperation`.
 	 */
 	rejected?: boolean;
+	/** A rejection in part: the entry's other changes were written (Sync: a price held back, its stock sent). */
+	partlyWritten?: boolean;
 	/** How a rejected output that names no entry (a product Sync sets to 0) is named in errors. */
 	label?: string;
 	/** Counted in a batch-wide output (Sync's Summary Only): no item of its own, only where a rejection is routed (the error output). */
@@ -143,12 +145,13 @@ interface Rejection {
 	json: IDataObject;
 	itemIndex: number;
 	pairedItem: IPairedItemData | IPairedItemData[];
+	partlyWritten: boolean;
 }
 
 function rejectionOf(output: BatchOutput, owner: BulkEntry<unknown> | undefined, itemIndex: number, pairedItem: Rejection['pairedItem']): Rejection {
 	const row = owner?.label() ?? output.label ?? `item ${itemIndex + 1}`;
 	const reason = isBlank(output.json.error) ? 'rejected' : String(output.json.error);
-	return { row, line: reason.startsWith(row) ? reason : `${row}: ${reason}`, json: output.json, itemIndex, pairedItem };
+	return { row, line: reason.startsWith(row) ? reason : `${row}: ${reason}`, json: output.json, itemIndex, pairedItem, partlyWritten: output.partlyWritten === true };
 }
 
 /**
@@ -162,23 +165,34 @@ function errorOutputItem({ row, line, json, pairedItem }: Rejection): INodeExecu
 	return { json: { message: line, error: { row, reason: reason ?? 'rejected', ...result } }, pairedItem };
 }
 
-/** The default On Error: the run fails once the accepted entries are written, naming the rejected ones, so that n8n's error workflow fires. */
+/**
+ * The default On Error: the run fails once the accepted entries are written, naming the rejected
+ * ones, so that n8n's error workflow fires. Entries written in part (Sync: a price held back, its
+ * stock sent) are counted and told apart.
+ */
 function rejectedRunError(node: INode, rejections: Rejection[], total: number): NodeOperationError {
 	const others = total - rejections.length;
+	const held = rejections.filter((rejection) => rejection.partlyWritten).length;
+	const what = held === 0 ? 'rejected' : held === rejections.length ? 'written in part' : `rejected or written in part (${held} in part)`;
+	const heldHow =
+		held === 0
+			? ''
+			: ' An entry written in part had its price held back by the price guard and its stock change sent; let it past the guard as its reason says, or turn on the operation\'s Options › Keep Held Prices Quiet to leave such runs green.';
 	return new NodeOperationError(
 		node,
-		`${rejections.length} of ${total} entries rejected${others > 0 ? ` (the other ${others} went through)` : ''}: ${rowsSaidOnce(rejections.map(({ line }) => line))}`,
+		`${rejections.length} of ${total} entries ${what}${others > 0 ? ` (the other ${others} went through)` : ''}: ${rowsSaidOnce(rejections.map(({ line }) => line))}`,
 		{
 			itemIndex: rejections[0].itemIndex,
-			description:
-				'The entries that went through were written; the rejected ones were not. To go on with the workflow instead, set the node\'s Settings › On Error to "Continue (using error output)" (each rejected entry leaves through the error output, e.g. to a Send Email node) or "Continue" (each comes out with success false).',
+			description: `The entries that went through were written; the rejected ones were not.${heldHow} To go on with the workflow instead, set the node's Settings › On Error to "Continue (using error output)" (each rejected entry leaves through the error output, e.g. to a Send Email node) or "Continue" (each comes out with success false).`,
 		},
 	);
 }
 
 /**
  * 1. collect the batches; 2. check every entry before anything is sent; 3. Stop the Run: any invalid
- * entry stops the run, named with all others (On Error = Continue: its item fails alone); 4. send
+ * entry stops the run, named with all others (On Error = Continue: each invalid entry fails alone,
+ * an error item in its place, and the valid entries of its list or item are sent; node version 1:
+ * its whole input item fails); 4. send
  * each batch, outputs paired with their items in input order; 5. rejected entries by On Error: the
  * default fails the run once everything else is written, Continue (using error output) sends them
  * there, Continue (using regular output) keeps them as items with success false; and the hint.
@@ -187,7 +201,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	const itemCount = exec.getInputData().length;
 	const continueOnFail = exec.continueOnFail();
 	const toErrorOutput = continueOnFail && exec.getNode().onError === 'continueErrorOutput';
-	/** Items that fail as a whole: their list unreadable, an invalid entry under On Error = Continue, a failed request. */
+	/** Items that fail as a whole: their list unreadable, an invalid entry under On Error = Continue (node version 1), a failed request. */
 	const failed = new Map<number, Error>();
 	const fail = (itemIndex: number, error: unknown) => {
 		// The node's error for the item, as n8n shows it: the item's index on it.
@@ -216,11 +230,16 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	if (stopsHere) throw invalidEntriesError(exec.getNode(), allEntries.filter((entry) => entry.problem));
 	if (operation.resolve) await operation.resolve(exec, allEntries.filter((entry) => entry.problem === undefined));
 
-	// 3. (an entry `resolve` found invalid stops the run here, named with the others)
-	if (!skipInvalid) {
-		if (!continueOnFail && allEntries.some((entry) => entry.problem)) throw invalidEntriesError(exec.getNode(), allEntries.filter((entry) => entry.problem));
+	// 3. (an entry `resolve` found invalid stops the run here, named with the others; under On Error
+	// = Continue each invalid entry fails alone, in its place, and the valid ones of its list are sent)
+	if (!skipInvalid && !continueOnFail && allEntries.some((entry) => entry.problem)) throw invalidEntriesError(exec.getNode(), allEntries.filter((entry) => entry.problem));
+	// Node version 1 (its saved workflows, docs/versioning.md): an invalid entry fails its whole input item.
+	const eachRowAlone = exec.getNode().typeVersion >= 2;
+	if (!skipInvalid && !eachRowAlone) {
 		for (const entry of allEntries) if (entry.problem && !failed.has(entry.ctx.itemIndex)) fail(entry.ctx.itemIndex, entry.problem);
 	}
+	/** Stop the Run under On Error = Continue: an invalid entry is an error item of its own, not a rejection. */
+	const failsAlone = (entry: BulkEntry<Checked> | undefined) => !skipInvalid && eachRowAlone && entry?.problem !== undefined;
 
 	// 4.
 	const outputsOfItem: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
@@ -231,14 +250,17 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 		if (batch.entries.length === 0) continue;
 		let outputs: BatchOutput[];
 		try {
-			outputs = await operation.send(exec, batch);
+			// A batch of invalid entries only sends (and reads) nothing: each of its entries fails alone.
+			outputs = batch.entries.every(failsAlone)
+				? batch.entries.map((_, position) => ({ json: {}, entry: position }))
+				: await operation.send(exec, batch);
 		} catch (error) {
 			for (const itemIndex of new Set(batch.entries.map((entry) => entry.ctx.itemIndex))) fail(itemIndex, error);
 			continue;
 		}
 		entryCount += batch.entries.length;
 		// Fail on Item Errors: only Continue (using regular output) needs it; the default On Error fails the run anyway.
-		const rejection = continueOnFail && !toErrorOutput ? failOnRejected(exec, outputs, batch) : undefined;
+		const rejection = continueOnFail && !toErrorOutput ? failOnRejected(exec, outputs.filter((output) => !failsAlone(output.entry === undefined ? undefined : batch.entries[output.entry])), batch) : undefined;
 		if (rejection) {
 			for (const output of outputs) {
 				if (output.rejected && output.entry !== undefined) fail(batch.entries[output.entry].ctx.itemIndex, rejection);
@@ -250,6 +272,12 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			if (owner && failed.has(owner.ctx.itemIndex)) continue;
 			const itemIndex = owner?.ctx.itemIndex ?? lastItem;
 			const pairedItem = output.pairedItem ?? { item: itemIndex };
+			if (failsAlone(owner)) {
+				// As RoutingNode gives a failed item under On Error = Continue: the error on the item, here one per invalid entry.
+				const error = itemFailure(exec.getNode(), (owner as BulkEntry<Checked>).problem, itemIndex) as NodeApiError | NodeOperationError;
+				outputsOfItem[itemIndex].push({ json: {}, error, pairedItem });
+				continue;
+			}
 			if (output.rejected || owner?.problem) {
 				const rejected = rejectionOf(output, owner, itemIndex, pairedItem);
 				rejections.push(rejected);

@@ -26,7 +26,10 @@ export interface BulkRequests {
 	answer: AnswerSchema;
 	/** The results paired with the bodies sent: one per body, in the order sent, then any results beyond them. */
 	pairResults: (results: INodeExecutionData[], sent: IDataObject[]) => INodeExecutionData[];
-	/** An entry's id, when entries with the same id must reach the service in the user's order. */
+	/**
+	 * The id the service's results name an entry by: entries with the same id go in separate
+	 * requests, in the user's order (`requestsOfBodies`).
+	 */
 	idOf?: (body: IDataObject) => string | undefined;
 }
 
@@ -34,9 +37,35 @@ export interface BulkRequests {
 type BulkOutcome = { ok: true; result: IDataObject } | { ok: false; error: unknown; message: string };
 
 /**
- * Sends `bodies` in requests within the service's item and size limits, overlapped within the
- * group's in-flight allowance. One outcome per body, in order: a request that fails after its
- * retries fails its own bodies while the others stand.
+ * The requests of `bodies`, as the positions of the bodies each carries: within the service's item
+ * and size limits, and with `idOf` one id at most once per request, so that every result names its
+ * entry beyond doubt (answers/bulkResults.ts pairs by that id). The n-th body of an id goes in the
+ * n-th round of requests, and the rounds go out in order (sendEachChunk sends one by one when an
+ * id repeats across requests): the later entry of an id still arrives later, as the user gave them.
+ */
+function requestsOfBodies(requests: BulkRequests, bodies: IDataObject[]): number[][] {
+	const rounds: number[][] = [];
+	const seen = new Map<string, number>();
+	bodies.forEach((body, index) => {
+		const id = requests.idOf?.(body);
+		const round = id === undefined ? 0 : (seen.get(id) ?? -1) + 1;
+		if (id !== undefined) seen.set(id, round);
+		(rounds[round] ??= []).push(index);
+	});
+	return rounds.flatMap((positions) => {
+		let next = 0;
+		return chunkBySize(
+			positions.map((position) => bodies[position]),
+			requests.oneObject ? 1 : requests.maxItems,
+			LIMITS.bulkRequestBytes,
+		).map((chunk) => positions.slice(next, (next += chunk.length)));
+	});
+}
+
+/**
+ * Sends `bodies` in requests within the service's item and size limits (`requestsOfBodies`),
+ * overlapped within the group's in-flight allowance. One outcome per body, in the order of
+ * `bodies`: a request that fails after its retries fails its own bodies while the others stand.
  */
 export async function sendInBulk(
 	exec: IExecuteFunctions,
@@ -44,9 +73,9 @@ export async function sendInBulk(
 	bodies: IDataObject[],
 	settings: SendSettings,
 ): Promise<BulkOutcome[]> {
-	const chunks = chunkBySize(bodies, requests.oneObject ? 1 : requests.maxItems, LIMITS.bulkRequestBytes);
+	const chunks = requestsOfBodies(requests, bodies);
 	const sent = await sendEachChunk(
-		chunks,
+		chunks.map((positions) => positions.map((position) => bodies[position])),
 		RATE_LIMITS[requests.route.group].inFlight,
 		async (chunk) => {
 			const body = requests.oneObject ? chunk[0] : requests.listKey ? { [requests.listKey]: chunk } : chunk;
@@ -58,13 +87,18 @@ export async function sendInBulk(
 		},
 		requests.idOf,
 	);
-	return sent.flatMap((outcome, index): BulkOutcome[] => {
+	const outcomes: BulkOutcome[] = new Array<BulkOutcome>(bodies.length);
+	sent.forEach((outcome, index) => {
+		const positions = chunks[index];
 		// A request's results beyond its bodies (an answer that repeats one) name no body sent: dropped
-		// here, so that they cannot take the place of the next request's results.
-		if (outcome.ok) return outcome.value.slice(0, chunks[index].length).map(({ json }) => ({ ok: true, result: json }));
-		const failure: BulkOutcome = { ok: false, error: outcome.error, message: asNodeError(exec.getNode(), outcome.error).message };
-		return chunks[index].map(() => failure);
+		// here, so that they cannot take the place of another request's results.
+		if (outcome.ok) positions.forEach((position, at) => (outcomes[position] = { ok: true, result: outcome.value[at].json }));
+		else {
+			const failure: BulkOutcome = { ok: false, error: outcome.error, message: asNodeError(exec.getNode(), outcome.error).message };
+			for (const position of positions) outcomes[position] = failure;
+		}
 	});
+	return outcomes;
 }
 
 export interface BulkWrite<Checked> extends BulkRequests {
@@ -73,6 +107,8 @@ export interface BulkWrite<Checked> extends BulkRequests {
 	idOfInvalid?: (raw: IDataObject) => unknown;
 	/** What the output says about how an entry went out (a value converted), beside its result. */
 	notesOf?: (value: Checked) => string[] | undefined;
+	/** What the output says about how the entry's product was found (products/locator.ts `foundBy`: the EAN form that matched). */
+	foundOf?: (value: Checked) => IDataObject;
 }
 
 /**
@@ -104,6 +140,7 @@ export function bulkWrite<Checked>(write: BulkWrite<Checked>): BulkOperation<Che
 			const json = shapeBulkResult(result as Parameters<typeof shapeBulkResult>[0], simplify);
 			const notes = write.notesOf?.(entry.value as Checked);
 			if (notes) json.notes = notes;
+			Object.assign(json, write.foundOf?.(entry.value as Checked));
 			return { json, entry: position, rejected: result.success === false };
 		});
 	};

@@ -14,9 +14,10 @@ import { PATHS } from '../../transport/endpoints';
 import { resultLimit } from '../../transport/batches';
 import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
-import { DATE_FORMS, readDay, readOutput, shapeOutput } from '../../values/values';
+import { DATE_FORMS, readDay, readOutput, shapeOutput, today } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
-import { DEFAULT_CURRENCY, RESOURCE, checkDiscountPeriod, dayField, discountState, typeByRules } from './shared';
+import { RESOURCE, checkDiscountPeriod, dayField, discountProducts, discountState, typeByRules } from './shared';
+import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'getMany';
@@ -25,14 +26,14 @@ const OPERATION = 'getMany';
 const DEFAULT_RANGE_DAYS = 30;
 
 /**
- * Both range days are required by the service, as dd/MM/yyyy. Empty fields mean today (UTC) and
+ * Both range days are required by the service, as dd/MM/yyyy. Empty fields mean today (in the workflow's time zone) and
  * 30 days after Date From: a node saved without dates could not run before (both were required),
  * so no saved workflow changes meaning (docs/versioning.md).
  */
 async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	// Only a field left empty takes the default: an expression that gives nothing is an error naming it (never a guess).
 	const leftEmpty = (name: string) => isBlank(this.getNodeParameter(name, '', { rawExpressions: true }));
-	const from = leftEmpty('dateFrom') ? startOfUtcDay() : readParameter(this, 'dateFrom', 'Date From', readDay);
+	const from = leftEmpty('dateFrom') ? today(this) : readParameter(this, 'dateFrom', 'Date From', readDay);
 	const to = leftEmpty('dateTo') ? new Date(from.getTime() + DEFAULT_RANGE_DAYS * DAY_MS) : readParameter(this, 'dateTo', 'Date To', readDay);
 	checkDiscountPeriod(this, 'Date To', undefined, from, to);
 	return { ...requestOptions, qs: { ...requestOptions.qs, dateFrom: formatDayMonthYear(from), dateTo: formatDayMonthYear(to) } };
@@ -68,25 +69,32 @@ function typeOf(discount: IDataObject): string | null {
 
 /**
  * Simplify: what the Discount ID list shows, as data. The price a number with its currency beside
- * it (never text with separators a Serbian reader may misread); the product's name only where the
- * answer carries one: GET products cannot be asked for products by ID, so a name would cost a read
- * of the whole catalogue.
+ * it (never text with separators a Serbian reader may misread); the product's name and regular
+ * price from the catalogue (`discountProducts`: the answer carries neither), null for a product the
+ * catalogue does not list.
  */
 const simplifyDiscountsIfAsked: Shaping = async function (items) {
 	const output = readOutput(this, this.getNode().typeVersion >= 3);
 	if (output.mode === 'raw') return items;
 	const now = new Date();
-	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now)) }));
+	// The list need not carry a currency: the account's stands for it (learned once per run, RSD where unknown).
+	const unsaid = items.some(({ json }) => isBlank(json.discountPriceCurrency));
+	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
+	const products = output.mode === 'simplified' ? await discountProducts(this, items.map(({ json }) => json)) : new Map<number, IDataObject>();
+	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now, currency, products)) }));
 };
 
-function simplifyDiscount(json: IDataObject, now: Date): IDataObject {
+function simplifyDiscount(json: IDataObject, now: Date, currencyOfAccount: string, products: Map<number, IDataObject>): IDataObject {
 	const state = discountState(json, now);
+	const product = products.get(Number(json.merchantInventoryId));
+	const name = isBlank(json.productName) ? product?.name : json.productName;
 	return {
 		discountId: json.discountId ?? null,
 		productId: json.merchantInventoryId ?? null,
-		productName: isBlank(json.productName) ? null : json.productName,
+		productName: isBlank(name) ? null : name,
 		price: decodedNumber(json.discountPrice),
-		currency: isBlank(json.discountPriceCurrency) ? DEFAULT_CURRENCY : json.discountPriceCurrency,
+		currency: isBlank(json.discountPriceCurrency) ? currencyOfAccount : json.discountPriceCurrency,
+		regularPrice: product === undefined ? null : decodedNumber(product.basePrice),
 		type: typeOf(json),
 		dateFrom: listedDay(json.dateFrom),
 		dateTo: listedDay(json.dateTo),
@@ -95,7 +103,7 @@ function simplifyDiscount(json: IDataObject, now: Date): IDataObject {
 }
 
 const SIMPLIFY_DESCRIPTION =
-	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName (where the service gives it), price (a number) and currency, type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
+	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName and regularPrice (the product's base price, in the same currency; read from the catalogue: a few more requests, see the README), price (a number) and currency (the discount's where the service gives it, else the account's), type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
 
 export const operation: OperationModule = {
 	option: {
@@ -103,7 +111,7 @@ export const operation: OperationModule = {
 		value: OPERATION,
 		action: 'Get many discounts',
 		description:
-			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (RSD, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
+			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (in the currency of the account, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, productName and regularPrice (from the catalogue), price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
 		routing: pacedRouting({
 			group: 'payments',
 			idempotent: true,
@@ -114,7 +122,7 @@ export const operation: OperationModule = {
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
-		dayField('Date From', 'dateFrom', `First day of the range; empty: today (UTC). Accepts ${DATE_FORMS}.`),
+		dayField('Date From', 'dateFrom', `First day of the range; empty: today in the workflow's time zone. Accepts ${DATE_FORMS}.`),
 		dayField('Date To', 'dateTo', `Last day of the range; empty: ${DEFAULT_RANGE_DAYS} days after Date From. Accepts ${DATE_FORMS}.`),
 		...returnAllAndLimit(),
 		// On as on every Get Many for a node created now (version 3 on; Output from version 4); saved

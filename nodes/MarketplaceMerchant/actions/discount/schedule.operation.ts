@@ -1,17 +1,22 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DAY_MS, formatDayMonthYear } from '../../values/dates';
 import { invalidInput, isBlank, MISSING } from '../../values/labels';
 import { PRICE_FORMS, readNumberFormat, readPrice } from '../../values/numbers';
 import { DATE_FORMS, readDay, readEntryField, type EntryField } from '../../values/values';
 import { requiredPriceField } from '../products/fields';
-import { productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
+import { foundBy, productLocatorField, productNamedBy, readProductRef, resolveEntryProducts, type NamedProductRef } from '../products/locator';
 import type { BulkEntry } from '../bulk/entries';
-import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, currencyField, currencyOf, dayField, discountTypeOf, discountTypeOptions } from './shared';
+import { bulkDiscountOperation, checkDiscountPeriod, checkDiscountStart, dayField, discountTypeOf, discountTypeOptions } from './shared';
+import { currencyField, currencyOf, settleCurrencies } from './currency';
 import type { OperationModule } from '../contract';
 
-/** A schedule entry checked: its product as the user named it (an EAN is looked up before sending) and its terms. */
-type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number };
+/**
+ * A schedule entry checked: its product as the user named it (an EAN is looked up before sending),
+ * its terms, and the currency it gives (undefined: the account's), which its terms get once the
+ * account's is known (currency.ts).
+ */
+type CheckedSchedule = { product: NamedProductRef; terms: IDataObject; productId?: number; currency: { given: string | undefined; key: string }; matchedEan?: string };
 
 /** A date some days from today, for examples: a discount example dated in the past would be refused by the node showing it. */
 function exampleDay(daysFromToday: number): string {
@@ -34,7 +39,7 @@ const FIELDS = {
 		),
 		read: readPrice,
 	},
-	currency: { key: 'currency', field: currencyField('currency', 'Currency', 'Currency of the discount price; the service takes RSD'), read: currencyOf },
+	currency: { key: 'currency', field: currencyField('currency', 'Currency', "Currency of the discount price: the account's own"), read: currencyOf },
 	dateFrom: {
 		key: 'dateFrom',
 		field: dayField(
@@ -72,14 +77,17 @@ function checkSchedule(entry: BulkEntry<CheckedSchedule>): CheckedSchedule {
 	checkDiscountPeriod(reader('dateTo'), label('dateTo'), discountType, dateFrom, dateTo);
 	// JSON entries name the currency as the API does.
 	const currencyKey = isBlank(raw.discountPriceCurrency) ? 'currency' : 'discountPriceCurrency';
-	const terms: IDataObject = {
-		discountPrice,
-		discountPriceCurrency: readEntryField(entry, FIELDS.currency, format, currencyKey),
-		dateFrom: formatDayMonthYear(dateFrom),
-		discountType,
-	};
+	const given = readEntryField(entry, FIELDS.currency, format, currencyKey);
+	// Its currency is set (settleCurrencies) once the account's is known; the key keeps its place.
+	const terms: IDataObject = { discountPrice, discountPriceCurrency: undefined, dateFrom: formatDayMonthYear(dateFrom), discountType };
 	if (dateTo) terms.dateTo = formatDayMonthYear(dateTo);
-	return { product, terms };
+	return { product, terms, currency: { given, key: currencyKey } };
+}
+
+/** The account's currency (one look-up for the run), then the products named by EAN. */
+async function resolveSchedules(exec: IExecuteFunctions, entries: Array<BulkEntry<CheckedSchedule>>): Promise<void> {
+	await settleCurrencies(exec, entries, (value) => value.currency, (value, currency) => (value.terms.discountPriceCurrency = currency));
+	await resolveEntryProducts(exec, entries.filter((entry) => entry.problem === undefined));
 }
 
 const rowFields: INodeProperties[] = Object.values(FIELDS).map(({ field }) => field);
@@ -99,12 +107,13 @@ const bulkModule = bulkDiscountOperation<CheckedSchedule>({
 	rowsName: 'discountsUi',
 	rowFields,
 	jsonDescription:
-		'each with merchantInventoryId (or id, as Product Get Many gives it), discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default RSD)',
+		'each with merchantInventoryId (or id, as Product Get Many gives it), discountPrice, dateFrom and dateTo (dd/MM/yyyy or ISO 8601 dates; no dateTo for CLEARANCE_SALE), discountType (SALE, SEASONAL_SALE or CLEARANCE_SALE) and optionally discountPriceCurrency (default: the currency of the account; KM is BAM)',
 	jsonLabels: { discountPriceCurrency: 'Currency' },
 	jsonPlaceholder: `[{"merchantInventoryId": 100001, "discountPrice": 899.99, "dateFrom": "${exampleDay(7)}", "dateTo": "${exampleDay(21)}", "discountType": "SALE"}]`,
 	check: checkSchedule,
-	resolve: resolveEntryProducts,
+	resolve: resolveSchedules,
 	body: ({ productId, terms }) => ({ merchantInventoryId: productId, ...terms }),
+	foundOf: foundBy,
 });
 
 export const operation: OperationModule = {

@@ -19,13 +19,15 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { shownPrice } from '../../values/numbers';
-import { readChoice, readLocator, readText } from '../../values/values';
+import { readChoice, readLocator, readText, today } from '../../values/values';
+import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { BulkEntry } from '../bulk/entries';
 import type { BulkInput } from '../bulk/fields';
 import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { bulkWrite, type BulkWrite } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, locatorField } from '../common';
 import type { OperationModule } from '../contract';
+import { productsById } from '../products/catalogue';
 
 export const RESOURCE = 'discount';
 
@@ -40,21 +42,6 @@ export const discountTypeOptions: INodePropertyOptions[] = [
 	{ name: 'Sale', value: 'SALE', description: 'Lasts at most 31 days' },
 	{ name: 'Seasonal Sale', value: 'SEASONAL_SALE', description: `Lasts at most 60 days and starts ${SEASONAL_START}` },
 ];
-
-/** Every example of the live service prices in dinars, the only currency it is known to take. */
-export const DEFAULT_CURRENCY = 'RSD';
-const CURRENCIES = [DEFAULT_CURRENCY] as const;
-
-/** The currency of a discount price: RSD, in any letter case; RSD when left out. */
-export function currencyOf(ctx: ValueContext, field: string, value: unknown): string {
-	return isBlank(value) ? DEFAULT_CURRENCY : readChoice(ctx, field, value, CURRENCIES);
-}
-
-/** A currency row field: a list, so that nothing the service refuses can be typed. */
-export function currencyField(name: string, displayName: string, description: string): INodeProperties {
-	const options = CURRENCIES.map((currency) => ({ name: currency, value: currency }));
-	return { displayName, name, type: 'options', options, default: DEFAULT_CURRENCY, description };
-}
 
 /** Longest run of each type in calendar days, both the start and the end day counted (platform facts). */
 const MAX_DAYS: Partial<Record<DiscountType, number>> = { SALE: 31, SEASONAL_SALE: 60 };
@@ -92,11 +79,12 @@ function inSeasonalStartWindow(day: Date): boolean {
 	return (month === 7 && date <= 15) || (month === 12 && date >= 25) || (month === 1 && date <= 10);
 }
 
-/** A new discount starts today (UTC; it starts at once) or later and, if seasonal, in a start window. */
+/** A new discount starts today (in the workflow's time zone; it starts at once) or later and, if seasonal, in a start window. */
 export function checkDiscountStart(ctx: ValueContext, type: DiscountType | undefined, from: Date, field: string): void {
-	const today = startOfUtcDay();
-	if (from.getTime() < today.getTime()) {
-		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, `A discount starts today (${formatDayMonthYear(today)}, UTC) or later`);
+	const first = today(ctx);
+	if (from.getTime() < first.getTime()) {
+		const hint = `A discount starts today (${formatDayMonthYear(first)} in the workflow's time zone, ${ctx.getTimezone()}) or later`;
+		throw invalidInput(ctx, field, `${formatDayMonthYear(from)} is in the past`, hint);
 	}
 	if (type === 'SEASONAL_SALE' && !inSeasonalStartWindow(from)) {
 		throw invalidInput(ctx, field, `a SEASONAL_SALE cannot start on ${formatDayMonthYear(from)}`, `A seasonal sale starts ${SEASONAL_START}`);
@@ -172,13 +160,27 @@ export function discountState(discount: IDataObject, now: Date): DiscountState |
 	return start.getTime() <= now.getTime() ? 'running' : 'pending';
 }
 
-function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
+/**
+ * The products of listed discounts, by ID, from the catalogue (products/catalogue.ts
+ * `productsById`): the discounts' answer names no product. Discount Get Many's Simplify and the
+ * Discount ID list.
+ */
+export async function discountProducts(ctx: AuthenticatedContext, discounts: IDataObject[]): Promise<Map<number, IDataObject>> {
+	const ids = discounts.filter((discount) => !isBlank(discount.merchantInventoryId)).map((discount) => Number(discount.merchantInventoryId));
+	return await productsById(ctx, [...new Set(ids)]);
+}
+
+/** "Blender J375 (product 100034) at 899 RSD (regular 1 299 RSD), 01/07/2026 to 14/07/2026 (running)". */
+function discountEntry(discount: IDataObject, now: Date, currencyOfAccount: string, product: IDataObject | undefined): INodeListSearchItems {
 	const running = discountState(discount, now) === 'running';
 	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
 	const amount = decodedNumber(discount.discountPrice);
-	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, isBlank(discount.discountPriceCurrency) ? 'RSD' : String(discount.discountPriceCurrency))}`;
+	const currency = isBlank(discount.discountPriceCurrency) ? currencyOfAccount : String(discount.discountPriceCurrency);
+	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, currency)}`;
+	const regular = decodedNumber(product?.basePrice);
+	const named = isBlank(product?.name) ? `Product ${String(discount.merchantInventoryId)}` : `${String(product?.name)} (product ${String(discount.merchantInventoryId)})`;
 	return {
-		name: `Product ${String(discount.merchantInventoryId)}${price}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
+		name: `${named}${price}${regular === null ? '' : ` (regular ${shownPrice(regular, currency)})`}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
 		value: String(discount.discountId),
 	};
 }
@@ -191,16 +193,20 @@ function discountEntry(discount: IDataObject, now: Date): INodeListSearchItems {
 export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const now = new Date();
 	const wanted = isBlank(filter) ? undefined : String(filter).trim().toLowerCase();
-	const results = (await readChangeableDiscounts(this, now))
-		.filter((discount) => !isBlank(discount.discountId))
-		.map((discount) => discountEntry(discount, now))
+	const listed = (await readChangeableDiscounts(this, now)).filter((discount) => !isBlank(discount.discountId));
+	// The list need not carry a currency: the account's stands for it (RSD where unknown).
+	const unsaid = listed.some((discount) => isBlank(discount.discountPriceCurrency));
+	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
+	const products = await discountProducts(this, listed);
+	const results = listed
+		.map((discount) => discountEntry(discount, now, currency, products.get(Number(discount.merchantInventoryId))))
 		.filter(({ name, value }) => wanted === undefined || name.toLowerCase().includes(wanted) || String(value).toLowerCase().includes(wanted));
 	return { results };
 }
 
 interface BulkDiscountOperation<Checked>
 	extends Pick<BulkOperation<Checked>, 'check' | 'resolve'>,
-		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid'>,
+		Pick<BulkWrite<Checked>, 'body' | 'idOfInvalid' | 'foundOf'>,
 		Pick<BulkInput, 'entries' | 'entry' | 'nameEntry'> {
 	option: INodePropertyOptions;
 	/** POST schedules, PUT updates. */
@@ -278,6 +284,7 @@ export function bulkDiscountOperation<Checked>(spec: BulkDiscountOperation<Check
 			// An update names its discount; a new discount competes with others on the same product.
 			idOf: (entry) => String(entry.discountId ?? entry.merchantInventoryId),
 			idOfInvalid: spec.idOfInvalid,
+			foundOf: spec.foundOf,
 		})),
 	});
 }

@@ -13,8 +13,6 @@ import {
 	changeableDiscountsRange,
 	checkDiscountPeriod,
 	checkDiscountStart,
-	currencyField,
-	currencyOf,
 	dayField,
 	discountLocatorField,
 	discountState,
@@ -25,6 +23,7 @@ import {
 	typeByRules,
 	type DiscountType,
 } from './shared';
+import { currencyField, currencyOf, settleCurrencies } from './currency';
 import type { OperationModule } from '../contract';
 
 const CHANGES = ['newDiscountPrice', 'newDateFrom', 'newDateTo', 'newDiscountType'] as const;
@@ -36,7 +35,9 @@ interface CheckedUpdate {
 	/** Where the entry names its discount: `discountId`, or `id` as Schedule's and Get Many's outputs carry it. */
 	idKey: string;
 	price?: number;
-	currency: string;
+	/** The currency the entry gives (undefined: the account's), and the one it goes out in once the account's is known (currency.ts). */
+	givenCurrency?: string;
+	currency?: string;
 	from?: Date;
 	to?: Date;
 	type?: DiscountType;
@@ -47,7 +48,7 @@ interface CheckedUpdate {
 
 /** What an entry asks of its discount, to tell a repeat (the same fixed ID and change on several input items) from a further change. */
 function changeKey(update: CheckedUpdate): string {
-	return JSON.stringify([update.price, update.currency, update.from?.getTime(), update.to?.getTime(), update.type]);
+	return JSON.stringify([update.price, update.givenCurrency, update.from?.getTime(), update.to?.getTime(), update.type]);
 }
 
 /** The user's values, checked on their own: the rules that need the discount as it is come once it is read (resolveUpdates). */
@@ -58,7 +59,7 @@ function checkUpdate(entry: BulkEntry<CheckedUpdate>): CheckedUpdate {
 	if (CHANGES.every((change) => isBlank(raw[change]))) {
 		throw invalidInput(ctx, label(), 'has nothing to change', `Give at least one of: ${CHANGES.map((change) => `${ROW_LABELS[change]} (${change})`).join(', ')}`);
 	}
-	const update: CheckedUpdate = { discountId, idKey, currency: FIELDS.newDiscountPriceCurrency.read(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), raw.newDiscountPriceCurrency) };
+	const update: CheckedUpdate = { discountId, idKey, givenCurrency: FIELDS.newDiscountPriceCurrency.read(reader('newDiscountPriceCurrency'), label('newDiscountPriceCurrency'), raw.newDiscountPriceCurrency) };
 	if (!isBlank(raw.newDiscountPrice)) update.price = readEntryField(entry, FIELDS.newDiscountPrice, readNumberFormat(ctx));
 	if (!isBlank(raw.newDiscountType)) update.type = FIELDS.newDiscountType.read(reader('newDiscountType'), label('newDiscountType'), raw.newDiscountType);
 	if (!isBlank(raw.newDateFrom)) update.from = FIELDS.newDateFrom.read(reader('newDateFrom'), label('newDateFrom'), raw.newDateFrom);
@@ -98,7 +99,7 @@ function updateBody(entry: BulkEntry<CheckedUpdate>, current: Current): IDataObj
 		if (update.type && update.type !== current.type) throw refuse('newDiscountType', `${since}: its type cannot change`, hint);
 		if (update.price === undefined) throw refuse('newDiscountPrice', `${MISSING}: ${since}, and a lower price is the one change it takes`);
 		if (current.price !== undefined && update.price >= current.price) {
-			throw refuse('newDiscountPrice', `${shownPrice(update.price)} is not below ${shownPrice(current.price)}, the price of ${since}`, 'A running discount can only get a lower price');
+			throw refuse('newDiscountPrice', `${shownPrice(update.price, update.currency)} is not below ${shownPrice(current.price, update.currency)}, the price of ${since}`, 'A running discount can only get a lower price');
 		}
 		current.price = update.price;
 		return { ...body, newDateFrom: null, newDateTo: null, newDiscountPrice: String(update.price), newDiscountPriceCurrency: update.currency, newDiscountType: null };
@@ -169,12 +170,14 @@ async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<
 		);
 		throw failure;
 	}
+	await settleCurrencies(exec, entries, (update) => ({ given: update.givenCurrency, key: 'newDiscountPriceCurrency' }), (update, currency) => (update.currency = currency));
 	const byId = new Map(listed.map((discount) => [String(discount.discountId), discount]));
 	const currents = new Map<string, Current>();
 	// Entries go out per batch: all input items' together (One Item per Discount), else each item's list.
 	const oneBatch = exec.getNodeParameter('inputMode', 0, 'json') === 'items';
 	const lastSent = new Map<string, BulkEntry<CheckedUpdate>>();
 	for (const entry of entries) {
+		if (entry.problem) continue;
 		const update = entry.value as CheckedUpdate;
 		// The same discount given the same change again (a fixed ID on every item of a run) is a repeat:
 		// sent once, not built on itself (a running discount's second "lower price" would be refused as
@@ -226,7 +229,7 @@ const FIELDS = {
 	},
 	newDiscountPriceCurrency: {
 		key: 'newDiscountPriceCurrency',
-		field: currencyField('newDiscountPriceCurrency', 'New Currency', 'Currency of the price (the service takes RSD)'),
+		field: currencyField('newDiscountPriceCurrency', 'New Currency', "Currency of the price: the account's own"),
 		read: currencyOf,
 	},
 	newDateFrom: {
@@ -275,7 +278,7 @@ const bulkModule = bulkDiscountOperation<CheckedUpdate>({
 	rowsName: 'discountUpdatesUi',
 	rowFields,
 	jsonDescription:
-		'each with discountId (or id, as Schedule and Get Many give it) and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to RSD',
+		'each with discountId (or id, as Schedule and Get Many give it) and at least one change: newDiscountPrice, newDateFrom, newDateTo (dd/MM/yyyy or ISO 8601 dates), newDiscountType; newDiscountPriceCurrency defaults to the currency of the account (KM is BAM)',
 	jsonPlaceholder: '[{"discountId": "3f2c9a4e-8b1d-4c6e-9f7a-2d5b8e1c0a47", "newDiscountPrice": "849.99"}]',
 	check: checkUpdate,
 	resolve: resolveUpdates,

@@ -24,13 +24,13 @@ import { asNodeError, joinSentences, nodeError, statusOf } from '../../transport
 import type { Settled } from '../../transport/policy';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
-import { readOrder } from '../../families/orders';
+import { readOrder, shipmentsOf } from '../../families/orders';
 import { ItemContext } from '../bulk/entries';
 import { itemFailure, textField } from '../common';
-import { DEFAULT_WAREHOUSE, WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
-import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
+import { AS_ORDERED, CONFIRM_WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
+import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
-import { LABELS, byOrder, linesOf, linesText, planOrder, readAsk, totalsOf, type ConfirmAsk, type OrderPlan } from './confirmLines';
+import { LABELS, byOrder, inventoryIdsOf, linesOf, linesText, needsDefaultWarehouse, planOrder, readAsk, totalsOf, type ConfirmAsk, type OrderPlan } from './confirmLines';
 
 const RESOURCE = 'order';
 const OPERATION = 'confirm';
@@ -62,12 +62,23 @@ type Seen = { kind: 'asSent' | 'none' | 'other' | 'missing'; text: string };
 async function seenAfter(read: ReadEndpoint, node: INode, plan: OrderPlan): Promise<Seen> {
 	const order = await readOrder(read, node, plan.orderId);
 	if (!order) return { kind: 'missing', text: 'no such order' };
-	const lines = linesOf(order);
+	const lines = linesOf(order, plan.inventoryIds);
 	const text = linesText(lines, (line) => line.confirmed);
 	if (lines.every((line) => line.confirmed === null)) return { kind: 'none', text };
 	const totals = totalsOf(plan.body);
 	const asSent = lines.length === totals.size && lines.every((line) => line.confirmed === totals.get(line.merchantInventoryId));
 	return { kind: asSent ? 'asSent' : 'other', text };
+}
+
+/** What the service shows of an order after a refusal: its shipments' statuses, read back, or why they are not known. */
+async function statusesAfter(read: ReadEndpoint, node: INode, orderId: string): Promise<string> {
+	try {
+		const shipments = await shipmentsOf(read, node, orderId);
+		if (shipments.length === 0) return 'it shows no shipment when read back';
+		return `its shipments: ${shipments.map((shipment) => `${String(shipment.suborderId)} is ${String(shipment.status ?? 'without a status')}`).join(', ')}`;
+	} catch (error) {
+		return `its status is unknown (its shipments could not be read back: ${asNodeError(node, error).message})`;
+	}
 }
 
 /**
@@ -99,7 +110,15 @@ async function confirmOrder(exec: IExecuteFunctions, read: ReadEndpoint, plan: O
 		return undefined;
 	} catch (error) {
 		const failure = uncertainOutcome(error);
-		if (failure === undefined) throw asNodeError(node, error);
+		if (failure === undefined) {
+			if (!isRefusal(error)) throw asNodeError(node, error);
+			throw refusalError(node, error, {
+				subject: `Order ${plan.orderId}`,
+				notDone: 'confirmed',
+				status: await statusesAfter(read, node, plan.orderId),
+				next: 'Order › Get and Shipment › Get Many (by order) show it.',
+			});
+		}
 		const seen = await readBack(failure);
 		if (seen.kind === 'asSent') return `${failure}, but the order read back shows this confirmation: it was applied (not sent again)`;
 		if (seen.kind === 'other') {
@@ -126,6 +145,19 @@ async function confirmOrder(exec: IExecuteFunctions, read: ReadEndpoint, plan: O
 			failed.description = joinSentences(failed.description, `Sent twice: the first answer was ${failure} and the order read back showed no confirmation. It now shows: ${second.text}.`);
 			throw failed;
 		}
+	}
+}
+
+/**
+ * The suborders of an order just confirmed (`suborderIds`; `suborderId` when there is one), read from
+ * its shipments. The confirmation stands whatever this read gives: a failed read is a note, not an error.
+ */
+async function subordersOf(read: ReadEndpoint, node: INode, orderId: string): Promise<IDataObject> {
+	try {
+		const ids = (await shipmentsOf(read, node, orderId)).map((shipment) => String(shipment.suborderId));
+		return { suborderIds: ids, ...(ids.length === 1 ? { suborderId: ids[0] } : {}) };
+	} catch (error) {
+		return { suborderIds: null, suborderNote: `The order was confirmed, but its suborder IDs could not be read: ${asNodeError(node, error).message}. Shipment › Pack takes the Order ID too.` };
 	}
 }
 
@@ -166,21 +198,13 @@ async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	const settings = sendSettingsOf(asks[0].ctx);
 	const read = endpointReader(this, settings);
 
-	// 2.
-	let defaultWarehouse: number | undefined;
-	let withoutDefault: unknown;
-	if (asks.some((ask) => ask.warehouseId === undefined)) {
-		try {
-			defaultWarehouse = await defaultWarehouseId(this, settings);
-		} catch (error) {
-			withoutDefault = error;
-		}
-	}
+	// 2. (the default address read once, when an order needs it: on first use)
+	let defaultWarehouse: Promise<number> | undefined;
+	const defaultOnce = async () => await (defaultWarehouse ??= defaultWarehouseId(this, settings));
 
 	// 3.
 	const orders = byOrder(asks);
 	const planned = await eachOrder(orders, (order) => order[0].orderId, async (orderAsks) => {
-		if (withoutDefault !== undefined && orderAsks.some((ask) => ask.warehouseId === undefined)) throw withoutDefault;
 		const { orderId, ctx } = orderAsks[0];
 		const order = await readOrder(read, node, orderId);
 		if (!order) {
@@ -189,7 +213,9 @@ async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[]
 				description: 'Check the Order ID: Order › Get Many and the trigger give it (e.g. HPGUJ-1SQQI).',
 			});
 		}
-		return planOrder(node, order, orderAsks, defaultWarehouse);
+		const inventoryIds = inventoryIdsOf(node, order, await shipmentsOf(read, node, orderId));
+		const fallback = needsDefaultWarehouse(orderAsks, order) ? await defaultOnce() : undefined;
+		return planOrder(node, order, inventoryIds, orderAsks, fallback);
 	});
 	const plans: OrderPlan[] = [];
 	for (const [index, outcome] of planned.entries()) {
@@ -199,6 +225,9 @@ async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[]
 
 	// 4.
 	const sent = await eachOrder(plans, (plan) => plan.orderId, async (plan) => await confirmOrder(this, read, plan, settings));
+	// What Shipment › Pack and Get Label need: the suborders the service made of each confirmed order.
+	const found = await eachOrder(plans, (plan) => plan.orderId, async (plan) => (sent[plans.indexOf(plan)].ok ? await subordersOf(read, node, plan.orderId) : {}));
+	const suborders = found.map((outcome) => (outcome.ok ? outcome.value : {}));
 	const outputs = new Map<number, IDataObject>();
 	const refused: Array<{ plan: OrderPlan; error: unknown }> = [];
 	for (const [index, outcome] of sent.entries()) {
@@ -208,7 +237,7 @@ async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[]
 			continue;
 		}
 		for (const [position, ask] of plan.asks.entries()) {
-			const json = plan.outputs[position];
+			const json = { ...plan.outputs[position], ...suborders[index] };
 			outputs.set(ask.ctx.itemIndex, outcome.value === undefined ? json : { ...json, note: outcome.value });
 		}
 	}
@@ -278,10 +307,10 @@ const fields: INodeProperties[] = [
 		displayName: LABELS.warehouseId,
 		name: 'warehouseId',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: WAREHOUSES_METHOD },
-		default: DEFAULT_WAREHOUSE,
+		typeOptions: { loadOptionsMethod: CONFIRM_WAREHOUSES_METHOD },
+		default: AS_ORDERED,
 		description:
-			'The warehouse the goods leave from: Default Address is the one marked so when the node runs. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'The warehouse the goods leave from: As Ordered is each line\'s own, the one it was ordered from; Default Address is the one marked so when the node runs. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 ];
 

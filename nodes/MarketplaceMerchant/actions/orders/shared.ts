@@ -14,8 +14,7 @@ import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type Send
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { ORDER_READS } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
-import { DAY_MS } from '../../values/dates';
-import { isBareDay, readDate, readOutput, shapeOutput } from '../../values/values';
+import { readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
 
 // Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
 export { ORDER_READS };
@@ -55,17 +54,20 @@ export function readOption<T extends string>(ctx: ValueContext, field: string, v
  */
 export function readTimeRange(ctx: ValueContext, from: { field: string; value: unknown }, to: { field: string; value: unknown }): { from?: Date; to?: Date } {
 	const start = isBlank(from.value) ? undefined : readDate(ctx, from.field, from.value);
-	const instant = isBlank(to.value) ? undefined : readDate(ctx, to.field, to.value);
-	const end = instant && isBareDay(to.value) ? new Date(instant.getTime() + DAY_MS - 1) : instant;
+	const end = isBlank(to.value) ? undefined : readRangeEnd(ctx, to.field, to.value);
 	if (start && end && start > end) throw invalidInput(ctx, to.field, `${end.toISOString()} is before ${from.field} (${start.toISOString()})`);
 	return { from: start, to: end };
 }
 
 /** On the node's `methods.loadOptions`. */
 export const WAREHOUSES_METHOD = 'getWarehouses';
+export const CONFIRM_WAREHOUSES_METHOD = 'getConfirmWarehouses';
 
 /** The value of the default warehouse in a Warehouse list: no id, so the workflow keeps working when the default changes. */
 export const DEFAULT_WAREHOUSE = '';
+
+/** Order › Confirm's Warehouse value for each line's own warehouse, the one it was ordered from (`suborderWarehouseAddressId`). */
+export const AS_ORDERED = 'asOrdered';
 
 /** The merchant's warehouses as the service lists them (one page: a merchant has a few). */
 async function readWarehouses(ctx: AuthenticatedContext, settings: SendSettings = {}): Promise<IDataObject[]> {
@@ -107,3 +109,19 @@ export async function getWarehouses(this: ILoadOptionsFunctions): Promise<INodeP
 		...named.map(({ name, value }) => ({ name, value })),
 	];
 }
+
+const AS_ORDERED_OPTION: INodePropertyOptions = { name: 'As Ordered', value: AS_ORDERED, description: 'Each line from the warehouse it was ordered from (the Default Address where the order names none)' };
+
+/** Order › Confirm's Warehouse list: As Ordered (each line's own warehouse) first, then the list above. */
+export async function getConfirmWarehouses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return [
+		AS_ORDERED_OPTION,
+		...(await getWarehouses.call(this)),
+	];
+}
+
+/** Confirm's Warehouse list before the node has its credential: As Ordered and Default Address, which work as they are. */
+export const CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL: INodePropertyOptions[] = [
+	AS_ORDERED_OPTION,
+	...WAREHOUSES_BEFORE_CREDENTIAL,
+];

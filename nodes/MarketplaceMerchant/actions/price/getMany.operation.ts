@@ -5,7 +5,7 @@ import { ANSWERS } from '../../answers/schemas';
 import { LIMITS, PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/batches';
 import { isBlank } from '../../values/labels';
-import { DATE_FORMS, readDayFromToday } from '../../values/values';
+import { DATE_FORMS, readDayFromToday, today } from '../../values/values';
 import { pickedProductsField, readListedAndPicked, resolveProductIds } from '../products/locator';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
@@ -13,7 +13,7 @@ import type { OperationModule } from '../contract';
 const setIdsAndDate: PreSendAction = async function (requestOptions) {
 	const dateValue = this.getNodeParameter('date', '');
 	// The service answers a past day with 400 ("present or future date"): refused before sending.
-	const date = isBlank(dateValue) ? new Date() : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
+	const date = isBlank(dateValue) ? today(this) : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
 	// The Product IDs list, then the picked Products rows (EANs looked up once every value is checked).
 	const refs = readListedAndPicked(this, {
 		label: 'Product IDs',
@@ -30,7 +30,7 @@ export const operation: OperationModule = {
 		value: 'getMany',
 		action: 'Get many prices',
 		description:
-			'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (RSD, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
+			'Get the prices of products, named by product ID or EAN, on a day (today or later): one item per product with merchantInventoryId (the product ID), basePrice and sellablePrice (in the currency of the account, VAT included; sellablePrice with any discount) and the discountId of an active discount. Products without a price give no item.',
 		routing: pacedRouting({
 			group: 'payments',
 			idempotent: true,
@@ -58,7 +58,7 @@ export const operation: OperationModule = {
 			name: 'date',
 			type: 'dateTime',
 			default: '',
-			description: `Day the prices are for: today or a future day; empty means today (UTC). Accepts ${DATE_FORMS}.`,
+			description: `Day the prices are for: today or a future day; empty means today in the workflow's time zone. Accepts ${DATE_FORMS}.`,
 		},
 	]),
 };

@@ -24,7 +24,7 @@ export const modifiedAfterFilter: INodeProperties = {
 	name: 'modifiedAfter',
 	type: 'dateTime',
 	default: '',
-	description: `Only products changed on or after this day (the time of day is ignored): ${DATE_FORMS}`,
+	description: `Only products changed on or after this day (the day the date names; its time is ignored): ${DATE_FORMS}`,
 };
 
 /** The query parameters one filter's value becomes. */
@@ -181,7 +181,7 @@ export const operation = productListOperation(
 		value: 'getMany',
 		action: 'Get many products',
 		description:
-			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, changed since a day, or in some statuses (e.g. Unpublished, to publish them). One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (RSD, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
+			"List products of the catalogue, optionally only those whose name, SKU or EAN contains a text, with one EAN, changed since a day, or in some statuses (e.g. Unpublished, to publish them). One item per product; with Simplify: the product's ID (the one other operations take), externalId, ean, sku, name, brand, basePrice and newBasePrice (in the currency of the account, VAT included; newBasePrice applies from the next day), vat, stockLevel, productType, and where the service sends them status (only PUBLISHED is visible to customers), groupId and the package dimensions. Without Return All, at most Limit products.",
 	},
 	{ url: PATHS.products, pageSize: LIMITS.productsPageSize, answer: ANSWERS.products, shape: shapeProductsAsAsked, keepOf: statusKeeper },
 	[

@@ -21,7 +21,8 @@ import { bulkInputFields, type BulkInput } from '../bulk/fields';
 import { problemText, runBulkOperation, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
-import { addEanAnswers, eanKey } from '../products/eans';
+import { EanAnswers, eanExistsBody } from '../products/eans';
+import { yourProductsByEan } from '../products/catalogue';
 import {
 	CATALOGUE,
 	NEGATIVE_STOCK_OPTION,
@@ -40,8 +41,9 @@ import { sendImports, type ImportOutcome } from './importRequests';
 // ─── Fields ──────────────────────────────────────────────────────────────────────────────────────────
 /**
  * Which products need a field (platform facts, "Required to add a new product"): `always` the four
- * an edit needs too; `new` also those the service needs to add a product whose EAN is not linked
- * to the merchant yet; otherwise optional. A field left out keeps its value on a linked product.
+ * an edit needs too; `new` also those the service needs to add a product that is not one of the
+ * merchant's yet (`EanState` catalogue or onboarding); otherwise optional. A field left out keeps its
+ * value on a product of the merchant's.
  */
 type Requirement = 'always' | 'new' | 'optional';
 
@@ -59,7 +61,7 @@ function readAttributesObject(ctx: ValueContext, field: string, value: unknown):
 /** One line per field: its key (the body's and the JSON entries'), its panel field, its reader and when it is required. */
 const IMPORT_FIELDS: ImportField[] = [
 	{ key: 'name', field: textField('Name', 'name', 'Product name'), read: readText, required: 'always' },
-	{ key: 'ean', field: textField('EAN', 'ean', 'European Article Number, 8 to 14 digits; a product with this EAN is edited', { placeholder: 'e.g. 4006381333931' }), read: readEan, required: 'always' },
+	{ key: 'ean', field: textField('EAN', 'ean', 'European Article Number, 8 to 14 digits; your product with this EAN (in any form of the code, with or without leading zeros) is edited', { placeholder: 'e.g. 4006381333931' }), read: readEan, required: 'always' },
 	{ key: 'description', field: textField('Description', 'description', 'Product description; the service allows <br>, <ul>, <ol> and <li>', { typeOptions: { rows: 4 } }), read: readText, required: 'always' },
 	{ key: 'coverImage', field: textField('Cover Image URL', 'coverImage', 'URL (http or https) of the main product image', { placeholder: 'e.g. https://example.com/images/cover.jpg' }), read: readUrl, required: 'always' },
 	{ key: 'basePrice', field: { ...PRODUCT_FIELDS.basePrice, description: `${PRODUCT_FIELDS.basePrice.description} A changed price applies from the next day.` }, read: readPrice, required: 'new' },
@@ -97,7 +99,7 @@ const ROW_VALUES: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: `A product whose EAN is not linked to your account yet needs ${NEEDED_FOR_NEW}; a linked one needs none of them (a field left out keeps its value)`,
+		description: `A product that is not one of yours yet (its EAN known to the marketplace's catalogue or new to it) needs ${NEEDED_FOR_NEW}; one of yours needs none of them (a field left out keeps its value)`,
 		options: IMPORT_FIELDS.filter(({ required }) => required !== 'always')
 			.map(({ field }) => field)
 			.sort((a, b) => a.displayName.localeCompare(b.displayName)),
@@ -107,7 +109,7 @@ const ROW_VALUES: INodeProperties[] = [
 const JSON_EXAMPLE =
 	'[{"ean": "4006381333931", "name": "Pan 28 cm", "description": "Cast iron", "coverImage": "https://example.com/pan.jpg", "brand": "Tefal", "gallery": ["https://example.com/pan-2.jpg"], "basePrice": 2499.9, "vat": 20, "stockLevel": 7, "sku": "PAN-28", "packageWeightValue": 1.2, "packageWeightUnit": "KG"}]';
 
-const JSON_HINT = `An array of products, each with ${IMPORT_FIELDS.filter(({ required }) => required === 'always').map(({ key }) => key).join(', ')}; a new EAN also needs ${FOR_NEW.map(({ key }) => key).join(', ')}`;
+const JSON_HINT = `An array of products, each with ${IMPORT_FIELDS.filter(({ required }) => required === 'always').map(({ key }) => key).join(', ')}; a product that is not one of yours yet also needs ${FOR_NEW.map(({ key }) => key).join(', ')}`;
 
 const BULK_INPUT: BulkInput = {
 	entries: 'products to import',
@@ -134,8 +136,10 @@ interface CheckedImport {
 	body: IDataObject;
 	/** The fields a new EAN needs that the entry left out (keys). */
 	missingForNew: string[];
-	/** Whether the EAN is linked to the merchant (from version 3, by `ean/exists`); undefined when not asked. */
-	linked?: boolean;
+	/** From version 3, which of the three EAN states the run found (`EanState`); undefined when not asked (versions 1 and 2). */
+	eanState?: EanState;
+	/** The form of the EAN the merchant's product or the catalogue has (sent in place of the form given); null when the catalogue does not know it or its answer does not say. */
+	matchedEan?: string | null;
 	/** How a value went out (a weight converted to kilograms, a stock below 0 sent as 0). */
 	notes: string[];
 }
@@ -171,42 +175,79 @@ function asSent(entry: BulkEntry<CheckedImport>, checked: CheckedImport): Checke
 	return checked;
 }
 
-/** Which EANs `ean/exists` says exist, by `eanKey` (the answer may drop leading zeros), one request per 30,000. */
-async function existingEans(exec: IExecuteFunctions, eans: string[]): Promise<Map<string, unknown>> {
-	const known = new Map<string, unknown>();
+/**
+ * What an EAN is to the merchant (platform facts, "What a second merchant's production client
+ * relies on"): `yours` (a product look-up finds a product of yours with it: the import edits it),
+ * `catalogue` (`ean/exists` says the marketplace's master catalogue knows it, from another
+ * merchant: the import adds a new listing of yours), or `onboarding` (the catalogue does not know
+ * it: the marketplace adds it by hand once the merchant asks its onboarding team by e-mail).
+ */
+type EanState = 'yours' | 'catalogue' | 'onboarding';
+
+/** What `ean/exists` says of the EANs (every form of each, products/eans.ts), one request per 30,000 forms. */
+async function catalogueAnswers(exec: IExecuteFunctions, eans: string[]): Promise<EanAnswers> {
+	const answers = new EanAnswers();
 	const settings = sendSettingsOf(new ItemContext(exec, 0));
-	for (const chunk of chunkBySize(eans, LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes)) {
+	for (const chunk of chunkBySize(eanExistsBody(eans), LIMITS.productsPerBulkRequest, LIMITS.bulkRequestBytes)) {
 		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'POST', url: PATHS.eanExists, body: chunk, json: true }, settings);
-		addEanAnswers(known, decodedList(exec, response, ANSWERS.eanExists));
+		answers.add(decodedList(exec, response, ANSWERS.eanExists));
 	}
-	return known;
+	return answers;
 }
 
+/** The entry's EAN goes out in the form found (another form of the same code than given), said in its notes. */
+function sendInFormFound(checked: CheckedImport, form: string | null, whose: string): void {
+	checked.matchedEan = form;
+	const given = String(checked.body.ean);
+	if (form === null || form === given) return;
+	checked.body.ean = form;
+	checked.notes.push(`EAN ${given} went out as ${form}, the same code as ${whose} has it`);
+}
+
+const NEW_LISTING_PROBLEM: Record<Exclude<EanState, 'yours'>, string> = {
+	catalogue: "is known to the marketplace's catalogue but is not one of your products, so the import adds a new listing of yours",
+	onboarding: "is new to the marketplace's catalogue, so the import adds a new product (onboarding)",
+};
+
 /**
- * From version 3: one `ean/exists` request for the EANs of the run; an entry whose EAN is not
- * linked yet and leaves out a field a new product needs is invalid, named in the panel's words.
+ * From version 3, the EAN state of every entry (`EanState`): one product look-up for the EANs of
+ * the run (products/eans.ts: up to 100 EANs per request, every form of each code), then one
+ * `ean/exists` request for those that are not yours. An entry whose EAN is not yours and that
+ * leaves out a field a new product needs is invalid, named in the panel's words.
  */
-async function resolveNewEans(exec: IExecuteFunctions, entries: Array<BulkEntry<CheckedImport>>): Promise<void> {
+async function resolveEanStates(exec: IExecuteFunctions, entries: Array<BulkEntry<CheckedImport>>): Promise<void> {
 	const current = entries.filter((entry) => !isLegacy(entry.ctx));
 	if (current.length === 0) return;
-	const known = await existingEans(exec, [...new Set(current.map((entry) => String(entry.value?.body.ean)))]);
+	const eans = [...new Set(current.map((entry) => String(entry.value?.body.ean)))];
+	const yours = await yourProductsByEan(exec, eans, sendSettingsOf(new ItemContext(exec, 0)));
+	const others = eans.filter((ean) => (yours.get(ean) ?? []).length === 0);
+	const known = others.length === 0 ? new EanAnswers() : await catalogueAnswers(exec, others);
 	for (const entry of current) {
 		const checked = entry.value as CheckedImport;
 		const ean = String(checked.body.ean);
-		const exists = known.get(eanKey(ean));
-		if (typeof exists !== 'boolean') {
+		const products = yours.get(ean) ?? [];
+		if (products.length > 0) {
+			checked.eanState = 'yours';
+			const forms = new Set(products.map((product) => product.ean));
+			sendInFormFound(checked, forms.size === 1 ? products[0].ean : null, 'your product');
+			continue;
+		}
+		const existence = known.of(ean);
+		if (existence === undefined) {
 			entry.problem = invalidInput(entry.ctx, entry.label('ean'), `the EAN check answered nothing readable about "${ean}"`, 'Nothing is guessed: run the import again, or check the EAN with Check EANs');
 			continue;
 		}
-		checked.linked = exists;
+		const state = existence.exists ? 'catalogue' : 'onboarding';
+		checked.eanState = state;
+		sendInFormFound(checked, existence.matchedEan, "the marketplace's catalogue");
 		const [missing] = checked.missingForNew;
-		if (!exists && missing !== undefined) {
+		if (missing !== undefined) {
 			const labels = checked.missingForNew.map((key) => entry.label(key).split(FIELD_SEPARATOR).pop()).join(', ');
 			entry.problem = invalidInput(
 				entry.ctx,
 				entry.label(missing),
-				`is required to add a product: EAN ${ean} is not linked to your account yet (missing: ${labels})`,
-				`A new EAN needs ${NEEDED_FOR_NEW}; an EAN already linked needs only Name, EAN, Description and Cover Image URL`,
+				`is required to add a product: EAN ${ean} ${NEW_LISTING_PROBLEM[state]} (missing: ${labels})`,
+				`A product that is not one of yours yet needs ${NEEDED_FOR_NEW}; the EAN of one of your products needs only Name, EAN, Description and Cover Image URL`,
 			);
 		}
 	}
@@ -216,13 +257,19 @@ async function resolveNewEans(exec: IExecuteFunctions, entries: Array<BulkEntry<
 const ASYNC_NOTICE =
 	'The service applies an import asynchronously: id is the progress ID of the request that carried this product, not a product ID. The product changes only once the service has applied the import, and the service may still reject it then.';
 
+/** What the merchant must do for a product the catalogue does not know: the progress ID is what the onboarding team needs. */
+function onboardingStep(checked: CheckedImport, progressId: string | number | null): string {
+	return `E-mail the marketplace's onboarding team to add EAN ${String(checked.body.ean)}, giving the progress ID ${String(progressId)}: the catalogue does not know this EAN, so the product appears only once they have added it.`;
+}
+
 /** What happens next, for this product. */
 function noticeOf(checked: CheckedImport, outcome: ImportOutcome & { ok: true }): string {
 	const parts = [ASYNC_NOTICE];
-	if (checked.linked === true) parts.push('Its EAN is linked to your account: the product is edited, and the fields left out keep their values.');
-	else if (checked.linked === false) {
-		parts.push('Its EAN is new to your account: an EAN the platform knows is linked at once; one it does not know is added by the marketplace by hand (onboarding, by e-mail) before it appears.');
-	} else parts.push('A new EAN the platform knows is linked at once; one it does not know is added by the marketplace by hand (onboarding, by e-mail) before it appears.');
+	if (checked.eanState === 'yours') parts.push('Its EAN is one of your products (a product look-up found it): the product is edited, and the fields left out keep their values.');
+	else if (checked.eanState === 'catalogue') {
+		parts.push("The marketplace's catalogue knows its EAN, but it is not one of your products: the import adds a new listing of yours.");
+	} else if (checked.eanState === 'onboarding') parts.push(`The marketplace's catalogue does not know its EAN (onboarding): ${onboardingStep(checked, outcome.progressId)}`);
+	else parts.push('A new EAN the platform knows is linked at once; one it does not know is added by the marketplace by hand (onboarding, by e-mail) before it appears.');
 	if (checked.body.basePrice !== undefined) parts.push('A changed base price applies from the next day.');
 	if (outcome.sentAs === 'object') parts.push('The service takes one product per request, not a list: this run sent each product in a request of its own.');
 	return parts.join(' ');
@@ -232,7 +279,12 @@ function importOutput(checked: CheckedImport, outcome: ImportOutcome & { ok: tru
 	const { body } = checked;
 	const json: IDataObject = { id: outcome.progressId, success: true, ean: body.ean, name: body.name };
 	for (const name of ['sku', 'externalId']) if (body[name] !== undefined) json[name] = body[name];
-	if (checked.linked !== undefined) json.newProduct = !checked.linked;
+	if (checked.eanState !== undefined) {
+		json.eanState = checked.eanState;
+		json.newProduct = checked.eanState !== 'yours';
+		json.matchedEan = checked.matchedEan ?? null;
+		if (checked.eanState === 'onboarding') json.nextStep = onboardingStep(checked, outcome.progressId);
+	}
 	json.sentAs = outcome.sentAs === 'list' ? 'list' : 'one object per request';
 	if (checked.notes.length > 0) json.notes = checked.notes;
 	json.notice = noticeOf(checked, outcome);
@@ -282,7 +334,7 @@ const IMPORT: BulkOperation<CheckedImport> = {
 	input: BULK_INPUT,
 	collect: collectLegacy,
 	check: checkImport,
-	resolve: resolveNewEans,
+	resolve: resolveEanStates,
 	send: sendBatch,
 };
 

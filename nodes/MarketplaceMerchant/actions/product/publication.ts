@@ -21,13 +21,13 @@ import { ANSWERS } from '../../answers/schemas';
 import { decodeAnswer } from '../../answers/read';
 import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, firstOf, joinSentences } from '../../transport/errors';
-import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
+import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/send';
 import { pickedProductsField, readListedAndPicked, resolveProductIds } from '../products/locator';
 import { booleanField } from '../../families/fields';
 import { invalidInput } from '../../values/labels';
 import { readBoolean } from '../../values/values';
-import { readCatalogue } from './syncStockAndPrices.operation';
+import { readBasicProducts } from '../products/catalogue';
 import { ItemContext } from '../bulk/entries';
 import { itemFailure } from '../common';
 import type { OperationModule } from '../contract';
@@ -78,7 +78,7 @@ async function checkAgainstCatalogue(
 ): Promise<void> {
 	const first = new ItemContext(exec, 0);
 	if (idsOfItem.every((ids) => ids === undefined) || !readBoolean(first, CHECK_PRODUCTS, first.getNodeParameter('checkProducts', false))) return;
-	const known = new Set((await readCatalogue(exec, sendSettingsOf(first))).map((product) => Number(product.id)));
+	const known = new Set((await readBasicProducts(exec, sendSettingsOf(first))).map((product) => Number(product.id)));
 	idsOfItem.forEach((ids, itemIndex) => {
 		const unknown = (ids ?? []).filter((id) => !known.has(id));
 		if (unknown.length === 0) return;
@@ -100,9 +100,16 @@ type Outcome = { ok: true; progressId: string | null } | { ok: false; error: Nod
 /** A failure after the request went out: the IDs' status is the only way to know what happened (transport/outcomes.ts). */
 function failureOf(exec: IExecuteFunctions, action: Action, ids: number[], error: unknown): NodeApiError | NodeOperationError {
 	const failure = uncertainOutcome(error);
+	const products = `product${ids.length === 1 ? '' : 's'} ${firstOf(ids.map(String), 10)}`;
+	if (failure === undefined && isRefusal(error)) {
+		return refusalError(exec.getNode(), error, {
+			subject: `The ${action} request of ${products}`,
+			notDone: 'accepted',
+			next: 'Check the product IDs (Product › Get Many) and their status.',
+		});
+	}
 	const nodeError = asNodeError(exec.getNode(), error);
 	if (failure === undefined) return nodeError;
-	const products = `product${ids.length === 1 ? '' : 's'} ${firstOf(ids.map(String), 10)}`;
 	const seen = `The service applies ${action === 'publish' ? 'publishing' : 'unpublishing'} later, so its outcome shows only in the products' status.`;
 	const words = outcomeUnknownText(`the ${action} request`, failure, seen, `Check the status of ${products} (Product › Get Many, Filters › Status) before running it again.`);
 	nodeError.message = words.message;

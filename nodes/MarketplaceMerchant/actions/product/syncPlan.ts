@@ -10,6 +10,7 @@ import { nodeError } from '../../transport/errors';
 import { fieldPath, isBlank, ofItem, type ValueContext } from '../../values/labels';
 import { priceInCents, samePrice, shownPrice } from '../../values/numbers';
 import { entriesAt, type BulkSource } from '../bulk/entries';
+import { eanKey } from '../products/eans';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
@@ -65,6 +66,8 @@ export interface SyncOutcome extends IDataObject {
 	notes?: string[];
 	/** The product's name, where the service's write result names it (the current pages). */
 	productName?: string;
+	/** Match By EAN: the EAN as the catalogue has it, where the entry gave another form of the code. */
+	matchedEan?: string;
 }
 
 interface SyncPlan {
@@ -75,12 +78,12 @@ interface SyncPlan {
 
 export const MATCH_LABEL: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
 
-/** SKUs trimmed (letter case counts), ids and EANs without leading zeros (EAN-13 vs GTIN-14, sheets that drop them). */
+/** SKUs trimmed (letter case counts), ids and EANs without leading zeros (the forms of one code, products/eans.ts `eanKey`: EAN-13 vs GTIN-14, sheets that drop them). */
 export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const text = typeof value === 'string' ? value.trim() : String(value);
 	if (text === '') return undefined;
-	return matchBy === 'sku' || !/^\d+$/.test(text) ? text : text.replace(/^0+(?=\d)/, '');
+	return matchBy === 'sku' || !/^\d+$/.test(text) ? text : eanKey(text);
 }
 
 function formatPercent(value: number): string {
@@ -191,6 +194,8 @@ export function planSync(
 		const only = Array.isArray(found) ? undefined : found;
 		if (settings.zeroProductsNotInList) for (const product of only ? [only] : (found as IDataObject[])) named.add(product);
 		const result = outcome(entry.position + 1, entry.match, only, 'planned');
+		// Said where the entry gave another form of the code than the catalogue has.
+		if (matchBy === 'ean' && only && !isBlank(only.ean) && String(only.ean).trim() !== String(entry.match).trim()) result.matchedEan = String(only.ean).trim();
 		if (entry.notes) result.notes = entry.notes;
 		outcomes.push(result);
 		if (entry.unreadPrice) {
@@ -288,6 +293,7 @@ export function simplifyOutcome(result: SyncOutcome, matchBy: MatchBy, entry: Sy
 	}
 	const simplified: IDataObject = { id: result.productId, sku: result.sku, success: succeeded(result), status: result.status };
 	if (result.productName !== undefined) simplified.productName = result.productName;
+	if (result.matchedEan !== undefined) simplified.matchedEan = result.matchedEan;
 	if (result.errors.length > 0) simplified.error = result.errors.join('; ');
 	if (result.notes) simplified.notes = result.notes;
 	simplified.input = input;

@@ -13,11 +13,7 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ANSWERS } from '../../answers/schemas';
-import { decodedList } from '../../answers/read';
-import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
-import { readAllPages } from '../../transport/batches';
-import { sendAuthenticated, sendSettingsOf, type SendSettings } from '../../transport/send';
+import { sendSettingsOf, type SendSettings } from '../../transport/send';
 import { invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext } from '../../values/labels';
 import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel } from '../../values/numbers';
 import { readBoolean, readEan, readFlag, readSimplify, readText } from '../../values/values';
@@ -28,7 +24,8 @@ import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, planSync, simplifyOutcome, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products/fields';
+import { NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products/fields';
+import { readBasicProducts } from '../products/catalogue';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';
@@ -143,15 +140,6 @@ function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }:
 	return checked;
 }
 
-/** The whole catalogue as basic products (2,500 a request): Sync compares every row with it, Publish's Check Products First looks IDs up in it. */
-export async function readCatalogue(exec: IExecuteFunctions, settings: SendSettings): Promise<IDataObject[]> {
-	const pageSize = LIMITS.basicProductsPageSize;
-	return await readAllPages(pageSize, RATE_LIMITS[CATALOGUE.group].inFlight, async (page, wanted) => {
-		const response = await sendAuthenticated(exec, CATALOGUE, { method: 'GET', url: PATHS.basicProducts, qs: { page, size: pageSize } }, { ...settings, wanted });
-		return decodedList(exec, response, ANSWERS.basicProducts);
-	});
-}
-
 /**
  * Sends the planned updates and marks each outcome by its result: an entry without one is failed,
  * never assumed written. A guarded entry whose stock went out stays guarded.
@@ -213,7 +201,7 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 	const simplify = readSimplify(ctx);
 	const sendSettings = sendSettingsOf(ctx);
 	const valid = batch.entries.filter((entry) => entry.problem === undefined);
-	const catalogue = await readCatalogue(exec, sendSettings);
+	const catalogue = await readBasicProducts(exec, sendSettings);
 	const plan = planSync(ctx, valid.map((entry) => entry.value as SyncEntry), batch.source, catalogue, settings, howToAllowIn(valid, batch.source));
 	if (!dryRun) await sendUpdates(exec, sendSettings, plan.updates);
 
@@ -223,29 +211,36 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 		problem ? invalidOutcome(position, raw.match ?? raw[settings.matchBy], problemText(problem)) : plan.outcomes[next++],
 	);
 	const notInList = plan.outcomes.slice(next);
-	const heldBack = plan.outcomes.filter((outcome) => outcome.status === 'guarded' && outcome.heldBack).length;
+	const heldBack = plan.outcomes.filter(isHeldPrice).length;
+	const quietHeldPrices = readFlag(ctx, 'options.quietHeldPrices', FIELD_LABELS.quietHeldPrices, false);
 	if (heldBack > 0 && !dryRun) {
-		// Not a rejection (the stock went out), but a price waits for the merchant: said where the rejections are.
+		// A price waits for the merchant while its stock went out: said beside the rejections, whether or not it is one.
 		const message = `${heldBack} price${heldBack === 1 ? '' : 's'} held back by the price guard, the stock sent: see the items with status guarded (heldBack)`;
 		exec.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
 	}
 	const shape = (outcome: SyncOutcome, entry?: BulkEntry<SyncEntry>) =>
 		simplify ? simplifyOutcome(outcome, settings.matchBy, entry?.value, entry?.raw) : (outcome as IDataObject);
-	const ofEntries = perEntry.map((outcome, position): BatchOutput => ({ json: shape(outcome, batch.entries[position]), entry: position, rejected: isRejection(outcome) }));
-	const ofNotInList = notInList.map((outcome): BatchOutput => ({ json: shape(outcome), rejected: isRejection(outcome), label: notInListLabel(outcome, settings.matchBy) }));
+	const loud = (outcome: SyncOutcome): Pick<BatchOutput, 'rejected' | 'partlyWritten'> =>
+		isHeldPrice(outcome) ? (quietHeldPrices ? { rejected: false } : { rejected: true, partlyWritten: true }) : { rejected: isRejection(outcome) };
+	const ofEntries = perEntry.map((outcome, position): BatchOutput => ({ json: shape(outcome, batch.entries[position]), entry: position, ...loud(outcome) }));
+	const ofNotInList = notInList.map((outcome): BatchOutput => ({ json: shape(outcome), ...loud(outcome), label: notInListLabel(outcome, settings.matchBy) }));
 	if (!summaryOnly) return [...ofEntries, ...ofNotInList];
 	// The summary counts every entry; the rejected ones still go where On Error sends rejections.
 	const rejected = [...ofEntries, ...ofNotInList].filter((output) => output.rejected);
 	return [{ json: summarize([...perEntry, ...notInList], dryRun), pairedItem: batch.items.map((item) => ({ item })) }, ...rejected.map((output) => ({ ...output, inSummary: true }))];
 }
 
+/** A price the price guard held back while the entry's stock went out. */
+function isHeldPrice(outcome: SyncOutcome): boolean {
+	return outcome.status === 'guarded' && outcome.heldBack !== undefined;
+}
+
 /**
- * An entry (or a product set to 0) the run did not write as asked: invalid, not found, ambiguous,
- * failed, or held back whole by the price guard. A price held back while the entry's stock went
- * out is the guard doing its job, not a rejection: the output and the hint show it.
+ * An entry (or a product set to 0) the run did not write as asked (`succeeded` false): invalid, not
+ * found, ambiguous, failed, held back whole by the price guard; and a price held back while the
+ * entry's stock went out (`isHeldPrice`), unless Options › Keep Held Prices Quiet.
  */
 function isRejection(outcome: SyncOutcome): boolean {
-	if (outcome.status === 'guarded') return outcome.heldBack === undefined;
 	return !succeeded(outcome);
 }
 
@@ -355,6 +350,11 @@ const syncStockAndPricesFields = updateDisplayOptions(displayOptions, [
 			default: 'sendStock',
 			description: 'What the price guard holds back of an entry whose new price it does not trust',
 		},
+		booleanField(
+			'Keep Held Prices Quiet',
+			'quietHeldPrices',
+			'Whether a price the price guard held back while its stock was sent leaves the run green: the entry then comes out in the main output with status guarded and a warning. Off (the default): it is reported as a rejected entry, by Settings › On Error: the execution ends as an error once everything else is written, or the entry leaves through the error output.',
+		),
 		{
 			...booleanField(
 				'Price Guard',

@@ -21,12 +21,14 @@ import { readingParameter } from '../../values/labels';
 import { readSimplify } from '../../values/values';
 import { NUMBER_FORMAT_OPTION, bulkResultFields, pacedRouting, panelLabels } from '../common';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
-import { productLocatorField, resolveProductIds } from '../products/locator';
+import { foundBy, productLocatorField, resolveProducts } from '../products/locator';
 import { buildProductUpdate, updateFieldsCollection } from '../products/update';
 import type { OperationModule } from '../contract';
 
 /** The notes of a body the preSend built (a weight converted, a stock below 0 sent as 0), for its output item. */
 const NOTES_OF_BODY = new WeakMap<IDataObject, string[]>();
+/** How the product of a body was found (`matchedEan` when named By EAN), for its output item. */
+const FOUND_OF_BODY = new WeakMap<IDataObject, IDataObject>();
 
 async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const { product, fields, notes } = buildProductUpdate({
@@ -36,10 +38,12 @@ async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions:
 		reader: (property) => readingParameter(this, property === 'id' ? 'productId' : `updateFields.${property}`),
 		fromPanel: true,
 	});
-	const [id] = await resolveProductIds(this, [product]);
+	const [found] = await resolveProducts(this, [product]);
+	const { id } = found;
 	requestOptions.url = `${PATHS.product}/${String(id)}`;
 	const body = { id, ...fields };
 	if (notes) NOTES_OF_BODY.set(body, notes);
+	FOUND_OF_BODY.set(body, foundBy(found));
 	requestOptions.body = body;
 	return requestOptions;
 }
@@ -51,6 +55,7 @@ async function sendProductUpdate(this: IExecutePaginationFunctions, requestData:
 	const items = finishBulkResults.call(this, pairProductResults(results, [sent]), readSimplify(this));
 	const notes = NOTES_OF_BODY.get(sent);
 	if (notes) for (const { json } of items) json.notes = notes;
+	for (const { json } of items) Object.assign(json, FOUND_OF_BODY.get(sent));
 	return items;
 }
 
@@ -59,7 +64,7 @@ const updateProduct: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a product',
 	description:
-		"Change one product, named by its product ID (or EAN): base price (RSD, VAT included, plain digits; applies from the next day), VAT (0, 10 or 20), stock level (a whole number; below 0 goes out as 0 by default), SKU, package weight (sent in kilograms), package dimensions (cm) or serviceable. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, the input sent, and notes when a value was sent converted.",
+		"Change one product, named by its product ID (or EAN): base price (in the currency of the account, VAT included, plain digits; applies from the next day), VAT (the rate of the market in percent, e.g. 20 in Serbia, 17 in Bosnia and Herzegovina; the service judges it), stock level (a whole number; below 0 goes out as 0 by default), SKU, package weight (sent in kilograms), package dimensions (cm) or serviceable. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, the input sent, and notes when a value was sent converted.",
 	routing: pacedRouting({
 		...CATALOGUE,
 		request: { method: 'PUT', url: PATHS.product },

@@ -8,7 +8,7 @@ import { bulkOperationModule } from '../bulk/run';
 import { bulkWrite, type BulkRequests } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION } from '../common';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
-import { productLocatorField, productNamedBy, resolveEntryProducts } from '../products/locator';
+import { foundBy, productLocatorField, productNamedBy, resolveEntryProducts } from '../products/locator';
 import { buildProductUpdate, UPDATE_FIELD_NAMES, updateFieldsCollection, type CheckedProductUpdate } from '../products/update';
 import type { OperationModule } from '../contract';
 
@@ -50,6 +50,8 @@ export const PRODUCT_BULK_UPDATE: BulkRequests = {
 	maxItems: LIMITS.productsPerBulkRequest,
 	answer: ANSWERS.productBulkUpdate,
 	pairResults: pairProductResults,
+	// Two updates of one product go in separate requests, in order: each result names its product.
+	idOf: (body) => String(body.id),
 };
 
 const bulkModule = bulkOperationModule<CheckedProductUpdate>(
@@ -68,10 +70,9 @@ const bulkModule = bulkOperationModule<CheckedProductUpdate>(
 		send: bulkWrite({
 			...PRODUCT_BULK_UPDATE,
 			body: ({ productId, fields }) => ({ id: productId, ...fields }),
-			// Two updates of one product must arrive in order.
-			idOf: (body) => String(body.id),
 			idOfInvalid: (raw) => raw.id,
 			notesOf: ({ notes }) => notes,
+			foundOf: (value) => foundBy(value),
 		}),
 		options: [NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION],
 	},

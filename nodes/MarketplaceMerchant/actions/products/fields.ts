@@ -8,7 +8,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Route } from '../../transport/send';
 import { describeValue, fieldPath, invalidInput, type SettingsContext, type ValueContext } from '../../values/labels';
-import { PRICE_FORMS, readNumber, VAT_RATES, type NumberFormat, type NumberReader } from '../../values/numbers';
+import { PRICE_FORMS, readNumber, type NumberFormat, type NumberReader } from '../../values/numbers';
 import { readChoice } from '../../values/values';
 import { textField } from '../common';
 
@@ -81,10 +81,11 @@ export const PRODUCT_FIELDS = {
 	vat: {
 		displayName: 'VAT',
 		name: 'vat',
-		type: 'options',
-		options: VAT_RATES.map((rate) => ({ name: `${rate}%`, value: rate })),
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 2 },
 		default: 20,
-		description: 'VAT rate in percent; the service accepts 0, 10 and 20',
+		description:
+			"VAT rate in percent, your market's: Serbia 0, 10 or 20; Bosnia and Herzegovina 17 (or 0); North Macedonia 18, 5 or 0. The service judges it: a rate your account does not take comes back as that product's error.",
 	},
 } satisfies Record<string, INodeProperties>;
 

@@ -20,7 +20,7 @@ import { fieldPath, invalidInput, isBlank, listEntry, readingParameter, type Par
 import { readId, readWholeNumber, shownPrice } from '../../values/numbers';
 import { EAN_RULE, readEan, readList, readLocator, readText, toList } from '../../values/values';
 import { locatorField } from '../common';
-import { lookUpEans } from './eans';
+import { eanForms, lookUpEans, type FoundProduct } from './eans';
 import { CATALOGUE } from './fields';
 
 /** Products per page of the editor's list: n8n asks for the next page as the user scrolls. */
@@ -106,45 +106,68 @@ export function readListedAndPicked(
 	return [...listed, ...picked];
 }
 
-/** The product ID of every reference, in order, or why it has none. */
-async function lookUpProductIds(
+/** A product named by a reference: its ID, and for one named By EAN in another form of the code than the product has (leading zeros), the form it has. */
+export interface ResolvedProduct {
+	id: number;
+	matchedEan?: string;
+}
+
+/** The product of every reference, in order, or why it has none. */
+async function lookUpProducts(
 	sender: AuthenticatedContext,
 	refs: Array<NamedProductRef & { ctx: ValueContext }>,
-): Promise<Array<number | NodeOperationError>> {
+): Promise<Array<ResolvedProduct | NodeOperationError>> {
 	const eans = [...new Set(refs.flatMap(({ ref }) => ('ean' in ref ? [ref.ean] : [])))];
 	// Products given by ID alone look nothing up.
-	const found = eans.length === 0 ? new Map<string, number[]>() : await lookUpEans(sender, eans);
+	const found = eans.length === 0 ? new Map<string, FoundProduct[]>() : await lookUpEans(sender, eans);
 	return refs.map(({ ctx, field, ref }) => {
-		if ('id' in ref) return ref.id;
-		const ids = found.get(ref.ean) ?? [];
-		if (ids.length === 1) return ids[0];
-		if (ids.length === 0) {
-			return invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, 'Check the EAN, or pick the product from the list');
+		if ('id' in ref) return { id: ref.id };
+		const products = found.get(ref.ean) ?? [];
+		if (products.length === 1) return products[0].ean === ref.ean ? { id: products[0].id } : { id: products[0].id, matchedEan: products[0].ean };
+		if (products.length === 0) {
+			const hint = `Looked for in every form of the code (${eanForms(ref.ean).join(', ')}): check the EAN, or pick the product from the list`;
+			return invalidInput(ctx, field, `no product has the EAN "${ref.ean}"`, hint);
 		}
-		const problem = `${ids.length} products have the EAN "${ref.ean}" (IDs ${ids.join(', ')})`;
+		const problem = `${products.length} products have the EAN "${ref.ean}" (IDs ${products.map(({ id }) => id).join(', ')})`;
 		return invalidInput(ctx, field, problem, 'Give the product by its ID instead');
 	});
 }
 
-/** The `resolve` of a bulk operation whose entries name a product: each gets its ID, or is invalid when its EAN names none or several. */
-export async function resolveEntryProducts<Checked extends { product: NamedProductRef; productId?: number }>(
+/**
+ * The `resolve` of a bulk operation whose entries name a product: each gets its ID (and the EAN
+ * form that matched, for its output), or is invalid when its EAN names none or several.
+ */
+export async function resolveEntryProducts<Checked extends { product: NamedProductRef; productId?: number; matchedEan?: string }>(
 	sender: AuthenticatedContext,
 	entries: Array<{ ctx: ValueContext; value?: Checked; problem?: NodeOperationError }>,
 ): Promise<void> {
-	const ids = await lookUpProductIds(sender, entries.map(({ ctx, value }) => ({ ctx, ...(value as Checked).product })));
+	const products = await lookUpProducts(sender, entries.map(({ ctx, value }) => ({ ctx, ...(value as Checked).product })));
 	entries.forEach((entry, index) => {
-		const id = ids[index];
-		if (id instanceof NodeOperationError) entry.problem = id;
-		else (entry.value as Checked).productId = id;
+		const product = products[index];
+		if (product instanceof NodeOperationError) entry.problem = product;
+		else {
+			(entry.value as Checked).productId = product.id;
+			if (product.matchedEan !== undefined) (entry.value as Checked).matchedEan = product.matchedEan;
+		}
 	});
 }
 
-/** The product IDs of one item's references (`item`: the item's context, when `sender` is the run's); the first that has none fails the item. */
-export async function resolveProductIds(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<number[]> {
-	const ids = await lookUpProductIds(sender, refs.map((ref) => ({ ...ref, ctx: item })));
-	const problem = ids.find((id): id is NodeOperationError => id instanceof NodeOperationError);
+/** For an output item: `matchedEan`, the EAN as the product has it, when the product was named By EAN in another form (nothing otherwise). */
+export function foundBy({ matchedEan }: { matchedEan?: string }): IDataObject {
+	return matchedEan === undefined ? {} : { matchedEan };
+}
+
+/** The products of one item's references (`item`: the item's context, when `sender` is the run's); the first that has none fails the item. */
+export async function resolveProducts(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<ResolvedProduct[]> {
+	const products = await lookUpProducts(sender, refs.map((ref) => ({ ...ref, ctx: item })));
+	const problem = products.find((product): product is NodeOperationError => product instanceof NodeOperationError);
 	if (problem) throw problem;
-	return ids as number[];
+	return products as ResolvedProduct[];
+}
+
+/** The product IDs of one item's references; the first that has none fails the item. */
+export async function resolveProductIds(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<number[]> {
+	return (await resolveProducts(sender, refs, item)).map(({ id }) => id);
 }
 /** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values/numbers.ts `shownPrice`). */
 function listEntryName(product: IDataObject): string {

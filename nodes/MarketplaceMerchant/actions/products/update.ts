@@ -72,6 +72,8 @@ export interface CheckedProductUpdate {
 	notes?: string[];
 	/** Update Many's, once the product is resolved. */
 	productId?: number;
+	/** The EAN form the product was found by, when named By EAN (locator.ts). */
+	matchedEan?: string;
 }
 
 /** An entry of Update Many, or Update's parameters as one. */

@@ -3,9 +3,14 @@
  * PDF), downloaded at once into binary data named `<suborderId>.<format>` (the link the service
  * gives expires after 10 minutes). A label exists once the carrier is allocated
  * (READY_FOR_COLLECTION); before, the service answers 404, 400 or a null link (the sources differ):
- * the shipment is then read once, and the error names its status.
+ * the shipment is then read once, and the error names its status. With Wait for Label, a packed
+ * shipment whose carrier is still being allocated is asked again (2 s, then twice as long each
+ * time, at most 30 s apart, every request through the pacing gate as any other) until the label
+ * comes or the time set (at most 10 minutes) has passed; stopping the execution stops the wait
+ * (`getExecutionCancelSignal`).
  */
 import {
+	sleep,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecutePaginationFunctions,
@@ -24,6 +29,7 @@ import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
 import { isBlank, readParameter } from '../../values/labels';
+import { readNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
 import type { OperationModule } from '../contract';
@@ -42,6 +48,27 @@ const FORMATS: Record<LabelFormat, { path: string; qs: IDataObject; mimeType: st
 
 /** Pre-signed links: the file is fetched right after the link (they expire after 10 minutes). */
 const DOWNLOAD_TIMEOUT_MS = 120_000;
+
+const WAIT_LABEL = 'Wait for Label (Minutes)';
+const MAX_WAIT_MINUTES = 10;
+/** Wait for Label: the first check again after 2 s, then twice as long each time, at most 30 s apart. */
+const FIRST_CHECK_MS = 2_000;
+const MAX_CHECK_MS = 30_000;
+
+/** How long the item may wait for its label, in milliseconds (0: not at all). */
+function waitOf(ctx: IExecutePaginationFunctions): number {
+	const minutes = readParameter(ctx, 'waitMinutes', WAIT_LABEL, (reader, field, value) =>
+		isBlank(value) ? 0 : readNumber(reader, field, value, { min: 0, max: MAX_WAIT_MINUTES, kind: `a number of minutes from 0 to ${MAX_WAIT_MINUTES}` }),
+	);
+	return Math.round(minutes * 60_000);
+}
+
+/** `2 min 5 s`: a wait as errors name it. */
+function waitedText(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	const minutes = Math.floor(seconds / 60);
+	return [minutes > 0 ? `${minutes} min` : '', seconds % 60 > 0 || minutes === 0 ? `${seconds % 60} s` : ''].filter(Boolean).join(' ');
+}
 
 function suborderIdOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): string {
 	return readParameter(ctx, 'suborderId', 'Suborder ID', readText);
@@ -68,29 +95,69 @@ function labelPending(status: string): boolean {
 	return status === 'CREATED' || (PACKABLE_STATUSES as readonly string[]).includes(status) || status.includes('PACKED') || status === 'ON_THE_BORDER';
 }
 
-/** The service gave no label (404, 400, or no link): one read of the shipment says why, in an error naming its status. */
-async function noLabelError(ctx: IExecutePaginationFunctions, suborderId: string, answered: string): Promise<Error> {
+/**
+ * The service gave no label (404, 400, or no link): one read of the shipment says why, in an error
+ * naming its status; `awaitingCarrier` when it is packed and its carrier not allocated yet (a wait
+ * may bring the label). `waitedMs`: how long the item waited already.
+ */
+async function noLabelError(ctx: IExecutePaginationFunctions, suborderId: string, answered: string, waitedMs: number): Promise<{ error: Error; awaitingCarrier: boolean }> {
 	const node = ctx.getNode();
 	const itemIndex = ctx.getItemIndex();
 	const shipment = await readShipment(endpointReader(ctx, sendSettingsOf(ctx)), node, suborderId);
 	if (!shipment) {
-		return nodeError(node, `Shipment ${suborderId} was not found`, {
+		const error = nodeError(node, `Shipment ${suborderId} was not found`, {
 			itemIndex,
-			description: `Check the Suborder ID: Shipment › Get Many gives it (e.g. H7SRK-Z2IAO-DS-1). The label service answered: ${answered}.`,
+			description: `Check the Suborder ID: Shipment › Get Many and Shipment › Pack give it (e.g. H7SRK-Z2IAO-DS-1). The label service answered: ${answered}.`,
 		});
+		return { error, awaitingCarrier: false };
 	}
 	const status = String(shipment.status ?? 'not given');
 	if (!labelPending(status)) {
-		return nodeError(node, `The service gave no label for shipment ${suborderId}, which is ${status}`, { itemIndex, description: `The label service answered: ${answered}.` });
+		return { error: nodeError(node, `The service gave no label for shipment ${suborderId}, which is ${status}`, { itemIndex, description: `The label service answered: ${answered}.` }), awaitingCarrier: false };
 	}
 	const packable = (PACKABLE_STATUSES as readonly string[]).includes(status) || status === 'CREATED';
+	const waited = waitedMs > 0 ? ` after waiting ${waitedText(waitedMs)}` : '';
 	const next = packable
 		? 'It is not packed yet: pack it first (Shipment › Pack).'
-		: 'The carrier is being allocated after packing, which usually takes minutes: get the label later (after a Wait node, or when the trigger reports the shipment READY_FOR_COLLECTION).';
-	return nodeError(node, `The label of shipment ${suborderId} is not ready yet: the shipment is ${status}`, {
+		: waitedMs > 0
+			? `The carrier is still being allocated: set a longer ${WAIT_LABEL} (up to ${MAX_WAIT_MINUTES}), or get the label when the trigger reports the shipment READY_FOR_COLLECTION.`
+			: `The carrier is being allocated after packing, which usually takes minutes: set ${WAIT_LABEL} to wait for it, or get the label later (when the trigger reports the shipment READY_FOR_COLLECTION).`;
+	const error = nodeError(node, `The label of shipment ${suborderId} is not ready yet${waited}: the shipment is ${status}`, {
 		itemIndex,
 		description: `A label exists once the carrier is allocated (READY_FOR_COLLECTION). ${next} The label service answered: ${answered}.`,
 	});
+	return { error, awaitingCarrier: !packable };
+}
+
+/** The label's link, or what the service answered instead (404, 400, no link). */
+async function askLink(ctx: IExecutePaginationFunctions, requestData: RequestData): Promise<{ link: string } | { answered: string }> {
+	let link: unknown;
+	try {
+		[link] = (await sendRequest(ctx, requestData)).map(({ json }) => json.link);
+	} catch (error) {
+		const status = statusOf(error);
+		if (status !== 404 && status !== 400) throw asNodeError(ctx.getNode(), error);
+		const failure = asNodeError(ctx.getNode(), error);
+		return { answered: `HTTP ${status}${isBlank(failure.description) ? '' : `, ${String(failure.description)}`}` };
+	}
+	return typeof link !== 'string' || isBlank(link) ? { answered: 'no link' } : { link };
+}
+
+/** The label's link; with Wait for Label, asked again while the carrier is being allocated, up to the time set (see the file's comment). */
+async function linkWhenReady(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderId: string): Promise<string> {
+	const waitMs = waitOf(ctx);
+	const signal = ctx.getExecutionCancelSignal?.();
+	const startedAt = Date.now();
+	let checkMs = FIRST_CHECK_MS;
+	for (let round = 0; ; round++) {
+		const asked = await askLink(ctx, requestData);
+		if ('link' in asked) return asked.link;
+		const why = await noLabelError(ctx, suborderId, asked.answered, round > 0 ? Date.now() - startedAt : 0);
+		const leftMs = waitMs - (Date.now() - startedAt);
+		if (!why.awaitingCarrier || leftMs <= 0 || signal?.aborted) throw why.error;
+		await sleep(Math.min(checkMs, leftMs), signal);
+		checkMs = Math.min(checkMs * 2, MAX_CHECK_MS);
+	}
 }
 
 async function downloadLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
@@ -98,16 +165,7 @@ async function downloadLabel(this: IExecutePaginationFunctions, requestData: Req
 	const itemIndex = this.getItemIndex();
 	const suborderId = suborderIdOf(this);
 	const labelFormat = formatOf(this);
-	let link: unknown;
-	try {
-		[link] = (await sendRequest(this, requestData)).map(({ json }) => json.link);
-	} catch (error) {
-		const status = statusOf(error);
-		if (status !== 404 && status !== 400) throw asNodeError(node, error);
-		const failure = asNodeError(node, error);
-		throw await noLabelError(this, suborderId, `HTTP ${status}${isBlank(failure.description) ? '' : `, ${String(failure.description)}`}`);
-	}
-	if (typeof link !== 'string' || isBlank(link)) throw await noLabelError(this, suborderId, 'no link');
+	const link = await linkWhenReady(this, requestData, suborderId);
 	const format = FORMATS[labelFormat];
 	let file: Buffer;
 	try {
@@ -160,6 +218,14 @@ const fields: INodeProperties[] = [
 		],
 		default: 'pdf',
 	},
+	{
+		displayName: WAIT_LABEL,
+		name: 'waitMinutes',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_WAIT_MINUTES, numberPrecision: 2 },
+		default: 0,
+		description: `When the shipment is packed but its carrier not allocated yet, ask again for up to this many minutes (at most ${MAX_WAIT_MINUTES}) before failing; 0: fail at once. A workflow from packing to the label then needs no Wait node. Stopping the execution stops the wait.`,
+	},
 	outputFileField('The binary field the label goes in; the file is named after the suborder (e.g. H7SRK-Z2IAO-DS-1.pdf)', undefined, {
 		name: 'binaryPropertyName',
 		displayName: 'Binary Property',
@@ -173,7 +239,7 @@ export const operation: OperationModule = {
 		value: OPERATION,
 		action: 'Get a shipping label',
 		description:
-			"Download a shipment's shipping label (PDF, ZPL or the older ZIP) as binary data, named after the suborder. Labels exist once the carrier is allocated (READY_FOR_COLLECTION); before, the error names the shipment's status.",
+			"Download a shipment's shipping label (PDF, ZPL or the older ZIP) as binary data, named after the suborder. Labels exist once the carrier is allocated (READY_FOR_COLLECTION): the node can wait for it, up to 10 minutes; else the error names the shipment's status.",
 		routing: pacedRouting({
 			group: 'labels',
 			idempotent: true,

@@ -1,10 +1,13 @@
 /**
  * Shipment › Pack: report a suborder packed (number of boxes, quantities; by default everything
- * confirmed). The shipment is read first (its confirmed quantities, whether it can be packed). A
+ * confirmed), or every shipment of an order that can be packed, given its Order ID (Order › Confirm's
+ * output, dragged: one output item per shipment packed, with its `suborderId` for Get Label). The
+ * shipment is read first (its confirmed quantities, whether it can be packed). A
  * pack is not idempotent (a repeated one is refused, and a partial one may be followed by another):
  * it is never sent twice. When its answer is lost (5xx, timeout, cut connection) the shipment is
  * read back once: packed as asked is reported as applied; anything else is an error saying what
- * to check, never a resend.
+ * to check, never a resend. A pack the service refuses (4xx) says what it means in English, the
+ * service's own text beside it, the shipment's status read back, and that nothing was packed.
  */
 import {
 	updateDisplayOptions,
@@ -18,23 +21,24 @@ import {
 
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
-import { asNodeError, nodeError } from '../../transport/errors';
+import { asNodeError, joinSentences, nodeError } from '../../transport/errors';
 import { sendRequest, sendSettingsOf, type RequestData } from '../../transport/send';
 import { OncePerRun } from '../../transport/perRun';
 import { endpointReader } from '../../families/read';
-import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
+import { PACKABLE_STATUSES, readShipment, shipmentsOf } from '../../families/orders';
+import type { ReadEndpoint } from '../../families/read';
 import { fieldPath, invalidInput, isBlank, listEntry, readParameter, type ParameterContext } from '../../values/labels';
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
-import { outcomeUnknownText, uncertainOutcome } from '../../transport/outcomes';
+import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
 
 const RESOURCE = 'shipment';
 const OPERATION = 'pack';
 
 const LABELS = {
-	suborderId: 'Suborder ID',
+	suborderId: 'Suborder or Order ID',
 	numberOfBoxes: 'Number of Boxes',
 	packWhat: 'Pack',
 	quantities: 'Quantities',
@@ -72,8 +76,9 @@ function readPackAsk(ctx: PackContext): PackAsk {
 }
 
 const checkValues = async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const { suborderId } = readPackAsk(this);
-	return { ...requestOptions, url: PATHS.shipmentPack(suborderId) };
+	// The suborder's path is set per shipment packed (an Order ID packs each of its shipments).
+	readPackAsk(this);
+	return requestOptions;
 };
 
 /** A shipment line as the service lists it. */
@@ -145,19 +150,63 @@ function packingSeen(lines: ShipmentLine[], sent: Map<number, number>): Seen {
 	return lines.every((line) => line.packed === (sent.get(line.merchantInventoryId) ?? 0)) ? 'asSent' : 'other';
 }
 
-/** One pack: the shipment read, the pack sent once; a lost answer read back (see the file's comment). The item's output. */
-async function packShipment(ctx: IExecutePaginationFunctions, requestData: RequestData, ask: PackAsk): Promise<IDataObject> {
+/** The status of a shipment read back after a refusal, or why it is not known. */
+async function statusAfter(read: ReadEndpoint, ctx: IExecutePaginationFunctions, suborderId: string): Promise<string> {
+	try {
+		const after = await readShipment(read, ctx.getNode(), suborderId);
+		return after ? `it is ${String(after.status ?? 'without a status')}` : 'it was not found when read back';
+	} catch (error) {
+		return `its status is unknown (it could not be read back: ${asNodeError(ctx.getNode(), error).message})`;
+	}
+}
+
+/**
+ * The shipments an item packs: the suborder its ID names, or each shipment of the order it names
+ * that can be packed, one after the other; one output per shipment packed. A failure after one of an
+ * order's shipments was packed names those packed.
+ */
+async function packItem(ctx: IExecutePaginationFunctions, requestData: RequestData, ask: PackAsk): Promise<IDataObject[]> {
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
+	const id = ask.suborderId;
+	const read = endpointReader(ctx, sendSettingsOf(ctx));
+	const found = await shipmentsOf(read, node, id);
+	if (found.length === 0) {
+		throw nodeError(node, `No shipment or order ${id} was found`, {
+			itemIndex,
+			description: `Check the ${LABELS.suborderId}: Order › Confirm and Shipment › Get Many give them (e.g. H7SRK-Z2IAO-DS-1, or the order's HPGUJ-1SQQI for all its shipments); an order confirmed from two warehouses has one shipment per warehouse.`,
+		});
+	}
+	if (found.some((shipment) => String(shipment.suborderId) === id)) return [await packShipment(ctx, read, requestData, ask, found[0])];
+	const packable = found.filter((shipment) => (PACKABLE_STATUSES as readonly string[]).includes(String(shipment.status ?? '')));
+	const listed = found.map((shipment) => `${String(shipment.suborderId)} is ${String(shipment.status ?? 'without a status')}`).join(', ');
+	if (packable.length === 0) {
+		throw nodeError(node, `Order ${id} has no shipment that can be packed`, {
+			itemIndex,
+			description: `${listed}. ${notPackableAdvice(String(found[0].status ?? ''))}`,
+		});
+	}
+	if (ask.lines && packable.length > 1) {
+		throw invalidInput(ctx, LABELS.suborderId, `order ${id} has ${packable.length} shipments to pack (${listed})`, 'Quantities are given per shipment: enter its Suborder ID, or set Pack to All Confirmed');
+	}
+	const outputs: IDataObject[] = [];
+	for (const shipment of packable) {
+		try {
+			outputs.push(await packShipment(ctx, read, requestData, { ...ask, suborderId: String(shipment.suborderId) }, shipment));
+		} catch (error) {
+			const failure = asNodeError(node, error);
+			if (outputs.length > 0) failure.description = joinSentences(failure.description, `Packed by this item all the same: ${outputs.map((json) => String(json.suborderId)).join(', ')}.`);
+			throw failure;
+		}
+	}
+	return outputs;
+}
+
+/** One pack of a shipment as read: the pack sent once; a refusal worded; a lost answer read back (see the file's comment). Its output. */
+async function packShipment(ctx: IExecutePaginationFunctions, read: ReadEndpoint, requestData: RequestData, ask: PackAsk, shipment: IDataObject): Promise<IDataObject> {
 	const node = ctx.getNode();
 	const itemIndex = ctx.getItemIndex();
 	const { suborderId, numberOfBoxes } = ask;
-	const read = endpointReader(ctx, sendSettingsOf(ctx));
-	const shipment = await readShipment(read, node, suborderId);
-	if (!shipment) {
-		throw nodeError(node, `Shipment ${suborderId} was not found`, {
-			itemIndex,
-			description: 'Check the Suborder ID: Shipment › Get Many gives it (e.g. H7SRK-Z2IAO-DS-1); an order confirmed from two warehouses has one per warehouse.',
-		});
-	}
 	const products = productsToPack(ctx, shipment, ask);
 	const body = { numberOfBoxes, products: products.map(({ line, quantity }) => ({ id: line.merchantInventoryId, quantity })) };
 	const packing = new Map(body.products.map(({ id, quantity }) => [id, quantity]));
@@ -171,11 +220,19 @@ async function packShipment(ctx: IExecutePaginationFunctions, requestData: Reque
 		packedAllConfirmed: linesOf(shipment).every((line) => line.confirmed === (packing.get(line.merchantInventoryId) ?? 0)),
 	};
 	try {
-		await sendRequest(ctx, requestData, { body });
+		await sendRequest(ctx, requestData, { url: PATHS.shipmentPack(suborderId), body });
 		return json;
 	} catch (error) {
 		const failure = uncertainOutcome(error);
-		if (failure === undefined) throw asNodeError(node, error);
+		if (failure === undefined) {
+			if (!isRefusal(error)) throw asNodeError(node, error);
+			throw refusalError(node, error, {
+				subject: `Shipment ${suborderId}`,
+				notDone: 'packed',
+				status: await statusAfter(read, ctx, suborderId),
+				next: `Shipment › Get Many (by order or suborder ID) shows its status; ${notPackableAdvice(String(shipment.status ?? ''))}`,
+			});
+		}
 		const what = `the pack of shipment ${suborderId}`;
 		const check = `Check shipment ${suborderId} (Shipment › Get Many by order or suborder ID: its status and packedQuantity, or the merchant portal) before packing it again.`;
 		let after: IDataObject | undefined;
@@ -208,15 +265,15 @@ async function packShipment(ctx: IExecutePaginationFunctions, requestData: Reque
  * get the outcome, where a second pack would be refused or pack part of a shipment twice. Other
  * boxes or quantities for a suborder an earlier item of the run packs are an error, nothing sent.
  */
-const packs = new OncePerRun<{ askKey: string; itemIndex: number; json: IDataObject }>();
+const packs = new OncePerRun<{ askKey: string; itemIndex: number; json: IDataObject[] }>();
 
 async function packOncePerRun(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const ask = readPackAsk(this);
 	const itemIndex = this.getItemIndex();
 	const askKey = JSON.stringify([ask.numberOfBoxes, ask.lines?.map(({ merchantInventoryId, quantity }) => [merchantInventoryId, quantity]) ?? 'allConfirmed']);
-	const { first, result } = packs.ask(this, ask.suborderId, async () => ({ askKey, itemIndex, json: await packShipment(this, requestData, ask) }));
+	const { first, result } = packs.ask(this, ask.suborderId, async () => ({ askKey, itemIndex, json: await packItem(this, requestData, ask) }));
 	const packed = await result;
-	if (first) return [{ json: packed.json }];
+	if (first) return packed.json.map((json) => ({ json }));
 	if (packed.askKey !== askKey) {
 		throw nodeError(this.getNode(), `Shipment ${ask.suborderId} is packed by item ${packed.itemIndex} of this run, with other boxes or quantities`, {
 			itemIndex,
@@ -224,13 +281,18 @@ async function packOncePerRun(this: IExecutePaginationFunctions, requestData: Re
 		});
 	}
 	// Each item its own copy: forInputItem pairs it with this item.
-	return [{ json: JSON.parse(JSON.stringify(packed.json)) as IDataObject }];
+	return packed.json.map((json) => ({ json: JSON.parse(JSON.stringify(json)) as IDataObject }));
 }
 
 const quantitiesOnly = { show: { packWhat: ['quantities'] } };
 
 const fields: INodeProperties[] = [
-	textField(LABELS.suborderId, 'suborderId', 'The shipment (suborder) packed, as Shipment › Get Many gives it', { required: true, placeholder: 'e.g. H7SRK-Z2IAO-DS-1' }),
+	textField(
+		LABELS.suborderId,
+		'suborderId',
+		"The shipment (suborder) packed, as Shipment › Get Many and Order › Confirm give it; or an order's ID (Order › Confirm's orderId) to pack each of its shipments that can be packed, one output item per shipment",
+		{ required: true, placeholder: 'e.g. H7SRK-Z2IAO-DS-1 or HPGUJ-1SQQI' },
+	),
 	{
 		displayName: LABELS.numberOfBoxes,
 		name: 'numberOfBoxes',
@@ -279,7 +341,7 @@ export const operation: OperationModule = {
 		value: OPERATION,
 		action: 'Pack a shipment',
 		description:
-			'Report a shipment (suborder) packed: number of boxes and quantities, by default everything confirmed. The service then allocates a carrier. Never sent twice: the same suborder on several input items is packed once, and an answer lost after sending is checked by reading the shipment back.',
+			'Report a shipment (suborder) packed, or every shipment of an order: number of boxes and quantities, by default everything confirmed. The service then allocates a carrier. Never sent twice: the same suborder on several input items is packed once, and an answer lost after sending is checked by reading the shipment back.',
 		routing: pacedRouting({
 			group: 'orders',
 			// A repeated pack is refused, and a partial one may be followed by another: never resent blindly.

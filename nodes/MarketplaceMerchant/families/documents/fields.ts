@@ -4,10 +4,10 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { DAY_MS, formatIsoUtc, formatYearMonthDay } from '../../values/dates';
+import { formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
 import { invalidInput, isBlank, type SettingsContext, type ValueContext } from '../../values/labels';
-import { isBareDay, readChoice, readDate } from '../../values/values';
+import { readChoice, readDate, readRangeEnd } from '../../values/values';
 
 export const FROM_LABEL = 'Date From';
 export const TO_LABEL = 'Date To';
@@ -19,8 +19,7 @@ export const DEFAULT_DATE_TO = '={{ $now.toISO() }}';
 /** Checked before anything is sent: the service answers a bare 400. A To given as a bare day includes that whole day. */
 export function readDocumentRange(ctx: ValueContext, fromValue: unknown, toValue: unknown): { from: Date; to: Date } {
 	const from = readDate(ctx, FROM_LABEL, fromValue);
-	const toInstant = readDate(ctx, TO_LABEL, toValue);
-	const to = isBareDay(toValue) ? new Date(toInstant.getTime() + DAY_MS - 1) : toInstant;
+	const to = readRangeEnd(ctx, TO_LABEL, toValue);
 	if (from.getTime() < Date.parse(LIMITS.earliestInvoiceDate)) {
 		const earliest = formatYearMonthDay(new Date(LIMITS.earliestInvoiceDate));
 		const hint = `The service keeps no documents from before ${earliest} and rejects such ranges`;
