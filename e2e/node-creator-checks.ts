@@ -15,7 +15,7 @@ import { check, seconds } from './checks';
 import type { N8nOwner } from './n8n';
 import type { N8nOwnerSession } from './n8n-api';
 
-const SEARCH_WORDS = ['invoice', 'stock', 'discount', 'EAN'];
+const SEARCH_WORDS = ['invoice', 'stock', 'discount', 'EAN', 'new order', 'print label', 'packing slip'];
 const VIEWPORT = { width: 1280, height: 900 };
 
 /** A workflow with a trigger, so that the node creator opens on all nodes (not on triggers only). */

@@ -7,6 +7,7 @@
  */
 import { startSandbox } from './index';
 import type { SandboxOptions } from './types';
+import { NEWCOMER_VARIANTS } from './variants';
 
 const DEFAULT_PORT = 4010;
 
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
 		now: argValue(args, 'now'),
 	};
 	const sandbox = await startSandbox(options);
+	sandbox.setVariants(NEWCOMER_VARIANTS);
 	const latency = ['latency-ms', 'latency-per-kib-ms', 'latency-jitter-ms'].map((name) => numberArg(args, name));
 	if (latency.some((value) => value !== undefined)) {
 		const [fixedMs = 0, perKiBMs = 0, jitterMs = 0] = latency;

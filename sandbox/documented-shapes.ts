@@ -43,7 +43,9 @@ export function documentedProduct(
   product: Omit<Product, "packageWeightUnit"> & { packageWeightUnit: string },
   record: ProductRecord,
 ): Product | Record<string, unknown> {
-  if (!variants.current.documentedProductFields) return product;
+  if (!variants.current.documentedProductFields) {
+    return variants.current.productStatusField ? { ...product, status: productStatus({ ...record, stockLevel: product.stockLevel }) } : product;
+  }
   const { platformCode, ...rest } = product;
   // Publish / unpublish store it; the stock of the answered product decides SOLD_OUT / UNPUBLISHED_OOS.
   const status = productStatus({ ...record, stockLevel: product.stockLevel });

@@ -16,6 +16,14 @@ import type { Rng } from './random';
 import type { WarehouseRecord } from './types';
 
 const MINUTE_MS = 60_000;
+/** The marketplace's own warehouse, from which it ships the orders it fulfils (not one of the merchant's). */
+export const PLATFORM_WAREHOUSE_ID = 0;
+
+/** A suborder's type, as its id names it: DS the merchant's own delivery, FBA fulfilled by the marketplace. */
+export type SuborderType = 'DS' | 'FBA';
+export function suborderTypeOf(suborderId: string): SuborderType {
+	return /-FBA-\d+$/.test(suborderId) ? 'FBA' : 'DS';
+}
 const WEEK_MS = 7 * 24 * 60 * MINUTE_MS;
 
 /** How far each seeded order went: 'next' is one advanceShipment step, 'cancel' the customer's cancellation. */
@@ -75,10 +83,20 @@ export class OrderBook {
 			this.orders.push(order);
 			this.newestFirst = undefined;
 			this.byId.set(order.id, order);
-			const warehouse = this.defaultWarehouse();
-			this.store(order, [
-				this.newShipment(order, 1, warehouse.id, order.lines.map((entry) => ({ ...shipmentLine(entry), confirmedQuantity: null }))),
-			]);
+			if (order.fulfilledBy === 'marketplace') {
+				// The marketplace ships it from its own warehouse: confirmed at once, nothing for the merchant to confirm.
+				order.confirmations = order.lines.map((entry) => [{ warehouseAddressId: PLATFORM_WAREHOUSE_ID, quantity: entry.quantity }]);
+				order.confirmedDate = order.createdDate;
+				const shipment = this.newShipment(order, 1, PLATFORM_WAREHOUSE_ID, order.lines.map((entry) => ({ ...shipmentLine(entry), confirmedQuantity: entry.quantity })), 'FBA');
+				shipment.confirmedDate = order.createdDate;
+				this.setStatus(shipment, 'CONFIRMED', createdMs);
+				this.store(order, [shipment]);
+			} else {
+				const warehouse = this.defaultWarehouse();
+				this.store(order, [
+					this.newShipment(order, 1, warehouse.id, order.lines.map((entry) => ({ ...shipmentLine(entry), confirmedQuantity: null }))),
+				]);
+			}
 			added.push(order);
 		}
 		return added;
@@ -284,10 +302,10 @@ export class OrderBook {
 		this.store(order, shipments);
 	}
 
-	private newShipment(order: OrderRecord, number: number, warehouseId: number, lines: ShipmentLine[]): ShipmentRecord {
+	private newShipment(order: OrderRecord, number: number, warehouseId: number, lines: ShipmentLine[], type: SuborderType = 'DS'): ShipmentRecord {
 		return {
 			orderId: order.id,
-			suborderId: `${order.id}-DS-${number}`,
+			suborderId: `${order.id}-${type}-${number}`,
 			status: 'CREATED',
 			warehouseId,
 			carrierName: null,

@@ -121,6 +121,7 @@ export class OrderFactory {
 			lines,
 			confirmations: null,
 			confirmedDate: null,
+			...(options.fulfilledByMarketplace ? { fulfilledBy: 'marketplace' as const } : {}),
 		};
 	}
 }

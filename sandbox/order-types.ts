@@ -63,6 +63,11 @@ export interface OrderRecord {
 	confirmations: LineConfirmation[] | null;
 	/** ISO 8601 UTC of the confirmation, null before. */
 	confirmedDate: string | null;
+	/**
+	 * 'marketplace' for an order the marketplace fulfils itself (FBA): the orders endpoint answers an
+	 * empty list for it, its one suborder is `<orderId>-FBA-1`, confirmed by the marketplace.
+	 */
+	fulfilledBy?: 'marketplace';
 }
 
 export interface ShipmentLine {
@@ -113,4 +118,6 @@ export interface AddOrdersOptions {
 	paymentMethods?: PaymentMethod[];
 	/** Creation time (default: the sandbox's now). */
 	createdDate?: string | number | Date;
+	/** Orders the marketplace fulfils itself (FBA): invisible to GET orders, found through their shipments. */
+	fulfilledByMarketplace?: boolean;
 }

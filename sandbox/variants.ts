@@ -100,6 +100,12 @@ export interface SandboxVariants {
 	// --- What the current pages (2026) show beyond the reference (documented-shapes.ts) ---
 	/** GET products carry status, groupId, package dimensions with packageDimensionUnit, specifications, and the platform code under the marketplace's name. */
 	documentedProductFields: boolean;
+	/**
+	 * GET products carry `status` even without documentedProductFields, as the live service's do: on
+	 * in the sandbox `npm run dev` and `npm run sandbox` start (a newcomer filters by status and tries
+	 * publishing there); off by default, the reference's products, which the tests' outputs were saved with.
+	 */
+	productStatusField: boolean;
 	/** product/bulk and product/{id} results add ean and productName (product/{id}: type "edit"); an unknown product's error is Serbian ("Proizvod ne postoji"), also product/{id}'s 404. */
 	documentedUpdateResults: boolean;
 	/** Invoices carry their id as orderDetails.invoiceNumber (no invoiceId); corrections' fiscalDetails add invoiceNumber. */
@@ -220,6 +226,7 @@ export const DEFAULT_VARIANTS: Readonly<SandboxVariants> = Object.freeze({
 	basicProductsModifiedFilter: 'reference',
 	serviceTimeZone: 'UTC',
 	documentedProductFields: false,
+	productStatusField: false,
 	documentedUpdateResults: false,
 	invoiceIdAsInvoiceNumber: false,
 	importFailsAsynchronously: false,
@@ -263,3 +270,6 @@ export class VariantSwitches {
 		this.current = { ...DEFAULT_VARIANTS };
 	}
 }
+
+/** The switches `npm run dev` and `npm run sandbox` turn on: the sandbox a newcomer tries, closer to the live service than the tests' default. */
+export const NEWCOMER_VARIANTS: Partial<SandboxVariants> = { productStatusField: true };

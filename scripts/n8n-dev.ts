@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../sandbox';
+import { NEWCOMER_VARIANTS } from '../sandbox/variants';
 import { installCommunityPackage, packPackage } from '../e2e/community-package';
 import {
 	E2E_OWNER,
@@ -131,6 +132,7 @@ export async function startDevEnvironment(shouldStop: () => boolean = () => fals
 		await mkdir(LABELS_DIR, { recursive: true });
 
 		sandbox = await startSandbox({ port: await preferredOrFreePort(Number(process.env.SANDBOX_PORT ?? 4010)) });
+		sandbox.setVariants(NEWCOMER_VARIANTS);
 		console.log(`sandbox API at ${sandbox.url} (controls under ${sandbox.url}/__sandbox/)`);
 		console.log(`sandbox service host at ${sandbox.serviceUrl} (the credential's Service Host URL, for warehouses and prices under the variant warehousesAndPricesOn)`);
 		await mkdir(FILES_DIR, { recursive: true });

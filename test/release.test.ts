@@ -374,6 +374,11 @@ describe('package.json for the npm page', () => {
 		expect(manifest.keywords).toContain('n8n-community-node-package');
 	});
 
+	it('the action node (all the node creator lists once a workflow has a trigger) is found by the seller\'s day\'s words: new order, print label, packing slip', () => {
+		const codex = JSON.parse(readFileSync(path.join(ROOT, 'nodes', 'MarketplaceMerchant', 'MarketplaceMerchant.node.json'), 'utf8')) as { alias: string[] };
+		expect(codex.alias).toEqual(expect.arrayContaining(['new order', 'print label', 'packing slip']));
+	});
+
 	it('links the issue tracker, the README and the repository', () => {
 		expect(manifest.bugs?.url).toBe('https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant/issues');
 		expect(manifest.homepage).toBe('https://github.com/marketplace-merchant/n8n-nodes-marketplace-merchant#readme');

@@ -7,7 +7,8 @@ import { getCurrencies } from './actions/discount/currency';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as order } from './actions/order/Order.resource';
-import { getConfirmWarehouses, getOrderStatuses, getWarehouses } from './actions/orders/shared';
+import { CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL, WAREHOUSES_BEFORE_CREDENTIAL, getConfirmWarehouses, getWarehouses } from './actions/orders/shared';
+import { getOrderStatuses, onceCredentialSet } from './families/editorLists';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { resource as shipment } from './actions/shipment/Shipment.resource';
@@ -49,8 +50,19 @@ export class MarketplaceMerchant implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchProducts, searchDiscounts },
-		loadOptions: { getProductTypes, getWarehouses, getConfirmWarehouses, getOrderStatuses, getCurrencies },
+		// Each list waits for the credential (a new node's first ask comes before it is set): families/editorLists.ts.
+		// The Currency list answers without the credential already (the account's currency unknown).
+		listSearch: {
+			searchProducts: onceCredentialSet(searchProducts, () => ({ results: [] })),
+			searchDiscounts: onceCredentialSet(searchDiscounts, () => ({ results: [] })),
+		},
+		loadOptions: {
+			getProductTypes: onceCredentialSet(getProductTypes, () => []),
+			getWarehouses: onceCredentialSet(getWarehouses, () => WAREHOUSES_BEFORE_CREDENTIAL),
+			getConfirmWarehouses: onceCredentialSet(getConfirmWarehouses, () => CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL),
+			getOrderStatuses: onceCredentialSet(getOrderStatuses, () => []),
+			getCurrencies,
+		},
 		credentialTest: { testMerchantCredential },
 	};
 

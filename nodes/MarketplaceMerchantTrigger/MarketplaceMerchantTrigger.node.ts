@@ -8,7 +8,8 @@ import { fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { cursorOptions } from './cursor';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 import { NEW_ORDER_TO_CONFIRM, fetchTestOrder, orderTriggerFields, pollNewOrders } from './orders';
-import { SHIPMENT_STATUS_CHANGED, fetchTestShipmentChange, pollShipmentChanges } from './shipments';
+import { SHIPMENT_STATUS_CHANGED, fetchTestShipmentChange, pollShipmentChanges, shipmentTriggerFields } from './shipments';
+import { getOrderStatuses, onceCredentialSet } from '../MarketplaceMerchant/families/editorLists';
 
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED, NEW_ORDER_TO_CONFIRM, SHIPMENT_STATUS_CHANGED] } };
 
@@ -65,7 +66,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 						name: 'Shipment Status Changed',
 						value: SHIPMENT_STATUS_CHANGED,
 						description:
-							'A shipment (suborder) moved on: confirmed, packed, ready for collection, collected, delivered, cancelled, returned. The output has previousStatus (what the last poll saw; null for a shipment new since) and status.',
+							'A shipment (suborder) moved on: confirmed, packed, ready for collection, collected, delivered, cancelled, returned; optionally only to chosen statuses (e.g. ready for collection). The output has previousStatus (what the last poll saw; null for a shipment new since) and status.',
 					},
 				],
 				default: 'invoice',
@@ -89,6 +90,7 @@ export class MarketplaceMerchantTrigger implements INodeType {
 				'Whether to return a flat summary: of a document its IDs, dates, customer and totals instead of the full nested document; of a product its ID, EAN, SKU, stock, prices and previous values; of an order or shipment its IDs, totals, buyer and lines',
 			),
 			...orderTriggerFields,
+			...shipmentTriggerFields,
 			{
 				...booleanField('Download PDFs', 'downloadPdfs', 'Whether to attach the PDF of each document as binary data'),
 				displayOptions: DOCUMENTS_ONLY,
@@ -110,7 +112,11 @@ export class MarketplaceMerchantTrigger implements INodeType {
 	};
 
 	// The credential's Test button, as the action node has it: n8n uses the first node it finds with `testedBy`.
-	methods = { credentialTest: { testMerchantCredential } };
+	methods = {
+		credentialTest: { testMerchantCredential },
+		// Shipment Status Changed's New Status Names, the action node's list (waiting for the credential as there).
+		loadOptions: { getOrderStatuses: onceCredentialSet(getOrderStatuses, () => []) },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const module = EVENT_MODULES[String(this.getNodeParameter('event', 'invoice'))];

@@ -7,7 +7,8 @@
  */
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { listOrders, simplifyOrder } from '../MarketplaceMerchant/families/orders';
+import { listOrders } from '../MarketplaceMerchant/families/orders';
+import { simplifyOrder } from '../MarketplaceMerchant/families/orderOutputs';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { parseServiceTimestamp } from '../MarketplaceMerchant/values/dates';
 import { readSimplify } from '../MarketplaceMerchant/values/values';

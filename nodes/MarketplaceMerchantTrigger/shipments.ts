@@ -12,15 +12,88 @@
  * every poll, one per shipment in a status no group lists, e.g. NOT_READY, until it is back).
  * A shipment that went through several statuses between two polls fires once, from the status
  * the last poll saw to the one this poll sees: the service keeps no history to read.
+ * New Status Names: only moves to one of them fire (a "label ready" workflow on
+ * READY_FOR_COLLECTION); every move still updates the state, so each fires at most once.
+ * Watch Returns: the Completed group's shipments purchased within the last Returns Window days are
+ * read too (one more request per 100 of them each poll) and stay in the state while in the window,
+ * so that moves within Completed (DELIVERED → RETURN_TO_SELLER → RETURNED_TO_SELLER) fire.
  */
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { listShipments, readShipment, simplifyShipment } from '../MarketplaceMerchant/families/orders';
+import { STATUSES_METHOD } from '../MarketplaceMerchant/families/editorLists';
+import { listShipments, readShipment } from '../MarketplaceMerchant/families/orders';
+import { simplifyShipment } from '../MarketplaceMerchant/families/orderOutputs';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
-import { readSimplify } from '../MarketplaceMerchant/values/values';
+import { DAY_MS } from '../MarketplaceMerchant/values/dates';
+import { invalidInput, isBlank, listEntry, type ValueContext } from '../MarketplaceMerchant/values/labels';
+import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
+import { readBoolean, readSimplify, toList } from '../MarketplaceMerchant/values/values';
 import { pollReader, type PollResult } from './poll';
 
 export const SHIPMENT_STATUS_CHANGED = 'shipmentStatusChanged';
+
+const SHOWN = { show: { event: [SHIPMENT_STATUS_CHANGED] } };
+const NEW_STATUSES = 'New Status Names or IDs';
+const RETURNS_WINDOW = 'Returns Window (Days)';
+const DEFAULT_RETURNS_WINDOW_DAYS = 30;
+
+/** The event's own fields. */
+export const shipmentTriggerFields: INodeProperties[] = [
+	{
+		displayName: NEW_STATUSES,
+		name: 'newStatuses',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: STATUSES_METHOD },
+		default: [],
+		description:
+			'Fire only when a shipment moves to one of these statuses, e.g. READY_FOR_COLLECTION for a "print the label" workflow (each move once). Empty: every move fires. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: SHOWN,
+	},
+	{
+		displayName: 'Watch Returns',
+		name: 'watchReturns',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to fire also for moves within Completed (a delivered parcel returned: DELIVERED → RETURN_TO_SELLER → RETURNED_TO_SELLER), where the service shows them. Costs one more request per poll for each 100 completed shipments purchased within the Returns Window.',
+		displayOptions: SHOWN,
+	},
+	{
+		displayName: RETURNS_WINDOW,
+		name: 'returnsWindowDays',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 365 },
+		default: DEFAULT_RETURNS_WINDOW_DAYS,
+		description: 'How long after the purchase a completed shipment is still watched for returns',
+		displayOptions: { show: { event: [SHIPMENT_STATUS_CHANGED], watchReturns: [true] } },
+	},
+];
+
+interface ShipmentSettings {
+	simplify: boolean;
+	/** Undefined: every new status fires. */
+	newStatuses?: Set<string>;
+	/** The start of the returns window, when Watch Returns is on. */
+	returnsSince?: Date;
+}
+
+function readNewStatuses(ctx: ValueContext, value: unknown): Set<string> | undefined {
+	if (isBlank(value)) return undefined;
+	const names = (Array.isArray(value) ? value.map(String) : toList(value, /[,;\n]+/)).map((name) => name.trim()).filter((name) => name !== '');
+	names.forEach((name, index) => {
+		if (!/^[A-Z][A-Z_]*$/.test(name)) throw invalidInput(ctx, listEntry(NEW_STATUSES, index), `"${name}" is not a status name`, 'Use names such as READY_FOR_COLLECTION or DELIVERED');
+	});
+	return names.length > 0 ? new Set(names) : undefined;
+}
+
+function readShipmentSettings(ctx: IPollFunctions): ShipmentSettings {
+	const settings: ShipmentSettings = { simplify: readSimplify(ctx), newStatuses: readNewStatuses(ctx, ctx.getNodeParameter('newStatuses', [])) };
+	if (readBoolean(ctx, 'Watch Returns', ctx.getNodeParameter('watchReturns', false))) {
+		const days = readWholeNumber(ctx, RETURNS_WINDOW, ctx.getNodeParameter('returnsWindowDays', DEFAULT_RETURNS_WINDOW_DAYS), 1);
+		settings.returnsSince = new Date(Date.now() - days * DAY_MS);
+	}
+	return settings;
+}
 
 /** The groups read each poll: the shipments still moving. Completed shipments are met when they leave these. */
 const WATCHED_GROUPS = ['forPackaging', 'onDelivery'] as const;
@@ -79,12 +152,16 @@ function toItem(shipment: IDataObject, previousStatus: string | null, simplify: 
 	return { json: { event: SHIPMENT_STATUS_CHANGED, previousStatus, ...json, status: text(shipment.status) } };
 }
 
-/** The shipments of the watched groups now, by suborder id (one listed twice, pages shifting, counts once). */
-async function shipmentsInProgress(ctx: IPollFunctions): Promise<Map<string, IDataObject>> {
+/**
+ * The shipments of the watched groups now, by suborder id (one listed twice, pages shifting, counts
+ * once); with `returnsSince`, also the completed ones purchased since then.
+ */
+async function shipmentsInProgress(ctx: IPollFunctions, returnsSince: Date | undefined): Promise<Map<string, IDataObject>> {
 	const read = pollReader(ctx);
 	const found = new Map<string, IDataObject>();
-	for (const group of WATCHED_GROUPS) {
-		for (const shipment of await listShipments(read, ctx.getNode(), { group }, ALL)) {
+	const queries = [...WATCHED_GROUPS.map((group) => ({ group })), ...(returnsSince ? [{ group: 'completed' as const, createdFrom: returnsSince }] : [])];
+	for (const query of queries) {
+		for (const shipment of await listShipments(read, ctx.getNode(), query, ALL)) {
 			const id = text(shipment.suborderId);
 			if (id === '' || text(shipment.status) === '') {
 				ctx.logger.warn(`Shipment Status Changed: skipped a shipment without a suborder id or status (${JSON.stringify(shipment.suborderId)})`);
@@ -102,28 +179,36 @@ async function shipmentsInProgress(ctx: IPollFunctions): Promise<Map<string, IDa
  * `previousStatus` null.
  */
 export async function pollShipmentChanges(ctx: IPollFunctions): Promise<PollResult> {
-	const simplify = readSimplify(ctx);
+	const { simplify, newStatuses, returnsSince } = readShipmentSettings(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const known = storedStatuses(staticData[SHIPMENT_STATUS_CHANGED]);
-	const current = await shipmentsInProgress(ctx);
+	const current = await shipmentsInProgress(ctx, returnsSince);
 	const next = new Map<string, string>();
 	const items: INodeExecutionData[] = [];
+	// Every move is remembered; only the moves to a chosen status fire.
+	const fire = (shipment: IDataObject, previous: string | null) => {
+		if (newStatuses === undefined || newStatuses.has(text(shipment.status))) items.push(toItem(shipment, previous, simplify));
+	};
 
 	for (const [id, shipment] of current) {
 		const status = text(shipment.status);
+		// A completed shipment listed first with Watch Returns on was completed before: it is watched from now on, not fired.
+		const newlyWatched = known !== undefined && !known.has(id) && returnsSince !== undefined && isCompleted(shipment);
 		next.set(id, status);
 		const previous = known?.get(id);
-		if (known && previous !== status) items.push(toItem(shipment, previous ?? null, simplify));
+		if (known && previous !== status && !newlyWatched) fire(shipment, previous ?? null);
 	}
 	for (const [id, previous] of known ?? []) {
 		if (current.has(id)) continue;
+		// Watching returns, a completed shipment no longer listed has left the window: forgotten without a request.
+		if (returnsSince !== undefined && isCompleted({ status: previous })) continue;
 		const shipment = await readShipment(pollReader(ctx), ctx.getNode(), id);
 		if (!shipment || text(shipment.status) === '') {
 			ctx.logger.warn(`Shipment Status Changed: shipment ${id} (last seen ${previous}) is no longer listed; it is not watched any more`);
 			continue;
 		}
 		const status = text(shipment.status);
-		if (status !== previous) items.push(toItem(shipment, previous, simplify));
+		if (status !== previous) fire(shipment, previous);
 		// Still in progress (missed by the lists while pages shifted): watched on; Completed: done.
 		if (!isCompleted(shipment)) next.set(id, status);
 	}

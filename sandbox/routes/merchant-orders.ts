@@ -67,6 +67,8 @@ function listOrders({ core, query }: RouteContext): RouteResult {
 	const matching = book.allOrders().filter((order) => {
 		const createdMs = Date.parse(order.createdDate);
 		return (
+			// The marketplace's own (FBA) orders are not listed, not even by id (an empty list, as the merchants' clients met it).
+			order.fulfilledBy !== 'marketplace' &&
 			(orderId === undefined || order.id === orderId) &&
 			(fromMs === undefined || createdMs >= fromMs) &&
 			(toMs === undefined || createdMs <= toMs) &&

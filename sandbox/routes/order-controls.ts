@@ -14,7 +14,7 @@ function objectBody(context: RouteContext): Record<string, unknown> {
 	return value;
 }
 
-/** Body `{count?, lines?: [{merchantInventoryId, quantity?, warehouseAddressId?}], paymentMethods?, createdDate?}`. */
+/** Body `{count?, lines?: [{merchantInventoryId, quantity?, warehouseAddressId?}], paymentMethods?, createdDate?, fulfilledByMarketplace?}`. */
 function addOrders(context: RouteContext): RouteResult {
 	const body = objectBody(context);
 	const count = body.count === undefined ? 1 : toNumber(body.count);
@@ -32,6 +32,7 @@ function addOrders(context: RouteContext): RouteResult {
 	}
 	if (body.paymentMethods !== undefined) options.paymentMethods = body.paymentMethods as PaymentMethod[];
 	if (body.createdDate !== undefined) options.createdDate = body.createdDate as string;
+	if (body.fulfilledByMarketplace !== undefined) options.fulfilledByMarketplace = body.fulfilledByMarketplace === true;
 	return { json: context.core.addOrders(count, options) };
 }
 

@@ -11,6 +11,7 @@ import type { OrderRecord, ShipmentRecord } from '../order-types';
 import type { RouteContext, RouteDefinition, RouteResult } from '../route';
 import { isRecord, toNumber } from '../values';
 import { MAX_ORDER_PAGE, ORDER_BASE, statusGroupParam } from './merchant-orders';
+import { suborderTypeOf } from '../order-book';
 
 const DEFAULT_PAGE_SIZE = 10;
 
@@ -66,8 +67,8 @@ function listShipments({ core, query }: RouteContext): RouteResult {
 			(warehouseIds.size === 0 || warehouseIds.has(shipment.warehouseId)) &&
 			(paymentMethods.size === 0 || orderOf(shipment).paymentMethods.some((method) => paymentMethods.has(method))) &&
 			(carriers.size === 0 || carriers.has(shipment.carrierName?.toLowerCase() ?? '') || carriers.has(shipment.carrierCode?.toLowerCase() ?? '')) &&
-			// Every suborder here is the merchant's own delivery: type DS, as its id says.
-			(suborderTypes.size === 0 || suborderTypes.has('DS')) &&
+			// The type its id names: DS (the merchant's own delivery) or FBA (fulfilled by the marketplace).
+			(suborderTypes.size === 0 || suborderTypes.has(suborderTypeOf(shipment.suborderId))) &&
 			(fromMs === undefined || (confirmedMs !== undefined && confirmedMs >= fromMs)) &&
 			(toMs === undefined || (confirmedMs !== undefined && confirmedMs <= toMs))
 		);

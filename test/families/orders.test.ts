@@ -10,15 +10,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
 import { ANSWERS } from '../../nodes/MarketplaceMerchant/answers/schemas';
 import type { ReadEndpoint } from '../../nodes/MarketplaceMerchant/families/read';
-import {
-	forgetGroupNaming,
-	listOrders,
-	paymentMethodsOf,
-	readOrder,
-	readShipment,
-	simplifyOrder,
-	simplifyShipment,
-} from '../../nodes/MarketplaceMerchant/families/orders';
+import { forgetGroupNaming, listOrders, readOrder, readShipment } from '../../nodes/MarketplaceMerchant/families/orders';
+import { paymentMethodCode, paymentMethodsOf, simplifyOrder, simplifyShipment } from '../../nodes/MarketplaceMerchant/families/orderOutputs';
 
 const NODE = { name: 'Marketplace Merchant', type: 'marketplaceMerchant', typeVersion: 3, position: [0, 0], parameters: {} } as unknown as INode;
 
@@ -130,7 +123,7 @@ describe('reading the variants', () => {
 			currency: 'RSD',
 			paymentMethod: 'COD',
 			numberOfItems: 1,
-			billingAddress: { firstName: 'Ana', lastName: 'Jović', buyerName: 'Firma d.o.o.' },
+			billingAddress: { type: 'BILLING', firstName: 'Ana', lastName: 'Jović', buyerName: 'Firma d.o.o.', buyerType: 'TIN', buyerId: '101234567', city: 'Niš', postcode: '18000', streetName: 'Obrenovićeva', streetNumber: '12' },
 			somethingNew: { kept: true },
 			items: [{ id: '123', productId: 'u-1', productEan: '0860000000017', productSku: 7, productName: 'Kabl', quantity: 2, confirmedQuantity: null, basePrice: 649.75, grandTotal: 1299.5, suborderWarehouseAddressId: 5, specificationsTranslations: '{}' }],
 		};
@@ -140,15 +133,27 @@ describe('reading the variants', () => {
 		expect(simplifyOrder(read)).toEqual({
 			orderId: 'HPGUJ-1SQQI',
 			createdDate: '2025-06-01T10:00:00Z',
+			fulfilledBy: 'merchant',
+			fromShipments: false,
 			totalPrice: 1299.5,
+			// The answer has no net prices, shipping or commission: nothing is made up.
+			totalPriceWithoutVat: null,
+			itemsTotal: 1299.5,
+			itemsTotalWithoutVat: null,
+			shippingCost: null,
+			shippingCostWithoutVat: null,
+			commission: null,
 			currency: 'RSD',
 			paymentMethods: ['COD'],
-			buyer: { name: 'Ana Jović', company: 'Firma d.o.o.' },
+			paymentMethodNames: ['Cash on Delivery'],
+			buyer: { name: 'Ana Jović', company: 'Firma d.o.o.', taxId: '101234567', city: 'Niš' },
+			deliveryAddress: { type: 'BILLING', street: 'Obrenovićeva', number: '12', apartment: null, postcode: '18000', city: 'Niš', additionalInfo: null },
 			numberOfItems: 1,
 			lines: [
 				{
+					productId: 123,
 					merchantInventoryId: 123,
-					productId: 'u-1',
+					platformProductId: 'u-1',
 					ean: '0860000000017',
 					sku: '7',
 					name: 'Kabl',
@@ -156,11 +161,21 @@ describe('reading the variants', () => {
 					confirmedQuantity: null,
 					packedQuantity: null,
 					unitPrice: 649.75,
+					unitPriceWithoutVat: null,
+					vat: null,
 					total: 1299.5,
+					totalWithoutVat: null,
+					shippingCost: null,
+					commission: null,
 					warehouseAddressId: 5,
 				},
 			],
 		});
+	});
+
+	it('names the payment codes as the documentation means them, and reads a typed code or name', () => {
+		expect(simplifyOrder(readOrderAnswer({ paymentMethods: ['PBC', 'POS', 'VOUCHER'] })).paymentMethodNames).toEqual(['Pay by Card', 'Pay on Site', 'Voucher']);
+		expect(['cod', 'Pay by card', ' PAY ON SITE ', 'card', 'Card (POS)'].map(paymentMethodCode)).toEqual(['COD', 'PBC', 'POS', undefined, undefined]);
 	});
 
 	it('simplifies a shipment, its lines by merchant inventory id', () => {

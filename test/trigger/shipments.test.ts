@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetGroupNaming } from '../../nodes/MarketplaceMerchant/families/orders';
 import type { PollRunResult } from '../harness';
+import { groupOf } from '../../sandbox/order-statuses';
 import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, useTriggerSandbox } from './helpers';
 
 const START = '2026-03-02T09:00:00.000Z';
@@ -254,3 +255,70 @@ test('1,000 shipments through to delivery, polled every 10 minutes: every change
 	expect(remembered.filter((id) => ids.includes(id))).toEqual([]);
 	expect(largest).toBeLessThan(2 * 1024);
 }, 120_000);
+
+test('New Status Names READY_FOR_COLLECTION: only the move to it fires, once, when the carrier comes 2 minutes after packing; the other moves are remembered, not fired', async () => {
+	sandbox.setVariants({ carrierAllocationMs: 2 * MINUTE });
+	const trigger = await seededTrigger({ ...STATUS_CHANGED, newStatuses: ['READY_FOR_COLLECTION'] });
+	const [id] = confirmedShipments(1);
+	advance(1 * MINUTE);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	sandbox.advanceShipment(id);
+	advance(1 * MINUTE);
+	// PACKED: not chosen.
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	expect(stored(trigger).PACKED).toContain(id);
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toEqual([[id, 'PACKED', 'READY_FOR_COLLECTION']]);
+	advance(1 * MINUTE);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	sandbox.advanceShipment(id);
+	advance(1 * MINUTE);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	expect(stored(trigger).COLLECTED).toContain(id);
+});
+
+test('New Status Names refuses a value that is no status name, naming the field and entry', async () => {
+	const trigger = new TriggerUnderTest(sandbox, { ...STATUS_CHANGED, newStatuses: 'READY_FOR_COLLECTION, ready' });
+	const result = await trigger.poll();
+	expect(result.error?.message).toMatch(/New Status Names or IDs/);
+});
+
+/** The groups (or searches) of the last poll's shipment requests. */
+const readGroups = () => shipmentRequests().map(({ query }) => query.search ?? query.statusGroup);
+
+/** One read of the completed group per 100 shipments purchased within the 30 days' window, at least one. */
+function completedPages(): string[] {
+	const since = Date.now() - 30 * DAY;
+	const count = sandbox.state.shipments.filter((shipment) => Date.parse(shipment.createdDate) >= since && ['SSG_DELIVERED', 'SSG_CANCELLED', 'SSG_NOT_DELIVERED'].includes(groupOf(shipment.status).subGroup)).length;
+	return Array.from({ length: Math.max(1, Math.ceil((count + 1) / 100)) }, () => 'SG_COMPLETED');
+}
+
+test('Watch Returns: a delivered parcel returned fires each move within Completed once; the completed shipments of the window are one more request a poll', async () => {
+	const trigger = await seededTrigger({ ...STATUS_CHANGED, watchReturns: true });
+	const [id] = confirmedShipments(1);
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toEqual([[id, null, 'CONFIRMED']]);
+	for (const to of ['PACKED', 'READY_FOR_COLLECTION', 'COLLECTED', 'ON_DELIVERY', 'DELIVERED']) sandbox.advanceShipment(id, to);
+	sandbox.clearLog();
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toEqual([[id, 'CONFIRMED', 'DELIVERED']]);
+	// The completed group is read (purchased within the window): no search by suborder id needed.
+	expect(readGroups()).toEqual(['SG_FOR_PACKAGING', 'SG_SHIPMENT_ON_DELIVERY', ...completedPages()]);
+	expect(stored(trigger).DELIVERED).toContain(id);
+
+	sandbox.advanceShipment(id, 'RETURN_TO_SELLER');
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toEqual([[id, 'DELIVERED', 'RETURN_TO_SELLER']]);
+	sandbox.advanceShipment(id, 'RETURNED_TO_SELLER');
+	advance(1 * MINUTE);
+	expect(changes(await trigger.poll())).toEqual([[id, 'RETURN_TO_SELLER', 'RETURNED_TO_SELLER']]);
+	advance(1 * MINUTE);
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+
+	// Past the window (30 days by default) it is forgotten without a request.
+	advance(31 * DAY);
+	sandbox.clearLog();
+	expect(emittedItems(await trigger.poll())).toEqual([]);
+	expect(Object.values(stored(trigger)).join(' ')).not.toContain(id);
+	expect(readGroups()).toEqual(['SG_FOR_PACKAGING', 'SG_SHIPMENT_ON_DELIVERY', ...completedPages()]);
+});

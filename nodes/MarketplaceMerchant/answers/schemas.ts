@@ -160,6 +160,8 @@ const ORDER_ITEM = objectOf({
 	suborderWarehouseAddressId: INTEGER,
 	...fieldsOf(INTEGER, 'quantity', 'confirmedQuantity', 'packedQuantity', 'shippingEligibleQuantity'),
 	...fieldsOf(NUMBER, 'vat', 'basePrice', 'basePriceWithoutVat', 'grandTotal', 'grandTotalWithoutVat'),
+	// What bookkeeping reads (the simplified order sums them); absent where the service leaves them out.
+	...fieldsOf(optional(NUMBER), 'chargedPrice', 'chargedPriceWithoutVat', 'shippingCost', 'shippingCostWithoutVat', 'takeRateTotal'),
 	...fieldsOf(STRING, 'productId', 'productEan', 'productSku', 'productName'),
 });
 

@@ -11,10 +11,15 @@ import { ANSWERS, type AnswerSchema } from '../answers/schemas';
 import { readAllPages } from '../transport/batches';
 import { LIMITS, PATHS, RATE_LIMITS } from '../transport/endpoints';
 import { asNodeError, serviceError, statusOf } from '../transport/errors';
+import type { Route } from '../transport/send';
 import { processWide } from '../transport/state';
 import { formatIsoUtc, parseServiceTimestamp } from '../values/dates';
 import { isBlank, isPlainObject } from '../values/labels';
+import { isMarketplaceFulfilled, orderFromShipments, ordersFromShipments } from './orderOutputs';
 import type { ReadEndpoint } from './read';
+
+/** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
+export const ORDER_READS: Route = { group: 'orders', idempotent: true };
 
 export type OrderGroup = 'forConfirmation' | 'processed';
 export type ShipmentGroup = 'forPackaging' | 'onDelivery' | 'completed';
@@ -163,6 +168,11 @@ interface ListRequest {
 	/** An entry's id: an entry read twice (the list moved while it was read) is kept once. */
 	idOf: (entry: IDataObject) => unknown;
 	onPage?: OnPage;
+	/**
+	 * The list is newest first and nothing older than this is wanted: pages are read one at a time
+	 * and the reading stops after the first page that reaches past it.
+	 */
+	since?: Date;
 }
 
 /** The entries of `lists` in order, each id once. */
@@ -186,7 +196,7 @@ function uniqueEntries(lists: IDataObject[][], idOf: (entry: IDataObject) => unk
  * reports a larger total than the first, and when pages come without a total, the next pages
  * follow one at a time until `last`, a short page or the limit.
  */
-async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPage }: ListRequest): Promise<IDataObject[]> {
+async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPage, since }: ListRequest): Promise<IDataObject[]> {
 	const size = pageSizeFor(limit);
 	let latest = 0;
 	const pagesRead = new Map<number, SpringPage>();
@@ -201,7 +211,16 @@ async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPa
 	const first = await page(0);
 	lists.push(first.content);
 	onPage?.(count());
-	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size;
+	const reachedSince = (seen: SpringPage) => since !== undefined && seen.content.some((entry) => (parseServiceTimestamp(entry.createdDate)?.getTime() ?? Infinity) < since.getTime());
+	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size || reachedSince(seen);
+	if (since !== undefined) {
+		for (let last = first; !ended(last) && count() < limit; ) {
+			last = await page(latest + 1);
+			lists.push(last.content);
+			onPage?.(count());
+		}
+		return uniqueEntries(lists, idOf).slice(0, limit);
+	}
 	if (!ended(first) && count() < limit && first.totalElements !== undefined) {
 		const pagesWanted = Math.ceil((Math.min(limit, first.totalElements) - first.content.length) / size);
 		const width = RATE_LIMITS.orders.inFlight;
@@ -272,12 +291,36 @@ export interface ShipmentFilter {
 	warehouseIds?: number[];
 	paymentMethods?: string[];
 	carriers?: string[];
+	/** DS (the merchant's own delivery), FBA (fulfilled by the marketplace), or another type the service names. */
+	suborderTypes?: string[];
 	confirmedFrom?: Date;
 	confirmedTo?: Date;
+	/**
+	 * The shipment's creation (purchase) time: the query has no such filter, so it is applied to the
+	 * answers; newest purchase first, the pages stop once they are older than `createdFrom`. This
+	 * keeps cancellations never confirmed, which Confirmed From leaves out.
+	 */
+	createdFrom?: Date;
+	createdTo?: Date;
+}
+
+/** Whether an entry's `createdDate` lies in the range; an entry without a readable one is kept (nothing is dropped on a guess). */
+function createdWithin(entry: IDataObject, from: Date | undefined, to: Date | undefined): boolean {
+	const created = parseServiceTimestamp(entry.createdDate);
+	if (!created) return true;
+	return (from === undefined || created >= from) && (to === undefined || created <= to);
 }
 
 /** Up to `limit` shipments (Infinity: all), newest purchase first. */
 export async function listShipments(read: ReadEndpoint, node: INode, filter: ShipmentFilter, limit: number, onPage?: OnPage): Promise<IDataObject[]> {
+	const { createdFrom, createdTo } = filter;
+	if (createdFrom === undefined && createdTo === undefined) return await listShipmentPages(read, node, filter, limit, onPage);
+	// Created range: read until the answers are older than its start (all of them with no start), keep those in it.
+	const all = await listShipmentPages(read, node, filter, Infinity, onPage, createdFrom);
+	return all.filter((shipment) => createdWithin(shipment, createdFrom, createdTo)).slice(0, limit);
+}
+
+async function listShipmentPages(read: ReadEndpoint, node: INode, filter: ShipmentFilter, limit: number, onPage?: OnPage, since?: Date): Promise<IDataObject[]> {
 	const qs: IDataObject = {};
 	const list = (name: string, values: unknown[] | undefined) => {
 		if (values && values.length > 0) qs[name] = values.join(',');
@@ -285,9 +328,10 @@ export async function listShipments(read: ReadEndpoint, node: INode, filter: Shi
 	list('warehouseIds', filter.warehouseIds);
 	list('paymentMethods', filter.paymentMethods);
 	list('carriers', filter.carriers);
+	list('suborderTypes', filter.suborderTypes);
 	if (filter.confirmedFrom) qs.confirmedFrom = formatIsoUtc(filter.confirmedFrom);
 	if (filter.confirmedTo) qs.confirmedTo = formatIsoUtc(filter.confirmedTo);
-	const request = { read, node, path: PATHS.shipments, answer: ANSWERS.shipments, what: 'shipments', limit, onPage, idOf: (shipment: IDataObject) => shipment.suborderId };
+	const request = { read, node, path: PATHS.shipments, answer: ANSWERS.shipments, what: 'shipments', limit, onPage, since, idOf: (shipment: IDataObject) => shipment.suborderId };
 	const statuses = filter.statuses && filter.statuses.length > 0 ? filter.statuses : undefined;
 	const { group, search } = filter;
 	if (group === undefined || !isBlank(search)) {
@@ -322,66 +366,28 @@ export async function shipmentsOf(read: ReadEndpoint, node: INode, id: string): 
 	return suborder.length > 0 ? suborder : found.filter((shipment) => String(shipment.orderId) === id);
 }
 
-/** An order's payment methods as a list, under either documented key (`paymentMethods`, `paymentMethod`). */
-export function paymentMethodsOf(order: IDataObject): string[] {
-	const value = order.paymentMethods ?? order.paymentMethod;
-	if (value === undefined || value === null) return [];
-	return (Array.isArray(value) ? value : [value]).filter((method) => !isBlank(method)).map(String);
+/** An order the orders endpoint does not list, found through the shipments' search by order id (one read), or undefined. */
+export async function readOrderThroughShipments(read: ReadEndpoint, node: INode, orderId: string): Promise<IDataObject | undefined> {
+	const shipments = (await listShipments(read, node, { search: orderId }, Infinity)).filter((shipment) => String(shipment.orderId) === orderId);
+	return shipments.length > 0 ? orderFromShipments(orderId, shipments) : undefined;
 }
 
-const orNull = (value: unknown) => (value === undefined ? null : value);
+/** The shipment groups (For Packaging, On Delivery, Completed): together every shipment the merchant has. */
+export const SHIPMENT_GROUPS: readonly ShipmentGroup[] = ['forPackaging', 'onDelivery', 'completed'];
 
-/** The buyer of the billing address: the person's name, and the company's for a company buyer; null without an address. */
-function buyerOf(address: unknown): IDataObject | null {
-	if (!isPlainObject(address)) return null;
-	const name = [address.firstName, address.lastName].filter((part) => !isBlank(part)).join(' ');
-	return { name: name === '' ? null : name, company: isBlank(address.buyerName) ? null : address.buyerName };
+/**
+ * Up to `limit` orders the marketplace fulfils (FBA), newest first, created in the range: rebuilt
+ * from the FBA shipments of the three shipment groups (three reads, or more with many of them).
+ */
+export async function listMarketplaceOrders(read: ReadEndpoint, node: INode, range: { createdFrom?: Date; createdTo?: Date }, limit: number, onPage?: OnPage): Promise<IDataObject[]> {
+	const shipments: IDataObject[] = [];
+	for (const group of SHIPMENT_GROUPS) shipments.push(...(await listShipments(read, node, { group, suborderTypes: ['FBA'], ...range }, limit, onPage)));
+	const fba = shipments.filter(isMarketplaceFulfilled).sort((a, b) => timeOf(b) - timeOf(a));
+	return ordersFromShipments(fba).slice(0, limit);
 }
 
-export function simplifyOrder(order: IDataObject): IDataObject {
-	const items = Array.isArray(order.items) ? (order.items as IDataObject[]) : [];
-	return {
-		orderId: orNull(order.id),
-		createdDate: orNull(order.createdDate),
-		totalPrice: orNull(order.totalPrice),
-		currency: orNull(order.currency),
-		paymentMethods: paymentMethodsOf(order),
-		buyer: buyerOf(order.billingAddress),
-		numberOfItems: orNull(order.numberOfItems),
-		lines: items.map((item) => ({
-			merchantInventoryId: orNull(item.id),
-			productId: orNull(item.productId),
-			ean: orNull(item.productEan),
-			sku: orNull(item.productSku),
-			name: orNull(item.productName),
-			quantity: orNull(item.quantity),
-			confirmedQuantity: orNull(item.confirmedQuantity),
-			packedQuantity: orNull(item.packedQuantity),
-			unitPrice: orNull(item.basePrice),
-			total: orNull(item.grandTotal),
-			warehouseAddressId: orNull(item.suborderWarehouseAddressId),
-		})),
-	};
-}
-
-export function simplifyShipment(shipment: IDataObject): IDataObject {
-	const items = Array.isArray(shipment.items) ? (shipment.items as IDataObject[]) : [];
-	const fields = ['suborderId', 'orderId', 'status', 'statusSubgroup', 'createdDate', 'warehouseId', 'warehouseName', 'carrierName'];
-	return {
-		...Object.fromEntries(fields.map((field) => [field, orNull(shipment[field])])),
-		totalPrice: orNull(shipment.totalPrice),
-		confirmedQuantity: orNull(shipment.confirmedQuantity),
-		packedQuantity: orNull(shipment.packedQuantity),
-		lines: items.map((item) => ({
-			merchantInventoryId: orNull(item.merchantInventoryId),
-			ean: orNull(item.productEan),
-			sku: orNull(item.productSku),
-			name: orNull(item.productName),
-			orderedQuantity: orNull(item.orderedQuantity),
-			confirmedQuantity: orNull(item.confirmedQuantity),
-			packedQuantity: orNull(item.packedQuantity),
-			unitPrice: orNull(item.unitPrice),
-			total: orNull(item.totalPrice),
-		})),
-	};
+/** Orders of two lists as one, newest first, each id once. */
+export function newestOrders(lists: IDataObject[][], limit: number): IDataObject[] {
+	const all = lists.flat().sort((a, b) => timeOf(b) - timeOf(a));
+	return uniqueEntries([all], (order) => order.id).slice(0, limit);
 }

@@ -16,7 +16,7 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		const result = await run({ ...SYNC_MAPPED, itemMatch: '={{ $json.ean }}' }, sheetRows(products), NEW_NODE);
 
 		const why = "`{{ $json.ean }}` gave no value: the input item has no field 'ean' (it has: EAN, Qty, Price)";
-		expect(result.error?.message).toBe(`2 entries are invalid, nothing was sent: row 1 › Match Value: ${why}; row 2 › Match Value: ${why}`);
+		expect(result.error?.message).toBe(`2 entries are invalid, nothing was sent: row 1 › Match Value: ${why}; row 2 › Match Value: ${why}.`);
 		expect(apiRequests()).toEqual([]);
 	});
 

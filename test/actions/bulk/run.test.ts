@@ -137,7 +137,7 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 		const result = await run({ ...SYNC_MAPPED, invalidEntries: 'skip' }, sheetRows(products, (_, index) => (index === 2 ? { Qty: 'five' } : {})), NEW_NODE);
 
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(`1 of 4 entries rejected (the other 3 went through): row 3 (EAN ${products[2].ean}) › Stock Level: "five" is not a stock level (a whole number)`);
+		expect(result.error?.message).toBe(`1 of 4 entries rejected (the other 3 went through): row 3 (EAN ${products[2].ean}) › Stock Level: "five" is not a stock level (a whole number).`);
 		expect(result.error?.description).toMatch(/Continue \(using error output\)/);
 		expect(sent('productBulk').map((entry) => entry.itemCount)).toEqual([3]);
 		expect(products.map((product) => sandbox.state.product(product.id)?.stockLevel)).toEqual(
@@ -150,7 +150,7 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 		const { a, b, result } = await updateManyWithUnknownProduct(NEW_NODE);
 
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/^1 of 3 entries rejected \(the other 2 went through\): row 2\b.*: Product 999999 does not exist$/);
+		expect(result.error?.message).toMatch(/^1 of 3 entries rejected \(the other 2 went through\): row 2\b.*: Product 999999 does not exist\.$/);
 		expect([sandbox.state.product(a.id)?.stockLevel, sandbox.state.product(b.id)?.stockLevel]).toEqual([7, 8]);
 	});
 
@@ -164,7 +164,7 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 		const message = result.error?.message ?? '';
 		expect(message).toMatch(/^12 of 13 entries rejected \(the other 1 went through\): row 1 \(EAN \d+\): No product in the catalogue has EAN \d+; /);
 		expect(message.match(/No product in the catalogue/g)).toHaveLength(10);
-		expect(message).toMatch(/; row 10 \(EAN \d+\): No product in the catalogue has EAN \d+; and 2 more$/);
+		expect(message).toMatch(/; row 10 \(EAN \d+\): No product in the catalogue has EAN \d+; and 2 more\.$/);
 		expect(sandbox.state.product(products[12].id)?.stockLevel).toBe(products[12].stockLevel + 1);
 	});
 
@@ -243,7 +243,7 @@ describe('rejected entries are loud, by the node\'s On Error setting', () => {
 		const message = result.error?.message ?? '';
 		expect(message.startsWith(`12 entries are invalid, nothing was sent: row 1 (EAN ${products[0].ean}) › Base Price: "1,299" is not a price; row 2 (EAN `)).toBe(true);
 		expect(message.match(/› Base Price: "1,299" is not a price/g)).toHaveLength(10);
-		expect(message.endsWith(`row 10 (EAN ${products[9].ean}) › Base Price: "1,299" is not a price; and 2 more`)).toBe(true);
+		expect(message.endsWith(`row 10 (EAN ${products[9].ean}) › Base Price: "1,299" is not a price; and 2 more.`)).toBe(true);
 		expect(result.error?.description).toMatch(/Skip and Report/);
 		expect(apiRequests()).toEqual([]);
 	});

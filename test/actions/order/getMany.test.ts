@@ -115,21 +115,37 @@ describe('Order › Get Many on the seeded orders', () => {
 		expect(sent('orders')).toHaveLength(0);
 	});
 
-	it('simplifies each order: id, created, total, currency, payment methods as a list, buyer, lines with product, quantities, prices and warehouse', async () => {
+	it('simplifies each order: id, created, totals with and without VAT, shipping, commission, payment methods, buyer with tax ID and city, delivery address, lines by Product ID', async () => {
 		const { json } = await run({ operation: 'getMany', returnAll: true, statusGroup: 'all' });
-		const withCompany = sandbox.state.orders.find((order) => order.billingAddress?.buyerName);
+		const withCompany = sandbox.state.orders.find((order) => order.billingAddress?.buyerType === 'TIN');
 		const withoutAddress = sandbox.state.orders.find((order) => order.billingAddress === null);
 		const byId = new Map(json.map((order) => [order.orderId, order]));
 
 		const order = sandbox.state.orders[0];
 		const simplified = byId.get(order.id) as IDataObject;
-		expect(Object.keys(simplified)).toEqual(['orderId', 'createdDate', 'totalPrice', 'currency', 'paymentMethods', 'buyer', 'numberOfItems', 'lines']);
-		expect(simplified).toMatchObject({ orderId: order.id, createdDate: order.createdDate, currency: 'RSD', paymentMethods: order.paymentMethods, numberOfItems: order.lines.length });
-		expect(typeof simplified.totalPrice).toBe('number');
+		expect(Object.keys(simplified)).toEqual([
+			'orderId', 'createdDate', 'fulfilledBy', 'fromShipments', 'totalPrice', 'totalPriceWithoutVat', 'itemsTotal', 'itemsTotalWithoutVat', 'shippingCost', 'shippingCostWithoutVat', 'commission',
+			'currency', 'paymentMethods', 'paymentMethodNames', 'buyer', 'deliveryAddress', 'numberOfItems', 'lines',
+		]);
+		expect(simplified).toMatchObject({ orderId: order.id, createdDate: order.createdDate, fulfilledBy: 'merchant', fromShipments: false, currency: 'RSD', paymentMethods: order.paymentMethods, numberOfItems: order.lines.length });
+		// What the service's full order says, summed over its lines.
+		const full = (await run({ operation: 'get', orderId: order.id, simplify: false })).json[0];
+		const items = full.items as IDataObject[];
+		const sum = (key: string) => Math.round(items.reduce((total, item) => total + Number(item[key]), 0) * 100) / 100;
+		expect(simplified).toMatchObject({
+			totalPrice: full.totalPrice,
+			totalPriceWithoutVat: sum('chargedPriceWithoutVat'),
+			itemsTotalWithoutVat: sum('grandTotalWithoutVat'),
+			shippingCost: sum('shippingCost'),
+			shippingCostWithoutVat: sum('shippingCostWithoutVat'),
+			commission: sum('takeRateTotal'),
+		});
+		expect(simplified.totalPriceWithoutVat as number).toBeLessThan(simplified.totalPrice as number);
 		const [line] = simplified.lines as IDataObject[];
 		expect(line).toEqual({
+			productId: order.lines[0].merchantInventoryId,
 			merchantInventoryId: order.lines[0].merchantInventoryId,
-			productId: order.lines[0].productId,
+			platformProductId: order.lines[0].productId,
 			ean: order.lines[0].productEan,
 			sku: order.lines[0].productSku,
 			name: order.lines[0].productName,
@@ -137,14 +153,28 @@ describe('Order › Get Many on the seeded orders', () => {
 			confirmedQuantity: line.confirmedQuantity,
 			packedQuantity: line.packedQuantity,
 			unitPrice: order.lines[0].basePrice,
+			unitPriceWithoutVat: items[0].basePriceWithoutVat,
+			vat: order.lines[0].vat,
 			total: expect.any(Number),
+			totalWithoutVat: items[0].grandTotalWithoutVat,
+			shippingCost: order.lines[0].shippingCost,
+			commission: items[0].takeRateTotal,
 			warehouseAddressId: expect.any(Number),
 		});
-		if (withCompany) {
-			const { firstName, lastName, buyerName } = withCompany.billingAddress as NonNullable<OrderRecord['billingAddress']>;
-			expect((byId.get(withCompany.id) as IDataObject).buyer).toEqual({ name: `${firstName} ${lastName}`, company: buyerName });
-		}
-		if (withoutAddress) expect((byId.get(withoutAddress.id) as IDataObject).buyer).toBeNull();
+		expect(withCompany).toBeDefined();
+		const address = (withCompany as OrderRecord).billingAddress as NonNullable<OrderRecord['billingAddress']>;
+		const company = byId.get((withCompany as OrderRecord).id) as IDataObject;
+		expect(company.buyer).toEqual({ name: `${address.firstName} ${address.lastName}`, company: address.buyerName, taxId: address.buyerId, city: address.city });
+		expect(company.deliveryAddress).toEqual({
+			type: address.type,
+			street: address.streetName,
+			number: address.streetNumber,
+			apartment: address.apartmentNumber,
+			postcode: address.postcode,
+			city: address.city,
+			additionalInfo: address.additionalInfo,
+		});
+		if (withoutAddress) expect(byId.get(withoutAddress.id)).toMatchObject({ buyer: null, deliveryAddress: null });
 	});
 
 	it('without Simplify returns the full order, unknown fields as sent (billing address, commission, translations)', async () => {

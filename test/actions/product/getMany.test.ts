@@ -185,6 +185,15 @@ describe('Product: Get Many', () => {
 			expect(result.json('Node')).toContainEqual({ id: a.id, name: a.name });
 		});
 
+		it("works on the default sandbox (npm run dev's): its products carry a status, as the live service's do", async () => {
+			await start(10);
+			sandbox.setVariants({ productStatusField: true });
+			const result = await run({ operation: 'getMany', returnAll: true, filters: { status: ['READY_FOR_PUBLISH', 'PUBLISHED', 'SOLD_OUT', 'UNPUBLISHED', 'UNPUBLISHED_OOS'] } });
+			expect(result.error).toBeUndefined();
+			expect(result.json('Node')).toHaveLength(10);
+			expect(result.json('Node').every((product) => typeof product.status === 'string')).toBe(true);
+		});
+
 		it('stops with an error naming the filter when the products carry no status, instead of returning nothing', async () => {
 			await start(10);
 

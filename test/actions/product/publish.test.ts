@@ -4,7 +4,7 @@
  * sent again; through n8n's real engine against the sandbox.
  */
 import { LIMITS } from '../../../nodes/MarketplaceMerchant/transport/endpoints';
-import { NOW, outputRunner, sandbox, sandboxPerFile, sent } from '../helpers';
+import { NOW, newEan, outputRunner, sandbox, sandboxPerFile, sent } from '../helpers';
 
 sandboxPerFile({ now: NOW, products: 20 });
 const run = outputRunner('product');
@@ -33,6 +33,47 @@ describe('Product: Publish', () => {
 		]);
 		expect(json[0].next).toMatch(/visible to customers once its status is PUBLISHED/);
 		for (const id of [a, b, c, d]) expect(sandbox.state.product(id)?.status).toBe('PUBLISHED');
+	});
+
+	it('takes products picked from the list (their names come out), by ID or by EAN beside the Product IDs; an unknown EAN is flagged before sending', async () => {
+		const [a, b, c] = sandbox.state.products.slice(5, 8);
+		const products = {
+			product: [
+				{ id: { __rl: true, mode: 'list', value: String(a.id), cachedResultName: a.name } },
+				{ id: { __rl: true, mode: 'ean', value: b.ean } },
+			],
+		};
+		const { result, json } = await run({ operation: 'publish', productIds: String(c.id), products });
+		expect(result.error).toBeUndefined();
+		expect(json[0]).toMatchObject({
+			productIds: [c.id, a.id, b.id],
+			products: [
+				{ productId: c.id, name: null },
+				{ productId: a.id, name: a.name },
+				{ productId: b.id, name: null },
+			],
+		});
+		expect(sent('productPublish')).toHaveLength(1);
+
+		sandbox.clearLog();
+		const unknown = await run({ operation: 'publish', products: { product: [{ id: { __rl: true, mode: 'ean', value: newEan('1') } }] } });
+		expect(unknown.result.error?.message).toMatch(/Products › row 1 › Product ID: no product has the EAN/);
+		expect(sent('productPublish')).toHaveLength(0);
+	});
+
+	it('Check Products First: an ID the catalogue does not have fails its item before anything is sent (one catalogue read); with On Error = Continue the others go out', async () => {
+		const [a] = ids();
+		const stopped = await run({ operation: 'publish', productIds: '={{ $json.ids }}', checkProducts: true }, [{ ids: a }, { ids: '999999' }]);
+		expect(stopped.result.error?.message).toMatch(/Product IDs: the catalogue has no product with ID 999999 \(item 1\)/);
+		expect(sent('productPublish')).toHaveLength(0);
+		expect(sent('basicProducts')).toHaveLength(1);
+
+		sandbox.clearLog();
+		const { json } = await run({ operation: 'publish', productIds: '={{ $json.ids }}', checkProducts: true }, [{ ids: a }, { ids: '999999' }], CONTINUE);
+		expect(json[0]).toMatchObject({ productIds: [a] });
+		expect(String(json[1].error)).toMatch(/no product with ID 999999/);
+		expect(sent('productPublish')).toHaveLength(1);
+		expect(publications().at(-1)?.results.map((entry) => entry.merchantInventoryId)).toEqual([a]);
 	});
 
 	it('sends nothing when an item names no valid ID, under the default On Error', async () => {

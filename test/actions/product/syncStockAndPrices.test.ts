@@ -591,6 +591,19 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 		expect(bulkBodies()).toEqual([]);
 	});
 
+	it("every price unreadable under the default On Error: the run's error lists the rows and says the Number Format hint once, ending with a full stop", async () => {
+		await start(3000);
+		const products = settledProducts().filter((product) => product.basePrice >= 1000).slice(0, 3);
+		const rows = serbianSheet(products, () => '1,299');
+
+		const result = await run({ ...SHEET_SYNC, options: { numberFormat: 'serbian' } }, rows, ITEMS_NODE);
+
+		const message = String(result.error?.message);
+		expect(message).toMatch(/^3 of 3 entries rejected: row 1 \(EAN \d+\) › Base Price: "1,299" has more than 2 decimal places; the price was not sent and the stock change was; row 2 /);
+		expect(message.match(/Number Format is Serbian/g)).toHaveLength(1);
+		expect(message).toMatch(/the stock change was\. Number Format is Serbian: [^]*\.$/);
+	});
+
 	it('Plain, the default, still refuses "1,299" and "2.729,00", and says where to state the format', async () => {
 		await start();
 		const [a, b] = settledProducts();
@@ -603,7 +616,7 @@ describe('Sync: Number Format and prices that cannot be read (issue 29)', () => 
 
 		// Stop the Run names every invalid row (issue 29, point 4).
 		expect(stopped.error?.message).toBe(
-			`2 entries are invalid, nothing was sent: row 1 (EAN ${a.ean}) › Base Price: "1,299" is not a price; row 2 (EAN ${b.ean}) › Base Price: "2.729,00" is not a price`,
+			`2 entries are invalid, nothing was sent: row 1 (EAN ${a.ean}) › Base Price: "1,299" is not a price; row 2 (EAN ${b.ean}) › Base Price: "2.729,00" is not a price.`,
 		);
 		expect(stopped.error?.description).toContain('Number Format is Plain; if the sheet writes 1.299,50 (Serbian) or 1,299.50 (English), set Options › Number Format');
 		expect(bulkBodies()).toEqual([]);

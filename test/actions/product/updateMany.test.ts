@@ -72,7 +72,7 @@ describe('Product: Update Many', () => {
 		const parameters = bulkUpdate({ failOnItemErrors: true });
 
 		const failed = await run(parameters, [{ products }]);
-		expect(failed.error?.message).toBe(`1 of 2 entries rejected (the other 1 went through): Products (JSON) › entry 2: Product ${UNKNOWN_ID} does not exist`);
+		expect(failed.error?.message).toBe(`1 of 2 entries rejected (the other 1 went through): Products (JSON) › entry 2: Product ${UNKNOWN_ID} does not exist.`);
 
 		const continued = await run(parameters, [{ products }, { products: [{ id: 100_002, stockLevel: 3 }] }], {
 			node: { onError: 'continueRegularOutput' },

@@ -3,7 +3,9 @@
  * suborder id, every filter, Return All over pages, Simplify, and the documentation's variants
  * (the three sets of group names, PENDING's subgroup, the border status's name).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { operation } from '../../../nodes/MarketplaceMerchant/actions/shipment/getMany.operation';
 
 import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/families/orders';
 import { groupOf } from '../../../sandbox/order-statuses';
@@ -91,6 +93,25 @@ describe('Shipment › Get Many on the seeded orders', () => {
 			confirmedFrom: new Date(sample.confirmedDate as string).toISOString(),
 			confirmedTo: new Date(sample.confirmedDate as string).toISOString(),
 		});
+	});
+
+	it('"Pay by Card" filters PBC (pay by card), as the documentation names the codes; a typed name reads as its code', async () => {
+		const filters = (operation.fields.find((field) => field.name === 'filters')?.options ?? []) as INodeProperties[];
+		const methods = filters.find((field) => field.name === 'paymentMethods')?.options as INodePropertyOptions[];
+		expect(methods.map(({ name, value }) => [name, value])).toEqual([
+			['Cash on Delivery (COD)', 'COD'],
+			['Pay by Card (PBC)', 'PBC'],
+			['Pay on Site (POS)', 'POS'],
+			['Voucher', 'VOUCHER'],
+		]);
+		const card = methods.find(({ name }) => /card/i.test(name))?.value;
+		const paidBy = (json: IDataObject[], method: string) => json.every((shipment) => sandbox.state.order(shipment.orderId as string)?.paymentMethods.includes(method as never));
+		const chosen = await run({ operation: 'getMany', statusGroup: 'completed', returnAll: true, filters: { paymentMethods: [card] } });
+		expect(chosen.json.length).toBeGreaterThan(0);
+		expect(paidBy(chosen.json, 'PBC')).toBe(true);
+		const typed = await run({ operation: 'getMany', statusGroup: 'completed', returnAll: true, filters: { paymentMethods: 'Pay by card, pay on site' } });
+		expect(sent('shipments').map(({ query }) => query.paymentMethods)).toEqual(['PBC', 'PBC,POS']);
+		expect(typed.json.length).toBeGreaterThanOrEqual(chosen.json.length);
 	});
 
 	it('reads Default Address in Warehouses as the warehouse marked default now (one read of the warehouses)', async () => {
@@ -202,5 +223,46 @@ describe('Shipment › Get Many over many pages', () => {
 			{ page: '1', size: '100' },
 			{ page: '2', size: '100' },
 		]);
+	});
+});
+
+describe('Shipment › Get Many by purchase time and suborder type', () => {
+	const start = sandboxPerTest(() => ({ now: NOW, seed: 40, orders: 0 }));
+
+	it('Created From keeps the cancellations never confirmed (which Confirmed From leaves out) and stops paging once past it', async () => {
+		await start();
+		const older = sandbox.addOrders(150, { createdDate: '2025-06-12T10:00:00Z' });
+		const newer = sandbox.addOrders(150, { createdDate: '2025-06-13T10:00:00Z' });
+		for (const order of [...older, ...newer]) sandbox.advanceShipment(`${order.id}-DS-1`);
+		// One order cancelled by the customer before it was confirmed.
+		const [cancelled] = sandbox.addOrders(1, { createdDate: '2025-06-13T11:00:00Z' });
+		sandbox.advanceShipment(`${cancelled.id}-DS-1`, 'CANCELLED_BY_CUSTOMER');
+		sandbox.clearLog();
+
+		const packing = await run({ operation: 'getMany', statusGroup: 'forPackaging', returnAll: true, filters: { createdFrom: '2025-06-13' } });
+		expect(packing.result.error).toBeUndefined();
+		expect(sorted(idsOf(packing.json))).toEqual(sorted(newer.map((order) => `${order.id}-DS-1`)));
+		// Page 0 (100 newer), page 1 (50 newer, 50 older: past the start), no page 2.
+		expect(pages('shipments')).toEqual([
+			{ page: '0', size: '100' },
+			{ page: '1', size: '100' },
+		]);
+
+		const done = await run({ operation: 'getMany', statusGroup: 'completed', returnAll: true, filters: { createdFrom: '2025-06-13', createdTo: '2025-06-13' } });
+		expect(idsOf(done.json)).toEqual([`${cancelled.id}-DS-1`]);
+		const confirmed = await run({ operation: 'getMany', statusGroup: 'completed', returnAll: true, filters: { confirmedFrom: '2025-06-13', confirmedTo: '2025-06-13' } });
+		expect(confirmed.json).toHaveLength(0);
+	});
+
+	it('Suborder Types sends the types chosen; FBA finds the marketplace\'s own suborders', async () => {
+		await start();
+		sandbox.addOrders(2);
+		const [fba] = sandbox.addOrders(1, { fulfilledByMarketplace: true });
+		sandbox.clearLog();
+		const { json } = await run({ operation: 'getMany', statusGroup: 'forPackaging', returnAll: true, filters: { suborderTypes: ['FBA'] } });
+		expect(idsOf(json)).toEqual([`${fba.id}-FBA-1`]);
+		expect(sent('shipments')[0].query.suborderTypes).toBe('FBA');
+		const bad = await run({ operation: 'getMany', filters: { suborderTypes: 'DS, XX' } });
+		expect(bad.result.error?.message).toMatch(/Filters › Suborder Types/);
 	});
 });

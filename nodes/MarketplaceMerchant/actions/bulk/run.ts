@@ -76,6 +76,44 @@ export function upToTen(lines: string[], separator = '; '): string {
 	return lines.length > NAMED_ENTRIES ? `${named}${separator}and ${lines.length - NAMED_ENTRIES} more` : named;
 }
 
+/** A hint in parentheses at least this long is advice (a format's rules), not a detail of one row. */
+const HINT_LENGTH = 30;
+
+/** The texts in parentheses of `line` that follow a space, outermost only (a hint may hold examples in parentheses of its own). */
+function outerParentheses(line: string): string[] {
+	const found: string[] = [];
+	let depth = 0;
+	let start = -1;
+	for (let index = 0; index < line.length; index++) {
+		if (line[index] === '(') {
+			if (depth === 0) start = line[index - 1] === ' ' ? index : -1;
+			depth++;
+		} else if (line[index] === ')' && depth > 0) {
+			depth--;
+			if (depth === 0 && start >= 0) found.push(line.slice(start + 1, index));
+		}
+	}
+	return found;
+}
+
+/**
+ * An error's list of rows, ending with a full stop: a hint in parentheses that several rows repeat
+ * (the number format's rules under every unreadable price) is taken out of them and said once,
+ * after the list.
+ */
+export function rowsSaidOnce(lines: string[], separator = '; '): string {
+	const hintsIn = (line: string) => outerParentheses(line).filter((hint) => hint.length >= HINT_LENGTH);
+	const counts = new Map<string, number>();
+	for (const line of lines) for (const hint of new Set(hintsIn(line))) counts.set(hint, (counts.get(hint) ?? 0) + 1);
+	const repeated = [...counts].filter(([, count]) => count > 1).map(([hint]) => hint);
+	const shortened = lines.map((line) => repeated.reduce((text, hint) => text.split(` (${hint})`).join(''), line));
+	const sentence = (text: string) => {
+		const trimmed = text.trim();
+		return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+	};
+	return [sentence(upToTen(shortened, separator)), ...repeated.map((hint) => sentence(hint.charAt(0).toUpperCase() + hint.slice(1)))].join(' ');
+}
+
 /**
  * Stop the Run: one error naming every invalid entry (up to ten), each with its field and reason,
  * so that the merchant fixes them all at once. One invalid entry is its own error.
@@ -84,7 +122,7 @@ function invalidEntriesError(node: INode, invalid: Array<BulkEntry<unknown>>): N
 	const problems = invalid.map((entry) => entry.problem as NodeOperationError);
 	if (problems.length === 1) return problems[0];
 	const hints = [...new Set(problems.map((problem) => problem.description).filter((text): text is string => typeof text === 'string' && text !== ''))];
-	return new NodeOperationError(node, `${problems.length} entries are invalid, nothing was sent: ${upToTen(problems.map(problemText))}`, {
+	return new NodeOperationError(node, `${problems.length} entries are invalid, nothing was sent: ${rowsSaidOnce(problems.map(problemText))}`, {
 		itemIndex: invalid[0].ctx.itemIndex,
 		description: [...hints.slice(0, 3), 'Fix them all, or set Invalid Entries to Skip and Report to send the valid entries and report these.'].join('\n'),
 	});
@@ -142,7 +180,7 @@ function rejectedRunError(node: INode, rejections: Rejection[], total: number): 
 			: ' An entry written in part had its price held back by the price guard and its stock change sent; let it past the guard as its reason says, or turn on the operation\'s Options › Keep Held Prices Quiet to leave such runs green.';
 	return new NodeOperationError(
 		node,
-		`${rejections.length} of ${total} entries ${what}${others > 0 ? ` (the other ${others} went through)` : ''}: ${upToTen(rejections.map(({ line }) => line))}`,
+		`${rejections.length} of ${total} entries ${what}${others > 0 ? ` (the other ${others} went through)` : ''}: ${rowsSaidOnce(rejections.map(({ line }) => line))}`,
 		{
 			itemIndex: rejections[0].itemIndex,
 			description: `The entries that went through were written; the rejected ones were not.${heldHow} To go on with the workflow instead, set the node's Settings › On Error to "Continue (using error output)" (each rejected entry leaves through the error output, e.g. to a Send Email node) or "Continue" (each comes out with success false).`,

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
 import { nodeError } from '../../transport/errors';
-import { readOrder, simplifyOrder } from '../../families/orders';
+import { readOrder, readOrderThroughShipments } from '../../families/orders';
+import { simplifyOrder } from '../../families/orderOutputs';
 import { ofItem } from '../../values/labels';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
@@ -17,7 +18,7 @@ export const operation: OperationModule = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get an order',
-		description: 'Get one order by its ID, whatever its status; an order the service does not know is an error',
+		description: 'Get one order by its ID, whatever its status, also one the marketplace fulfils itself (rebuilt from its shipments); an order the service does not know is an error',
 		routing: pacedRouting({
 			...ORDER_READS,
 			request: { method: 'GET', url: PATHS.orders },
@@ -26,10 +27,14 @@ export const operation: OperationModule = {
 				const orderId = readText(this, 'Order ID', this.getNodeParameter('orderId', ''));
 				const order = await readOrder(read, this.getNode(), orderId);
 				if (order) return [order];
+				// The orders endpoint answers an order the marketplace fulfils (FBA) with an empty list: its shipments find it.
+				const rebuilt = await readOrderThroughShipments(read, this.getNode(), orderId);
+				if (rebuilt) return [rebuilt];
 				const itemIndex = this.getItemIndex();
 				throw nodeError(this.getNode(), `No order with ID ${orderId}${ofItem(itemIndex)}`, {
 					itemIndex,
-					description: 'The service lists no order with this ID for this merchant account. Order IDs look like HPGUJ-1SQQI (a suborder ID adds -DS-1).',
+					description:
+						'The service lists no order and no shipment with this ID for this merchant account (orders the marketplace fulfils itself were looked for among the shipments too). Order IDs look like HPGUJ-1SQQI (a suborder ID adds -DS-1 or -FBA-1).',
 				});
 			}, simplifyOrder),
 		}),

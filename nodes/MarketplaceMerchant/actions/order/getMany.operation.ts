@@ -4,7 +4,8 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
 import { PATHS } from '../../transport/endpoints';
-import { listOrders, simplifyOrder, type OrderFilter } from '../../families/orders';
+import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../families/orders';
+import { simplifyOrder } from '../../families/orderOutputs';
 import { fieldPath } from '../../values/labels';
 import { DATE_FORMS } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, outputFields } from '../common';
@@ -31,6 +32,15 @@ const fields: INodeProperties[] = [
 		],
 		default: 'forConfirmation',
 		description: 'Which orders to return',
+	},
+	{
+		displayName: 'Include Marketplace-Fulfilled Orders',
+		name: 'includeMarketplaceFulfilled',
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether to list the orders the marketplace fulfils itself (FBA) too, with Processed or All: the service's order list leaves them out, so they are rebuilt from their shipments (ID, purchase time, total, lines, suborders; no buyer or VAT), at the cost of 3 more requests a run",
+		displayOptions: { show: { statusGroup: ['processed', 'all'] } },
 	},
 	...returnAllAndLimit(),
 	{
@@ -65,7 +75,12 @@ export const operation: OperationModule = {
 				const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
 				const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });
 				Object.assign(filter, from ? { createdFrom: from } : {}, to ? { createdTo: to } : {});
-				return await listOrders(read, this.getNode(), filter, resultLimit(this), onPage);
+				const limit = resultLimit(this);
+				const orders = await listOrders(read, this.getNode(), filter, limit, onPage);
+				// Orders for confirmation are the merchant's own: the marketplace confirms the orders it fulfils.
+				if (group === 'forConfirmation' || this.getNodeParameter('includeMarketplaceFulfilled', true) === false) return orders;
+				const fulfilled = await listMarketplaceOrders(read, this.getNode(), { createdFrom: from, createdTo: to }, limit, (count) => onPage(orders.length + count));
+				return newestOrders([orders, fulfilled], limit);
 			}, simplifyOrder),
 		}),
 	},

@@ -1,7 +1,7 @@
 /**
  * What the Order and Shipment resources share: the route of their reads, the strategy that reads
  * through families/orders.ts (the trigger's rules for paging and group names), and the editor's
- * lists of warehouses and statuses.
+ * list of warehouses.
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, IExecutePaginationFunctions } from 'n8n-workflow';
 
@@ -10,14 +10,16 @@ import { decodedList } from '../../answers/read';
 import { assertWithinItemCap, type PaginationFunction } from '../../transport/batches';
 import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { asNodeError, nodeError } from '../../transport/errors';
-import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type Route, type SendSettings } from '../../transport/send';
+import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
-import { SHIPMENT_ONLY_STATUSES } from '../../families/orders';
+import { ORDER_READS } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
 
-/** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
-export const ORDER_READS: Route = { group: 'orders', idempotent: true };
+// Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
+export { ORDER_READS };
+export { STATUSES_METHOD } from '../../families/editorLists';
+
 
 /**
  * A routed operation's strategy that reads through families/orders.ts with the item's Request
@@ -60,7 +62,6 @@ export function readTimeRange(ctx: ValueContext, from: { field: string; value: u
 /** On the node's `methods.loadOptions`. */
 export const WAREHOUSES_METHOD = 'getWarehouses';
 export const CONFIRM_WAREHOUSES_METHOD = 'getConfirmWarehouses';
-export const STATUSES_METHOD = 'getOrderStatuses';
 
 /** The value of the default warehouse in a Warehouse list: no id, so the workflow keeps working when the default changes. */
 export const DEFAULT_WAREHOUSE = '';
@@ -87,6 +88,15 @@ export async function defaultWarehouseId(ctx: AuthenticatedContext, settings: Se
 	return Number(marked[0].id);
 }
 
+/** The Warehouse list before the node has its credential: Default Address alone, which works as it is, saying why the rest is missing. */
+export const WAREHOUSES_BEFORE_CREDENTIAL: INodePropertyOptions[] = [
+	{
+		name: 'Default Address',
+		value: DEFAULT_WAREHOUSE,
+		description: 'The warehouse marked as the default outbound address when the node runs. Your other warehouses are listed once the node has its credential (choose it above; the list reloads).',
+	},
+];
+
 /** The merchant's warehouses, the default address first as "Default Address (…)", then by name. */
 export async function getWarehouses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const warehouses = await readWarehouses(this);
@@ -100,20 +110,18 @@ export async function getWarehouses(this: ILoadOptionsFunctions): Promise<INodeP
 	];
 }
 
-/**
- * Every status a suborder can have: the statuses endpoint's names and the packed ones only the
- * shipments' filter names (goods in transit or at customs), alphabetical.
- */
-export async function getOrderStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const answer = await sendAuthenticated(this, ORDER_READS, { method: 'GET', url: PATHS.orderStatuses });
-	const names = decodedList<unknown>(this, answer, ANSWERS.orderStatuses).filter((name) => !isBlank(name)).map(String);
-	return [...new Set([...names, ...SHIPMENT_ONLY_STATUSES])].sort().map((name) => ({ name, value: name }));
-}
+const AS_ORDERED_OPTION: INodePropertyOptions = { name: 'As Ordered', value: AS_ORDERED, description: 'Each line from the warehouse it was ordered from (the Default Address where the order names none)' };
 
 /** Order › Confirm's Warehouse list: As Ordered (each line's own warehouse) first, then the list above. */
 export async function getConfirmWarehouses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return [
-		{ name: 'As Ordered', value: AS_ORDERED, description: 'Each line from the warehouse it was ordered from (the Default Address where the order names none)' },
+		AS_ORDERED_OPTION,
 		...(await getWarehouses.call(this)),
 	];
 }
+
+/** Confirm's Warehouse list before the node has its credential: As Ordered and Default Address, which work as they are. */
+export const CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL: INodePropertyOptions[] = [
+	AS_ORDERED_OPTION,
+	...WAREHOUSES_BEFORE_CREDENTIAL,
+];

@@ -1,13 +1,12 @@
-import { updateDisplayOptions, type IDataObject, type PreSendAction } from 'n8n-workflow';
+import { updateDisplayOptions, type PreSendAction } from 'n8n-workflow';
 
 import { formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schemas';
 import { LIMITS, PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { splitQueryList } from '../../transport/batches';
-import { fieldPath, isBlank, listEntry, readingParameter } from '../../values/labels';
-import { readId } from '../../values/numbers';
-import { DATE_FORMS, readDayFromToday, readList, toList, today } from '../../values/values';
-import { productLocatorField, readProductRef, resolveProductIds, type NamedProductRef } from '../products/locator';
+import { isBlank } from '../../values/labels';
+import { DATE_FORMS, readDayFromToday, today } from '../../values/values';
+import { pickedProductsField, readListedAndPicked, resolveProductIds } from '../products/locator';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 
@@ -16,23 +15,12 @@ const setIdsAndDate: PreSendAction = async function (requestOptions) {
 	// The service answers a past day with 400 ("present or future date"): refused before sending.
 	const date = isBlank(dateValue) ? today(this) : readDayFromToday(this, 'Date', dateValue, 'Prices are for');
 	// The Product IDs list, then the picked Products rows (EANs looked up once every value is checked).
-	const listValue = this.getNodeParameter('merchantInventoryIds', '');
-	const rows = (this.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
-	const listed: NamedProductRef[] =
-		rows.length > 0 && toList(listValue).length === 0
-			? []
-			: readList(this, 'Product IDs', listValue, {
-					empty: {
-						problem: 'no ids given',
-						hint: 'Give a list of product ids, e.g. 100001, 100002 or an expression returning an array, or add products under Products',
-					},
-					readEntry: (id, idField) => ({ field: idField, ref: { id: readId(this, idField, id) } }),
-				});
-	const picked = rows.map((row, index) => {
-		const field = fieldPath(listEntry('Products', index, 'row'), 'Product ID');
-		return { field, ref: readProductRef(readingParameter(this, `products.product[${index}].id`), field, row.id) };
+	const refs = readListedAndPicked(this, {
+		label: 'Product IDs',
+		value: this.getNodeParameter('merchantInventoryIds', ''),
+		empty: { problem: 'no ids given', hint: 'Give a list of product ids, e.g. 100001, 100002 or an expression returning an array, or add products under Products' },
 	});
-	const merchantInventoryIds = (await resolveProductIds(this, [...listed, ...picked])).join(',');
+	const merchantInventoryIds = (await resolveProductIds(this, refs)).join(',');
 	return { ...requestOptions, qs: { ...requestOptions.qs, merchantInventoryIds, dateFrom: formatDayMonthYear(date) } };
 };
 
@@ -64,16 +52,7 @@ export const operation: OperationModule = {
 			description:
 				'Product IDs (the API calls them merchantInventoryId) separated by commas or new lines, or an expression returning an array. Any number: they are sent 100 per request. Products picked below are added to these.',
 		},
-		{
-			displayName: 'Products',
-			name: 'products',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Product',
-			default: {},
-			description: 'Products picked one by one (from the list, by ID or by EAN), asked for after the Product IDs above',
-			options: [{ name: 'product', displayName: 'Product', values: [productLocatorField({ name: 'id' })] }],
-		},
+		pickedProductsField('Products picked one by one (from the list, by ID or by EAN), asked for after the Product IDs above'),
 		{
 			displayName: 'Date',
 			name: 'date',

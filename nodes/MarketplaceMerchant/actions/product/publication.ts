@@ -23,8 +23,11 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, firstOf, joinSentences } from '../../transport/errors';
 import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/send';
-import { readId } from '../../values/numbers';
-import { readList } from '../../values/values';
+import { pickedProductsField, readListedAndPicked, resolveProductIds } from '../products/locator';
+import { booleanField } from '../../families/fields';
+import { invalidInput } from '../../values/labels';
+import { readBoolean } from '../../values/values';
+import { readBasicProducts } from '../products/catalogue';
 import { ItemContext } from '../bulk/entries';
 import { itemFailure } from '../common';
 import type { OperationModule } from '../contract';
@@ -49,11 +52,45 @@ const WORDS: Record<Action, { verb: string; path: string; next: string }> = {
 	},
 };
 
-/** One item's product IDs: one ID, a comma- or line-separated list, or an array from an expression. */
-function readProductIds(ctx: ItemContext): number[] {
-	return readList(ctx, PRODUCT_IDS_LABEL, ctx.getNodeParameter('productIds', ''), {
-		empty: { problem: 'no product IDs given', hint: 'Give one product ID, a list such as 100001, 100002, or an expression returning an array of IDs' },
-		readEntry: (id, field) => readId(ctx, field, id),
+/** One item's products: the Product IDs (one ID, a comma- or line-separated list, or an array from an expression), then the picked ones; EANs looked up. */
+async function readProducts(exec: IExecuteFunctions, ctx: ItemContext): Promise<Array<{ productId: number; name: string | null }>> {
+	const refs = readListedAndPicked(ctx, {
+		label: PRODUCT_IDS_LABEL,
+		value: ctx.getNodeParameter('productIds', ''),
+		empty: { problem: 'no product IDs given', hint: 'Give one product ID, a list such as 100001, 100002, or an expression returning an array of IDs, or pick products under Products' },
+	});
+	const ids = await resolveProductIds(exec, refs, ctx);
+	return ids.map((productId, index) => ({ productId, name: refs[index].name ?? null }));
+}
+
+const CHECK_PRODUCTS = 'Check Products First';
+
+/**
+ * Check Products First (read from the first item: one catalogue read for the run): the catalogue's
+ * basic products are read before anything is sent, and an item naming an ID the account does not
+ * have fails, instead of the service reporting it later by e-mail. Its IDs are not sent.
+ */
+async function checkAgainstCatalogue(
+	exec: IExecuteFunctions,
+	idsOfItem: Array<number[] | undefined>,
+	failed: Map<number, NodeApiError | NodeOperationError>,
+	continueOnFail: boolean,
+): Promise<void> {
+	const first = new ItemContext(exec, 0);
+	if (idsOfItem.every((ids) => ids === undefined) || !readBoolean(first, CHECK_PRODUCTS, first.getNodeParameter('checkProducts', false))) return;
+	const known = new Set((await readBasicProducts(exec, sendSettingsOf(first))).map((product) => Number(product.id)));
+	idsOfItem.forEach((ids, itemIndex) => {
+		const unknown = (ids ?? []).filter((id) => !known.has(id));
+		if (unknown.length === 0) return;
+		const problem = invalidInput(
+			new ItemContext(exec, itemIndex),
+			PRODUCT_IDS_LABEL,
+			`the catalogue has no product with ID ${unknown.join(', ')}`,
+			'Check the IDs (Product › Get Many lists them), or pick the products from the list under Products',
+		);
+		if (!continueOnFail) throw problem;
+		failed.set(itemIndex, problem);
+		idsOfItem[itemIndex] = undefined;
 	});
 }
 
@@ -109,16 +146,19 @@ async function runPublication(exec: IExecuteFunctions, action: Action): Promise<
 	const itemCount = exec.getInputData().length;
 	const continueOnFail = exec.continueOnFail();
 	const idsOfItem: Array<number[] | undefined> = [];
+	const productsOfItem: Array<Array<{ productId: number; name: string | null }>> = [];
 	const failed = new Map<number, NodeApiError | NodeOperationError>();
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			idsOfItem[itemIndex] = readProductIds(new ItemContext(exec, itemIndex));
+			productsOfItem[itemIndex] = await readProducts(exec, new ItemContext(exec, itemIndex));
+			idsOfItem[itemIndex] = productsOfItem[itemIndex].map(({ productId }) => productId);
 		} catch (error) {
 			const problem = itemFailure(exec.getNode(), error, itemIndex);
 			if (!continueOnFail) throw problem;
 			failed.set(itemIndex, problem);
 		}
 	}
+	await checkAgainstCatalogue(exec, idsOfItem, failed, continueOnFail);
 	const distinct = [...new Set(idsOfItem.flatMap((ids) => ids ?? []))];
 	const requests = distinct.length === 0 ? [] : await sendAll(exec, action, distinct);
 
@@ -136,7 +176,7 @@ async function runPublication(exec: IExecuteFunctions, action: Action): Promise<
 		}
 		const progressIds = carried.map(({ outcome }) => (outcome as Extract<Outcome, { ok: true }>).progressId);
 		outputs.push({
-			json: { action, productIds: ids ?? [], progressId: progressIds[0] ?? null, progressIds, next: WORDS[action].next },
+			json: { action, productIds: ids ?? [], products: productsOfItem[itemIndex] ?? [], progressId: progressIds[0] ?? null, progressIds, next: WORDS[action].next },
 			pairedItem: { item: itemIndex },
 		});
 	}
@@ -153,10 +193,15 @@ export function publicationOperation(action: Action, option: Omit<INodePropertyO
 				name: 'productIds',
 				type: 'string',
 				default: '',
-				required: true,
 				placeholder: 'e.g. 100001, 100002',
-				description: `The products to ${action} (the API calls their IDs merchantInventoryId): one ID, IDs separated by commas or new lines, or an expression returning an array. The IDs of all input items go out in one request.`,
+				description: `The products to ${action} (the API calls their IDs merchantInventoryId): one ID, IDs separated by commas or new lines, or an expression returning an array; or leave it empty and pick them under Products. The products of all input items go out in one request.`,
 			},
+			pickedProductsField(`Products to ${action} picked one by one (from the list, searched by name, SKU or EAN; by ID; or by EAN), added to the Product IDs above; their names come out with the result`),
+			booleanField(
+				CHECK_PRODUCTS,
+				'checkProducts',
+				`Whether to read the catalogue first (one request per 2,500 products) and fail an item naming a product ID the account does not have before anything is sent, instead of the service reporting it later by e-mail`,
+			),
 		]),
 		run: async function (this: IExecuteFunctions) {
 			return await runPublication(this, action);

@@ -16,9 +16,9 @@ import { ANSWERS } from '../../answers/schemas';
 import { decodedList, decodedNumber } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type AuthenticatedContext } from '../../transport/send';
-import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { fieldPath, invalidInput, isBlank, listEntry, readingParameter, type ParameterContext, type ValueContext } from '../../values/labels';
 import { readId, readWholeNumber, shownPrice } from '../../values/numbers';
-import { EAN_RULE, readEan, readLocator, readText } from '../../values/values';
+import { EAN_RULE, readEan, readList, readLocator, readText, toList } from '../../values/values';
 import { locatorField } from '../common';
 import { eanForms, lookUpEans, type FoundProduct } from './eans';
 import { CATALOGUE } from './fields';
@@ -62,7 +62,49 @@ export function productNamedBy(ctx: ValueContext, value: unknown): string | unde
 	}
 }
 
-export type NamedProductRef = { field: string; ref: ProductRef };
+export type NamedProductRef = { field: string; ref: ProductRef; name?: string | null };
+
+/** The name a product picked From List showed (n8n keeps it as `cachedResultName`); null when given By ID or By EAN. */
+export function pickedName(value: unknown): string | null {
+	if (value === null || typeof value !== 'object' || (value as IDataObject).mode !== 'list') return null;
+	const name = (value as IDataObject).cachedResultName;
+	return isBlank(name) ? null : String(name);
+}
+
+/** The field of picked products (Price › Get Many, Publish, Unpublish): rows of the product locator, added to a list of IDs. */
+export function pickedProductsField(description: string): INodeProperties {
+	return {
+		displayName: 'Products',
+		name: 'products',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Product',
+		default: {},
+		description,
+		options: [{ name: 'product', displayName: 'Product', values: [productLocatorField({ name: 'id' })] }],
+	};
+}
+
+/**
+ * The products of a list of IDs and of the picked rows (`pickedProductsField`), in that order; the
+ * list may be empty when rows are picked, else `empty` says what is missing. Only checked: EANs are
+ * looked up by `resolveProductIds` once every value is.
+ */
+export function readListedAndPicked(
+	ctx: ParameterContext & ValueContext,
+	list: { label: string; value: unknown; empty: { problem: string; hint: string } },
+): NamedProductRef[] {
+	const rows = (ctx.getNodeParameter('products.product', []) as IDataObject[] | undefined) ?? [];
+	const listed: NamedProductRef[] =
+		rows.length > 0 && toList(list.value).length === 0
+			? []
+			: readList(ctx, list.label, list.value, { empty: list.empty, readEntry: (id, idField) => ({ field: idField, ref: { id: readId(ctx, idField, id) } }) });
+	const picked = rows.map((row, index) => {
+		const field = fieldPath(listEntry('Products', index, 'row'), 'Product ID');
+		return { field, ref: readProductRef(readingParameter(ctx, `products.product[${index}].id`), field, row.id), name: pickedName(row.id) };
+	});
+	return [...listed, ...picked];
+}
 
 /** A product named by a reference: its ID, and for one named By EAN in another form of the code than the product has (leading zeros), the form it has. */
 export interface ResolvedProduct {
@@ -115,17 +157,17 @@ export function foundBy({ matchedEan }: { matchedEan?: string }): IDataObject {
 	return matchedEan === undefined ? {} : { matchedEan };
 }
 
-/** The products of one item's references; the first that has none fails the item. */
-export async function resolveProducts(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<ResolvedProduct[]> {
-	const products = await lookUpProducts(ctx, refs.map((ref) => ({ ...ref, ctx })));
+/** The products of one item's references (`item`: the item's context, when `sender` is the run's); the first that has none fails the item. */
+export async function resolveProducts(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<ResolvedProduct[]> {
+	const products = await lookUpProducts(sender, refs.map((ref) => ({ ...ref, ctx: item })));
 	const problem = products.find((product): product is NodeOperationError => product instanceof NodeOperationError);
 	if (problem) throw problem;
 	return products as ResolvedProduct[];
 }
 
 /** The product IDs of one item's references; the first that has none fails the item. */
-export async function resolveProductIds(ctx: AuthenticatedContext & ValueContext, refs: NamedProductRef[]): Promise<number[]> {
-	return (await resolveProducts(ctx, refs)).map(({ id }) => id);
+export async function resolveProductIds(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<number[]> {
+	return (await resolveProducts(sender, refs, item)).map(({ id }) => id);
 }
 /** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values/numbers.ts `shownPrice`). */
 function listEntryName(product: IDataObject): string {

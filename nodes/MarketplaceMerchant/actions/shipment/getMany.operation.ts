@@ -8,14 +8,13 @@ import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
 import { PATHS } from '../../transport/endpoints';
 import { sendSettingsOf } from '../../transport/send';
-import { listShipments, simplifyShipment, type ShipmentFilter } from '../../families/orders';
+import { listShipments, type ShipmentFilter } from '../../families/orders';
+import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, paymentMethodCode, simplifyShipment } from '../../families/orderOutputs';
 import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
 import { DATE_FORMS, readText, toList } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
-
-const PAYMENT_METHODS = ['COD', 'PBC', 'POS', 'VOUCHER'] as const;
 
 const LABEL = {
 	statuses: fieldPath('Filters', 'Statuses'),
@@ -24,6 +23,9 @@ const LABEL = {
 	carriers: fieldPath('Filters', 'Carriers'),
 	confirmedFrom: fieldPath('Filters', 'Confirmed From'),
 	confirmedTo: fieldPath('Filters', 'Confirmed To'),
+	createdFrom: fieldPath('Filters', 'Created From'),
+	createdTo: fieldPath('Filters', 'Created To'),
+	suborderTypes: fieldPath('Filters', 'Suborder Types'),
 };
 
 const fields: INodeProperties[] = [
@@ -68,17 +70,26 @@ const fields: INodeProperties[] = [
 			{ displayName: 'Confirmed From', name: 'confirmedFrom', type: 'dateTime', default: '', description: `Only shipments confirmed at or after this time: ${DATE_FORMS}` },
 			{ displayName: 'Confirmed To', name: 'confirmedTo', type: 'dateTime', default: '', description: `Only shipments confirmed at or before this time (a day alone: up to its end): ${DATE_FORMS}` },
 			{
+				displayName: 'Created From',
+				name: 'createdFrom',
+				type: 'dateTime',
+				default: '',
+				description: `Only shipments purchased at or after this time, also cancellations never confirmed (which Confirmed From leaves out; the service has no such filter, so the node reads the newest pages until they are older than this): ${DATE_FORMS}`,
+			},
+			{
+				displayName: 'Created To',
+				name: 'createdTo',
+				type: 'dateTime',
+				default: '',
+				description: `Only shipments purchased at or before this time (a day alone: up to its end; without Created From every page of the group is read): ${DATE_FORMS}`,
+			},
+			{
 				displayName: 'Payment Methods',
 				name: 'paymentMethods',
 				type: 'multiOptions',
-				options: [
-					{ name: 'Card (POS)', value: 'POS' },
-					{ name: 'Cash on Delivery (COD)', value: 'COD' },
-					{ name: 'Pay by Code (PBC)', value: 'PBC' },
-					{ name: 'Voucher', value: 'VOUCHER' },
-				],
+				options: PAYMENT_METHODS.map((code) => ({ name: code === 'VOUCHER' ? PAYMENT_METHOD_NAMES[code] : `${PAYMENT_METHOD_NAMES[code]} (${code})`, value: code })),
 				default: [],
-				description: 'Only shipments of orders paid with one of these',
+				description: 'Only shipments of orders paid with one of these (in an expression: the codes COD, PBC, POS, VOUCHER or the names shown)',
 			},
 			{
 				displayName: 'Status Names or IDs',
@@ -88,6 +99,17 @@ const fields: INodeProperties[] = [
 				default: [],
 				description:
 					'Only shipments in one of these statuses (with a status group: those of the group in one of them). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Suborder Types',
+				name: 'suborderTypes',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Fulfilled by the Marketplace (FBA)', value: 'FBA', description: 'Suborders the marketplace ships from its own warehouse (IDs ending -FBA-1)' },
+					{ name: 'Your Own Delivery (DS)', value: 'DS', description: 'Suborders you pack and hand to the carrier (IDs ending -DS-1)' },
+				],
+				default: [],
+				description: 'Only shipments of these types',
 			},
 			{
 				displayName: 'Warehouse Names or IDs',
@@ -123,7 +145,7 @@ export const operation: OperationModule = {
 		value: 'getMany',
 		action: 'Get many shipments',
 		description:
-			'List shipments (suborders), newest purchase first: those to pack (the default), on delivery or completed, or those of one order or suborder ID, optionally filtered by status, warehouse, payment method, carrier or confirmation time. One item per shipment; without Return All, at most Limit shipments.',
+			'List shipments (suborders), newest purchase first: those to pack (the default), on delivery or completed, or those of one order or suborder ID, optionally filtered by status, warehouse, payment method, carrier, suborder type, confirmation or purchase time. One item per shipment; without Return All, at most Limit shipments.',
 		routing: pacedRouting({
 			...ORDER_READS,
 			request: { method: 'GET', url: PATHS.shipments },
@@ -139,8 +161,8 @@ export const operation: OperationModule = {
 				const filters = this.getNodeParameter('filters', {}) as IDataObject;
 				if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
 				if (!isBlank(filters.paymentMethods)) {
-					filter.paymentMethods = listIn(filters.paymentMethods).map((method, index) =>
-						readOption(this, listEntry(LABEL.paymentMethods, index), method.toUpperCase(), PAYMENT_METHODS),
+					filter.paymentMethods = listIn(filters.paymentMethods).map(
+						(method, index) => paymentMethodCode(method) ?? readOption(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
 					);
 				}
 				if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
@@ -158,8 +180,13 @@ export const operation: OperationModule = {
 						),
 					];
 				}
+				if (!isBlank(filters.suborderTypes)) {
+					filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readOption(this, listEntry(LABEL.suborderTypes, index), type.trim().toUpperCase(), ['DS', 'FBA']));
+				}
 				const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
 				Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
+				const created = readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom }, { field: LABEL.createdTo, value: filters.createdTo });
+				Object.assign(filter, created.from ? { createdFrom: created.from } : {}, created.to ? { createdTo: created.to } : {});
 				return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
 			}, simplifyShipment),
 		}),
