@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * `npm run bench`: what the node costs its users (requests, tokens, time against the rate limit,
  * memory), measured as ratios in one run against the sandbox through n8n-core's real engine.

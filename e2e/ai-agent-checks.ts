@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-hardcoded-secrets -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules, plain errors, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * Issue 19, AI agents: n8n's AI Agent uses this node as its tools, in a real n8n, with a scripted
  * OpenAI-compatible model (e2e/model-server.ts) in place of a real one. Both workflows give the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * The example "ask your shop" (examples/ask-your-shop.json) in real n8n, with the scripted model
  * (e2e/model-server.ts) in place of OpenAI: a chat agent with three tool nodes of this package,

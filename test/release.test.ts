@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules, child processes (docs/architecture.md, Toolchain). */
 /**
  * Release from CI only: the prepublishOnly guard (scripts/publish-guard.mjs) run as npm runs it,
  * in the environments of the publish workflow, of a laptop and of near misses; and the workflows
