@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * n8n Cloud eligibility (issue 40): `eslint.config.mjs` is n8n's default config, unchanged, with
  * `n8n.strict` on (what `n8n-node cloud-support` counts as eligible), so one config lints the code
