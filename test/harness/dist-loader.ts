@@ -18,6 +18,8 @@ interface PackageN8n {
 export interface BuiltPackage {
 	nodeTypes: Array<INodeType | IVersionedNodeType>;
 	credentialTypes: ICredentialType[];
+	/** The folder the bundles were written to (its dist/ as the package ships it). */
+	folder: string;
 	/** Removes the folder the bundles were written to. */
 	remove(): void;
 }
@@ -45,6 +47,7 @@ export async function loadBuiltPackage(): Promise<BuiltPackage> {
 		return {
 			nodeTypes: instances(n8n.nodes) as Array<INodeType | IVersionedNodeType>,
 			credentialTypes: instances(n8n.credentials) as ICredentialType[],
+			folder,
 			remove,
 		};
 	} catch (error) {
