@@ -53,7 +53,7 @@ describe('one state per n8n process', () => {
 			const state = require(path.join(built.folder, 'dist', 'nodes', 'MarketplaceMerchant', 'transport', 'state.js')) as {
 				processWide: <T>(name: string, create: () => T) => T;
 			};
-			const gates = state.processWide('gates', () => 'never made by a bundle');
+			const gates: unknown = state.processWide<unknown>('gates', () => 'never made by a bundle');
 			expect(gates).toBeInstanceOf(Map);
 			const catalogueGates = () => [...(gates as Map<string, GateSeen>).values()].filter((gate) => gate.group === 'catalogue');
 			const catalogueRequests = () => service.log.filter((entry) => entry.route !== 'token');
