@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { toolDescriptionProperty } from './tool';
+import { toolDescriptionProperties } from './tool';
 
 /** A bulk operation's run over all input items (actions/bulk/run.ts): n8n's custom operation. */
 type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
@@ -53,7 +53,7 @@ export function resourceProperties(resources: ResourceModule[], defaultResource:
 				options: alphabetical(operations.map(({ option }) => option)),
 				default: defaultOperation,
 			},
-			...operations.flatMap((operation) => [...operation.fields, toolDescriptionProperty(value, operation, newestVersion)]),
+			...operations.flatMap((operation) => [...operation.fields, ...toolDescriptionProperties(value, operation, newestVersion)]),
 		]),
 	];
 }
