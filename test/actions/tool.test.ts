@@ -7,7 +7,8 @@
  */
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeType, type INodeTypeDescription, type INodePropertyOptions } from 'n8n-workflow';
 
-import { TestNodeTypes, packageNodeTypeName } from '../harness';
+import { startSandbox } from '../../sandbox';
+import { TestNodeTypes, packageNodeTypeName, runNode, sandboxCredential } from '../harness';
 
 const nodeTypes = new TestNodeTypes();
 const plain = (): INodeTypeDescription => nodeTypes.getByNameAndVersion(packageNodeTypeName('marketplaceMerchant'), 3).description;
@@ -54,10 +55,10 @@ describe('Tool descriptions', () => {
 		expect(told('product', 'getMany')).not.toMatch(/Required:/);
 	});
 
-	it('says of the bulk writes that they are not for agents, and why', () => {
+	it('says of the bulk writes that they are not for agents, are refused as tools, and why', () => {
 		for (const [resource, operation] of [['product', 'syncStockAndPrices'], ['product', 'updateMany'], ['product', 'import'], ['discount', 'update']]) {
 			const told = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource, operation }), tool);
-			expect(told).toMatch(/Not for AI agents: it /);
+			expect(told).toMatch(/Not for AI agents, and refused when called as a tool: it /);
 		}
 		const read = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource: 'product', operation: 'getMany' }), tool);
 		expect(read).not.toMatch(/Not for AI agents/);
@@ -122,6 +123,36 @@ describe('Tool descriptions', () => {
 			const v3 = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource: 'product', operation: 'getMany', simplify: true }), tool);
 			expect(v3).toContain('with Simplify: the product\'s ID');
 			expect(toldAt4({ resource: 'product', operation: 'update' })).toMatch(/ Required: Product ID\.$/);
+		});
+	});
+
+	describe('the bulk writes refuse to run as a tool', () => {
+		// The tool variant n8n makes of the node ("…Tool"), registered as n8n registers it: the same type under that name.
+		const types = new TestNodeTypes();
+		types.register(packageNodeTypeName('marketplaceMerchantTool'), types.getByName(packageNodeTypeName('marketplaceMerchant')));
+
+		it.each([
+			['product', 'updateMany', { inputMode: 'json', productsJson: '={{ $json.products }}' }, 'Update many products'],
+			['product', 'syncStockAndPrices', { inputMode: 'json', productsJson: '={{ $json.products }}' }, 'Sync stock and prices'],
+		])('%s › %s: refused as a tool whatever the call holds, nothing sent; run in a workflow as always', async (resource, operation, fields, action) => {
+			const sandbox = await startSandbox({ rateLimits: false });
+			try {
+				const [product] = sandbox.state.products;
+				const parameters = { resource, operation, ...fields };
+				const items = [{ products: [{ id: product.id, ean: product.ean, stockLevel: product.stockLevel + 1 }] }];
+				const run = { nodeTypes: types, credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } };
+
+				const asTool = await runNode('marketplaceMerchantTool', parameters, items, run);
+				expect(asTool.error?.message).toMatch(new RegExp(`^${action}.* is not available to AI agents$`, 'i'));
+				expect(asTool.error?.description).toMatch(/^This tool refuses every call: it /);
+				expect(sandbox.log.filter((entry) => entry.route !== 'token')).toEqual([]);
+
+				const inWorkflow = await runNode('marketplaceMerchant', parameters, items, run);
+				expect(inWorkflow.error).toBeUndefined();
+				expect(sandbox.log.filter((entry) => entry.route !== 'token').length).toBeGreaterThan(0);
+			} finally {
+				await sandbox.close();
+			}
 		});
 	});
 });

@@ -45,7 +45,7 @@ export function toolDescriptionOf({ option, fields, tool }: OperationModule, ver
 	const parts = [sentence(`${String(option.action ?? option.name)}: ${String(option.description ?? '')}`)];
 	const needs = requiredInputs(fields, version);
 	if (needs.length > 0) parts.push(`Required: ${needs.join(', ')}.`);
-	if (tool?.keepOut) parts.push(`Not for AI agents: ${sentence(tool.keepOut)}`);
+	if (tool?.keepOut) parts.push(`Not for AI agents, and refused when called as a tool: ${sentence(tool.keepOut)}`);
 	if (tool?.agents) parts.push(`For AI agents: ${sentence(tool.agents)}`);
 	return parts.join(' ');
 }
