@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * Fault drills (`npm run bench -- --faults`): 1,000 items each against a sandbox told to
  * misbehave (sandbox `injectFault`, token lifetime, limits), with continue-on-fail so every

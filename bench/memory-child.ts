@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * Measures the memory one run costs, in a process of its own so that nothing else (the sandbox,
  * earlier measurements, the benchmark's bookkeeping) is in the figure. The parent passes

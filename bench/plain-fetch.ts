@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- benchmark code (`npm run bench`) and never loaded by n8n: it may use fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * The baseline a node is compared with: what a user's own script would do with `fetch` to get
  * the same data. It does the same work the node's user gets (every page fetched, its JSON

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers, Node modules, child processes (docs/architecture.md, Toolchain). */
 /**
  * Child processes of the benchmark: TypeScript scripts run by the same Node (24) with tsx's
  * loader, so they need no build. Every child is tracked and ended when the benchmark ends.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark code (`npm run bench`) and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * A sandbox in its own process (bench/sandbox-process.ts), driven over its HTTP controls
  * (`/__sandbox/…`, see sandbox/README.md). Each sandbox has several clients: every scenario

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * What a measurement or drill reports, and how the report is printed and written to
  * bench/results.md. The file has one section for the measurements and one for the fault drills;

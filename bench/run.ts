@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * `npm run bench`: what the node costs its users (requests, tokens, time against the rate limit,
  * memory), measured as ratios in one run against the sandbox through n8n-core's real engine.
@@ -5,7 +6,7 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows, ean-lookups, import, orders, order-trigger, merchant-day; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows, ean-lookups, import, orders, order-trigger, one-state, merchant-day; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
@@ -20,6 +21,7 @@ import { measureRequestCounts } from './rows/request-counts';
 import { measureEanLookups } from './rows/ean-lookups';
 import { measureImport } from './rows/import';
 import { measureMerchantDay } from './rows/merchant-day';
+import { measureOneState } from './rows/one-state';
 import { measureOrdersReturnAll, measureOrderTriggerCosts } from './rows/orders';
 import { measureRows, rowsNote } from './rows/rows';
 import { measureProductTrigger, measureSync } from './rows/sync';
@@ -57,6 +59,8 @@ const GROUPS: RowGroup[] = [
 	{ key: 'import', title: 'Import of 5,000 products from as many items', measure: measureImport },
 	{ key: 'orders', title: 'Order Get Many, Return All over 10,000 orders at the live limits', measure: measureOrdersReturnAll },
 	{ key: 'order-trigger', title: 'New Order to Confirm and Shipment Status Changed trigger costs', measure: measureOrderTriggerCosts },
+	// Over a minute at the live limits (the built bundles in one process): run once, whatever --runs says.
+	{ key: 'one-state', title: 'One gate for the built node, trigger and credential in one process', measure: measureOneState },
 	// Minutes at the live limits (the day's requests of the busiest group at 5 a second): run once, whatever --runs says.
 	{ key: 'merchant-day', title: "A merchant's day in one n8n process at the live limits", measure: measureMerchantDay },
 ];

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * Runs one sandbox in its own process, so that the process being measured does only the
  * client's work (the live service is on another machine, not on the node's event loop).

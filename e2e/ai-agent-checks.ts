@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-hardcoded-secrets -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules, plain errors, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * Issue 19, AI agents: n8n's AI Agent uses this node as its tools, in a real n8n, with a scripted
  * OpenAI-compatible model (e2e/model-server.ts) in place of a real one. Both workflows give the
@@ -47,6 +48,9 @@ type Task = typeof EXECUTE_TASK;
 /** Tool names n8n derives from the tool nodes' names. */
 const FIND_TOOL = 'Find_Products';
 const UPDATE_TOOL = 'Update_Stock';
+/** ai-agent.json's third tool (issue 40): Product › Get Many at node version 4, Output › Selected Fields `id, name, stockLevel`. */
+const SELECTED_FIELDS_TOOL = 'List_Stock';
+const SELECTED_FIELDS_DESCRIPTION = /^Get many products: List products .* Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, stockLevel\.$/;
 /**
  * What the model is told about a tool whose description the user left as the node fills it in
  * (actions/tool.ts): the operation's purpose, what it returns and its required inputs, where n8n's
@@ -88,6 +92,13 @@ function slippedStock(task: { stock: number }): number {
 let toolErrorsReachModel = true;
 
 /**
+ * Whether n8n resolves an expression in a tool's description before the model sees it (2.41 does,
+ * create-node-as-tool's resolver; older lines are not known to: n8n issue #30909), so that the
+ * Selected Fields tool's description names the fields.
+ */
+let toolDescriptionExpressionsResolved = true;
+
+/**
  * The model's turns: search; update the product found with a stock that is not a whole number;
  * read the node's refusal and update again with the stock asked; answer. Where tool errors do not
  * reach the model (n8n 1.x, 2.0), the slip is left out.
@@ -113,7 +124,7 @@ function agentScript(request: ChatRequest): ScriptedReply {
 }
 
 /** The run's four model requests, the sandbox's log and state, and the agent's answer agree. */
-function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, before: { name: string; stockLevel: number }, answer: string): string {
+function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, before: { name: string; stockLevel: number }, answer: string, selectedFieldsTool = false): string {
 	assert.equal(requests.length, modelRequests(), `chat requests: ${requests.length}`);
 	const [first, second] = requests;
 	const [third, fourth] = toolErrorsReachModel ? [requests[2], requests[3]] : [undefined, requests[2]];
@@ -125,6 +136,12 @@ function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, b
 	assert.deepEqual(Object.keys(tools[FIND_TOOL].parameters?.properties ?? {}), ['search']);
 	assert.deepEqual(Object.keys(tools[UPDATE_TOOL].parameters?.properties ?? {}).sort(), ['productId', 'stockLevel']);
 	assert.match(tools[UPDATE_TOOL].parameters?.properties?.stockLevel.description ?? '', /whole number of units/);
+	// A tool set to Output › Selected Fields is told exactly the fields it returns, not the Simplified ones.
+	if (selectedFieldsTool && toolDescriptionExpressionsResolved) {
+		const told = tools[SELECTED_FIELDS_TOOL]?.description ?? `no tool ${SELECTED_FIELDS_TOOL} offered`;
+		assert.match(told, SELECTED_FIELDS_DESCRIPTION);
+		assert.doesNotMatch(told, /Simplif|externalId|brand/);
+	}
 
 	// The sandbox received the model's arguments: the search, then the update of the ID found; the
 	// update with a fractional stock was refused by the node and never sent.
@@ -177,6 +194,7 @@ export async function checkAiAgent(installation: N8nInstallation, userFolder: st
 	let model: ScriptedModelServer | undefined;
 	// Measured with npm run test:compat: 1.123.81 and 2.0.3 end the run, 2.41.1 hands the error back.
 	toolErrorsReachModel = installation.line[0] > 2 || (installation.line[0] === 2 && installation.line[1] > 0);
+	toolDescriptionExpressionsResolved = installation.line[0] > 2 || (installation.line[0] === 2 && installation.line[1] >= 41);
 	await check('AI Agent with the node as its tools ($fromAI), n8n execute: searches, is refused a fractional stock, updates the product found, answers with the results', async () => {
 		const before = productBefore(sandbox, EXECUTE_TASK);
 		model = await startScriptedModelServer(agentScript);
@@ -188,7 +206,7 @@ export async function checkAiAgent(installation: N8nInstallation, userFolder: st
 		const error = execution.data.resultData.error;
 		assert.equal(execution.status, 'success', `execution ${execution.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
 		const answer = String(nodeOutput(execution, 'AI Agent')[0]?.output ?? '');
-		const changed = assertAgentRun(sandbox, model.requests, EXECUTE_TASK, before, answer);
+		const changed = assertAgentRun(sandbox, model.requests, EXECUTE_TASK, before, answer, true);
 		const tools = model.requests[0].tools ?? [];
 		const transport = model.streamedReplies === 0 ? 'JSON answers' : `${model.streamedReplies} of ${modelRequests()} answers streamed`;
 		return `${changed}; ${modelRequests()} model requests, ${transport}; n8n execute ${(runMs / 1000).toFixed(1)} s; the model saw ${tools

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * The example "ask your shop" (examples/ask-your-shop.json) in real n8n, with the scripted model
  * (e2e/model-server.ts) in place of OpenAI: a chat agent with three tool nodes of this package,
@@ -109,7 +110,18 @@ export async function checkAskYourShop(installation: N8nInstallation, userFolder
 			assert.equal(model.requests.length, 3, `model requests: ${model.requests.length}`);
 			const tools = Object.fromEntries((model.requests[0].tools ?? []).map((tool) => [tool.function.name, tool.function]));
 			assert.deepEqual(Object.keys(tools).sort(), [DISCOUNTS, FIND, SCHEDULE]);
-			assert.match(tools[FIND].description ?? '', /^Get many products: List products of the catalogue.* One item per product/);
+			// Find Products is set to Output › Selected Fields: its description names exactly those fields (issue 40), an
+			// expression n8n 2.41 resolves; 1.123 and 2.0 hand the model the expression itself (n8n issue #30909; README).
+			const resolvesDescriptions = installation.line[0] > 2 || (installation.line[0] === 2 && installation.line[1] >= 41);
+			if (resolvesDescriptions) {
+				assert.match(
+					tools[FIND].description ?? '',
+					/^Get many products: List products of the catalogue.* One item per product\. .*Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, sku, ean, stockLevel, basePrice, status\.$/,
+				);
+				assert.doesNotMatch(tools[FIND].description ?? '', /Simplif|externalId/);
+			} else {
+				assert.match(tools[FIND].description ?? '', /Get many products: List products of the catalogue.* One item per product/);
+			}
 			assert.match(tools[DISCOUNTS].description ?? '', /^Get many discounts: List the discounts that run during a date range/);
 			assert.match(tools[SCHEDULE].description ?? '', /^Schedule discounts: .* Required: Product ID, Discount Price, Date From\. For AI agents: schedule one discount per call/);
 			assert.deepEqual(Object.keys(tools[SCHEDULE].parameters?.properties ?? {}).sort(), ['dateFrom', 'dateTo', 'discountPrice', 'productId']);

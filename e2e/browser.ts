@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, plain errors (docs/architecture.md, Toolchain). */
 /**
  * A headless chromium driven over the DevTools protocol (Node's own WebSocket, no browser
  * library), for what only n8n's real editor shows: the node creator's search (e2e/suite.ts) and

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, console output (docs/architecture.md, Toolchain). */
 /**
  * The check runner shared by the end-to-end suites (e2e/suite.ts, e2e/queue/suite.ts): one
  * `PASS`/`FAIL` line per check, then `N passed, M failed` and the process exit code.

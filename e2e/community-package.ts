@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-unused-vars -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, rest siblings that drop keys (docs/architecture.md, Toolchain). */
 /**
  * Puts a community node package into an n8n user folder the way n8n's own installer does
  * (Settings > Community nodes; n8n 2.x `CommunityPackagesService.downloadPackage`), from a tarball

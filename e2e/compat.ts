@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, child processes, console output (docs/architecture.md, Toolchain). */
 /**
  * The end-to-end suite on each n8n line users run: one `e2e/suite.ts` per runtime folder
  * (e2e/n8n-runtime/ is the pinned newest, e2e/n8n-runtime-<line>/ the older ones), one after the

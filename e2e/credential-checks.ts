@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * The credential's Test button in a real n8n: `POST /rest/credentials/test`, as the credential
  * panel sends it. n8n runs the nodes' `credentialTest` method (testedBy) with its own

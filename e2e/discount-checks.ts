@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * Discount › Update in a real n8n against a sandbox that enforces the current documentation's
  * update rules (variant `discountUpdateRules: 'documented'`): e2e/workflows/discount-update.json

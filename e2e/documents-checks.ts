@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 29, point 7, in a real n8n (e2e/workflows/invoice-pdfs-month.json): last month's invoices
  * from Invoice › Get Many (66, Limit) into Get Document Links with the suborder IDs mapped and the

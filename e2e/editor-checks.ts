@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * What the editor shows, read from the node type descriptions a running n8n serves to its editor
  * (`/types/nodes.json`, the installed package as n8n loaded it): the subtitle in words, Simplify

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * The example workflows of examples/ (what `npm run dev` imports) load and run in real n8n, against
  * a sandbox of their own (they write to products the other checks read): the credential they name

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * The environment's second host in a real n8n (platform facts: warehouses, and on staging prices,
  * are served from the service host): the sandbox's service host (`/__sandbox/info` → serviceUrl)

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 31: a write a merchant sends with n8n's own HTTP Request node and this package's credential
  * (Authentication: Predefined Credential Type). That node's helper, n8n-core's

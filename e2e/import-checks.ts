@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * Product › Import in bulk (node version 3) in real n8n, against a sandbox that takes only lists,
  * both shapes, or only one object per request (`importBodyShape`, set over HTTP as for n8n in

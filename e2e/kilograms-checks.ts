@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 28's weights and negative stock in a real n8n (e2e/workflows/kilograms.json), against a
  * sandbox that behaves as the live service is said to: it stores a weight as kilograms whatever

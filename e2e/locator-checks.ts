@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * "Pick, don't type" (issue 13) in a real n8n: a workflow whose Product Update names its product
  * By EAN (e2e/workflows/locators.json, through `n8n execute`), and the editor's own calls for

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * A scripted OpenAI-compatible model for the AI agent check: plain node:http on 127.0.0.1, a free
  * port, no dependencies. n8n's "OpenAI Chat Model" node (Base URL of its `openAiApi` credential

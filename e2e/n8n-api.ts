@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * HTTP clients for a running n8n: the internal REST API with an owner's browser session (only to
  * create an API key) and the public API (`/api/v1`, header X-N8N-API-KEY) for workflows and

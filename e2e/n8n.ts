@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-hardcoded-secrets -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, plain errors, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * Runs a real n8n (installed by e2e/install-n8n.sh, outside the repo) for end-to-end tests:
  * CLI commands against a throwaway user folder, and `n8n start` on 127.0.0.1 with free ports.

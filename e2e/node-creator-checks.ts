@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules, plain errors, console output (docs/architecture.md, Toolchain). */
 /**
  * Found by a merchant's words: in n8n's real editor (headless chromium), the node creator's search
  * for "invoice", "stock", "discount" and "EAN" lists this package's node.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 31 in a real n8n: the seller's day against a sandbox of its own (bench/remote-sandbox.ts,
  * in its own process as the live service is; orders fed over its controls), with its own

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 18 at the size merchants run it ("rows in, one batch out"): a CSV of 1,000 rows read with
  * n8n's own file nodes (Read/Write Files from Disk → Extract from File) feeds Sync Stock and Prices

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, console output (docs/architecture.md, Toolchain). */
 /**
  * Checks the end-to-end environment on its own, with a throwaway community package generated in a
  * temp folder (not this project's package): install n8n, load the package, import credentials and

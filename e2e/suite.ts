@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-hardcoded-secrets, no-console -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, plain errors, fixed test keys of the sandbox, console output (docs/architecture.md, Toolchain). */
 /**
  * End-to-end suite: this package, packed and installed the way users install it, inside a real
  * n8n 2.x, against the sandbox API over HTTP.

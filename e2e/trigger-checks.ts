@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * The polling trigger through a running n8n (one process or queue mode): activation seeds without
  * emitting, each new invoice fires exactly once (simplified: the default) over several polls, a

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * The results of e2e/workflows/write-operations.json (Product Update Many and Discount Schedule,
  * each with one entry the service rejects), checked against the sandbox's state. Used by

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use process and timers, console output (docs/architecture.md, Toolchain). */
 /**
  * `npm run sandbox [-- --port 4010 --service-port 4011 --seed 1 --products 300 --orders 20 --rate-limit-scale 1 | --no-rate-limits]
  *   [--no-retry-after] [--latency-ms 300 --latency-per-kib-ms 1 --latency-jitter-ms 50]`

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-this-alias -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use `core` for the outer `this` in getters (docs/architecture.md, Toolchain). */
 /** Everything the sandbox holds, shared by the HTTP routes and the in-process controls. */
 import { SandboxClock } from './clock';
 import { PRODUCT_TYPE_NAMES, seedWarehouses } from './data';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use plain errors (docs/architecture.md, Toolchain). */
 /**
  * Discounts with the live service's business rules (platform-facts "Business rules"): per-item
  * results for schedule and update, cancellation, listing, and the prices they produce.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * Answers too large to hold: generated while they are sent, so the sandbox itself never holds more
  * than one chunk, and stopped as soon as the client hangs up.

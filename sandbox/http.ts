@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /** HTTP plumbing shared by the routes: errors, request bodies, query parameters. */
 import type { IncomingMessage } from 'node:http';
 import { parseXmlBody } from './xml';

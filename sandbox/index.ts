@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use plain errors (docs/architecture.md, Toolchain). */
 /**
  * Local implementation of the marketplace's Merchant Integration API for tests, benchmarks and
  * newcomers. See README.md beside this file and docs/architecture.md ("Sandbox").

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /** The shipping label files behind the label links: a PDF, a ZPL print job, or (v1) a ZIP holding the PDF. */
 import { crc32 } from 'node:zlib';
 import { renderPdf } from './document-links';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * Per-merchant rate limits of the live service (platform-facts "Rate limits"), as sliding windows:
  * a request is accepted when fewer than `limit` requests were accepted in the last window. Rejected

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /** The shape of a route: what it matches, whether it needs a token, and how it answers. */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SandboxCore } from './core';

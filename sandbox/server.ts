@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use process and timers, Node modules, console output (docs/architecture.md, Toolchain). */
 /**
  * The HTTP server. Every request goes through the same steps: the host (main or service, below),
  * injected fault, body size, token, permission, rate limit, route; then the answer is logged and sent.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /** Opaque bearer tokens with a real-time lifetime. */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

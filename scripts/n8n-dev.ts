@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- a development script, run by tsx and never loaded by n8n: it may use process and timers, Node modules, plain errors, console output (docs/architecture.md, Toolchain). */
 /**
  * `npm run dev`: this package in a real n8n, talking to the local sandbox API, ready to try:
  *

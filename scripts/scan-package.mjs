@@ -1,92 +1,82 @@
 #!/usr/bin/env node
-// The checks of n8n's community package scanner (@n8n/scan-community-package) on a packed
-// tarball, before it is published: the scanner itself downloads a package already on npm (and
-// checks its provenance there), so it can only judge a version once it is public. Offline:
-//  - the tarball's package.json as n8n loads it: the package name n8n accepts, the keyword the
-//    community node search lists, no runtime dependencies, no install scripts, and every node
-//    and credential file named in its "n8n" field present in the tarball;
-//  - ESLint with the scanner's configuration (eslint.scanner.config.mjs: @n8n/community-nodes'
-//    recommended rules, no console, n8n-nodes-base's community rules) on every .js file of the
-//    tarball, the root index.js included, and on its package.json: what the scanner lints.
-// Usage: node scripts/scan-package.mjs [package.tgz]   (no argument: npm pack first, as npm run release:scan does)
+// n8n's community package scanner's own checks (@n8n/scan-community-package, pinned in
+// package.json to the version n8n's verification runs), offline. The scanner's command downloads
+// a version already on npm and checks its provenance there, so it can only judge a package once
+// it is public; its `analyzePackage` is the analysis itself, on a folder, with the scanner's own
+// ESLint configuration (`buildScanConfig`: @n8n/community-nodes' recommended rules, no console,
+// n8n-nodes-base's community/credentials/nodes rules), run here the way `analyzePackageByName`
+// runs it:
+//  - the sources: the repository's package.json, nodes/ and credentials/ (SOURCE_FILE_PATTERNS,
+//    what the scanner lints in the source checkout the provenance names);
+//  - the tarball: every .js file of the packed package and its package.json.
+// Beyond the scanner: every node and credential file package.json's "n8n" field names is in the
+// tarball (n8n's loader would fail on the package otherwise).
+//
+// Usage:
+//   node scripts/scan-package.mjs              npm pack (prepack builds dist/), then sources and tarball
+//   node scripts/scan-package.mjs pkg.tgz      the sources and that tarball
+//   node scripts/scan-package.mjs --source     the sources only (npm run lint)
+// Prints "packed <file> <integrity>" after packing (scripts/release-dry-run.mjs reads it); exit 1
+// when the scanner (or the check above) refuses.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ESLint } from 'eslint';
-import scannerConfig from '../eslint.scanner.config.mjs';
+import { fileURLToPath } from 'node:url';
+import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-// npm runs these during npm install, without asking (the list of the lint rule below); n8n's
-// scanner and its lint rule no-forbidden-lifecycle-scripts refuse community packages that have them.
-const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The tarball leg of the scanner's analyzePackageByName: compiled JS and the published package.json. */
+const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
 
-/** What is wrong with the tarball's package.json; empty when n8n can load it as a community package. */
-function manifestProblems(manifest, packageDir) {
-	const problems = [];
-	if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?n8n-nodes-/.test(manifest.name ?? '')) {
-		problems.push(`package name ${manifest.name} does not start with n8n-nodes- (or @scope/n8n-nodes-)`);
+/** The scanner's verdict on one folder; its ESLint report on stderr when it refuses. */
+async function scan(label, folder, patterns) {
+	const result = await analyzePackage(folder, patterns);
+	if (result.passed) {
+		process.stdout.write(`scanner (${label}): passed${result.message ? ` (${result.message})` : ''}\n`);
+		return [];
 	}
-	if (!manifest.keywords?.includes('n8n-community-node-package')) {
-		problems.push('keywords lack n8n-community-node-package');
-	}
-	const dependencies = Object.keys(manifest.dependencies ?? {});
-	if (dependencies.length > 0) problems.push(`runtime dependencies: ${dependencies.join(', ')}`);
-	const scripts = INSTALL_SCRIPTS.filter((script) => manifest.scripts?.[script] !== undefined);
-	if (scripts.length > 0) problems.push(`install scripts: ${scripts.join(', ')}`);
-	const entries = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
-	if (entries.length === 0) problems.push('package.json has no n8n.nodes or n8n.credentials');
-	for (const entry of entries) {
-		if (!existsSync(path.join(packageDir, entry))) problems.push(`${entry} (named in package.json's n8n field) is not in the tarball`);
-	}
-	return problems;
+	if (result.details) process.stderr.write(result.details);
+	return [`${label}: ${result.message ?? 'refused by the scanner'}`];
 }
 
+/** Files package.json's "n8n" field names that are not in the unpacked tarball. */
+function missingEntries(packageDir) {
+	const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+	const entries = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
+	if (entries.length === 0) return ["tarball: package.json's n8n field names no node and no credential"];
+	return entries
+		.filter((entry) => !existsSync(path.join(packageDir, entry)))
+		.map((entry) => `tarball: ${entry} (named in package.json's n8n field) is not in the tarball`);
+}
+
+const args = process.argv.slice(2);
+const sourceOnly = args.includes('--source');
 const folder = mkdtempSync(path.join(tmpdir(), 'scan-package-'));
 try {
-	// Without an argument: pack the package as npm publish would (prepack builds dist/), into the temp folder.
-	let tarball = process.argv[2];
-	if (tarball === undefined) {
-		// prepack's build log shares stdout with npm's JSON (gulp's lines start "[hh:mm:ss]"): the JSON starts at a line "[".
-		const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', folder], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-		if (pack.status !== 0) throw new Error(`npm pack failed (${pack.status})`);
-		const [{ filename, integrity }] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[\s*$/m)));
-		tarball = path.join(folder, filename);
-		process.stdout.write(`packed ${filename} ${integrity}\n`);
-	} else if (!existsSync(tarball)) {
-		throw new Error(`${tarball} not found (usage: node scripts/scan-package.mjs [package.tgz])`);
+	const problems = await scan('sources: package.json, nodes/, credentials/', ROOT, SOURCE_FILE_PATTERNS);
+	if (!sourceOnly) {
+		let tarball = args.find((arg) => !arg.startsWith('--'));
+		if (tarball === undefined) {
+			// prepack's build log shares stdout with npm's JSON (gulp's lines start "[hh:mm:ss]"): the JSON starts at a line "[".
+			const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', folder], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+			if (pack.status !== 0) throw new Error(`npm pack failed (${pack.status})`);
+			const [{ filename, integrity }] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[\s*$/m)));
+			tarball = path.join(folder, filename);
+			process.stdout.write(`packed ${filename} ${integrity}\n`);
+		} else if (!existsSync(tarball)) {
+			throw new Error(`${tarball} not found (usage: node scripts/scan-package.mjs [package.tgz | --source])`);
+		}
+		const untar = spawnSync('tar', ['-xzf', path.resolve(tarball), '-C', folder], { encoding: 'utf8' });
+		if (untar.status !== 0) throw new Error(`tar could not unpack ${tarball}: ${untar.stderr}`);
+		const packageDir = path.join(folder, 'package');
+		problems.push(...(await scan(`tarball ${path.basename(tarball)}`, packageDir, TARBALL_FILE_PATTERNS)), ...missingEntries(packageDir));
 	}
-	const untar = spawnSync('tar', ['-xzf', path.resolve(tarball), '-C', folder], { encoding: 'utf8' });
-	if (untar.status !== 0) throw new Error(`tar could not unpack ${tarball}: ${untar.stderr}`);
-	const packageDir = path.join(folder, 'package');
-	const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
-	const problems = manifestProblems(manifest, packageDir);
-
-	// The repository's own ignores (test/, scripts/, root *.js ...) are for the sources: the scanner
-	// lints every file of the package, so only node_modules stays out.
-	const rules = scannerConfig.filter((block) => !(block.ignores && Object.keys(block).length === 1));
-	const eslint = new ESLint({
-		cwd: packageDir,
-		overrideConfigFile: true,
-		overrideConfig: [{ ignores: ['node_modules/**'] }, ...rules],
-		allowInlineConfig: false,
-	});
-	const files = readdirSync(packageDir, { recursive: true })
-		.map(String)
-		.filter((file) => file.endsWith('.js') || file === 'package.json');
-	const results = await eslint.lintFiles(files);
-	const errors = results.reduce((sum, result) => sum + result.errorCount, 0);
-	if (errors > 0) {
-		const formatter = await eslint.loadFormatter('stylish');
-		process.stderr.write(await formatter.format(results));
-		problems.push(`${errors} ESLint error(s) under the scanner's rules`);
-	}
-
-	const label = `${manifest.name}@${manifest.version} (${path.basename(tarball)}, ${files.length} files linted)`;
 	if (problems.length > 0) {
-		process.stderr.write(`scan of ${label} failed:\n${problems.map((problem) => `- ${problem}\n`).join('')}`);
+		process.stderr.write(`the community package scanner refuses:\n${problems.map((problem) => `- ${problem}\n`).join('')}`);
 		process.exitCode = 1;
 	} else {
-		process.stdout.write(`scan of ${label}: the community package scanner's checks pass\n`);
+		process.stdout.write(`the community package scanner's checks pass (${sourceOnly ? 'sources' : 'sources and tarball'})\n`);
 	}
 } finally {
 	rmSync(folder, { recursive: true, force: true });

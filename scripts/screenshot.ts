@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- a development script, run by tsx and never loaded by n8n: it may use process and timers, Node modules, console output (docs/architecture.md, Toolchain). */
 /**
  * Regenerates the README's screenshots of the nodes in n8n's editor, docs/screenshots/*.png:
  *

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 import { Logger } from '@n8n/backend-common';
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';

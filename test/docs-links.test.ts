@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /** The documentation links the node creator shows (the codex files) land on a README section. */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';

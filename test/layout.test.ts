@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
  * pieces shared by several resources (the files directly under actions/, and actions/bulk/), never another

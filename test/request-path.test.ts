@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * The project files whose code runs for one request (docs/architecture.md, "Three traces"),
  * measured rather than claimed: V8's own call counts (node:inspector, precise coverage) over the

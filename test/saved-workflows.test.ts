@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-unused-vars -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules, rest siblings that drop keys (docs/architecture.md, Toolchain). */
 /**
  * Saved workflows keep running (docs/versioning.md): each test/saved-workflows/*.json holds nodes
  * of this package exactly as n8n saved them (type, typeVersion, and only the parameters that

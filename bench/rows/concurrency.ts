@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 14's rows: one item's pages, id chunks and date windows over a slow network (the
  * sandbox's latency switch) at the live limits, against the least time those limits allow; and

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 14's last row: the concurrency row's three scenarios (bench/rows/concurrency.ts) built the
  * way a user would build them with n8n's own HTTP Request node, run through the same engine in the

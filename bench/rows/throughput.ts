@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * Get Many Basic with Return All over 50,000 products (20 full pages of 2,500, then the empty
  * page that tells the list is over), limits off: the node through the engine against a plain

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use console output (docs/architecture.md, Toolchain). */
 /**
  * n8n in queue mode on one machine: PostgreSQL (the database every instance shares), Redis (the
  * Bull queue the main instance fills and the workers take executions from), one `n8n start` (the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, plain errors (docs/architecture.md, Toolchain). */
 /**
  * Redis and PostgreSQL for n8n's queue mode, from Debian's packages, each on its own free port on
  * 127.0.0.1 with its data in a temp folder: nothing of the machine's own services is used or

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use process and timers, Node modules, plain errors, console output (docs/architecture.md, Toolchain). */
 /**
  * Queue-mode suite: this package in n8n 2.41.1 run as operators scale it, a main instance and two
  * `n8n worker` processes sharing PostgreSQL (database) and Redis (Bull queue), driven only

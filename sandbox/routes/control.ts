@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use plain errors (docs/architecture.md, Toolchain). */
 /**
  * Controls under /__sandbox/ for processes that cannot call the sandbox in process (the CLI's
  * users, the end-to-end suite). No token, no rate limit, no faults.

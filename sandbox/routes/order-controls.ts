@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- sandbox code (the service twin tests and the bench run) and never loaded by n8n: it may use plain errors (docs/architecture.md, Toolchain). */
 /**
  * Controls of the order flow under /__sandbox/ (the HTTP side of `sandbox.addOrders` and
  * `sandbox.advanceShipment`): orders arriving now, and a shipment moved on as the merchant or

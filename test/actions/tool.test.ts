@@ -5,9 +5,10 @@
  * The tool variant is the node's description as n8n renames it ("…Tool", tool-generation/ai-tools.ts),
  * which adds no "Tool Description" selector of its own where the node brings `toolDescription`.
  */
-import { NodeHelpers, type INode, type INodeParameters, type INodeType, type INodeTypeDescription, type INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeType, type INodeTypeDescription, type INodePropertyOptions } from 'n8n-workflow';
 
-import { TestNodeTypes, packageNodeTypeName } from '../harness';
+import { startSandbox } from '../../sandbox';
+import { TestNodeTypes, packageNodeTypeName, runNode, sandboxCredential } from '../harness';
 
 const nodeTypes = new TestNodeTypes();
 const plain = (): INodeTypeDescription => nodeTypes.getByNameAndVersion(packageNodeTypeName('marketplaceMerchant'), 3).description;
@@ -54,10 +55,10 @@ describe('Tool descriptions', () => {
 		expect(told('product', 'getMany')).not.toMatch(/Required:/);
 	});
 
-	it('says of the bulk writes that they are not for agents, and why', () => {
+	it('says of the bulk writes that they are not for agents, are refused as tools, and why', () => {
 		for (const [resource, operation] of [['product', 'syncStockAndPrices'], ['product', 'updateMany'], ['product', 'import'], ['discount', 'update']]) {
 			const told = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource, operation }), tool);
-			expect(told).toMatch(/Not for AI agents: it /);
+			expect(told).toMatch(/Not for AI agents, and refused when called as a tool: it /);
 		}
 		const read = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource: 'product', operation: 'getMany' }), tool);
 		expect(read).not.toMatch(/Not for AI agents/);
@@ -80,5 +81,78 @@ describe('Tool descriptions', () => {
 		const node: INode = { id: 'n1', name: 'Node', type: description.name, typeVersion: 3, position: [0, 0], parameters: {} };
 		const filled = NodeHelpers.getNodeParameters(description.properties, { resource: 'product', operation: 'getMany' }, true, false, node, description);
 		expect(filled?.toolDescription).toBeUndefined();
+	});
+
+	describe('follows the Output chosen (node version 4)', () => {
+		const latest = (): INodeType => {
+			const description = nodeTypes.getByNameAndVersion(packageNodeTypeName('marketplaceMerchant'), 4).description;
+			return { description: { ...description, name: `${description.name}Tool` } } as INodeType;
+		};
+
+		/** What n8n 2.41 hands the model: the filled-in parameter, its expression resolved against the node's parameters (create-node-as-tool's resolver). */
+		function toldAt4(parameters: INodeParameters): string {
+			const type = latest();
+			const base: INode = { id: 't4', name: 'Find Products', type: type.description.name, typeVersion: 4, position: [0, 0], parameters };
+			const node = { ...base, parameters: NodeHelpers.getNodeParameters(type.description.properties, parameters, true, false, base, type.description) ?? {} };
+			// The workflow holds the node under the plain type (the harness knows no "…Tool" type); $parameter reads its parameters.
+			const workflow = new Workflow({ nodes: [{ ...node, type: packageNodeTypeName('marketplaceMerchant') }], connections: {}, active: false, nodeTypes });
+			const resolve = () => workflow.expression.getParameterValue(node.parameters.toolDescription as string, null, 0, 0, node.name, [{ json: {} }], 'manual', {}) as string;
+			return String(NodeHelpers.getToolDescriptionForNode(node, type, resolve));
+		}
+
+		it('Selected Fields: names exactly the fields the node returns, and none of the Simplified ones', () => {
+			const told = toldAt4({ resource: 'product', operation: 'getMany', output: 'selected', fieldsToReturn: 'id, name, stockLevel' });
+			expect(told).toMatch(/^Get many products: List products/);
+			expect(told).toMatch(/Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, stockLevel\.$/);
+			expect(told).not.toMatch(/Simplif|externalId|brand/);
+			expect(told).toContain('Without Return All, at most Limit products');
+		});
+
+		it('Simplified: names the simplified fields under the name of version 4; Raw: the whole answer', () => {
+			const simplified = toldAt4({ resource: 'product', operation: 'getMany' });
+			expect(simplified).toContain('with Output › Simplified: the product\'s ID');
+			expect(simplified).toContain('externalId');
+			const raw = toldAt4({ resource: 'product', operation: 'getMany', output: 'raw' });
+			expect(raw).not.toMatch(/Simplif|externalId/);
+			expect(raw).toMatch(/Output › Raw: each item is the service's whole answer/);
+			const discounts = toldAt4({ resource: 'discount', operation: 'getMany', output: 'selected', fieldsToReturn: 'discountId, discountPrice' });
+			expect(discounts).toMatch(/dateFrom and dateTo\. Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): discountId, discountPrice\.$/);
+		});
+
+		it('versions 1-3 keep the Simplify text, and an operation without Output one description', () => {
+			const v3 = NodeHelpers.getToolDescriptionForNode(toolNode(tool, { resource: 'product', operation: 'getMany', simplify: true }), tool);
+			expect(v3).toContain('with Simplify: the product\'s ID');
+			expect(toldAt4({ resource: 'product', operation: 'update' })).toMatch(/ Required: Product ID\.$/);
+		});
+	});
+
+	describe('the bulk writes refuse to run as a tool', () => {
+		// The tool variant n8n makes of the node ("…Tool"), registered as n8n registers it: the same type under that name.
+		const types = new TestNodeTypes();
+		types.register(packageNodeTypeName('marketplaceMerchantTool'), types.getByName(packageNodeTypeName('marketplaceMerchant')));
+
+		it.each([
+			['product', 'updateMany', { inputMode: 'json', productsJson: '={{ $json.products }}' }, 'Update many products'],
+			['product', 'syncStockAndPrices', { inputMode: 'json', productsJson: '={{ $json.products }}' }, 'Sync stock and prices'],
+		])('%s › %s: refused as a tool whatever the call holds, nothing sent; run in a workflow as always', async (resource, operation, fields, action) => {
+			const sandbox = await startSandbox({ rateLimits: false });
+			try {
+				const [product] = sandbox.state.products;
+				const parameters = { resource, operation, ...fields };
+				const items = [{ products: [{ id: product.id, ean: product.ean, stockLevel: product.stockLevel + 1 }] }];
+				const run = { nodeTypes: types, credentials: { marketplaceMerchantApi: sandboxCredential(sandbox) } };
+
+				const asTool = await runNode('marketplaceMerchantTool', parameters, items, run);
+				expect(asTool.error?.message).toMatch(new RegExp(`^${action}.* is not available to AI agents$`, 'i'));
+				expect(asTool.error?.description).toMatch(/^This tool refuses every call: it /);
+				expect(sandbox.log.filter((entry) => entry.route !== 'token')).toEqual([]);
+
+				const inWorkflow = await runNode('marketplaceMerchant', parameters, items, run);
+				expect(inWorkflow.error).toBeUndefined();
+				expect(sandbox.log.filter((entry) => entry.route !== 'token').length).toBeGreaterThan(0);
+			} finally {
+				await sandbox.close();
+			}
+		});
 	});
 });

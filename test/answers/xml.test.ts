@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, run by jest and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * XML answers of the invoice endpoints: read into the same JSON as JSON answers, archived raw on
  * request, and safe against entity expansion. Through n8n's real engine against the sandbox,

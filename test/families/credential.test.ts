@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, run by jest and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * Tokens through the real engine: the token request retried on 503/429/reset, a rejected token
  * never handed out again, two n8n workers (each with its own copy of the credential code and

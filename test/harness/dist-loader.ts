@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test code, run by jest and never loaded by n8n: it may use Node modules, plain errors (docs/architecture.md, Toolchain). */
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import type { ICredentialType, INodeType, IVersionedNodeType } from 'n8n-workflo
 
 import { PROJECT_ROOT } from './source-loader';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- bundles.js is CommonJS, shared with gulpfile.js
 const { buildBundles } = require('../../bundles') as { buildBundles: (root: string, outdir: string, options?: object) => Promise<void> };
 
 interface PackageN8n {
@@ -17,6 +18,8 @@ interface PackageN8n {
 export interface BuiltPackage {
 	nodeTypes: Array<INodeType | IVersionedNodeType>;
 	credentialTypes: ICredentialType[];
+	/** The folder the bundles were written to (its dist/ as the package ships it). */
+	folder: string;
 	/** Removes the folder the bundles were written to. */
 	remove(): void;
 }
@@ -37,13 +40,14 @@ export async function loadBuiltPackage(): Promise<BuiltPackage> {
 		const { n8n } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { n8n: PackageN8n };
 		const instances = (files: string[]) =>
 			files.flatMap((file) => {
-				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				// eslint-disable-next-line @typescript-eslint/no-require-imports -- a built bundle, loaded as n8n loads it
 				const exported = require(path.join(folder, file)) as Record<string, new () => unknown>;
 				return Object.values(exported).map((type) => new type());
 			});
 		return {
 			nodeTypes: instances(n8n.nodes) as Array<INodeType | IVersionedNodeType>,
 			credentialTypes: instances(n8n.credentials) as ICredentialType[],
+			folder,
 			remove,
 		};
 	} catch (error) {

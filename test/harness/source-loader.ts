@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -34,7 +35,7 @@ export function instantiateExportedClasses<T>(
 ): T[] {
 	const instances: T[] = [];
 	for (const file of sourceFiles(directory, suffix)) {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file chosen at run time, loaded as n8n loads it
 		const moduleExports = require(file) as Record<string, unknown>;
 		for (const exported of Object.values(moduleExports)) {
 			if (typeof exported !== 'function' || !/^class\s/.test(Function.prototype.toString.call(exported))) {

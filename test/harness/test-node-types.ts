@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- test code, run by jest and never loaded by n8n: it may use test node types no agent sees (docs/architecture.md, Toolchain). */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -179,7 +180,7 @@ export class TestHttpRequestWithCredential implements INodeType {
 				resolveWithFullResponse: true,
 			};
 			// The deprecated helper on purpose: it is the one n8n's HTTP Request node still uses, with its resend after any failure.
-			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
+			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions -- the HTTP Request node's helper, on purpose (above)
 			return (await this.helpers.requestWithAuthentication.call(this, 'marketplaceMerchantApi', options, undefined, itemIndex)) as { statusCode: number; body?: unknown };
 		};
 		const outcomes = await Promise.allSettled(this.getInputData().map(async (_, itemIndex) => await send(itemIndex)));

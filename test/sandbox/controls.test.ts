@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @typescript-eslint/no-explicit-any -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules, child processes, `any` for untyped JSON bodies (docs/architecture.md, Toolchain). */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets, @typescript-eslint/no-explicit-any -- test code, run by jest and never loaded by n8n: it may use process and timers, fixed test keys of the sandbox, `any` for untyped JSON bodies (docs/architecture.md, Toolchain). */
 /** Small HTTP helpers for the sandbox's own tests (real requests with global fetch). */
 import type { Sandbox } from '../../sandbox';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 import { crc32 } from 'node:zlib';
 import { startSandbox, type OrderRecord, type Sandbox } from '../../sandbox';
 import { ORDER_API, call, getToken } from './helpers';

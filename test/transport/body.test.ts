@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it may use process and timers, Node modules (docs/architecture.md, Toolchain). */
 /**
  * Hostile answers. Slow ones: every request has a timeout (node option Request Options › Timeout
  * (Seconds)), and the retries of one request stop within their time budget with an error saying

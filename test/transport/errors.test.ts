@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code, run by jest and never loaded by n8n: it may use Node modules, fixed test keys of the sandbox (docs/architecture.md, Toolchain). */
 /**
  * No secret in any error: the service echoes the request's Authorization header, its X-API-Key
  * and the token request's body in an error of its own (sandbox fault `echo-credentials`), and the

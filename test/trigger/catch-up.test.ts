@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, run by jest and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * Catching up: from a Start From date, and after a long pause, in windows the service accepts
  * (at most 3 months), oldest first, every document once.

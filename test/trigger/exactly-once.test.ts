@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, run by jest and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * Every invoice fires once and only once: across polls, restarts, late and same-second
  * documents, and polls that fail.

@@ -3,9 +3,9 @@
  * resource file `resource`, and the node builds everything from the resources, so adding an
  * operation is one file plus one line in its resource file.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 
-import { toolDescriptionProperty } from './tool';
+import { toolDescriptionProperties } from './tool';
 
 /** A bulk operation's run over all input items (actions/bulk/run.ts): n8n's custom operation. */
 type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
@@ -53,17 +53,36 @@ export function resourceProperties(resources: ResourceModule[], defaultResource:
 				options: alphabetical(operations.map(({ option }) => option)),
 				default: defaultOperation,
 			},
-			...operations.flatMap((operation) => [...operation.fields, toolDescriptionProperty(value, operation, newestVersion)]),
+			...operations.flatMap((operation) => [...operation.fields, ...toolDescriptionProperties(value, operation, newestVersion)]),
 		]),
 	];
 }
 
-/** The node's `customOperations`: the operations that give a `run`. */
+/**
+ * An operation kept out of agents (`tool.keepOut`: the bulk writes) refuses to run as an AI
+ * agent's tool: n8n runs a tool node under the type "<node>Tool", which a model cannot change, so
+ * no argument and no wording gets past it. The tool's description says so beforehand; in a
+ * workflow the operation runs as always.
+ */
+function guardedAgainstAgents(option: INodePropertyOptions, run: CustomOperationRun, keepOut: string | undefined): CustomOperationRun {
+	if (keepOut === undefined) return run;
+	return async function (this: IExecuteFunctions) {
+		const node = this.getNode();
+		if (node.type.endsWith('Tool')) {
+			throw new NodeOperationError(node, `${String(option.action ?? option.name)} is not available to AI agents`, {
+				description: `This tool refuses every call: ${keepOut}. Run it in a workflow (not as an agent's tool); for one product or discount give the agent the single-item operation.`,
+			});
+		}
+		return await run.call(this);
+	};
+}
+
+/** The node's `customOperations`: the operations that give a `run`, those kept out of agents refusing to run as a tool. */
 export function customOperationsOf(resources: ResourceModule[]): Record<string, Record<string, CustomOperationRun>> {
 	const custom: Record<string, Record<string, CustomOperationRun>> = {};
 	for (const resource of resources) {
-		for (const { option, run } of resource.operations) {
-			if (run) (custom[resource.value] ??= {})[String(option.value)] = run;
+		for (const { option, run, tool } of resource.operations) {
+			if (run) (custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, run, tool?.keepOut);
 		}
 	}
 	return custom;

@@ -45,21 +45,72 @@ export function toolDescriptionOf({ option, fields, tool }: OperationModule, ver
 	const parts = [sentence(`${String(option.action ?? option.name)}: ${String(option.description ?? '')}`)];
 	const needs = requiredInputs(fields, version);
 	if (needs.length > 0) parts.push(`Required: ${needs.join(', ')}.`);
-	if (tool?.keepOut) parts.push(`Not for AI agents: ${sentence(tool.keepOut)}`);
+	if (tool?.keepOut) parts.push(`Not for AI agents, and refused when called as a tool: ${sentence(tool.keepOut)}`);
 	if (tool?.agents) parts.push(`For AI agents: ${sentence(tool.agents)}`);
 	return parts.join(' ');
 }
 
-/** The operation's `toolDescription` parameter, shown in the tool variant only. */
-export function toolDescriptionProperty(resource: string, operation: OperationModule, version: number): INodeProperties {
+/** The operation's Output choice of node version 4 (families/fields.ts `outputFields`), when it has one. */
+function outputChoice(fields: INodeProperties[]): INodeProperties | undefined {
+	return fields.find(
+		(field) => field.name === 'output' && (field.options ?? []).some((option) => 'value' in option && option.value === 'selected'),
+	);
+}
+
+/**
+ * The text without what it says of the Simplified output ("; with Simplify: …" up to the end of
+ * its sentence), for an Output that returns other fields.
+ */
+function withoutSimplified(text: string): string {
+	return text.replace(/[;,]? with Simplify[^:]*:[\s\S]*?(?=\.\s[A-Z]|\.?$)/, '');
+}
+
+/** An n8n expression: `parts` joined, strings as literals, `{ parameter }` as that parameter's value. */
+function expressionOf(parts: Array<string | { parameter: string }>): string {
+	return `={{ ${parts.map((part) => (typeof part === 'string' ? JSON.stringify(part) : `String($parameter[${JSON.stringify(part.parameter)}] ?? '')`)).join(' + ')} }}`;
+}
+
+function toolDescriptionField(resource: string, operation: OperationModule, show: Record<string, Array<string | number | boolean>>, text: string): INodeProperties {
 	return {
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',
 		typeOptions: { rows: 4 },
-		default: toolDescriptionOf(operation, version),
+		default: text,
 		description:
-			'What the AI agent\'s model is told this tool does, needs and returns. Filled in with the operation\'s own description; add your rules (which products, which limits) or replace it.',
-		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [String(operation.option.value)] } },
+			'What the AI agent\'s model is told this tool does, needs and returns. Filled in with the operation\'s own description and what the Output chosen returns; add your rules (which products, which limits) or replace it.',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [String(operation.option.value)], ...show } },
 	};
+}
+
+/**
+ * The operation's `toolDescription` parameter, shown in the tool variant only. An operation with
+ * Output (node version 4) gets one per choice, so that the model is told what the tool returns:
+ * Simplified names the simplified fields (the operation's description), Raw the service's whole
+ * answer, Selected Fields exactly the fields the node's Fields names (an expression on them: n8n
+ * 2.41 resolves a tool description's expression before handing it to the model).
+ */
+export function toolDescriptionProperties(resource: string, operation: OperationModule, version: number): INodeProperties[] {
+	const told = toolDescriptionOf(operation, version);
+	const output = outputChoice(operation.fields);
+	if (output === undefined) return [toolDescriptionField(resource, operation, {}, told)];
+	const outputVersions = (output.displayOptions?.show?.['@version'] ?? []) as number[];
+	const otherVersions = Array.from({ length: version }, (_, index) => index + 1).filter((each) => !outputVersions.includes(each));
+	const general = withoutSimplified(told);
+	return [
+		...(otherVersions.length > 0 ? [toolDescriptionField(resource, operation, { '@version': otherVersions }, told)] : []),
+		toolDescriptionField(resource, operation, { '@version': outputVersions, output: ['simplified'] }, told.replace(/ with Simplify\b/, ' with Output › Simplified')),
+		toolDescriptionField(
+			resource,
+			operation,
+			{ '@version': outputVersions, output: ['raw'] },
+			`${general} Output › Raw: each item is the service's whole answer, every field it sends (the largest output).`,
+		),
+		toolDescriptionField(
+			resource,
+			operation,
+			{ '@version': outputVersions, output: ['selected'] },
+			expressionOf([`${general} Output › Selected Fields: each item has only these fields (null where the answer lacks one): `, { parameter: 'fieldsToReturn' }, '.']),
+		),
+	];
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, run by jest and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * Shipment › Pack through the real engine against the sandbox: everything confirmed or given
  * quantities, checked against the shipment before sending, and a pack whose answer was lost (the
