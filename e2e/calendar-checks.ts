@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end suite code, run by tsx against a real n8n and never loaded by n8n: it may use Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 37's days in a real n8n whose time zone is Europe/Belgrade: `n8n execute` of
  * e2e/workflows/calendar-belgrade.json runs with GENERIC_TIMEZONE=Europe/Belgrade (the instance's

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it reads the shipped example from disk, Node modules (docs/architecture.md, Toolchain). */
 /**
  * The seller's day by drags, through the real engine against the sandbox: the shipped example's own
  * Confirm → Pack → Get Label nodes (examples/order-flow.json, each field a drag of the previous
@@ -24,7 +25,7 @@ const OURS = ['Confirm', 'Pack', 'Get Label PDF'];
 
 /** The example's nodes after its trigger, fed `orders` as the trigger emits them (their `orderId`). */
 async function runExample(orders: string[]) {
-	const nodes = example.nodes.filter((node) => OURS.includes(node.name)).map(({ credentials: _saved, ...node }) => node);
+	const nodes = example.nodes.filter((node) => OURS.includes(node.name)).map((node) => ({ ...node, credentials: undefined }));
 	const connections: IConnections = { [INPUT_NODE_NAME]: { main: [[{ node: 'Confirm', type: 'main', index: 0 }]] } };
 	for (const name of ['Confirm', 'Pack']) connections[name] = example.connections[name];
 	return await runWorkflow(

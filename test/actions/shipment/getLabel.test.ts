@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, run by jest and never loaded by n8n: it may use timers (docs/architecture.md, Toolchain). */
 /**
  * Shipment › Get Label through the real engine against the sandbox: PDF, ZPL and the v1 ZIP
  * downloaded at once into binary data named after the suborder; whichever reference parameter the
