@@ -101,3 +101,31 @@ describe.each(['UTC', 'Europe/Belgrade', 'America/New_York'])('a service countin
 		expect(dayMonthYear(String(shown?.dateTo)).diff(dayMonthYear(String(shown?.dateFrom)), 'days').days).toBe(4);
 	});
 });
+
+describe('a service in Europe/Belgrade, a discount dated today starting at once at 00:30 there (23:30 UTC the day before)', () => {
+	beforeEach(() => {
+		sandbox.resetVariants();
+		sandbox.setVariants({ serviceTimeZone: 'Europe/Belgrade', discountUpdateRules: 'documented' });
+		// The service's clock at 23:30 UTC yesterday: 00:30 (winter) or 01:30 (summer) today in Belgrade, today's UTC date.
+		sandbox.clock.set(DateTime.utc().startOf('day').minus({ minutes: 30 }).toJSDate());
+	});
+	afterEach(() => sandbox.clock.set(new Date()));
+
+	it('shows today, at the offset its own end tells, or (no end) the offset of the answer\'s other discounts', async () => {
+		const today = DateTime.utc();
+		const [dateFrom, dateTo] = [today.toFormat('dd/MM/yyyy'), today.plus({ days: 4 }).toFormat('dd/MM/yyyy')];
+		const sale = await scheduleSale(dateFrom, dateTo);
+		const [product] = freshProducts(1);
+		const scheduled = await schedule([{ merchantInventoryId: product.id, discountPrice: goodPrice(product), dateFrom, discountType: 'CLEARANCE_SALE' }]);
+		const clearanceId = scheduled.json(NODE_UNDER_TEST_NAME)[0].id;
+		// Both started at once, before midnight UTC: their UTC day is yesterday.
+		for (const discountId of [sale.discountId, clearanceId]) expect(new Date(stored(discountId)?.startsAtMs as number).getUTCDate()).not.toBe(today.day);
+
+		const result = await run({ operation: 'getMany', dateFrom, dateTo, returnAll: true, simplify: true }, [{}], { node: { typeVersion: 3 } });
+
+		expect(result.error).toBeUndefined();
+		const shown = (discountId: unknown) => result.json(NODE_UNDER_TEST_NAME).find((item) => item.discountId === discountId);
+		expect(shown(sale.discountId)).toMatchObject({ dateFrom, dateTo, state: 'running' });
+		expect(shown(clearanceId)).toMatchObject({ dateFrom, dateTo: null, type: 'CLEARANCE_SALE', state: 'running' });
+	});
+});
