@@ -7,7 +7,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { DAY_MS, formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
+import { DAY_MS, formatDayMonthYear } from '../../values/dates';
 import { ANSWERS } from '../../answers/schemas';
 import { decodedNumber, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
@@ -16,7 +16,7 @@ import { sendRequest, type RequestData } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
 import { DATE_FORMS, readDay, readOutput, shapeOutput, today } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
-import { RESOURCE, checkDiscountPeriod, dayField, discountProducts, discountState, typeByRules } from './shared';
+import { RESOURCE, checkDiscountPeriod, dayField, discountProducts, listedDay, listedDiscountDays, typeByRules, type ListedDiscountDays } from './shared';
 import { REFERENCE_CURRENCY, accountCurrency } from './currency';
 import type { OperationModule } from '../contract';
 
@@ -47,24 +47,15 @@ async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: 
 /** Where a discount stands, in the words of the Discount ID list: a pending one is upcoming. */
 const STATE_NAMES = { pending: 'upcoming', running: 'running', ended: 'ended' } as const;
 
-/** A listed day as dd/MM/yyyy (the form Update and Schedule take), or the service's text when unreadable. */
-function listedDay(value: unknown): string | null {
-	if (isBlank(value)) return null;
-	const date = parseServiceTimestamp(value);
-	return date ? formatDayMonthYear(date) : String(value);
-}
-
 /**
- * The type the service gives (none of the sources shows it in the list), else the one its dates
+ * The type the service gives (none of the sources shows it in the list), else the one its days
  * leave under the service's rules (`typeByRules`: no end is a CLEARANCE_SALE, a start outside the
  * seasonal windows a SALE, longer than 31 days a SEASONAL_SALE); null where they leave it open.
  */
-function typeOf(discount: IDataObject): string | null {
+function typeOf(discount: IDataObject, days: ListedDiscountDays): string | null {
 	if (!isBlank(discount.discountType)) return String(discount.discountType);
-	const from = parseServiceTimestamp(discount.dateFrom);
-	if (!from) return null;
-	const to = parseServiceTimestamp(discount.dateTo);
-	return typeByRules(startOfUtcDay(from), to ? startOfUtcDay(to) : undefined) ?? null;
+	if (!days.from) return null;
+	return typeByRules(days.from, days.to) ?? null;
 }
 
 /**
@@ -81,11 +72,12 @@ const simplifyDiscountsIfAsked: Shaping = async function (items) {
 	const unsaid = items.some(({ json }) => isBlank(json.discountPriceCurrency));
 	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
 	const products = output.mode === 'simplified' ? await discountProducts(this, items.map(({ json }) => json)) : new Map<number, IDataObject>();
-	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, now, currency, products)) }));
+	const daysOf = listedDiscountDays(items.map(({ json }) => json), now);
+	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, daysOf(discount), currency, products)) }));
 };
 
-function simplifyDiscount(json: IDataObject, now: Date, currencyOfAccount: string, products: Map<number, IDataObject>): IDataObject {
-	const state = discountState(json, now);
+function simplifyDiscount(json: IDataObject, days: ListedDiscountDays, currencyOfAccount: string, products: Map<number, IDataObject>): IDataObject {
+	const { state } = days;
 	const product = products.get(Number(json.merchantInventoryId));
 	const name = isBlank(json.productName) ? product?.name : json.productName;
 	return {
@@ -95,9 +87,9 @@ function simplifyDiscount(json: IDataObject, now: Date, currencyOfAccount: strin
 		price: decodedNumber(json.discountPrice),
 		currency: isBlank(json.discountPriceCurrency) ? currencyOfAccount : json.discountPriceCurrency,
 		regularPrice: product === undefined ? null : decodedNumber(product.basePrice),
-		type: typeOf(json),
-		dateFrom: listedDay(json.dateFrom),
-		dateTo: listedDay(json.dateTo),
+		type: typeOf(json, days),
+		dateFrom: listedDay(json.dateFrom, days.from),
+		dateTo: listedDay(json.dateTo, days.to),
 		state: state === undefined ? null : STATE_NAMES[state],
 	};
 }

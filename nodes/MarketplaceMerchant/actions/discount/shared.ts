@@ -120,12 +120,6 @@ export function readDiscountId(ctx: ValueContext, field: string, value: unknown)
 	return readText(ctx, field, readLocator(ctx, field, value, { list: 'From List', id: 'By ID' }).value);
 }
 
-/** A day of a discount as the list shows it (dd/MM/yyyy), or the service's text when unreadable. */
-function dayOf(value: unknown): string {
-	const date = parseServiceTimestamp(value);
-	return date ? formatDayMonthYear(date) : String(value);
-}
-
 /**
  * The days the node asks the service for the discounts that may still change (ended ones cannot):
  * from today (UTC) to a year ahead (seasonal sales are scheduled months ahead). The service lists
@@ -146,18 +140,96 @@ export async function readChangeableDiscounts(ctx: AuthenticatedContext, now: Da
 
 export type DiscountState = 'pending' | 'running' | 'ended';
 
+/** What a listed discount's bounds name: its first and last day (calendar days), and where it stands. */
+export interface ListedDiscountDays {
+	/** Undefined when the start cannot be read (and then `state` too). */
+	from?: Date;
+	/** Undefined for no end (a CLEARANCE_SALE) or an unreadable one. */
+	to?: Date;
+	state?: DiscountState;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MINUTES = 1_440;
+/** A start at 00:01 and an end at 23:59 of a day in the service's zone (platform facts, business rules). */
+const START_MINUTE = 1;
+const END_MINUTE = DAY_MINUTES - 1;
+
 /**
- * Where a listed discount stands at `now`. The list gives its start as a timestamp (when it
- * starts: at once for one dated the day it was scheduled, else 00:01 of its first day; the pages'
- * example shows the day at midnight, a minute early) and its end as a timestamp on its last day,
- * which it keeps until 23:59. Undefined when the start cannot be read.
+ * The offset from UTC (minutes east) of the zone in which `instant` is `localMinute` of a day:
+ * a zone's offset is whole quarter hours, from -12:00 to +14:00; a minute either way is allowed
+ * (the pages' example shows a start at midnight, a minute early). Undefined when the instant shows
+ * no such time (seconds, or minutes no zone gives): a start "at once".
  */
-export function discountState(discount: IDataObject, now: Date): DiscountState | undefined {
+function offsetShowing(instant: Date, localMinute: number): number | undefined {
+	if (instant.getUTCSeconds() !== 0 || instant.getUTCMilliseconds() !== 0) return undefined;
+	const utcMinute = instant.getUTCHours() * 60 + instant.getUTCMinutes();
+	let offset = (((localMinute - utcMinute) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
+	if (offset > 14 * 60) offset -= DAY_MINUTES;
+	const zoneOffset = Math.round(offset / 15) * 15;
+	return Math.abs(offset - zoneOffset) <= 1 ? zoneOffset : undefined;
+}
+
+interface ListedBound {
+	at: Date;
+	/** The service's offset this bound's time shows, if it shows one. */
+	offset?: number;
+}
+
+function boundsOf(discount: IDataObject, now: Date): { start?: ListedBound; end?: ListedBound } {
 	const start = parseServiceTimestamp(discount.dateFrom);
-	if (!start) return undefined;
 	const end = parseServiceTimestamp(discount.dateTo);
-	if (end && startOfUtcDay(end).getTime() + DAY_MS - 60_000 < now.getTime()) return 'ended';
-	return start.getTime() <= now.getTime() ? 'running' : 'pending';
+	return {
+		// Only an upcoming start is 00:01 for sure: one that has come may have been "at once", at any time.
+		start: start && { at: start, offset: start.getTime() > now.getTime() ? offsetShowing(start, START_MINUTE) : undefined },
+		end: end && { at: end, offset: offsetShowing(end, END_MINUTE) },
+	};
+}
+
+/** The calendar day (`calendarDay`'s form) an instant falls on at this offset from UTC. */
+const dayAtOffset = (instant: Date, offset: number) => startOfUtcDay(new Date(instant.getTime() + offset * MINUTE_MS));
+
+/**
+ * The days of the discounts of one answer of the service, in the service's own zone, learned
+ * from the answer itself, never from the workflow's zone. The service lists a discount's bounds
+ * as zoneless timestamps in UTC (platform facts "Dates"), and a discount starts at 00:01 and ends
+ * at 23:59 of its days in its zone (business rules): so the UTC time of day of an upcoming start
+ * or of any end tells the zone's offset on that day (`…T23:01:00` starting: 00:01 of the next day
+ * at UTC+1; `…T22:59:00` ending: 23:59 of that day at UTC+1; `…T04:59:00` ending: 23:59 of the day
+ * before at UTC-5), and its day is the one it names there. A start that has come may have been "at
+ * once" (a discount dated the day it was scheduled starts then) and tells nothing: it is read at
+ * the offset its own end shows, else at the offset of the bound of the answer's other discounts
+ * nearest to it in time, else as UTC. Each bound is read at its own offset, so one answer may span
+ * summer and winter time. Every reader of listed days uses this: Discount Get Many's days, type and
+ * state, Discount Update's days (those it resends for an upcoming discount) and type, the Discount
+ * ID list.
+ */
+export function listedDiscountDays(listed: IDataObject[], now: Date): (discount: IDataObject) => ListedDiscountDays {
+	const learned = listed.flatMap((discount) => Object.values(boundsOf(discount, now)).filter((bound): bound is Required<ListedBound> => bound?.offset !== undefined));
+	const nearestOffset = (at: Date): number => {
+		let nearest: Required<ListedBound> | undefined;
+		for (const bound of learned) {
+			if (!nearest || Math.abs(bound.at.getTime() - at.getTime()) < Math.abs(nearest.at.getTime() - at.getTime())) nearest = bound;
+		}
+		return nearest?.offset ?? 0;
+	};
+	return (discount) => {
+		const { start, end } = boundsOf(discount, now);
+		const endOffset = end && (end.offset ?? start?.offset ?? nearestOffset(end.at));
+		const to = end && dayAtOffset(end.at, endOffset as number);
+		if (!start) return { to };
+		const from = dayAtOffset(start.at, start.offset ?? end?.offset ?? nearestOffset(start.at));
+		// It runs until 23:59 of its last day in the service's zone.
+		const ended = to !== undefined && to.getTime() + (END_MINUTE - (endOffset as number)) * MINUTE_MS < now.getTime();
+		const state: DiscountState = ended ? 'ended' : start.at.getTime() <= now.getTime() ? 'running' : 'pending';
+		return { from, to, state };
+	};
+}
+
+/** A listed bound as dd/MM/yyyy (the form Update and Schedule take) from its day, the service's text when unreadable, null when blank. */
+export function listedDay(value: unknown, day: Date | undefined): string | null {
+	if (isBlank(value)) return null;
+	return day ? formatDayMonthYear(day) : String(value);
 }
 
 /**
@@ -171,16 +243,16 @@ export async function discountProducts(ctx: AuthenticatedContext, discounts: IDa
 }
 
 /** "Blender J375 (product 100034) at 899 RSD (regular 1 299 RSD), 01/07/2026 to 14/07/2026 (running)". */
-function discountEntry(discount: IDataObject, now: Date, currencyOfAccount: string, product: IDataObject | undefined): INodeListSearchItems {
-	const running = discountState(discount, now) === 'running';
-	const until = isBlank(discount.dateTo) ? 'no end date' : dayOf(discount.dateTo);
+function discountEntry(discount: IDataObject, days: ListedDiscountDays, currencyOfAccount: string, product: IDataObject | undefined): INodeListSearchItems {
+	const running = days.state === 'running';
+	const until = listedDay(discount.dateTo, days.to) ?? 'no end date';
 	const amount = decodedNumber(discount.discountPrice);
 	const currency = isBlank(discount.discountPriceCurrency) ? currencyOfAccount : String(discount.discountPriceCurrency);
 	const price = amount === null ? (isBlank(discount.discountPrice) ? '' : ` at ${String(discount.discountPrice)}`) : ` at ${shownPrice(amount, currency)}`;
 	const regular = decodedNumber(product?.basePrice);
 	const named = isBlank(product?.name) ? `Product ${String(discount.merchantInventoryId)}` : `${String(product?.name)} (product ${String(discount.merchantInventoryId)})`;
 	return {
-		name: `${named}${price}${regular === null ? '' : ` (regular ${shownPrice(regular, currency)})`}, ${dayOf(discount.dateFrom)} to ${until}${running ? ' (running)' : ''}`,
+		name: `${named}${price}${regular === null ? '' : ` (regular ${shownPrice(regular, currency)})`}, ${listedDay(discount.dateFrom, days.from) ?? ''} to ${until}${running ? ' (running)' : ''}`,
 		value: String(discount.discountId),
 	};
 }
@@ -198,8 +270,9 @@ export async function searchDiscounts(this: ILoadOptionsFunctions, filter?: stri
 	const unsaid = listed.some((discount) => isBlank(discount.discountPriceCurrency));
 	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
 	const products = await discountProducts(this, listed);
+	const daysOf = listedDiscountDays(listed, now);
 	const results = listed
-		.map((discount) => discountEntry(discount, now, currency, products.get(Number(discount.merchantInventoryId))))
+		.map((discount) => discountEntry(discount, daysOf(discount), currency, products.get(Number(discount.merchantInventoryId))))
 		.filter(({ name, value }) => wanted === undefined || name.toLowerCase().includes(wanted) || String(value).toLowerCase().includes(wanted));
 	return { results };
 }

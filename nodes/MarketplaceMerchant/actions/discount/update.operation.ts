@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { formatDayMonthYear, parseServiceTimestamp, startOfUtcDay } from '../../values/dates';
+import { formatDayMonthYear } from '../../values/dates';
 import { asNodeError, joinSentences } from '../../transport/errors';
 import { sendSettingsOf } from '../../transport/send';
 import { invalidInput, isBlank, MISSING } from '../../values/labels';
@@ -15,13 +15,14 @@ import {
 	checkDiscountStart,
 	dayField,
 	discountLocatorField,
-	discountState,
 	discountTypeOf,
 	discountTypeOptions,
+	listedDiscountDays,
 	readChangeableDiscounts,
 	readDiscountId,
 	typeByRules,
 	type DiscountType,
+	type ListedDiscountDays,
 } from './shared';
 import { currencyField, currencyOf, settleCurrencies } from './currency';
 import type { OperationModule } from '../contract';
@@ -131,20 +132,17 @@ function updateBody(entry: BulkEntry<CheckedUpdate>, current: Current): IDataObj
 	};
 }
 
-/** A listed discount as Current, or why its entry cannot be sent. */
-function currentOf(listed: IDataObject | undefined, now: Date): Current | string {
+/** A listed discount as Current (its days as the service's answer names them: `listedDiscountDays`), or why its entry cannot be sent. */
+function currentOf(listed: IDataObject | undefined, daysOf: (discount: IDataObject) => ListedDiscountDays, now: Date): Current | string {
 	const range = changeableDiscountsRange(now);
 	if (!listed) {
 		return `is not among the discounts running now or starting by ${range.dateTo} (the service's list from ${range.dateFrom}): it has ended, was cancelled or does not exist`;
 	}
-	const state = discountState(listed, now);
-	const end = parseServiceTimestamp(listed.dateTo);
-	if (state === 'ended') return `ended on ${formatDayMonthYear(end as Date)}: ended discounts cannot be updated`;
-	if (state === undefined || typeof listed.merchantInventoryId !== 'number') {
+	const { from, to, state } = daysOf(listed);
+	if (state === 'ended') return `ended on ${formatDayMonthYear(to as Date)}: ended discounts cannot be updated`;
+	if (state === undefined || from === undefined || typeof listed.merchantInventoryId !== 'number') {
 		return `the service lists it without a readable start or product (dateFrom ${String(listed.dateFrom)}, merchantInventoryId ${String(listed.merchantInventoryId)})`;
 	}
-	const from = startOfUtcDay(parseServiceTimestamp(listed.dateFrom) as Date);
-	const to = end ? startOfUtcDay(end) : undefined;
 	const price = typeof listed.discountPrice === 'number' ? listed.discountPrice : undefined;
 	return { productId: listed.merchantInventoryId, price, from, to, type: typeByRules(from, to), state };
 }
@@ -172,6 +170,7 @@ async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<
 	}
 	await settleCurrencies(exec, entries, (update) => ({ given: update.givenCurrency, key: 'newDiscountPriceCurrency' }), (update, currency) => (update.currency = currency));
 	const byId = new Map(listed.map((discount) => [String(discount.discountId), discount]));
+	const daysOf = listedDiscountDays(listed, now);
 	const currents = new Map<string, Current>();
 	// Entries go out per batch: all input items' together (One Item per Discount), else each item's list.
 	const oneBatch = exec.getNodeParameter('inputMode', 0, 'json') === 'items';
@@ -192,7 +191,7 @@ async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<
 		try {
 			let current = currents.get(update.discountId);
 			if (!current) {
-				const found = currentOf(byId.get(update.discountId), now);
+				const found = currentOf(byId.get(update.discountId), daysOf, now);
 				if (typeof found === 'string') {
 					throw invalidInput(entry.reader(update.idKey), entry.label(update.idKey), found, 'Pick the discount from the list, or find its ID with Discount › Get Many');
 				}
