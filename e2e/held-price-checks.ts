@@ -4,7 +4,7 @@
  * the stock", in a running n8n: e2e/workflows/held-price-schedule.json (Schedule Trigger every 2
  * seconds → Set: one row, a product's stock + 3 and its price + 150 % → Sync Stock and Prices,
  * node version 4, default options and On Error) names e2e/workflows/held-price-errors.json (Error
- * Trigger → No Operation) as its error workflow. n8n 2.x runs only a published error workflow, so
+ * Trigger → No Operation) as its error workflow. n8n 2.41 runs only a published error workflow, so
  * the check activates it too; both are inactive again when it ends.
  */
 import assert from 'node:assert/strict';
