@@ -42,6 +42,7 @@ import { cancelPlaceholders, checkDiscountCancel, checkDiscountUpdate } from './
 import { checkCalendarBelgrade } from './calendar-checks';
 import { SERVICE_HOST_CREDENTIAL, checkServiceHostWorkflow } from './host-checks';
 import { checkHttpRequestWrites, httpRequestPlaceholders } from './http-request-checks';
+import { checkHeldPriceErrorWorkflow, heldPricePlaceholders, HELD_PRICE_WORKFLOWS, planHeldPrice, type HeldPricePlan } from './held-price-checks';
 import { checkEanBatchWorkflow, checkLocatorLists, checkLocatorWorkflow } from './locator-checks';
 import type { ScriptedModelServer } from './model-server';
 import { checkNodeCreatorSearch } from './node-creator-checks';
@@ -811,6 +812,7 @@ async function main(): Promise<void> {
 	let agentModel: ScriptedModelServer | undefined;
 	let cancelDiscountId = '';
 	let packPlaceholders: Record<string, string> = {};
+	let heldPrice: HeldPricePlan | undefined;
 	const packDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-pack-'));
 	// Issue 31: the order checks' own sandbox (in its own process) and the folder the order flow saves labels to.
 	const labelsDir = await mkdtemp(path.join(tmpdir(), 'n8n-e2e-labels-'));
@@ -842,11 +844,13 @@ async function main(): Promise<void> {
 			]);
 			const files = (await readdir(WORKFLOWS_DIR)).filter((file) => file.endsWith('.json')).sort();
 			packPlaceholders = httpRequestPlaceholders(sandbox!);
+			heldPrice = planHeldPrice(sandbox!);
 			const placeholders = {
 				...(await issue10Placeholders(sandbox!)),
 				...importPlaceholders(),
 				...(await cancelPlaceholders(sandbox!, sandboxApi)),
 				...packPlaceholders,
+				...heldPricePlaceholders(heldPrice),
 			};
 			await importWorkflows(installation!, userFolder!, await Promise.all(files.map((file) => readWorkflow(file, placeholders))));
 			cancelDiscountId = placeholders.__CANCEL_DISCOUNT_ID__;
@@ -900,7 +904,7 @@ async function main(): Promise<void> {
 		if (installation.line[0] === 2 && installation.line[1] === 0) {
 			const publicApi = api;
 			await check('n8n 2.0: the workflows to activate saved as a new version over the public API (its import records none to activate)', async () => {
-				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger, STREAMING_WORKFLOW_ID, ORDER_WORKFLOWS.flow, ORDER_WORKFLOWS.trigger]) {
+				for (const workflowId of [WORKFLOW_IDS.trigger, WORKFLOW_IDS.productTrigger, STREAMING_WORKFLOW_ID, ORDER_WORKFLOWS.flow, ORDER_WORKFLOWS.trigger, HELD_PRICE_WORKFLOWS.main, HELD_PRICE_WORKFLOWS.errors]) {
 					await publicApi.saveAsNewVersion(workflowId);
 				}
 			});
@@ -920,6 +924,7 @@ async function main(): Promise<void> {
 		sandbox.clearLog();
 		await checkProductTrigger(api, sandbox);
 		await checkProductTriggerDocumentedFilter(api, sandbox);
+		if (heldPrice) await checkHeldPriceErrorWorkflow(api, sandbox, heldPrice);
 		if (orders) {
 			await checkOrderFlow(api, orders);
 			// Last: it restarts n8n (the same user folder and database) between the trigger's polls.
