@@ -924,7 +924,7 @@ async function main(): Promise<void> {
 		sandbox.clearLog();
 		await checkProductTrigger(api, sandbox);
 		await checkProductTriggerDocumentedFilter(api, sandbox);
-		if (heldPrice) await checkHeldPriceErrorWorkflow(api, sandbox, heldPrice);
+		if (heldPrice) await checkHeldPriceErrorWorkflow(api, sandbox, heldPrice, installation.line[0] >= 2);
 		if (orders) {
 			await checkOrderFlow(api, orders);
 			// Last: it restarts n8n (the same user folder and database) between the trigger's polls.
