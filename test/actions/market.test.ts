@@ -125,6 +125,16 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 		expect(result.results).toEqual([expect.objectContaining({ value: id, name: expect.stringMatching(/ at [\d\u00a0]+\u00a0BAM \(regular [\d\u00a0]+\u00a0BAM\), /) })]);
 	});
 
+	it('Discount › Get Many with Output › Selected Fields reads nothing more: neither the orders (the currency) nor the catalogue (the names) of the Simplified form', async () => {
+		sandbox.clearLog();
+		const listed = await discounts({ operation: 'getMany', dateFrom: `${YEAR}-08-01`, dateTo: `${YEAR}-08-10`, returnAll: true, output: 'selected', fieldsToReturn: 'discountId, discountPriceCurrency' }, [{}], NEW_NODE);
+		expect(listed.error).toBeUndefined();
+		// The discounts scheduled above, as the service lists them (without a currency).
+		expect(listed.json(NODE_UNDER_TEST_NAME).length).toBeGreaterThan(0);
+		expect(listed.json(NODE_UNDER_TEST_NAME).every((item) => item.discountPriceCurrency === null)).toBe(true);
+		expect(routes()).toEqual(['discountList']);
+	});
+
 	it("the panel's Currency list names the account's currency first: learned from its orders, or the credential's", async () => {
 		const parameters = { resource: 'discount', operation: 'schedule' };
 		const learned = await runLoadOptions(NODE, 'getCurrencies', { credentials: credentials(), parameters });

@@ -68,10 +68,12 @@ const simplifyDiscountsIfAsked: Shaping = async function (items) {
 	const output = readOutput(this, this.getNode().typeVersion >= 3);
 	if (output.mode === 'raw') return items;
 	const now = new Date();
+	// Only the Simplified form shows a currency and the products' names: Raw and Selected Fields read nothing more.
+	const simplified = output.mode === 'simplified';
 	// The list need not carry a currency: the account's stands for it (learned once per run, RSD where unknown).
-	const unsaid = items.some(({ json }) => isBlank(json.discountPriceCurrency));
+	const unsaid = simplified && items.some(({ json }) => isBlank(json.discountPriceCurrency));
 	const currency = unsaid ? ((await accountCurrency(this))?.code ?? REFERENCE_CURRENCY) : REFERENCE_CURRENCY;
-	const products = output.mode === 'simplified' ? await discountProducts(this, items.map(({ json }) => json)) : new Map<number, IDataObject>();
+	const products = simplified ? await discountProducts(this, items.map(({ json }) => json)) : new Map<number, IDataObject>();
 	const daysOf = listedDiscountDays(items.map(({ json }) => json), now);
 	return items.map(({ json }) => ({ json: shapeOutput(output, json, (discount) => simplifyDiscount(discount, daysOf(discount), currency, products)) }));
 };
