@@ -108,6 +108,17 @@ describe('Tool descriptions', () => {
 			expect(told).toContain('Without Return All, at most Limit products');
 		});
 
+		it('Selected Fields: names the fields picked from the list, then those typed in Other Fields, each once, as the node returns them', () => {
+			const told = toldAt4({ resource: 'product', operation: 'getMany', output: 'selected', fields: ['id', 'name'], fieldsToReturn: 'stockLevel; name  customField.size' });
+			expect(told).toMatch(/Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, stockLevel, customField\.size\.$/);
+			expect(told).not.toMatch(/Simplif|externalId|brand/);
+			const listOnly = toldAt4({ resource: 'order', operation: 'getMany', output: 'selected', fields: ['id', 'items'] });
+			expect(listOnly).toMatch(/these fields \(null where the answer lacks one\): id, items\.$/);
+			// The list given by an expression, as text.
+			const byExpression = toldAt4({ resource: 'product', operation: 'getMany', output: 'selected', fields: '={{ "id, ean" }}' });
+			expect(byExpression).toMatch(/these fields \(null where the answer lacks one\): id, ean\.$/);
+		});
+
 		it('Simplified: names the simplified fields under the name of version 4; Raw: the whole answer', () => {
 			const simplified = toldAt4({ resource: 'product', operation: 'getMany' });
 			expect(simplified).toContain('with Output › Simplified: the product\'s ID');
