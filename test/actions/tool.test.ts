@@ -5,6 +5,9 @@
  * The tool variant is the node's description as n8n renames it ("…Tool", tool-generation/ai-tools.ts),
  * which adds no "Tool Description" selector of its own where the node brings `toolDescription`.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeType, type INodeTypeDescription, type INodePropertyOptions } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
@@ -117,6 +120,13 @@ describe('Tool descriptions', () => {
 			// The list given by an expression, as text.
 			const byExpression = toldAt4({ resource: 'product', operation: 'getMany', output: 'selected', fields: '={{ "id, ean" }}' });
 			expect(byExpression).toMatch(/these fields \(null where the answer lacks one\): id, ean\.$/);
+		});
+
+		it("examples/ask-your-shop.json's Find Products, its fields picked from the list, is told them in the list's order", () => {
+			const example = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'examples', 'ask-your-shop.json'), 'utf8')) as { nodes: INode[] };
+			const find = example.nodes.find((node) => node.name === 'Find Products');
+			expect(find?.typeVersion).toBe(4);
+			expect(toldAt4(find?.parameters ?? {})).toMatch(/these fields \(null where the answer lacks one\): id, name, sku, ean, stockLevel, basePrice, status\.$/);
 		});
 
 		it('Simplified: names the simplified fields under the name of version 4; Raw: the whole answer', () => {
