@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it reads the shipped example from disk, Node modules (docs/architecture.md, Toolchain). */
 /**
  * What an AI agent's model is told about each operation (actions/tool.ts), through n8n-workflow's
  * own functions: the parameters the engine fills in for a tool node (`getNodeParameters` with
