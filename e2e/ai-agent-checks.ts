@@ -48,9 +48,15 @@ type Task = typeof EXECUTE_TASK;
 /** Tool names n8n derives from the tool nodes' names. */
 const FIND_TOOL = 'Find_Products';
 const UPDATE_TOOL = 'Update_Stock';
-/** ai-agent.json's third tool (issue 40): Product › Get Many at node version 4, Output › Selected Fields `id, name, stockLevel`. */
+/** ai-agent.json's third tool (issue 40): Product › Get Many at node version 4, Output › Selected Fields `id, name, stockLevel` typed (as saved before the list). */
 const SELECTED_FIELDS_TOOL = 'List_Stock';
 const SELECTED_FIELDS_DESCRIPTION = /^Get many products: List products .* Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, stockLevel\.$/;
+/**
+ * Its sibling: the same operation with `id, name, stockLevel` picked from the Fields list and
+ * `shelf`, a field the answer schema does not know, typed in Other Fields.
+ */
+const PICKED_FIELDS_TOOL = 'Pick_Stock';
+const PICKED_FIELDS_DESCRIPTION = /^Get many products: List products .* Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, stockLevel, shelf\.$/;
 /**
  * What the model is told about a tool whose description the user left as the node fills it in
  * (actions/tool.ts): the operation's purpose, what it returns and its required inputs, where n8n's
@@ -138,9 +144,11 @@ function assertAgentRun(sandbox: Sandbox, requests: ChatRequest[], task: Task, b
 	assert.match(tools[UPDATE_TOOL].parameters?.properties?.stockLevel.description ?? '', /whole number of units/);
 	// A tool set to Output › Selected Fields is told exactly the fields it returns, not the Simplified ones.
 	if (selectedFieldsTool && toolDescriptionExpressionsResolved) {
-		const told = tools[SELECTED_FIELDS_TOOL]?.description ?? `no tool ${SELECTED_FIELDS_TOOL} offered`;
-		assert.match(told, SELECTED_FIELDS_DESCRIPTION);
-		assert.doesNotMatch(told, /Simplif|externalId|brand/);
+		for (const [name, description] of [[SELECTED_FIELDS_TOOL, SELECTED_FIELDS_DESCRIPTION], [PICKED_FIELDS_TOOL, PICKED_FIELDS_DESCRIPTION]] as const) {
+			const told = tools[name]?.description ?? `no tool ${name} offered`;
+			assert.match(told, description);
+			assert.doesNotMatch(told, /Simplif|externalId|brand/);
+		}
 	}
 
 	// The sandbox received the model's arguments: the search, then the update of the ID found; the

@@ -110,7 +110,7 @@ export async function checkAskYourShop(installation: N8nInstallation, userFolder
 			assert.equal(model.requests.length, 3, `model requests: ${model.requests.length}`);
 			const tools = Object.fromEntries((model.requests[0].tools ?? []).map((tool) => [tool.function.name, tool.function]));
 			assert.deepEqual(Object.keys(tools).sort(), [DISCOUNTS, FIND, SCHEDULE]);
-			// Find Products is set to Output › Selected Fields: its description names exactly those fields (issue 40), an
+			// Find Products is set to Output › Selected Fields, picked from the Fields list: its description names exactly those fields (issue 40), an
 			// expression n8n 2.41 resolves; 1.123 and 2.0 hand the model the expression itself (n8n issue #30909; README).
 			const resolvesDescriptions = installation.line[0] > 2 || (installation.line[0] === 2 && installation.line[1] >= 41);
 			if (resolvesDescriptions) {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, run by jest and never loaded by n8n: it reads the shipped example from disk, Node modules (docs/architecture.md, Toolchain). */
 /**
  * What an AI agent's model is told about each operation (actions/tool.ts), through n8n-workflow's
  * own functions: the parameters the engine fills in for a tool node (`getNodeParameters` with
@@ -5,6 +6,9 @@
  * The tool variant is the node's description as n8n renames it ("…Tool", tool-generation/ai-tools.ts),
  * which adds no "Tool Description" selector of its own where the node brings `toolDescription`.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeType, type INodeTypeDescription, type INodePropertyOptions } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox';
@@ -106,6 +110,24 @@ describe('Tool descriptions', () => {
 			expect(told).toMatch(/Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, stockLevel\.$/);
 			expect(told).not.toMatch(/Simplif|externalId|brand/);
 			expect(told).toContain('Without Return All, at most Limit products');
+		});
+
+		it('Selected Fields: names the fields picked from the list, then those typed in Other Fields, each once, as the node returns them', () => {
+			const told = toldAt4({ resource: 'product', operation: 'getMany', output: 'selected', fields: ['id', 'name'], fieldsToReturn: 'stockLevel; name  customField.size' });
+			expect(told).toMatch(/Output › Selected Fields: each item has only these fields \(null where the answer lacks one\): id, name, stockLevel, customField\.size\.$/);
+			expect(told).not.toMatch(/Simplif|externalId|brand/);
+			const listOnly = toldAt4({ resource: 'order', operation: 'getMany', output: 'selected', fields: ['id', 'items'] });
+			expect(listOnly).toMatch(/these fields \(null where the answer lacks one\): id, items\.$/);
+			// The list given by an expression, as text.
+			const byExpression = toldAt4({ resource: 'product', operation: 'getMany', output: 'selected', fields: '={{ "id, ean" }}' });
+			expect(byExpression).toMatch(/these fields \(null where the answer lacks one\): id, ean\.$/);
+		});
+
+		it("examples/ask-your-shop.json's Find Products, its fields picked from the list, is told them in the list's order", () => {
+			const example = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'examples', 'ask-your-shop.json'), 'utf8')) as { nodes: INode[] };
+			const find = example.nodes.find((node) => node.name === 'Find Products');
+			expect(find?.typeVersion).toBe(4);
+			expect(toldAt4(find?.parameters ?? {})).toMatch(/these fields \(null where the answer lacks one\): id, name, sku, ean, stockLevel, basePrice, status\.$/);
 		});
 
 		it('Simplified: names the simplified fields under the name of version 4; Raw: the whole answer', () => {

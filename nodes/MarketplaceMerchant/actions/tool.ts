@@ -12,6 +12,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { LIST_SEPARATORS, SELECTED_FIELDS } from '../values/values';
 import type { OperationModule } from './contract';
 
 /**
@@ -65,9 +66,22 @@ function withoutSimplified(text: string): string {
 	return text.replace(/[;,]? with Simplify[^:]*:[\s\S]*?(?=\.\s[A-Z]|\.?$)/, '');
 }
 
-/** An n8n expression: `parts` joined, strings as literals, `{ parameter }` as that parameter's value. */
-function expressionOf(parts: Array<string | { parameter: string }>): string {
-	return `={{ ${parts.map((part) => (typeof part === 'string' ? JSON.stringify(part) : `String($parameter[${JSON.stringify(part.parameter)}] ?? '')`)).join(' + ')} }}`;
+/** An n8n expression: `parts` joined, strings as literals, `{ code }` as that JavaScript's value. */
+function expressionOf(parts: Array<string | { code: string }>): string {
+	return `={{ ${parts.map((part) => (typeof part === 'string' ? JSON.stringify(part) : part.code)).join(' + ')} }}`;
+}
+
+/**
+ * JavaScript, for an expression, of the paths Output › Selected Fields returns, as values/values.ts
+ * `readOutput` reads them: those of the Fields list (an array, or text from an expression), then
+ * those typed in Other Fields (split where `toList` splits), each once, joined by ", ".
+ */
+function selectedPathsCode(): string {
+	const entries = (parameter: string) => {
+		const value = `$parameter[${JSON.stringify(parameter)}]`;
+		return `(Array.isArray(${value}) ? ${value} : String(${value} ?? '').split(${String(LIST_SEPARATORS)}))`;
+	};
+	return `[].concat(${entries(SELECTED_FIELDS.list.name)}, ${entries(SELECTED_FIELDS.typed.name)}).map((path) => String(path ?? '').trim()).filter((path, index, all) => path !== '' && all.indexOf(path) === index).join(', ')`;
 }
 
 function toolDescriptionField(resource: string, operation: OperationModule, show: Record<string, Array<string | number | boolean>>, text: string): INodeProperties {
@@ -87,8 +101,9 @@ function toolDescriptionField(resource: string, operation: OperationModule, show
  * The operation's `toolDescription` parameter, shown in the tool variant only. An operation with
  * Output (node version 4) gets one per choice, so that the model is told what the tool returns:
  * Simplified names the simplified fields (the operation's description), Raw the service's whole
- * answer, Selected Fields exactly the fields the node's Fields names (an expression on them: n8n
- * 2.41 resolves a tool description's expression before handing it to the model).
+ * answer, Selected Fields exactly the fields the node returns, those picked from Fields and those
+ * typed in Other Fields (an expression on them: n8n 2.41 resolves a tool description's expression
+ * before handing it to the model).
  */
 export function toolDescriptionProperties(resource: string, operation: OperationModule, version: number): INodeProperties[] {
 	const told = toolDescriptionOf(operation, version);
@@ -110,7 +125,7 @@ export function toolDescriptionProperties(resource: string, operation: Operation
 			resource,
 			operation,
 			{ '@version': outputVersions, output: ['selected'] },
-			expressionOf([`${general} Output › Selected Fields: each item has only these fields (null where the answer lacks one): `, { parameter: 'fieldsToReturn' }, '.']),
+			expressionOf([`${general} Output › Selected Fields: each item has only these fields (null where the answer lacks one): `, { code: selectedPathsCode() }, '.']),
 		),
 	];
 }

@@ -126,21 +126,34 @@ export function readSimplify(ctx: SettingsContext): boolean {
  * What a read operation returns (families/fields.ts `outputFields`): from node version 4 the
  * Output option (Simplified, Raw, Selected Fields, as n8n's node guidelines ask), before it the
  * Simplify switch (`simplifyByDefault`: its default in that version). Selected Fields are paths
- * into the raw answer (`invoiceHeader.fiscalDetails.invoiceNumber`).
+ * into the raw answer (`invoiceHeader.fiscalDetails.invoiceNumber`): those picked from the Fields
+ * list, then those typed in Other Fields, each once.
  */
 export type Output = { mode: 'simplified' } | { mode: 'raw' } | { mode: 'selected'; paths: string[] };
 
 export const OUTPUT_MODES = ['simplified', 'raw', 'selected'] as const;
+
+/**
+ * Output › Selected Fields' two parameters: the list of the answer's fields (`list`, Fields) and
+ * the paths typed by hand (`typed`, Other Fields: `fieldsToReturn`, the name and text saved version
+ * 4 nodes have from before the list).
+ */
+export const SELECTED_FIELDS = { list: { name: 'fields', label: 'Fields' }, typed: { name: 'fieldsToReturn', label: 'Other Fields' } } as const;
 
 export function readOutput(ctx: SettingsContext & { getNode(): { typeVersion: number } }, simplifyByDefault = true): Output {
 	if (ctx.getNode().typeVersion < 4) return { mode: readFlag(ctx, 'simplify', 'Simplify', simplifyByDefault) ? 'simplified' : 'raw' };
 	const mode = ctx.getNodeParameter('output', 'simplified');
 	if (mode === 'simplified' || mode === 'raw') return { mode };
 	if (mode !== 'selected') throw invalidInput(ctx, 'Output', `${describeValue(mode)} is not one of ${OUTPUT_MODES.join(', ')}`);
-	const paths = readList(ctx, 'Fields', ctx.getNodeParameter('fieldsToReturn', ''), {
-		empty: { problem: MISSING, hint: 'Name the fields to return, separated by commas, e.g. id, ean, stockLevel' },
-	});
-	return { mode: 'selected', paths };
+	const { list, typed } = SELECTED_FIELDS;
+	const paths = [
+		...readList(ctx, list.label, ctx.getNodeParameter(list.name, [])),
+		...readList(ctx, typed.label, ctx.getNodeParameter(typed.name, '')),
+	];
+	if (paths.length === 0) {
+		throw invalidInput(ctx, list.label, MISSING, `Choose the fields to return from the list, or type their paths in ${typed.label}, e.g. id, ean, stockLevel`);
+	}
+	return { mode: 'selected', paths: [...new Set(paths)] };
 }
 
 /**
@@ -198,7 +211,8 @@ export function readCurrency(ctx: ValueContext, field: string, value: unknown): 
 	return code;
 }
 
-const LIST_SEPARATORS = /[\s,;]+/;
+/** What separates the entries of a list typed as text (`toList`). */
+export const LIST_SEPARATORS = /[\s,;]+/;
 
 /** An array, or text split at commas, semicolons, spaces, new lines (or `separators`: entries may hold spaces). */
 export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): string[] {
@@ -207,14 +221,15 @@ export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): st
 }
 
 interface ListRules<T> {
-	empty: { problem: string; hint: string };
+	/** How an empty list is refused; without it, an empty list is no entries (a field that may be left empty). */
+	empty?: { problem: string; hint: string };
 	/** Entries of an array come as given; text by default. */
 	readEntry?: (entry: unknown, entryField: string) => T;
 }
 
-export function readList<T = string>(ctx: ValueContext, field: string, value: unknown, rules: ListRules<T>): T[] {
+export function readList<T = string>(ctx: ValueContext, field: string, value: unknown, rules: ListRules<T> = {}): T[] {
 	const entries: unknown[] = Array.isArray(value) ? value.filter((entry) => !isBlank(entry)) : toList(value);
-	if (entries.length === 0) throw invalidInput(ctx, field, rules.empty.problem, rules.empty.hint);
+	if (entries.length === 0 && rules.empty) throw invalidInput(ctx, field, rules.empty.problem, rules.empty.hint);
 	const readEntry = rules.readEntry ?? ((entry: unknown, entryField: string) => readText(ctx, entryField, entry) as T);
 	return entries.map((entry, index) => readEntry(entry, listEntry(field, index)));
 }

@@ -121,7 +121,7 @@ export const operation: OperationModule = {
 		...returnAllAndLimit(),
 		// On as on every Get Many for a node created now (version 3 on; Output from version 4); saved
 		// nodes of versions 1 and 2 keep the service's fields (docs/versioning.md).
-		...outputFields(SIMPLIFY_DESCRIPTION, [3]),
+		...outputFields(SIMPLIFY_DESCRIPTION, ANSWERS.discounts, [3]),
 		{ ...simplifyField(SIMPLIFY_DESCRIPTION), default: false, displayOptions: { show: { '@version': [1, 2] } } },
 	]),
 };

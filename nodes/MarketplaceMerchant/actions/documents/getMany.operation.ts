@@ -116,6 +116,7 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		...returnAllAndLimit(),
 		...outputFields(
 			`Whether to return a flat summary of each ${label} (${idField}, type, suborder and order IDs, dates, customer name and city, totals, VAT rates, payment methods, FBA${kind === 'correction' ? ', correction reason' : ''}) instead of the full document`,
+			DOCUMENTS[kind].answer,
 		),
 		optionsCollection([
 			{

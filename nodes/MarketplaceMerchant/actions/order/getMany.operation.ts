@@ -15,6 +15,7 @@ import { ORDER_READS, readOption, readTimeRange, readingOrders } from '../orders
 
 export const orderOutputFields = outputFields(
 	'Whether to return a flat summary of each order (ID, created, total, currency, payment methods as a list, buyer, number of items, and per line the merchant inventory ID, product ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price, total and warehouse) instead of the full order',
+	ANSWERS.orders,
 );
 
 const CREATED_FROM = fieldPath('Filters', 'Created From');

@@ -34,6 +34,6 @@ export const operation: OperationModule = {
 		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['order'], operation: ['getStatusGroups'] } }, [
-		...outputFields('Whether to return one item per status with its group and subgroup instead of one item per group with its subgroups'),
+		...outputFields('Whether to return one item per status with its group and subgroup instead of one item per group with its subgroups', ANSWERS.orderStatusGroups),
 	]),
 };

@@ -192,5 +192,6 @@ export const operation = productListOperation(
 	],
 	outputFields(
 		'Whether to return only the main fields (ID, external ID, EAN, SKU, name, brand name, prices, VAT, stock level, product type; status, group ID and package dimensions where the service sends them) instead of the full product',
+		ANSWERS.products,
 	),
 );

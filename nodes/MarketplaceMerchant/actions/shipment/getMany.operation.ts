@@ -124,6 +124,7 @@ const fields: INodeProperties[] = [
 	},
 	...outputFields(
 		'Whether to return a flat summary of each shipment (suborder and order IDs, status and subgroup, created, warehouse, carrier, total, quantities, and per line the merchant inventory ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price and total) instead of the full shipment',
+		ANSWERS.shipments,
 	),
 ];
 
