@@ -243,6 +243,8 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 
 	// 4.
 	const outputsOfItem: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
+	/** One pairedItem per input item, shared by its outputs (as RoutingNode does): 50,000 outputs of one item hold one. */
+	const pairedOf: IPairedItemData[] = [];
 	let entryCount = 0;
 	const rejections: Rejection[] = [];
 	for (const fullBatch of batches) {
@@ -271,7 +273,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			const owner = output.entry === undefined ? undefined : batch.entries[output.entry];
 			if (owner && failed.has(owner.ctx.itemIndex)) continue;
 			const itemIndex = owner?.ctx.itemIndex ?? lastItem;
-			const pairedItem = output.pairedItem ?? { item: itemIndex };
+			const pairedItem = output.pairedItem ?? (pairedOf[itemIndex] ??= { item: itemIndex });
 			if (failsAlone(owner)) {
 				// As RoutingNode gives a failed item under On Error = Continue: the error on the item, here one per invalid entry.
 				const error = itemFailure(exec.getNode(), (owner as BulkEntry<Checked>).problem, itemIndex) as NodeApiError | NodeOperationError;
