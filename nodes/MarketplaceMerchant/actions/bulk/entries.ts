@@ -141,7 +141,7 @@ function entryRead(
 	entryLabel: string | BulkSource,
 	fieldLabel: OfKey,
 	parameterOf?: (key: string, at: number) => string,
-): EntryRead {
+): BulkEntry<unknown> {
 	return {
 		ctx,
 		position: at,
@@ -152,6 +152,9 @@ function entryRead(
 		},
 		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(key, at)) : ctx),
 		fromPanel: parameterOf !== undefined,
+		// Set by the run's checks: here from the start, so that 50,000 entries keep one shape.
+		value: undefined,
+		problem: undefined,
 	};
 }
 

@@ -248,7 +248,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	let entryCount = 0;
 	const rejections: Rejection[] = [];
 	for (const fullBatch of batches) {
-		const batch = { ...fullBatch, entries: fullBatch.entries.filter((entry) => !failed.has(entry.ctx.itemIndex)) };
+		const batch = failed.size === 0 ? fullBatch : { ...fullBatch, entries: fullBatch.entries.filter((entry) => !failed.has(entry.ctx.itemIndex)) };
 		if (batch.entries.length === 0) continue;
 		let outputs: BatchOutput[];
 		try {
