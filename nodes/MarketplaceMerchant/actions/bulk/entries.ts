@@ -142,12 +142,13 @@ function entryRead(
 	fieldLabel: OfKey,
 	parameterOf?: (key: string, at: number) => string,
 ): BulkEntry<unknown> {
+	let named = typeof entryLabel === 'string' ? entryLabel : undefined;
 	return {
 		ctx,
 		position: at,
 		raw,
 		label: (key) => {
-			const named = typeof entryLabel === 'string' ? entryLabel : listEntry(entryLabel.list, at, entryLabel.unit);
+			named ??= listEntry((entryLabel as BulkSource).list, at, (entryLabel as BulkSource).unit);
 			return key === undefined ? named : `${named}${FIELD_SEPARATOR}${fieldLabel(key)}`;
 		},
 		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(key, at)) : ctx),

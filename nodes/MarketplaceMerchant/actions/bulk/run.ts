@@ -216,7 +216,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	const preview = itemCount > 0 && operation.preview !== undefined && operation.preview(new ItemContext(exec, 0));
 
 	// 2.
-	const allEntries = batches.flatMap((batch) => batch.entries);
+	const allEntries = batches.length === 1 ? batches[0].entries : batches.flatMap((batch) => batch.entries);
 	for (const entry of allEntries) {
 		try {
 			entry.value = operation.check(entry);
@@ -304,7 +304,8 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			toErrorOutput && !preview ? 'they leave through the error output (the reason is in message)' : 'see the items with success false (the reason is in error)';
 		exec.addExecutionHints({ message: `${rejections.length} of ${entryCount} entries rejected: ${where}`, type: 'warning', location: 'outputPane' });
 	}
-	return [outputsOfItem.flat()];
+	// One input item (a list of 50,000 entries): its outputs as they are, not copied.
+	return [outputsOfItem.length === 1 ? outputsOfItem[0] : outputsOfItem.flat()];
 }
 
 /** A bulk operation that writes (Update Many, Discount Schedule and Update): its input and result fields, run over all input items. */
