@@ -182,21 +182,23 @@ export function syncPlanner(
 	howToAllow: (entry: SyncEntry) => string = () => 'set "allowLargePriceChange": true on the entry to send it',
 ): SyncPlanner {
 	const { matchBy } = settings;
-	const { byKey, ofEntry } = entriesByKey(entries);
+	// Made when the first page has arrived, while the pages after it are on their way.
+	let index: ReturnType<typeof entriesByKey> | undefined;
 	let catalogueSize = 0;
 	/** With Set Stock to 0: the products no entry names (none of their key) whose stock is not 0 already. */
 	const toZero: IDataObject[] = [];
 	const see = (product: IDataObject) => {
+		index ??= entriesByKey(entries);
 		catalogueSize++;
 		const key = matchKeyOf(matchBy, product[matchBy]);
-		const record = key === undefined ? undefined : byKey.get(key);
+		const record = key === undefined ? undefined : index.byKey.get(key);
 		if (record === undefined) {
 			if (settings.zeroProductsNotInList && decodedNumber(product.stockLevel) !== 0) toZero.push(product);
 		} else if (record.found === undefined) record.found = product;
 		else if (Array.isArray(record.found)) record.found.push(product);
 		else record.found = [record.found, product];
 	};
-	return { see, plan: () => planOf(ctx, entries, ofEntry, source, settings, howToAllow, { toZero, catalogueSize }) };
+	return { see, plan: () => planOf(ctx, entries, (index ??= entriesByKey(entries)).ofEntry, source, settings, howToAllow, { toZero, catalogueSize }) };
 }
 
 function planOf(

@@ -71,10 +71,13 @@ const matchByOf = oncePer((ctx: SettingsContext) => ctx.getNodeParameter('matchB
  * The key an entry names its product under: Match Value (`match`) from the panel; in JSON the Match
  * By key or `match`, and for Product ID also the names the node's outputs and the API give it.
  */
+const MATCH_KEYS: Record<MatchBy, string[]> = { id: ['id', 'match', 'productId', 'merchantInventoryId'], ean: ['ean', 'match'], sku: ['sku', 'match'] };
+
 function matchKeyIn(entry: IDataObject, matchBy: MatchBy, fromRows: boolean): string {
 	if (fromRows) return 'match';
-	const keys = matchBy === 'id' ? [matchBy, 'match', 'productId', 'merchantInventoryId'] : [matchBy, 'match'];
-	return keys.find((key) => !isBlank(entry[key])) ?? matchBy;
+	// A loop over constant lists: it runs for every entry of a 50,000-entry feed.
+	for (const key of MATCH_KEYS[matchBy]) if (!isBlank(entry[key])) return key;
+	return matchBy;
 }
 
 function readSettings(ctx: ItemContext): SyncSettings {
