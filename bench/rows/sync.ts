@@ -165,7 +165,7 @@ function cpuBeyond(sync: CpuShares[], basic: CpuShares[]): string {
 	const of = (runs: CpuShares[], share: keyof CpuShares) => median(runs.map((shares) => shares[share]));
 	const beyond = (share: keyof CpuShares) => formatMs(of(sync, share) - of(basic, share));
 	return (
-		`CPU, median of ${sync.length} profiled runs each: sync ${formatMs(median(sync.map(total)))}, Get Many Basic ${formatMs(median(basic.map(total)))}; beyond Get Many Basic's: ` +
+		`time on the CPU profile (idle left out; the profiler slows both), median of ${sync.length} profiled runs each: sync ${formatMs(median(sync.map(total)))}, Get Many Basic ${formatMs(median(basic.map(total)))}; beyond Get Many Basic's: ` +
 		`the package's code ${beyond('node')}, n8n-core's and n8n-workflow's ${beyond('n8n')}, garbage collection ${beyond('gc')}, the rest (HTTP, runtime) ${beyond('other')}`
 	);
 }
