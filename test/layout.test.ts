@@ -95,15 +95,13 @@ describe('Layout of nodes/', () => {
 		'transport/hosts',
 		'transport/send',
 		'transport/batches',
-		'transport/routing',
-		'transport/perRun',
 		'answers/schemas',
 		'answers/xml',
 		'answers/read',
 		'answers/bulkResults',
 	];
 
-	it('layers the engine: values, the table and state, errors, the gate and policy, sending, batches, routing, answers; each imports only the layers before it', () => {
+	it('layers the engine: values, the table and state, errors, the gate and policy, sending, batches, answers; each imports only the layers before it', () => {
 		const folders = ['transport', 'answers', 'values'].map((folder) => path.join(NODES, 'MarketplaceMerchant', folder));
 		const layerOf = (file: string) => LAYERS.indexOf(path.relative(path.join(NODES, 'MarketplaceMerchant'), file).replace(/\.ts$/, ''));
 		const files = folders.flatMap(tsFilesUnder);

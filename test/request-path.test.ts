@@ -73,11 +73,11 @@ async function filesOfSecondRun(go: (credentialsHelper: TestCredentialsHelper) =
 /** Every request: send.ts and what it stands on (errors, gate, policy, body, host), the reader, the values it reads. */
 const TRANSPORT = ['errors', 'gate', 'policy', 'body', 'hosts', 'send'].map((file) => `${N}transport/${file}.ts`);
 const SENDING = [...TRANSPORT, `${N}answers/read.ts`, `${N}values/labels.ts`, `${N}values/values.ts`];
-/** A routed operation's request adds its strategy (batches.ts) and RoutingNode's hook (routing.ts). */
-const ROUTED = [...SENDING, `${N}transport/batches.ts`, `${N}transport/routing.ts`];
+/** Every operation's run adds the skeleton (actions/run.ts): n8n's custom operation for all of the run's items. */
+const RUN = `${N}actions/run.ts`;
 /** The product pieces Update and Update Many share: the writers' rules, the locator, the update entry; and the number readers. */
 const PRODUCTS = [`${N}actions/products/fields.ts`, `${N}actions/products/locator.ts`, `${N}actions/products/update.ts`, `${N}values/numbers.ts`];
-const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, ...PRODUCTS, `${N}answers/bulkResults.ts`, ...ROUTED].sort();
+const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, ...PRODUCTS, `${N}answers/bulkResults.ts`, RUN, ...SENDING].sort();
 
 async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<void> {
 	const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1299.50' } };
@@ -94,7 +94,7 @@ function tracePage(title: string): string {
 }
 
 describe('The project files one request runs', () => {
-	it('Product › Update: 17 files of code, and the table of endpoints', async () => {
+	it('Product › Update: 16 files of code, and the table of endpoints', async () => {
 		await start();
 		expect(await filesOfSecondRun(productUpdate)).toEqual(PRODUCT_UPDATE);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toHaveLength(2);
@@ -109,7 +109,7 @@ describe('The project files one request runs', () => {
 		expect(tracePage('One request, Product › Update')).toContain(`(and one more hand-off, preAuthentication): ${files.length + 1} files (${files.length} of code).`);
 	});
 
-	it('a rejected value, Update Fields › Base Price "1,299": 7 files of code, nothing sent', async () => {
+	it('a rejected value, Update Fields › Base Price "1,299": 9 files of code, nothing sent', async () => {
 		await start();
 		const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1,299' } };
 		const files = await filesOfSecondRun(async (credentialsHelper) => {
@@ -121,7 +121,10 @@ describe('The project files one request runs', () => {
 				`${N}actions/product/update.operation.ts`,
 				`${N}actions/products/locator.ts`,
 				`${N}actions/products/update.ts`,
-				`${N}transport/routing.ts`,
+				RUN,
+				// The skeleton's: `settle` (the item's outcome) and `asNodeError` (the item's error, secrets removed).
+				`${N}transport/errors.ts`,
+				`${N}transport/policy.ts`,
 				`${N}values/labels.ts`,
 				`${N}values/numbers.ts`,
 				`${N}values/values.ts`,
@@ -131,7 +134,7 @@ describe('The project files one request runs', () => {
 		expect(tracePage('One user value')).toContain(`(${files.length} files, nothing sent;`);
 	});
 
-	it('Product › Update Many (a bulk operation: all items in one batch): 20 files of code, and the table of endpoints', async () => {
+	it('Product › Update Many (a bulk operation: all items in one batch): 21 files of code, and the table of endpoints', async () => {
 		await start();
 		const products = sandbox.state.products.slice(0, 3).map((product) => ({ id: product.id, stockLevel: 4 }));
 		const parameters: INodeParameters = { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' };
@@ -147,6 +150,7 @@ describe('The project files one request runs', () => {
 				`${N}actions/bulk/write.ts`,
 				`${N}actions/product/updateMany.operation.ts`,
 				...PRODUCTS,
+				RUN,
 				`${N}answers/bulkResults.ts`,
 				...SENDING,
 				`${N}transport/batches.ts`,

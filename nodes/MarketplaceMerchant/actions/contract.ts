@@ -3,19 +3,19 @@
  * resource file `resource`, and the node builds everything from the resources, so adding an
  * operation is one file plus one line in its resource file.
  */
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { toolDescriptionProperties } from './tool';
-
-/** A bulk operation's run over all input items (actions/bulk/run.ts): n8n's custom operation. */
-type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+import { guardedAgainstAgents, runOf, type CustomOperationRun, type Steps } from './run';
 
 export interface OperationModule {
-	/** Its entry in the Operation list, with its `routing` unless `run` is given. */
+	/** Its entry in the Operation list (no `routing`: every operation runs through actions/run.ts). */
 	option: INodePropertyOptions;
 	/** Shown for it alone (one `updateDisplayOptions` in the operation file). */
 	fields: INodeProperties[];
-	/** For an operation routing cannot express (the bulk operations). */
+	/** Its steps over the run's items (actions/run.ts), unless it brings its own `run`. */
+	steps?: Steps;
+	/** A run of its own over all input items (the bulk operations, Order › Confirm, Product › Publish). */
 	run?: CustomOperationRun;
 	/**
 	 * What an AI agent's model is told beyond the description (actions/tool.ts): `keepOut` why agents
@@ -59,30 +59,16 @@ export function resourceProperties(resources: ResourceModule[], defaultResource:
 }
 
 /**
- * An operation kept out of agents (`tool.keepOut`: the bulk writes) refuses to run as an AI
- * agent's tool: n8n runs a tool node under the type "<node>Tool", which a model cannot change, so
- * no argument and no wording gets past it. The tool's description says so beforehand; in a
- * workflow the operation runs as always.
+ * The node's `customOperations`: every operation, its steps run by actions/run.ts (or its own
+ * `run`), those kept out of agents refusing to run as a tool. n8n calls an operation found here
+ * with all of the run's items instead of RoutingNode (n8n-core WorkflowExecute `getCustomOperation`).
  */
-function guardedAgainstAgents(option: INodePropertyOptions, run: CustomOperationRun, keepOut: string | undefined): CustomOperationRun {
-	if (keepOut === undefined) return run;
-	return async function (this: IExecuteFunctions) {
-		const node = this.getNode();
-		if (node.type.endsWith('Tool')) {
-			throw new NodeOperationError(node, `${String(option.action ?? option.name)} is not available to AI agents`, {
-				description: `This tool refuses every call: ${keepOut}. Run it in a workflow (not as an agent's tool); for one product or discount give the agent the single-item operation.`,
-			});
-		}
-		return await run.call(this);
-	};
-}
-
-/** The node's `customOperations`: the operations that give a `run`, those kept out of agents refusing to run as a tool. */
 export function customOperationsOf(resources: ResourceModule[]): Record<string, Record<string, CustomOperationRun>> {
 	const custom: Record<string, Record<string, CustomOperationRun>> = {};
 	for (const resource of resources) {
-		for (const { option, run, tool } of resource.operations) {
-			if (run) (custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, run, tool?.keepOut);
+		for (const { option, steps, run, tool } of resource.operations) {
+			const own = run ?? (steps && runOf(steps));
+			if (own) (custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, own, tool?.keepOut);
 		}
 	}
 	return custom;

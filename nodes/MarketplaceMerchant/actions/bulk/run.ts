@@ -21,7 +21,8 @@ import { rejectionError } from '../../answers/bulkResults';
 import { asNodeError } from '../../transport/errors';
 import { InputError, isBlank } from '../../values/labels';
 import { readFailOnItemErrors } from '../../values/values';
-import { bulkResultFields, itemFailure } from '../common';
+import { bulkResultFields } from '../common';
+import { itemFailure } from '../run';
 import { ItemContext, collectBatches, type Batch, type BulkEntry } from './entries';
 import { bulkInputFields, type BulkInput } from './fields';
 

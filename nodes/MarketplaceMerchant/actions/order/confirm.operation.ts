@@ -26,7 +26,8 @@ import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { readOrder, shipmentsOf } from '../../families/orders';
 import { ItemContext } from '../bulk/entries';
-import { itemFailure, textField } from '../common';
+import { textField } from '../common';
+import { itemFailure } from '../run';
 import { AS_ORDERED, CONFIRM_WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
 import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';

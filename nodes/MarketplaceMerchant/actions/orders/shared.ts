@@ -3,14 +3,14 @@
  * through families/orders.ts (the trigger's rules for paging and group names), and the editor's
  * list of warehouses.
  */
-import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, IExecutePaginationFunctions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
 import { decodedList } from '../../answers/read';
 import { assertWithinItemCap, type PaginationFunction } from '../../transport/batches';
 import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { asNodeError, nodeError } from '../../transport/errors';
-import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings } from '../../transport/send';
+import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings, type ItemFunctions } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { ORDER_READS } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
@@ -26,7 +26,7 @@ export { STATUSES_METHOD } from '../../families/editorLists';
  * Options; `simplify` applies when Simplify is on. The answers are read by their schemas there.
  */
 export function readingOrders(
-	list: (this: IExecutePaginationFunctions, read: ReadEndpoint, onPage: (count: number) => void) => Promise<IDataObject[]>,
+	list: (this: ItemFunctions, read: ReadEndpoint, onPage: (count: number) => void) => Promise<IDataObject[]>,
 	simplify: (entry: IDataObject) => IDataObject,
 ): PaginationFunction {
 	return async function () {

@@ -29,7 +29,7 @@ import { invalidInput } from '../../values/labels';
 import { readBoolean } from '../../values/values';
 import { readBasicProducts } from '../products/catalogue';
 import { ItemContext } from '../bulk/entries';
-import { itemFailure } from '../common';
+import { itemFailure } from '../run';
 import type { OperationModule } from '../contract';
 
 type Action = 'publish' | 'unpublish';
