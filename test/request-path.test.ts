@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
+import { MarketplaceMerchant } from '../nodes/MarketplaceMerchant/MarketplaceMerchant.node';
 import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
 import { NODE, sandbox, sandboxPerTest } from './actions/helpers';
 import { TestCredentialsHelper, runNode, runPoll, sandboxCredential } from './harness';
@@ -92,6 +93,49 @@ function tracePage(title: string): string {
 	expect(start).toBeGreaterThan(-1);
 	return page.slice(start, page.indexOf(' **', start + title.length + 4) === -1 ? undefined : page.indexOf(' **', start + title.length + 4));
 }
+
+describe('One skeleton for every operation', () => {
+	const node = new MarketplaceMerchant();
+	const operationsOf = (resource: string) =>
+		node.description.properties
+			.filter((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource))
+			.flatMap((property) => (property.options ?? []) as INodePropertyOptions[]);
+	const resources = ((node.description.properties.find((property) => property.name === 'resource')?.options ?? []) as INodePropertyOptions[]).map(
+		({ value }) => String(value),
+	);
+
+	it('has every resource and operation to check', () => {
+		expect(resources).toHaveLength(8);
+		expect(resources.flatMap(operationsOf)).toHaveLength(28);
+	});
+
+	it.each(['discount', 'invoice', 'invoiceCorrection', 'order', 'price', 'product', 'shipment', 'warehouse'])(
+		'%s: every operation is a customOperation of actions/run.ts, none a routing of RoutingNode, and the node has no execute',
+		(resource) => {
+			const operations = operationsOf(resource);
+			expect(operations.length).toBeGreaterThan(0);
+			for (const option of operations) {
+				expect(option.routing).toBeUndefined();
+				expect(typeof node.customOperations?.[resource]?.[String(option.value)]).toBe('function');
+			}
+			// What the node runs is exactly what run.ts builds from the resources: one operation each, no other.
+			expect(Object.keys(node.customOperations?.[resource] ?? {}).sort()).toEqual(operations.map(({ value }) => String(value)).sort());
+			expect((node as { execute?: unknown }).execute).toBeUndefined();
+		},
+	);
+
+	it('runs a single-item operation and a bulk operation through the same skeleton file (measured: actions/run.ts ran for both)', async () => {
+		await start();
+		const single = await filesOfSecondRun(productUpdate);
+		const products = sandbox.state.products.slice(0, 2).map((product) => ({ id: product.id, stockLevel: 3 }));
+		const bulk = await filesOfSecondRun(async (credentialsHelper) => {
+			const result = await runNode(NODE, { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' }, [{ products }], { credentialsHelper });
+			expect(result.error).toBeUndefined();
+		});
+		expect(single).toContain(RUN);
+		expect(bulk).toContain(RUN);
+	});
+});
 
 describe('The project files one request runs', () => {
 	it('Product › Update: 16 files of code, and the table of endpoints', async () => {

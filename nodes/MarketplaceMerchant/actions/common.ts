@@ -182,8 +182,8 @@ interface PacedEntry {
  * hands the request to the strategy, which sends through send.ts and reads each answer by its
  * schema, then shapes it.
  */
-export function pacedRouting(routing: PacedRouting): Steps {
-	const { group, idempotent, host, request, preSend = [], plan, complete, strategy = sendSingle, answer, shape } = routing;
+export function pacedRouting(operation: PacedRouting): Steps {
+	const { group, idempotent, host, request, preSend = [], plan, complete, strategy = sendSingle, answer, shape } = operation;
 	const read = readInto(answer, shape);
 	const route = { group, idempotent, host };
 	return steps<PacedEntry, unknown>({

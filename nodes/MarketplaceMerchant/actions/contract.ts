@@ -3,25 +3,17 @@
  * resource file `resource`, and the node builds everything from the resources, so adding an
  * operation is one file plus one line in its resource file.
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { toolDescriptionProperties } from './tool';
-import { guardedAgainstAgents, runOf, type CustomOperationRun, type Steps } from './run';
+import { toolDescriptionProperties, type ToolOperation } from './tool';
+import type { CustomOperationRun, Steps } from './run';
 
-export interface OperationModule {
-	/** Its entry in the Operation list (no `routing`: every operation runs through actions/run.ts). */
-	option: INodePropertyOptions;
-	/** Shown for it alone (one `updateDisplayOptions` in the operation file). */
-	fields: INodeProperties[];
+/** An operation: its option and fields, what agents are told (actions/tool.ts), and how it runs (actions/run.ts). */
+export interface OperationModule extends ToolOperation {
 	/** Its steps over the run's items (actions/run.ts), unless it brings its own `run`. */
 	steps?: Steps;
 	/** A run of its own over all input items (the bulk operations, Order › Confirm, Product › Publish). */
 	run?: CustomOperationRun;
-	/**
-	 * What an AI agent's model is told beyond the description (actions/tool.ts): `keepOut` why agents
-	 * should not use it, `agents` how they may.
-	 */
-	tool?: { keepOut?: string; agents?: string };
 }
 
 export interface ResourceModule {
@@ -56,22 +48,6 @@ export function resourceProperties(resources: ResourceModule[], defaultResource:
 			...operations.flatMap((operation) => [...operation.fields, ...toolDescriptionProperties(value, operation, newestVersion)]),
 		]),
 	];
-}
-
-/**
- * The node's `customOperations`: every operation, its steps run by actions/run.ts (or its own
- * `run`), those kept out of agents refusing to run as a tool. n8n calls an operation found here
- * with all of the run's items instead of RoutingNode (n8n-core WorkflowExecute `getCustomOperation`).
- */
-export function customOperationsOf(resources: ResourceModule[]): Record<string, Record<string, CustomOperationRun>> {
-	const custom: Record<string, Record<string, CustomOperationRun>> = {};
-	for (const resource of resources) {
-		for (const { option, steps, run, tool } of resource.operations) {
-			const own = run ?? (steps && runOf(steps));
-			if (own) (custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, own, tool?.keepOut);
-		}
-	}
-	return custom;
 }
 
 /** The value n8n gives `resource` (then there is no operation) or `operation` when Custom API Call is picked. */

@@ -196,10 +196,36 @@ export async function runSteps(exec: IExecuteFunctions, operation: Steps): Promi
 }
 
 /** The custom operation of an operation's steps. */
-export function runOf(operation: Steps): CustomOperationRun {
+function runOf(operation: Steps): CustomOperationRun {
 	return async function (this: IExecuteFunctions) {
 		return await runSteps(this, operation);
 	};
+}
+
+/** An operation as the node's `customOperations` take it (actions/contract.ts `OperationModule`). */
+interface RunnableOperation {
+	option: INodePropertyOptions;
+	steps?: Steps;
+	run?: CustomOperationRun;
+	tool?: { keepOut?: string };
+}
+
+/**
+ * The node's `customOperations`, every operation's: its steps run by `runSteps` (or its own
+ * `run`), those kept out of agents refusing to run as a tool. n8n calls an operation found here
+ * with all of the run's items instead of RoutingNode (n8n-core WorkflowExecute
+ * `getCustomOperation`); an operation with neither is a mistake of the package, refused at load.
+ */
+export function customOperationsOf(resources: Array<{ value: string; operations: RunnableOperation[] }>): Record<string, Record<string, CustomOperationRun>> {
+	const custom: Record<string, Record<string, CustomOperationRun>> = {};
+	for (const resource of resources) {
+		for (const { option, steps, run, tool } of resource.operations) {
+			const own = run ?? (steps && runOf(steps));
+			if (!own) throw new Error(`${resource.value} › ${String(option.value)} has neither steps nor a run`);
+			(custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, own, tool?.keepOut);
+		}
+	}
+	return custom;
 }
 
 /**
@@ -207,7 +233,7 @@ export function runOf(operation: Steps): CustomOperationRun {
  * tool: n8n runs a tool node under the type "<node>Tool", which a model cannot change, so no
  * argument and no wording gets past it. The tool's description says so beforehand.
  */
-export function guardedAgainstAgents(option: INodePropertyOptions, run: CustomOperationRun, keepOut: string | undefined): CustomOperationRun {
+function guardedAgainstAgents(option: INodePropertyOptions, run: CustomOperationRun, keepOut: string | undefined): CustomOperationRun {
 	if (keepOut === undefined) return run;
 	return async function (this: IExecuteFunctions) {
 		const node = this.getNode();
