@@ -114,13 +114,16 @@ export interface ReadItem<Entry> {
  * run's); `complete` gives an item what the plan found for it (an EAN no product has fails it
  * here). An error of `read` or `complete` fails its item before anything but the look-ups is sent,
  * and under On Error = Stop the run. `act` sends for one item and gives its outputs; the items act
- * together, the pacing (transport/gate.ts) spacing their requests per merchant.
+ * together, the pacing (transport/gate.ts) spacing their requests per merchant. Where one request
+ * carries several items (an order's lines, the run's products to publish), `actAll` acts for every
+ * valid item at once and gives each item's outcome, in the items' order.
  */
 export interface Steps<Entry = unknown, Plan = unknown> {
 	read(ctx: ItemContext): Entry | Promise<Entry>;
 	plan?(exec: IExecuteFunctions, items: Array<ReadItem<Entry>>): Promise<Plan>;
 	complete?(ctx: ItemContext, entry: Entry, plan: Plan): Entry;
-	act(ctx: ItemContext, entry: Entry): Promise<INodeExecutionData[]>;
+	act?(ctx: ItemContext, entry: Entry): Promise<INodeExecutionData[]>;
+	actAll?(exec: IExecuteFunctions, items: Array<ReadItem<Entry>>): Promise<Array<Settled<INodeExecutionData[]>>>;
 }
 
 /** An operation's steps with their types kept inside (an operation module holds steps of any entry). */
@@ -175,9 +178,15 @@ export async function runSteps(exec: IExecuteFunctions, operation: Steps): Promi
 			}
 		}
 	}
-	const acted = valid().map(async ({ ctx, entry }) => (outcomes[ctx.itemIndex] = await settle(operation.act(ctx, entry))));
-	// Every item's requests settle before the run ends, also when one failed: none is left running behind it.
-	await Promise.all(acted);
+	const acting = valid();
+	if (operation.actAll && acting.length > 0) {
+		const acted = await operation.actAll(exec, acting);
+		acting.forEach(({ ctx }, index) => (outcomes[ctx.itemIndex] = acted[index]));
+	} else if (operation.act) {
+		const { act } = operation;
+		// Every item's requests settle before the run ends, also when one failed: none is left running behind it.
+		await Promise.all(acting.map(async ({ ctx, entry }) => (outcomes[ctx.itemIndex] = await settle(act(ctx, entry)))));
+	}
 	const outputs: INodeExecutionData[] = [];
 	for (const ctx of contexts) {
 		const outcome = outcomes[ctx.itemIndex];
