@@ -88,7 +88,7 @@ export function pickedProductsField(description: string): INodeProperties {
 /**
  * The products of a list of IDs and of the picked rows (`pickedProductsField`), in that order; the
  * list may be empty when rows are picked, else `empty` says what is missing. Only checked: EANs are
- * looked up by `resolveProductIds` once every value is.
+ * looked up for the whole run (`lookUpNamedProducts`, then `productsFound`) once every value is.
  */
 export function readListedAndPicked(
 	ctx: ParameterContext & ValueContext,
@@ -180,11 +180,6 @@ export function productsFound(item: ValueContext, refs: NamedProductRef[], found
 	const problem = products.find((product): product is NodeOperationError => product instanceof NodeOperationError);
 	if (problem) throw problem;
 	return products as ResolvedProduct[];
-}
-
-/** The product IDs of one item's references (`item`: the item's context, when `sender` is the run's); the first that has none fails the item. */
-export async function resolveProductIds(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<number[]> {
-	return productsFound(item, refs, await lookUpNamedProducts(sender, refs)).map(({ id }) => id);
 }
 
 /** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values/numbers.ts `shownPrice`). */
