@@ -6,14 +6,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { toolDescriptionProperties, type ToolOperation } from './tool';
-import type { CustomOperationRun, Steps } from './run';
+import type { Steps } from './run';
 
 /** An operation: its option and fields, what agents are told (actions/tool.ts), and how it runs (actions/run.ts). */
 export interface OperationModule extends ToolOperation {
-	/** Its steps over the run's items (actions/run.ts), unless it brings its own `run`. */
-	steps?: Steps;
-	/** A run of its own over all input items (the bulk operations, Order › Confirm, Product › Publish). */
-	run?: CustomOperationRun;
+	/** Its steps over the run's items, run by the one skeleton (actions/run.ts). */
+	steps: Steps;
 }
 
 export interface ResourceModule {

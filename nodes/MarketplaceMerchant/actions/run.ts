@@ -3,8 +3,9 @@
  * routing"): every operation is n8n's `customOperations[resource][operation]`, built here, so that
  * it is handed all of the run's items at once by n8n instead of one at a time by RoutingNode. A
  * run reads and checks every item (`read`), gathers what must be looked up for all of them
- * (`plan`), acts for each item through send.ts (`act`), and pairs each output with its item by
- * the node's On Error setting (`pair`). Nothing waits a tick to learn what else is coming.
+ * (`plan`, `complete`), acts through send.ts (`act` per item, `actAll` where one request carries
+ * several items), and pairs each output with its item by the node's On Error setting
+ * (`runSteps`). Nothing waits a tick to learn what else is coming.
  */
 import {
 	NodeOperationError,
@@ -214,24 +215,20 @@ function runOf(operation: Steps): CustomOperationRun {
 /** An operation as the node's `customOperations` take it (actions/contract.ts `OperationModule`). */
 interface RunnableOperation {
 	option: INodePropertyOptions;
-	steps?: Steps;
-	run?: CustomOperationRun;
+	steps: Steps;
 	tool?: { keepOut?: string };
 }
 
 /**
- * The node's `customOperations`, every operation's: its steps run by `runSteps` (or its own
- * `run`), those kept out of agents refusing to run as a tool. n8n calls an operation found here
- * with all of the run's items instead of RoutingNode (n8n-core WorkflowExecute
- * `getCustomOperation`); an operation with neither is a mistake of the package, refused at load.
+ * The node's `customOperations`, every operation's: its steps run by `runSteps`, those kept out of
+ * agents refusing to run as a tool. n8n calls an operation found here with all of the run's items
+ * instead of RoutingNode (n8n-core WorkflowExecute `getCustomOperation`).
  */
 export function customOperationsOf(resources: Array<{ value: string; operations: RunnableOperation[] }>): Record<string, Record<string, CustomOperationRun>> {
 	const custom: Record<string, Record<string, CustomOperationRun>> = {};
 	for (const resource of resources) {
-		for (const { option, steps, run, tool } of resource.operations) {
-			const own = run ?? (steps && runOf(steps));
-			if (!own) throw new Error(`${resource.value} › ${String(option.value)} has neither steps nor a run`);
-			(custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, own, tool?.keepOut);
+		for (const { option, steps, tool } of resource.operations) {
+			(custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, runOf(steps), tool?.keepOut);
 		}
 	}
 	return custom;
