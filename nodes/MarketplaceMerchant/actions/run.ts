@@ -48,8 +48,8 @@ export class ItemContext implements ItemFunctions {
 	constructor(
 		readonly exec: IExecuteFunctions,
 		readonly itemIndex: number,
-		/** What the run's items share (`RunScope`); an item read outside a run of steps has its own. */
-		readonly run: RunScope = new RunScope(),
+		/** What the run's items share (`RunScope`); none for an item read outside `runSteps` (a bulk run's rows: no allocation per row). */
+		readonly run?: RunScope,
 	) {}
 
 	getNode(): INode {
@@ -100,7 +100,7 @@ export class ItemContext implements ItemFunctions {
  * own code) it acts alone.
  */
 export function onceInRun<T>(ctx: object, key: string, act: () => Promise<T>): { first: boolean; result: Promise<T> } {
-	return ctx instanceof ItemContext ? ctx.run.once(key, act) : { first: true, result: act() };
+	return ctx instanceof ItemContext && ctx.run ? ctx.run.once(key, act) : { first: true, result: act() };
 }
 
 /** One item read and checked: what its `act` needs. */
