@@ -95,15 +95,13 @@ describe('Layout of nodes/', () => {
 		'transport/hosts',
 		'transport/send',
 		'transport/batches',
-		'transport/routing',
-		'transport/perRun',
 		'answers/schemas',
 		'answers/xml',
 		'answers/read',
 		'answers/bulkResults',
 	];
 
-	it('layers the engine: values, the table and state, errors, the gate and policy, sending, batches, routing, answers; each imports only the layers before it', () => {
+	it('layers the engine: values, the table and state, errors, the gate and policy, sending, batches, answers; each imports only the layers before it', () => {
 		const folders = ['transport', 'answers', 'values'].map((folder) => path.join(NODES, 'MarketplaceMerchant', folder));
 		const layerOf = (file: string) => LAYERS.indexOf(path.relative(path.join(NODES, 'MarketplaceMerchant'), file).replace(/\.ts$/, ''));
 		const files = folders.flatMap(tsFilesUnder);
@@ -115,6 +113,26 @@ describe('Layout of nodes/', () => {
 				.map((target) => `${path.relative(NODES, file)} -> ${path.relative(NODES, target)}`),
 		);
 		expect(backwards).toEqual([]);
+	});
+
+	it('has one skeleton for a run\'s items: customOperations built only by actions/run.ts, no per-run state keyed on n8n\'s objects, no waiting a tick for other items', () => {
+		const ROOT = path.join(__dirname, '..');
+		const files = [...tsFilesUnder(NODES), ...tsFilesUnder(path.join(ROOT, 'credentials'))].map((file) => ({
+			file: path.relative(ROOT, file),
+			// Comments may name what the code must not do.
+			code: readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''),
+		}));
+		const found = (pattern: RegExp) => files.filter(({ code }) => pattern.test(code)).map(({ file }) => file);
+		// The node assigns them from run.ts's `customOperationsOf`; nothing else builds a record of runs by operation.
+		expect(found(/customOperations\s*[=:]/)).toEqual(['nodes/MarketplaceMerchant/MarketplaceMerchant.node.ts']);
+		expect(found(/customOperationsOf\s*\(/).sort()).toEqual(['nodes/MarketplaceMerchant/MarketplaceMerchant.node.ts', 'nodes/MarketplaceMerchant/actions/run.ts']);
+		expect(readFileSync(path.join(NODES, 'MarketplaceMerchant', 'MarketplaceMerchant.node.ts'), 'utf8')).toMatch(/import \{ customOperationsOf \} from '\.\/actions\/run';/);
+		// A run is known by the skeleton's own objects (RunScope), never by n8n's execute data.
+		expect(found(/getExecuteData/)).toEqual([]);
+		// No item waits a turn of the event loop (sleep(0), a microtask, setImmediate) to learn what the others ask.
+		expect(found(/sleep\(\s*0\s*[,)]|await Promise\.resolve\(\s*\)|queueMicrotask|setImmediate|process\.nextTick/)).toEqual([]);
+		// No operation is routed by RoutingNode: no `routing` in the node's description.
+		expect(found(/\brouting\s*:/)).toEqual([]);
 	});
 
 	it("has one way out: only transport/send.ts calls n8n's HTTP helpers", () => {

@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
+import { MarketplaceMerchant } from '../nodes/MarketplaceMerchant/MarketplaceMerchant.node';
 import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
 import { NODE, sandbox, sandboxPerTest } from './actions/helpers';
 import { TestCredentialsHelper, runNode, runPoll, sandboxCredential } from './harness';
@@ -73,11 +74,11 @@ async function filesOfSecondRun(go: (credentialsHelper: TestCredentialsHelper) =
 /** Every request: send.ts and what it stands on (errors, gate, policy, body, host), the reader, the values it reads. */
 const TRANSPORT = ['errors', 'gate', 'policy', 'body', 'hosts', 'send'].map((file) => `${N}transport/${file}.ts`);
 const SENDING = [...TRANSPORT, `${N}answers/read.ts`, `${N}values/labels.ts`, `${N}values/values.ts`];
-/** A routed operation's request adds its strategy (batches.ts) and RoutingNode's hook (routing.ts). */
-const ROUTED = [...SENDING, `${N}transport/batches.ts`, `${N}transport/routing.ts`];
+/** Every operation's run adds the skeleton (actions/run.ts): n8n's custom operation for all of the run's items. */
+const RUN = `${N}actions/run.ts`;
 /** The product pieces Update and Update Many share: the writers' rules, the locator, the update entry; and the number readers. */
 const PRODUCTS = [`${N}actions/products/fields.ts`, `${N}actions/products/locator.ts`, `${N}actions/products/update.ts`, `${N}values/numbers.ts`];
-const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, ...PRODUCTS, `${N}answers/bulkResults.ts`, ...ROUTED].sort();
+const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, ...PRODUCTS, `${N}answers/bulkResults.ts`, RUN, ...SENDING].sort();
 
 async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<void> {
 	const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1299.50' } };
@@ -93,8 +94,51 @@ function tracePage(title: string): string {
 	return page.slice(start, page.indexOf(' **', start + title.length + 4) === -1 ? undefined : page.indexOf(' **', start + title.length + 4));
 }
 
+describe('One skeleton for every operation', () => {
+	const node = new MarketplaceMerchant();
+	const operationsOf = (resource: string) =>
+		node.description.properties
+			.filter((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource))
+			.flatMap((property) => (property.options ?? []) as INodePropertyOptions[]);
+	const resources = ((node.description.properties.find((property) => property.name === 'resource')?.options ?? []) as INodePropertyOptions[]).map(
+		({ value }) => String(value),
+	);
+
+	it('has every resource and operation to check', () => {
+		expect(resources).toHaveLength(8);
+		expect(resources.flatMap(operationsOf)).toHaveLength(28);
+	});
+
+	it.each(['discount', 'invoice', 'invoiceCorrection', 'order', 'price', 'product', 'shipment', 'warehouse'])(
+		'%s: every operation is a customOperation of actions/run.ts, none a routing of RoutingNode, and the node has no execute',
+		(resource) => {
+			const operations = operationsOf(resource);
+			expect(operations.length).toBeGreaterThan(0);
+			for (const option of operations) {
+				expect(option.routing).toBeUndefined();
+				expect(typeof node.customOperations?.[resource]?.[String(option.value)]).toBe('function');
+			}
+			// What the node runs is exactly what run.ts builds from the resources: one operation each, no other.
+			expect(Object.keys(node.customOperations?.[resource] ?? {}).sort()).toEqual(operations.map(({ value }) => String(value)).sort());
+			expect((node as { execute?: unknown }).execute).toBeUndefined();
+		},
+	);
+
+	it('runs a single-item operation and a bulk operation through the same skeleton file (measured: actions/run.ts ran for both)', async () => {
+		await start();
+		const single = await filesOfSecondRun(productUpdate);
+		const products = sandbox.state.products.slice(0, 2).map((product) => ({ id: product.id, stockLevel: 3 }));
+		const bulk = await filesOfSecondRun(async (credentialsHelper) => {
+			const result = await runNode(NODE, { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' }, [{ products }], { credentialsHelper });
+			expect(result.error).toBeUndefined();
+		});
+		expect(single).toContain(RUN);
+		expect(bulk).toContain(RUN);
+	});
+});
+
 describe('The project files one request runs', () => {
-	it('Product › Update: 17 files of code, and the table of endpoints', async () => {
+	it('Product › Update: 16 files of code, and the table of endpoints', async () => {
 		await start();
 		expect(await filesOfSecondRun(productUpdate)).toEqual(PRODUCT_UPDATE);
 		expect(sandbox.log.filter((entry) => entry.route === 'productUpdate')).toHaveLength(2);
@@ -109,7 +153,7 @@ describe('The project files one request runs', () => {
 		expect(tracePage('One request, Product › Update')).toContain(`(and one more hand-off, preAuthentication): ${files.length + 1} files (${files.length} of code).`);
 	});
 
-	it('a rejected value, Update Fields › Base Price "1,299": 7 files of code, nothing sent', async () => {
+	it('a rejected value, Update Fields › Base Price "1,299": 9 files of code, nothing sent', async () => {
 		await start();
 		const parameters = { resource: 'product', operation: 'update', productId: String(sandbox.state.products[0].id), updateFields: { basePrice: '1,299' } };
 		const files = await filesOfSecondRun(async (credentialsHelper) => {
@@ -121,7 +165,10 @@ describe('The project files one request runs', () => {
 				`${N}actions/product/update.operation.ts`,
 				`${N}actions/products/locator.ts`,
 				`${N}actions/products/update.ts`,
-				`${N}transport/routing.ts`,
+				RUN,
+				// The skeleton's: `settle` (the item's outcome) and `asNodeError` (the item's error, secrets removed).
+				`${N}transport/errors.ts`,
+				`${N}transport/policy.ts`,
 				`${N}values/labels.ts`,
 				`${N}values/numbers.ts`,
 				`${N}values/values.ts`,
@@ -131,7 +178,7 @@ describe('The project files one request runs', () => {
 		expect(tracePage('One user value')).toContain(`(${files.length} files, nothing sent;`);
 	});
 
-	it('Product › Update Many (a bulk operation: all items in one batch): 20 files of code, and the table of endpoints', async () => {
+	it('Product › Update Many (a bulk operation: all items in one batch): 21 files of code, and the table of endpoints', async () => {
 		await start();
 		const products = sandbox.state.products.slice(0, 3).map((product) => ({ id: product.id, stockLevel: 4 }));
 		const parameters: INodeParameters = { resource: 'product', operation: 'updateMany', inputMode: 'json', productsJson: '={{ $json.products }}' };
@@ -147,6 +194,7 @@ describe('The project files one request runs', () => {
 				`${N}actions/bulk/write.ts`,
 				`${N}actions/product/updateMany.operation.ts`,
 				...PRODUCTS,
+				RUN,
 				`${N}answers/bulkResults.ts`,
 				...SENDING,
 				`${N}transport/batches.ts`,

@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { customOperationsOf, resourceProperties, subtitleOf } from './actions/contract';
+import { resourceProperties, subtitleOf } from './actions/contract';
+import { customOperationsOf } from './actions/run';
 import { resource as discount } from './actions/discount/Discount.resource';
 import { searchDiscounts } from './actions/discount/shared';
 import { getCurrencies } from './actions/discount/currency';
@@ -25,7 +26,10 @@ const RESOURCES = [product, order, shipment, warehouse, invoice, invoiceCorrecti
 /** Versions 1 to 3 in docs/versioning.md; 4 replaced Simplify of the read operations by Output. */
 const NEWEST_VERSION = 4;
 
-/** Declarative: each operation is its `routing`; the bulk ones are `customOperations`; versions 1 to 3 in docs/architecture.md. */
+/**
+ * Declarative description (resources, operations, fields; no `execute`); every operation runs as a
+ * `customOperation` over all of a run's items (actions/run.ts); versions 1 to 3 in docs/architecture.md.
+ */
 export class MarketplaceMerchant implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Merchant',

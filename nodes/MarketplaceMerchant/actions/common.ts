@@ -1,28 +1,19 @@
 /**
- * Pieces of operation descriptions that several operations share, and the routing of every
- * operation. Fields carry no displayOptions: each operation file sets them with `updateDisplayOptions`.
+ * Pieces of operation descriptions that several operations share, and the steps of every operation
+ * that sends one built request per item (`pacedRouting`). Fields carry no displayOptions: each
+ * operation file sets them with `updateDisplayOptions`.
  */
-import {
-	NodeApiError,
-	NodeOperationError,
-	type DeclarativeRestApiSettings,
-	type INode,
-	type INodeProperties,
-	type INodePropertyMode,
-	type INodePropertyRouting,
-	type PreSendAction,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { asNodeError } from '../transport/errors';
 import { RETRY_BUDGET_TIMEOUTS } from '../transport/policy';
-import type { Route } from '../transport/send';
-import { sendSingle, type PaginationFunction } from '../transport/batches';
-import { forInputItem, recordingInputFailures } from '../transport/routing';
+import type { RequestData, RequestStep, Route } from '../transport/send';
+import { assertWithinItemCap, sendSingle, type PaginationFunction } from '../transport/batches';
 import type { AnswerSchema } from '../answers/schemas';
 import { readInto, type Shaping } from '../answers/read';
 import { fieldPath } from '../values/labels';
 import { NUMBER_FORMAT_OPTION_NAME } from '../values/numbers';
-import { checkOutputBeforeSending } from '../values/values';
+import { readOutput } from '../values/values';
+import { steps, type ItemContext, type ReadItem, type Steps } from './run';
 import { booleanField, optionsCollection, outputFields, simplifyField } from '../families/fields';
 // Shared with the trigger, so defined below actions/ (families/fields.ts); the operations take them from here.
 export { booleanField, optionsCollection, outputFields, simplifyField };
@@ -158,10 +149,15 @@ export function panelLabels(fields: INodeProperties[]): Record<string, string> {
 	return Object.fromEntries([...fieldChains(fields, 'displayName')].map(([name, chain]) => [name, fieldPath(...chain)]));
 }
 
-interface PacedRouting extends Route {
-	request: DeclarativeRestApiSettings.HttpRequestOptions;
+export interface PacedRouting extends Route {
+	/** The method and, unless a preSend sets it, the path. */
+	request: Pick<IHttpRequestOptions, 'method'> & { url?: string };
 	/** Checks the item's input and builds the request; an error here fails the item before anything is sent. */
-	preSend?: PreSendAction[];
+	preSend?: RequestStep[];
+	/** What the run's items look up together once every item is read (products by EAN, suborders' links): the strategy's `requestData.plan`. */
+	plan?: (exec: IExecuteFunctions, requests: Array<ReadItem<RequestData>>) => Promise<unknown>;
+	/** The item's request completed by the plan (a product's ID from its EAN); an error fails the item before anything is sent. */
+	complete?: (ctx: ItemContext, options: IHttpRequestOptions, plan: unknown) => IHttpRequestOptions;
 	/** How one item becomes requests (pages, chunks, windows): one request by default. */
 	strategy?: PaginationFunction;
 	/** The schema of the answer (`ANSWERS.x`, answers/schemas.ts), read where the answer is received (answers/read.ts). */
@@ -170,28 +166,42 @@ interface PacedRouting extends Route {
 	shape?: Shaping[];
 }
 
-/**
- * The routing of every operation (docs/architecture.md "Request engine"): `paginate` always on, so
- * that every request goes through a strategy, the shared pacing and send.ts: RoutingNode starts all
- * items' requests at once. The strategy reads each answer by its schema and shapes it, so routing
- * has no postReceive. A preSend's failure holds back every item when the node stops on errors.
- */
-export function pacedRouting(routing: PacedRouting): INodePropertyRouting {
-	const { group, idempotent, host, request, preSend = [], strategy = sendSingle, answer, shape } = routing;
-	return {
-		request,
-		send: { paginate: true, preSend: [...preSend, checkOutputBeforeSending].map(recordingInputFailures) },
-		operations: { pagination: forInputItem(strategy, { group, idempotent, host }, readInto(answer, shape)) },
-	};
+/** What every request of an item starts from (the node's `requestDefaults` but the base URL, which is the credential's host: send.ts). */
+const REQUEST_DEFAULTS = { headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, json: true };
+
+/** One item's request as read (and completed), with the run's plan. */
+interface PacedEntry {
+	options: IHttpRequestOptions;
+	plan?: unknown;
 }
 
 /**
- * The node's error for one input item, as n8n shows it under Continue or stops the run with: the
- * node's own error kept as it is, anything else made one (secrets removed), the item's index on it.
- * The custom operations (bulk run, Order › Confirm, Product › Publish) fail their items through it.
+ * The steps (actions/run.ts) of an operation that builds one request per item and sends it by a
+ * strategy: `read` runs its preSends (every user value checked, Output › Selected Fields too) and
+ * sends nothing; `plan` and `complete` (where given) look up for the run's items together; `act`
+ * hands the request to the strategy, which sends through send.ts and reads each answer by its
+ * schema, then shapes it.
  */
-export function itemFailure(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	const failure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : asNodeError(node, error);
-	failure.context.itemIndex ??= itemIndex;
-	return failure;
+export function pacedRouting(operation: PacedRouting): Steps {
+	const { group, idempotent, host, request, preSend = [], plan, complete, strategy = sendSingle, answer, shape } = operation;
+	const read = readInto(answer, shape);
+	const route = { group, idempotent, host };
+	return steps<PacedEntry, unknown>({
+		async read(ctx) {
+			let options = { qs: {}, body: {}, ...REQUEST_DEFAULTS, headers: { ...REQUEST_DEFAULTS.headers }, ...request } as IHttpRequestOptions;
+			for (const step of preSend) options = await step.call(ctx, options);
+			// Output › Selected Fields without fields fails the item before anything is sent, though the answer is shaped only after.
+			readOutput(ctx);
+			return { options };
+		},
+		...(plan && {
+			plan: async (exec, items) => await plan(exec, items.map(({ ctx, entry }) => ({ ctx, entry: { options: entry.options, route, read } }))),
+			complete: (ctx, entry, found) => ({ options: complete ? complete(ctx, entry.options, found) : entry.options, plan: found }),
+		}),
+		async act(ctx, { options, plan: found }) {
+			const items = await strategy.call(ctx, { options, route, read, plan: found });
+			assertWithinItemCap(ctx, items.length);
+			return items;
+		},
+	});
 }

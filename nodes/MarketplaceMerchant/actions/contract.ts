@@ -3,25 +3,15 @@
  * resource file `resource`, and the node builds everything from the resources, so adding an
  * operation is one file plus one line in its resource file.
  */
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { toolDescriptionProperties } from './tool';
+import { toolDescriptionProperties, type ToolOperation } from './tool';
+import type { Steps } from './run';
 
-/** A bulk operation's run over all input items (actions/bulk/run.ts): n8n's custom operation. */
-type CustomOperationRun = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
-
-export interface OperationModule {
-	/** Its entry in the Operation list, with its `routing` unless `run` is given. */
-	option: INodePropertyOptions;
-	/** Shown for it alone (one `updateDisplayOptions` in the operation file). */
-	fields: INodeProperties[];
-	/** For an operation routing cannot express (the bulk operations). */
-	run?: CustomOperationRun;
-	/**
-	 * What an AI agent's model is told beyond the description (actions/tool.ts): `keepOut` why agents
-	 * should not use it, `agents` how they may.
-	 */
-	tool?: { keepOut?: string; agents?: string };
+/** An operation: its option and fields, what agents are told (actions/tool.ts), and how it runs (actions/run.ts). */
+export interface OperationModule extends ToolOperation {
+	/** Its steps over the run's items, run by the one skeleton (actions/run.ts). */
+	steps: Steps;
 }
 
 export interface ResourceModule {
@@ -56,36 +46,6 @@ export function resourceProperties(resources: ResourceModule[], defaultResource:
 			...operations.flatMap((operation) => [...operation.fields, ...toolDescriptionProperties(value, operation, newestVersion)]),
 		]),
 	];
-}
-
-/**
- * An operation kept out of agents (`tool.keepOut`: the bulk writes) refuses to run as an AI
- * agent's tool: n8n runs a tool node under the type "<node>Tool", which a model cannot change, so
- * no argument and no wording gets past it. The tool's description says so beforehand; in a
- * workflow the operation runs as always.
- */
-function guardedAgainstAgents(option: INodePropertyOptions, run: CustomOperationRun, keepOut: string | undefined): CustomOperationRun {
-	if (keepOut === undefined) return run;
-	return async function (this: IExecuteFunctions) {
-		const node = this.getNode();
-		if (node.type.endsWith('Tool')) {
-			throw new NodeOperationError(node, `${String(option.action ?? option.name)} is not available to AI agents`, {
-				description: `This tool refuses every call: ${keepOut}. Run it in a workflow (not as an agent's tool); for one product or discount give the agent the single-item operation.`,
-			});
-		}
-		return await run.call(this);
-	};
-}
-
-/** The node's `customOperations`: the operations that give a `run`, those kept out of agents refusing to run as a tool. */
-export function customOperationsOf(resources: ResourceModule[]): Record<string, Record<string, CustomOperationRun>> {
-	const custom: Record<string, Record<string, CustomOperationRun>> = {};
-	for (const resource of resources) {
-		for (const { option, run, tool } of resource.operations) {
-			if (run) (custom[resource.value] ??= {})[String(option.value)] = guardedAgainstAgents(option, run, tool?.keepOut);
-		}
-	}
-	return custom;
 }
 
 /** The value n8n gives `resource` (then there is no operation) or `operation` when Custom API Call is picked. */

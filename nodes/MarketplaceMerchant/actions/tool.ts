@@ -10,10 +10,22 @@
  * defaults of displayed parameters (Workflow's `getNodeParameters`), so an untouched tool node
  * tells the model this text; a user's own text replaces it as n8n's manual description did.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { LIST_SEPARATORS, SELECTED_FIELDS } from '../values/values';
-import type { OperationModule } from './contract';
+/** What the tool's text is made of: an operation's option and fields, and its words for agents. */
+export interface ToolOperation {
+	/** Its entry in the Operation list (no `routing`: every operation runs through actions/run.ts). */
+	option: INodePropertyOptions;
+	/** Shown for it alone (one `updateDisplayOptions` in the operation file). */
+	fields: INodeProperties[];
+	/**
+	 * What an AI agent's model is told beyond the description: `keepOut` why agents should not use
+	 * it (the operation then refuses to run as a tool, actions/run.ts `guardedAgainstAgents`),
+	 * `agents` how they may.
+	 */
+	tool?: { keepOut?: string; agents?: string };
+}
 
 /**
  * Whether a field shows on a new node (the newest version) until the user changes another field:
@@ -42,7 +54,7 @@ function sentence(text: string): string {
 }
 
 /** The text a model gets: what the operation does and returns (its description), the inputs it cannot go without, and when not to use it. */
-export function toolDescriptionOf({ option, fields, tool }: OperationModule, version: number): string {
+export function toolDescriptionOf({ option, fields, tool }: ToolOperation, version: number): string {
 	const parts = [sentence(`${String(option.action ?? option.name)}: ${String(option.description ?? '')}`)];
 	const needs = requiredInputs(fields, version);
 	if (needs.length > 0) parts.push(`Required: ${needs.join(', ')}.`);
@@ -84,7 +96,7 @@ function selectedPathsCode(): string {
 	return `[].concat(${entries(SELECTED_FIELDS.list.name)}, ${entries(SELECTED_FIELDS.typed.name)}).map((path) => String(path ?? '').trim()).filter((path, index, all) => path !== '' && all.indexOf(path) === index).join(', ')`;
 }
 
-function toolDescriptionField(resource: string, operation: OperationModule, show: Record<string, Array<string | number | boolean>>, text: string): INodeProperties {
+function toolDescriptionField(resource: string, operation: ToolOperation, show: Record<string, Array<string | number | boolean>>, text: string): INodeProperties {
 	return {
 		displayName: 'Tool Description',
 		name: 'toolDescription',
@@ -105,7 +117,7 @@ function toolDescriptionField(resource: string, operation: OperationModule, show
  * typed in Other Fields (an expression on them: n8n 2.41 resolves a tool description's expression
  * before handing it to the model).
  */
-export function toolDescriptionProperties(resource: string, operation: OperationModule, version: number): INodeProperties[] {
+export function toolDescriptionProperties(resource: string, operation: ToolOperation, version: number): INodeProperties[] {
 	const told = toolDescriptionOf(operation, version);
 	const output = outputChoice(operation.fields);
 	if (output === undefined) return [toolDescriptionField(resource, operation, {}, told)];

@@ -3,10 +3,11 @@
  * actions/bulk/write.ts, and Product › Update), as README.md's "Results are paired with entries"
  * tells; and the 400 by which a service refuses a body's shape (Import).
  */
-import type { IDataObject, IExecutePaginationFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { nodeError, statusOf, withEnglishMeaning } from '../transport/errors';
 import { readFailOnItemErrors } from '../values/values';
+import type { ItemFunctions } from '../transport/send';
 
 /**
  * A success has no `error` key at all: in n8n's table a column of nulls reads as a column of failures.
@@ -170,7 +171,7 @@ export function rejectionError(node: INode, itemIndex: number, failed: Array<{ j
 }
 
 /** The end of every bulk write: the item fails when "Fail on Item Errors" is on and an entry failed. */
-export function finishBulkResults(this: IExecutePaginationFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
+export function finishBulkResults(this: ItemFunctions, items: INodeExecutionData[], simplify: boolean): INodeExecutionData[] {
 	const failed = items.map(({ json }, index) => ({ json, position: index + 1 })).filter(({ json }) => json.success === false);
 	if (failed.length > 0 && readFailOnItemErrors(this)) {
 		throw rejectionError(this.getNode(), this.getItemIndex(), failed, items.length);

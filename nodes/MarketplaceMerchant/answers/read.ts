@@ -5,17 +5,10 @@
  * XML answers give identical items. An answer that cannot be read is an error naming its request
  * (send.ts gives every answer its request's label), never fewer items.
  */
-import type {
-	FunctionsBase,
-	IDataObject,
-	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-	JsonObject,
-} from 'n8n-workflow';
+import type { FunctionsBase, IDataObject, IN8nHttpFullResponse, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { serviceError } from '../transport/errors';
-import type { Answer, ReadAnswer } from '../transport/send';
+import type { Answer, ReadAnswer, ItemFunctions } from '../transport/send';
 import { isPlainObject } from '../values/labels';
 import type { AnswerSchema, ObjectSchema, ScalarKind, Schema } from './schemas';
 import { IncompleteXml, parseXmlDocument, type XmlContent } from './xml';
@@ -296,7 +289,7 @@ export function decodedList<T = IDataObject>(ctx: Pick<FunctionsBase, 'getNode'>
 
 /** What an operation makes of its answer's items, with the answer and its body (read by schema) at hand: simplify, pair, attach. */
 export type Shaping = (
-	this: IExecuteSingleFunctions,
+	this: ItemFunctions,
 	items: INodeExecutionData[],
 	answer: Answer,
 	body: unknown,

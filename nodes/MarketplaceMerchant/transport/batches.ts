@@ -4,22 +4,22 @@
  * requests overlap, up to the group's in-flight allowance, and their results are merged in request
  * order: over a real network a 40-page Return All takes 9 s instead of 40.
  */
-import type { IDataObject, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { LIMITS, RATE_LIMITS } from './endpoints';
 import { asNodeError, emptyIfNothingFound, nodeError } from './errors';
 import { settle, type Settled } from './policy';
-import { sendRequest, type RequestData } from './send';
+import { sendRequest, type RequestData, type ItemFunctions } from './send';
 import { formatIsoUtc, parseServiceTimestamp, splitIntoWindows } from '../values/dates';
 import { readLimit } from '../values/numbers';
 import { ofItem } from '../values/labels';
 import { readFlag, toList } from '../values/values';
 
 /** An operation's strategy: how one item's request (with the operation's route) becomes requests. */
-export type PaginationFunction = (this: IExecutePaginationFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
+export type PaginationFunction = (this: ItemFunctions, requestData: RequestData) => Promise<INodeExecutionData[]>;
 
 /** The default strategy: one request. */
-export async function sendSingle(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+export async function sendSingle(this: ItemFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	return await sendRequest(this, requestData);
 }
 
@@ -28,7 +28,7 @@ const MAX_REQUESTS_PER_ITEM = 10_000;
 /** RoutingNode passes an item's results to one `Array.push(...)`, which overflows the stack above ~130,000. */
 const MAX_ITEMS_PER_INPUT_ITEM = 100_000;
 
-export function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: number): void {
+export function assertWithinItemCap(ctx: ItemFunctions, count: number): void {
 	if (count <= MAX_ITEMS_PER_INPUT_ITEM) return;
 	const message = `More than ${MAX_ITEMS_PER_INPUT_ITEM.toLocaleString('en-US')} results for one input item${ofItem(ctx.getItemIndex())}`;
 	throw nodeError(ctx.getNode(), message, {
@@ -38,7 +38,7 @@ export function assertWithinItemCap(ctx: IExecutePaginationFunctions, count: num
 	});
 }
 
-export function resultLimit(ctx: IExecutePaginationFunctions): number {
+export function resultLimit(ctx: ItemFunctions): number {
 	if (readFlag(ctx, 'returnAll', 'Return All', false)) return Infinity;
 	return readLimit(ctx, 'Limit', ctx.getNodeParameter('limit', 50));
 }
@@ -104,9 +104,9 @@ export async function readAllPages<T>(
  */
 export function pageThrough(
 	maxPageSize: number,
-	keepOf?: (ctx: IExecutePaginationFunctions) => ((item: INodeExecutionData) => boolean) | undefined,
+	keepOf?: (ctx: ItemFunctions) => ((item: INodeExecutionData) => boolean) | undefined,
 ): PaginationFunction {
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+	return async function (this: ItemFunctions, requestData: RequestData) {
 		const limit = resultLimit(this);
 		const keep = keepOf?.(this);
 		const size = limit === Infinity || keep ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
@@ -121,7 +121,7 @@ export function pageThrough(
  * in order (false stops). With `notFoundIsEmpty` a 404 gives no items: the first is returned.
  */
 async function sendEachQuery(
-	ctx: IExecutePaginationFunctions,
+	ctx: ItemFunctions,
 	requestData: RequestData,
 	queries: IDataObject[],
 	width: number,
@@ -149,7 +149,7 @@ async function sendEachQuery(
  * chunk answered 404 gives no items; the item fails only when every chunk is, as one request would.
  */
 export function splitQueryList(parameter: string, maxIds: number, options: { notFoundIsEmpty?: boolean } = {}): PaginationFunction {
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+	return async function (this: ItemFunctions, requestData: RequestData) {
 		const ids = toList((requestData.options.qs as IDataObject)[parameter]);
 		const queries = chunkBySize(ids, maxIds, Infinity).slice(0, MAX_REQUESTS_PER_ITEM).map((chunk) => ({ [parameter]: chunk.join(',') }));
 		const results: INodeExecutionData[] = [];
@@ -227,7 +227,7 @@ interface DateWindowSplit {
  * under a Limit they go one by one, none once the earlier hold enough (a window may hold thousands).
  */
 export function splitDateRange(split: DateWindowSplit): PaginationFunction {
-	return async function (this: IExecutePaginationFunctions, requestData: RequestData) {
+	return async function (this: ItemFunctions, requestData: RequestData) {
 		const qs = requestData.options.qs as IDataObject;
 		const limit = split.limited ? resultLimit(this) : Infinity;
 		const from = parseServiceTimestamp(qs.dateFrom);

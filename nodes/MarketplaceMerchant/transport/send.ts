@@ -8,13 +8,13 @@
  * an unreadable answer came from.
  */
 import type {
-	DeclarativeRestApiSettings,
 	FunctionsBase,
+	IExecuteFunctions,
+	IGetNodeParameterOptions,
 	IAllExecuteFunctions,
 	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
@@ -44,8 +44,27 @@ export interface Route {
 /** An answer with the request it answers (`request`: its method, path and query, as errors name it). */
 export type Answer = IN8nHttpFullResponse & { request: string };
 
-/** A node's, the trigger's or the editor's context: n8n adds the credential's token and renews it after a 401. */
-export type AuthenticatedContext = IAllExecuteFunctions;
+/**
+ * One input item of a node run as an operation's steps see it (actions/run.ts `ItemContext`): its
+ * parameters, its credential and n8n's helpers, which send.ts calls with it as `this`.
+ */
+export interface ItemFunctions {
+	getNode(): INode;
+	getItemIndex(): number;
+	getTimezone(): string;
+	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown;
+	getInputData(): INodeExecutionData;
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string): Promise<T>;
+	readonly helpers: IExecuteFunctions['helpers'];
+	continueOnFail(): boolean;
+	getExecutionCancelSignal(): AbortSignal | undefined;
+}
+
+/** One step of building an item's request (an operation's `preSend`): checks the item's values, sets query, body or path. */
+export type RequestStep = (this: ItemFunctions, request: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+
+/** A node's item, the trigger's or the editor's context: n8n adds the credential's token and renews it after a 401. */
+export type AuthenticatedContext = IAllExecuteFunctions | ItemFunctions;
 
 /** What n8n gives code of no credential: the credential's `preAuthentication`, a pre-signed link's download. */
 export interface PlainHelper {
@@ -108,7 +127,8 @@ function httpOf(way: Way): (options: IHttpRequestOptions) => Promise<unknown> {
 			renewedOnlyAfter401.add(data);
 			const { id = '', name = '' } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 			const credentialsDecrypted = { id: id ?? '', name, type: CREDENTIAL_TYPE, data };
-			return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted });
+			// With the item's context as `this`: n8n's helper reads its credentials and cancel signal from it.
+			return await ctx.helpers.httpRequestWithAuthentication.call(ctx as IAllExecuteFunctions, CREDENTIAL_TYPE, options, { credentialsDecrypted });
 		};
 	}
 	if ('plain' in way) {
@@ -173,19 +193,25 @@ export async function sendAuthenticated(
 	);
 }
 
-/** How a routed operation reads its answer into items (actions/common.ts `pacedRouting`: its schema, then its shaping). */
-export type ReadAnswer = (this: IExecutePaginationFunctions, answer: Answer) => Promise<INodeExecutionData[]>;
+/** How an item's requests read their answers into items (actions/common.ts `pacedRouting`: its schema, then its shaping). */
+export type ReadAnswer = (this: ItemFunctions, answer: Answer) => Promise<INodeExecutionData[]>;
 
-/** What RoutingNode gives a strategy for one item, with the operation's route and reader. */
-export type RequestData = DeclarativeRestApiSettings.ResultOptions & { route: Route; read: ReadAnswer };
+/** One item's request as its preSends built it, with the operation's route and reader: what a strategy sends. */
+export interface RequestData {
+	options: IHttpRequestOptions;
+	route: Route;
+	read: ReadAnswer;
+	/** What the run's items looked up together (actions/common.ts `pacedRouting`'s plan), where the operation has one. */
+	plan?: unknown;
+}
 
 /**
- * One request of a routed operation: the item's request (`requestData`, as RoutingNode resolved
- * it: base URL, url, query, body, headers) with some options replaced (a page, a chunk, a window),
- * read into items by the operation's reader inside the attempt.
+ * One request of an item: the item's request (`requestData`: url, query, body, headers) with some
+ * options replaced (a page, a chunk, a window), read into items by the operation's reader inside
+ * the attempt.
  */
 export async function sendRequest(
-	ctx: IExecutePaginationFunctions,
+	ctx: ItemFunctions,
 	requestData: RequestData,
 	override: Partial<RequestData['options']> = {},
 	wanted?: () => boolean,
@@ -193,7 +219,7 @@ export async function sendRequest(
 	const options = { ...requestData.options, ...override } as IHttpRequestOptions;
 	const { hosts, policy } = await policyOf(ctx, requestData.route, { ...sendSettingsOf(ctx), wanted });
 	const read = async (answer: Answer) => await requestData.read.call(ctx, answer);
-	// RoutingNode sets its own 5-minute timeout; send.ts sets the node's option instead.
+	// The timeout is the node's option (`sendSettingsOf`), the base URL the credential's host.
 	return await onItsHost(ctx.getNode(), requestData.route.host, policy.merchantKey, hosts, async (baseURL) =>
 		await send({ withCredential: ctx }, policy, { ...options, baseURL }, { read }),
 	);

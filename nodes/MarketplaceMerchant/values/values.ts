@@ -7,7 +7,7 @@
  * text, choices, booleans, lists, EANs, URLs and JSON.
  */
 import type { DateTime } from 'luxon';
-import { isResourceLocatorValue, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
+import { isResourceLocatorValue, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { calendarDay, DAY_MONTH_YEAR, endOfDay, todayIn, userDateTime } from './dates';
 import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
@@ -155,15 +155,6 @@ export function readOutput(ctx: SettingsContext & { getNode(): { typeVersion: nu
 	}
 	return { mode: 'selected', paths: [...new Set(paths)] };
 }
-
-/**
- * Every routed operation's last preSend (actions/common.ts `pacedRouting`): Output › Selected Fields
- * without fields fails the item before anything is sent, though the answer is shaped only after.
- */
-export const checkOutputBeforeSending: PreSendAction = async function (requestOptions) {
-	readOutput(this);
-	return requestOptions;
-};
 
 /** The fields at `paths` of `json`, nested as they were; a field the answer lacks is null, so every item has the same keys. */
 export function selectFields(json: IDataObject, paths: string[]): IDataObject {

@@ -33,6 +33,21 @@ describe('Discount › Cancel', () => {
 		expect(item.error?.description).toBe('Discount no-such-discount does not exist');
 		expect(sandbox.log.filter((entry) => entry.route === 'discountCancel').map((entry) => entry.status)).toEqual([404]);
 	});
+	it('under Continue (using error output) a failed item leaves by the error output paired with its input item, the others by the main output', async () => {
+		const [product] = freshProducts(1);
+		const scheduled = (await schedule([sale(product, `01/12/${YEAR}`, `10/12/${YEAR}`)])).json(NODE_UNDER_TEST_NAME)[0];
+		const items = [{ discountId: scheduled.id, row: 1 }, { discountId: 'no-such-discount', row: 2 }];
+
+		const result = await run({ operation: 'cancel', discountId: '={{ $json.discountId }}' }, items, { node: { onError: 'continueErrorOutput' } });
+
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE_UNDER_TEST_NAME, 0).map((item) => [item.json.discountId, item.pairedItem])).toEqual([[scheduled.id, { item: 0 }]]);
+		const [failed, ...more] = result.output(NODE_UNDER_TEST_NAME, 1);
+		expect(more).toEqual([]);
+		expect(failed.pairedItem).toEqual({ item: 1 });
+		expect(failed.json).toEqual({ error: 'Discount "no-such-discount" was not found' });
+	});
+
 	describe('a fixed Discount ID on several input items (after a Get Many of 9) acts once', () => {
 		/** Two scheduled discounts on fresh products; the request log starts after. */
 		async function twoDiscounts(): Promise<[string, string]> {

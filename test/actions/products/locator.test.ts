@@ -392,6 +392,22 @@ describe('Product locator: EANs looked up many per request', () => {
 		expect(products.map(({ id }) => sandbox.state.product(id)?.stockLevel)).toEqual(products.map((_, index) => index + 3));
 	});
 
+	it('Product Publish over 3 input items by EAN: one look-up for the run before anything is sent (each item asked alone before issue 41)', async () => {
+		await start({ products: 60 });
+		sandbox.setVariants({ productsEanRepeats: true });
+		const products = sandbox.state.products.slice(40, 43);
+
+		const result = await run(
+			{ resource: 'product', operation: 'publish', products: { product: [{ id: '={{ $json.product }}' }] } },
+			products.map(({ ean }) => ({ product: locator('ean', ean) })),
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.json(NODE_UNDER_TEST_NAME).map((item) => item.productIds)).toEqual(products.map(({ id }) => [id]));
+		expect(eansAsked()).toEqual([3]);
+		expect(sent('productPublish')).toHaveLength(1);
+	});
+
 	it('Price Get Many and Discount Schedule rows by EAN: one look-up each', async () => {
 		await start({ products: 60 });
 		const today = new Date();

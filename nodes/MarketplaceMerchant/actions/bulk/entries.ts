@@ -10,9 +10,6 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type IGetNodeParameterOptions,
-	type INode,
-	type INodeExecutionData,
 } from 'n8n-workflow';
 
 import { unwrapList } from '../../answers/read';
@@ -31,35 +28,11 @@ import {
 } from '../../values/labels';
 import { readJson } from '../../values/values';
 import { fieldChains } from '../common';
+import { ItemContext } from '../run';
 import { exampleItem, itemParameterName, readsJson, readsOneEntryPerItem, type BulkInput } from './fields';
 
-/** One input item as the readers of user values see it. A class, not closures: a run of 50,000 rows holds one per row. */
-export class ItemContext implements ValueContext {
-	constructor(
-		private readonly exec: IExecuteFunctions,
-		readonly itemIndex: number,
-	) {}
-
-	getNode(): INode {
-		return this.exec.getNode();
-	}
-
-	getItemIndex(): number {
-		return this.itemIndex;
-	}
-
-	getTimezone(): string {
-		return this.exec.getTimezone();
-	}
-
-	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
-		return this.exec.getNodeParameter(name, this.itemIndex, fallback, options);
-	}
-
-	getInputData(): INodeExecutionData {
-		return this.exec.getInputData()[this.itemIndex];
-	}
-}
+// One input item as the readers see it: the skeleton's (actions/run.ts), for the bulk code that imports it from here.
+export { ItemContext };
 
 /** The property of the input item a parameter reads when it is only `{{ $json.products }}` (values' one reading of the pattern). */
 function itemPropertyRead(ctx: ItemContext, parameter: string): string | undefined {

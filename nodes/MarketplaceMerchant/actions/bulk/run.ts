@@ -21,7 +21,8 @@ import { rejectionError } from '../../answers/bulkResults';
 import { asNodeError } from '../../transport/errors';
 import { InputError, isBlank } from '../../values/labels';
 import { readFailOnItemErrors } from '../../values/values';
-import { bulkResultFields, itemFailure } from '../common';
+import { bulkResultFields } from '../common';
+import { itemFailure, steps, type Steps } from '../run';
 import { ItemContext, collectBatches, type Batch, type BulkEntry } from './entries';
 import { bulkInputFields, type BulkInput } from './fields';
 
@@ -197,7 +198,7 @@ function rejectedRunError(node: INode, rejections: Rejection[], total: number): 
  * default fails the run once everything else is written, Continue (using error output) sends them
  * there, Continue (using regular output) keeps them as items with success false; and the hint.
  */
-export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operation: BulkOperation<Checked>): Promise<INodeExecutionData[][]> {
+async function runBulkOperation<Checked>(exec: IExecuteFunctions, operation: BulkOperation<Checked>): Promise<INodeExecutionData[][]> {
 	const itemCount = exec.getInputData().length;
 	const continueOnFail = exec.continueOnFail();
 	const toErrorOutput = continueOnFail && exec.getNode().onError === 'continueErrorOutput';
@@ -304,8 +305,20 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			toErrorOutput && !preview ? 'they leave through the error output (the reason is in message)' : 'see the items with success false (the reason is in error)';
 		exec.addExecutionHints({ message: `${rejections.length} of ${entryCount} entries rejected: ${where}`, type: 'warning', location: 'outputPane' });
 	}
-	// One input item (a list of 50,000 entries): its outputs as they are, not copied.
-	return [outputsOfItem.length === 1 ? outputsOfItem[0] : outputsOfItem.flat()];
+	return outputsOfItem;
+}
+
+/**
+ * A bulk operation on the skeleton (actions/run.ts) with its own act: its entries are read across
+ * items by Input Mode (a list per item, or one entry per item in one batch), so each item's read
+ * takes nothing and `actAll` is the whole bulk run (`runBulkOperation`, steps 1 to 5 above), each
+ * input item's outputs (its entries', its error) given back in item order.
+ */
+export function bulkSteps<Checked>(operation: BulkOperation<Checked>): Steps {
+	return steps<undefined, undefined>({
+		read: () => undefined,
+		actAll: async (exec) => (await runBulkOperation(exec, operation)).map((value) => ({ ok: true, value })),
+	});
 }
 
 /** A bulk operation that writes (Update Many, Discount Schedule and Update): its input and result fields, run over all input items. */
@@ -314,9 +327,7 @@ export function bulkOperationModule<Checked>(resource: string, option: INodeProp
 	return {
 		option,
 		fields: updateDisplayOptions(displayOptions, [...bulkInputFields(operation.input), ...bulkResultFields(operation.options)]),
-		run: async function (this: IExecuteFunctions) {
-			return await runBulkOperation(this, operation);
-		},
+		steps: bulkSteps(operation),
 	};
 }
 

@@ -1,7 +1,5 @@
 import {
 	NodeApiError,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
 	type JsonObject,
@@ -10,26 +8,26 @@ import {
 
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest, type RequestData, type ItemFunctions } from '../../transport/send';
 import { serviceError, statusOf } from '../../transport/errors';
 import type { Shaping } from '../../answers/read';
-import { OncePerRun } from '../../transport/perRun';
 import { pacedRouting } from '../common';
+import { onceInRun } from '../run';
 import { RESOURCE, discountLocatorField, readDiscountId } from './shared';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'cancel';
 
-function discountIdOf(ctx: IExecuteSingleFunctions): string {
+function discountIdOf(ctx: ItemFunctions): string {
 	return readDiscountId(ctx, 'Discount ID', ctx.getNodeParameter('discountId', ''));
 }
 
-async function setCancellationUrl(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function setCancellationUrl(this: ItemFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	return { ...requestOptions, url: `${PATHS.discounts}/${encodeURIComponent(discountIdOf(this))}/cancellations` };
 }
 
 /** A 404 names the discount instead of n8n's generic "resource could not be found". */
-async function sendCancellation(ctx: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function sendCancellation(ctx: ItemFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	try {
 		return await sendRequest(ctx, requestData);
 	} catch (error) {
@@ -49,15 +47,13 @@ async function sendCancellation(ctx: IExecutePaginationFunctions, requestData: R
  * The cancellations of one node run, by discount ID. A fixed Discount ID on every item of a run
  * (after a Get Many of 9 discounts) names one discount 9 times: it is cancelled once, and every
  * item that names it gets that one outcome, so that no item meets "already cancelled" for what an
- * earlier item of the same run did (transport/perRun.ts, `OncePerRun`); a later run (a loop)
- * cancels again and meets the service's answer as before.
+ * earlier item of the same run did (actions/run.ts, `onceInRun`); a later run (a loop) cancels
+ * again and meets the service's answer as before.
  */
-const cancellations = new OncePerRun<INodeExecutionData[]>();
-
-async function cancelOncePerRun(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const { first, result } = cancellations.ask(this, discountIdOf(this), async () => await sendCancellation(this, requestData));
+async function cancelOncePerRun(this: ItemFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+	const { first, result } = onceInRun(this, `cancel|${discountIdOf(this)}`, async () => await sendCancellation(this, requestData));
 	if (first) return await result;
-	// Each item its own copies: forInputItem pairs them with this item.
+	// Each item its own copies: the skeleton pairs them with this item.
 	return (await result).map(({ json }) => ({ json: { ...json } }));
 }
 
@@ -69,21 +65,21 @@ const cancellationResult: Shaping = async function (_items, _answer, decoded) {
 };
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		group: 'cancellation',
+		// Cancelling a cancelled discount changes nothing.
+		idempotent: true,
+		request: { method: 'PUT' },
+		preSend: [setCancellationUrl],
+		strategy: cancelOncePerRun,
+		answer: ANSWERS.discountCancel,
+		shape: [cancellationResult],
+	}),
 	option: {
 		name: 'Cancel',
 		value: OPERATION,
 		action: 'Cancel a discount',
 		description: "Cancel a scheduled or running discount by its discountId (Schedule and Get Many give it); the product returns to its regular price. Outputs discountId, cancelled true and the service's message. The same ID on several input items is cancelled once, each item getting the outcome.",
-		routing: pacedRouting({
-			group: 'cancellation',
-			// Cancelling a cancelled discount changes nothing.
-			idempotent: true,
-			request: { method: 'PUT' },
-			preSend: [setCancellationUrl],
-			strategy: cancelOncePerRun,
-			answer: ANSWERS.discountCancel,
-			shape: [cancellationResult],
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
 		discountLocatorField('The discount to cancel: pick a current or upcoming one from the list, or give its ID (Schedule and Get Many return it)'),

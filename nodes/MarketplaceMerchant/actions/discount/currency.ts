@@ -14,7 +14,7 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, INodeProperties, INodePr
 import { ANSWERS } from '../../answers/schemas';
 import { decodedList } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
-import { OncePerRun } from '../../transport/perRun';
+import { onceInRun } from '../run';
 import { CREDENTIAL_TYPE, sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { invalidInput, type ValueContext } from '../../values/labels';
 import { CURRENCY_FORMS, readCurrency } from '../../values/values';
@@ -59,11 +59,9 @@ async function credentialCurrency(ctx: AuthenticatedContext): Promise<string | u
  * service then judges the currency sent.
  */
 export async function accountCurrency(ctx: AuthenticatedContext, settings?: SendSettings): Promise<AccountCurrency | undefined> {
-	return await learned.ask(ctx, 'account', async () => await lookUpAccountCurrency(ctx, settings)).result;
+	// One look-up per run, whichever items of the run ask (actions/run.ts `onceInRun`).
+	return await onceInRun(ctx, 'accountCurrency', async () => await lookUpAccountCurrency(ctx, settings)).result;
 }
-
-/** One look-up per run, whichever items or operations of the run ask (transport/perRun.ts). */
-const learned = new OncePerRun<AccountCurrency | undefined>();
 
 async function lookUpAccountCurrency(ctx: AuthenticatedContext, settings?: SendSettings): Promise<AccountCurrency | undefined> {
 	const set = await credentialCurrency(ctx);

@@ -1,8 +1,6 @@
 import {
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
@@ -12,7 +10,7 @@ import { ANSWERS } from '../../answers/schemas';
 import { decodedNumber, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { resultLimit } from '../../transport/batches';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest, type RequestData, type ItemFunctions } from '../../transport/send';
 import { isBlank, readParameter } from '../../values/labels';
 import { DATE_FORMS, readDay, readOutput, shapeOutput, today } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, simplifyField } from '../common';
@@ -30,7 +28,7 @@ const DEFAULT_RANGE_DAYS = 30;
  * 30 days after Date From: a node saved without dates could not run before (both were required),
  * so no saved workflow changes meaning (docs/versioning.md).
  */
-async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+async function setDateRange(this: ItemFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	// Only a field left empty takes the default: an expression that gives nothing is an error naming it (never a guess).
 	const leftEmpty = (name: string) => isBlank(this.getNodeParameter(name, '', { rawExpressions: true }));
 	const from = leftEmpty('dateFrom') ? today(this) : readParameter(this, 'dateFrom', 'Date From', readDay);
@@ -40,7 +38,7 @@ async function setDateRange(this: IExecuteSingleFunctions, requestOptions: IHttp
 }
 
 /** The endpoint answers the whole range at once (no paging): Limit keeps the first results. */
-async function sendAndKeepLimit(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function sendAndKeepLimit(this: ItemFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	return (await sendRequest(this, requestData)).slice(0, resultLimit(this));
 }
 
@@ -100,20 +98,20 @@ const SIMPLIFY_DESCRIPTION =
 	"Whether to return each discount as the Discount ID list shows it: discountId, productId, productName and regularPrice (the product's base price, in the same currency; read from the catalogue: a few more requests, see the README), price (a number) and currency (the discount's where the service gives it, else the account's), type (the service's, or the one its dates leave under the rules; null where they leave SALE or SEASONAL_SALE open), dateFrom and dateTo (dd/MM/yyyy), and state: running, upcoming or ended";
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		group: 'payments',
+		idempotent: true,
+		request: { method: 'GET', url: PATHS.discounts },
+		preSend: [setDateRange],
+		strategy: sendAndKeepLimit,
+		answer: ANSWERS.discounts, shape: [simplifyDiscountsIfAsked],
+	}),
 	option: {
 		name: 'Get Many',
 		value: OPERATION,
 		action: 'Get many discounts',
 		description:
 			'List the discounts that run during a date range (ISO 8601 or dd/MM/yyyy days; empty: today to 30 days ahead): one item per discount with discountId, merchantInventoryId (the product ID), discountPrice (in the currency of the account, VAT included), dateFrom and dateTo; with Simplify as the Discount ID list shows them: discountId, productId, productName and regularPrice (from the catalogue), price and currency, type, dateFrom and dateTo (dd/MM/yyyy), state (running, upcoming or ended)',
-		routing: pacedRouting({
-			group: 'payments',
-			idempotent: true,
-			request: { method: 'GET', url: PATHS.discounts },
-			preSend: [setDateRange],
-			strategy: sendAndKeepLimit,
-			answer: ANSWERS.discounts, shape: [simplifyDiscountsIfAsked],
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, [
 		dayField('Date From', 'dateFrom', `First day of the range; empty: today in the workflow's time zone. Accepts ${DATE_FORMS}.`),

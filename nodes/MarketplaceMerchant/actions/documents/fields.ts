@@ -1,5 +1,5 @@
 /** The panel fields of the documents' operations and their preSends; the readers and the fields the trigger shares: families/documents/fields.ts. */
-import type { IExecuteSingleFunctions, INodeProperties, PreSendAction } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { isBlank } from '../../values/labels';
 import type { PaginationFunction } from '../../transport/batches';
 import type { AnswerSchema } from '../../answers/schemas';
@@ -16,7 +16,8 @@ import {
 	readDocumentRange,
 	readInvoiceType,
 } from '../../families/documents/fields';
-import { pacedRouting } from '../common';
+import { pacedRouting, type PacedRouting } from '../common';
+import type { ItemFunctions, RequestStep } from '../../transport/send';
 
 function dateField(displayName: string, name: string, value: string, description: string, required: boolean): INodeProperties {
 	return { displayName, name, type: 'dateTime', default: value, required, description };
@@ -41,7 +42,7 @@ export function rangeAndTypeFields(kind: DocumentKind, typeDescription: string, 
  * failure of issue 29) or blank. Read from the node's parameters as saved: n8n fills a default in
  * where nothing was saved, so a default is its expression, whatever it evaluates to.
  */
-export function datesNarrowSuborders(ctx: Pick<IExecuteSingleFunctions, 'getNode'>, fromValue: unknown, toValue: unknown): boolean {
+export function datesNarrowSuborders(ctx: Pick<ItemFunctions, 'getNode'>, fromValue: unknown, toValue: unknown): boolean {
 	const saved = ctx.getNode().parameters;
 	const atDefault = (value: unknown, fallback: string) => value === undefined || value === fallback;
 	if (atDefault(saved.dateFrom, DEFAULT_DATE_FROM) && atDefault(saved.dateTo, DEFAULT_DATE_TO)) return false;
@@ -49,20 +50,23 @@ export function datesNarrowSuborders(ctx: Pick<IExecuteSingleFunctions, 'getNode
 }
 
 /** The range and the type of the current item in the query. */
-export const addRangeAndType: PreSendAction = async function (requestOptions) {
+export const addRangeAndType: RequestStep = async function (requestOptions) {
 	const range = readDocumentRange(this, this.getNodeParameter('dateFrom', ''), this.getNodeParameter('dateTo', ''));
 	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
 	return { ...requestOptions, qs: { ...requestOptions.qs, ...rangeQuery(range, type) } };
 };
 
 /** The type alone (Get Document Links by suborder ids, dates not given). */
-export const addType: PreSendAction = async function (requestOptions) {
+export const addType: RequestStep = async function (requestOptions) {
 	const type = readInvoiceType(this, this.getNodeParameter('invoiceType', ALL_TYPES));
 	return type ? { ...requestOptions, qs: { ...requestOptions.qs, type } } : requestOptions;
 };
 
-/** The routing of the documents' operations: a GET of `url`, its query made by the `preSend` actions (the range and type first). */
-export function rangeRouting(url: string, preSend: PreSendAction[], strategy: PaginationFunction, answer: AnswerSchema, shape: Shaping[]) {
+/**
+ * The steps of the documents' operations: a GET of `url`, its query made by the `preSend` actions
+ * (the range and type first); `plan`: what the run's items ask together (Get Document Links).
+ */
+export function rangeRouting(url: string, preSend: RequestStep[], strategy: PaginationFunction, answer: AnswerSchema, shape: Shaping[], plan?: PacedRouting['plan']) {
 	const request = { method: 'GET' as const, url };
-	return pacedRouting({ group: 'orders', idempotent: true, request, preSend, strategy, answer, shape });
+	return pacedRouting({ group: 'orders', idempotent: true, request, preSend, plan, strategy, answer, shape });
 }

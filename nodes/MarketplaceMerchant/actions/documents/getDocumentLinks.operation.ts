@@ -4,14 +4,14 @@
  * out together, as few per request as the endpoint allows, and each link comes back on the item
  * that asked for it.
  */
-import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type INodeExecutionData, type PreSendAction } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
 import { asNodeError, emptyIfNothingFound, firstOf, nodeError, statusOf } from '../../transport/errors';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest, type RequestData, type ItemFunctions, type RequestStep } from '../../transport/send';
 import { splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { type Shaping } from '../../answers/read';
-import { PerRunGathering } from '../../transport/perRun';
+import { settle, type Settled } from '../../transport/policy';
 import { isPlainObject } from '../../values/labels';
 import { readList, toList, readFlag } from '../../values/values';
 import { optionsCollection } from '../common';
@@ -21,6 +21,7 @@ import { SUBORDER_IDS_LABEL, flattenDocumentLinks, suborderGroups, withDatesIfRe
 import { downloadDocumentPdfs } from '../../families/documents/pdfs';
 import { addRangeAndType, addType, datesNarrowSuborders, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
+import type { ReadItem } from '../run';
 
 const GET_DOCUMENT_LINKS = 'getDocumentLinks';
 
@@ -28,7 +29,7 @@ const GET_DOCUMENT_LINKS = 'getDocumentLinks';
  * The query: the suborder ids, with the range only when the dates narrow them (fields.ts,
  * `datesNarrowSuborders`); without ids, the range alone (platform facts: either selects documents).
  */
-const addSelection: PreSendAction = async function (requestOptions) {
+const addSelection: RequestStep = async function (requestOptions) {
 	// Left empty, the range selects; filled (an expression too) but empty for this item, the item
 	// fails: an item without its suborder must not turn into every document of the range.
 	const saved = this.getNode().parameters.suborderIds;
@@ -53,7 +54,7 @@ const readDocumentLinks: Shaping = async function (_items, _answer, body) {
 type Ask = (suborderIds: string[]) => Promise<DocumentLink[]>;
 
 /** One request per window of the item's range (none: one request); a 404 is "nothing there". */
-function askerOf(ctx: IExecutePaginationFunctions, requestData: RequestData): Ask {
+function askerOf(ctx: ItemFunctions, requestData: RequestData): Ask {
 	const qs = requestData.options.qs as IDataObject;
 	const inWindows = splitDateRange({
 		idOf: ({ json }) => (json.documentCorrelationId ? String(json.documentCorrelationId) : undefined),
@@ -76,33 +77,46 @@ function askerOf(ctx: IExecutePaginationFunctions, requestData: RequestData): As
 	};
 }
 
-/** What one item asks: its suborder ids, and its invoiced date where it carries one (for `withDatesIfRequired`, links.ts). */
-interface LinksAsked {
-	suborderIds: string[];
-	invoicedDate: Date | undefined;
+/** The links of the suborders of the run's items that share one selection (dates, type), by selection; each with how many items asked. */
+type LinksOfRun = Map<string, { asked: number; links: Settled<DocumentLink[]> }>;
+
+/** The selection of an item's request but its suborders: items of one selection ask together. */
+function selectionOf(qs: IDataObject): string {
+	const selection: IDataObject = { ...qs };
+	delete selection.suborderIds;
+	return JSON.stringify(selection);
 }
 
-const gatheredLinks = new PerRunGathering<LinksAsked, DocumentLink[]>();
-
 /**
- * The links of the run's suborders (transport/perRun.ts): the ids of the items with the same dates
- * and type go out together, in `suborderGroups` of them per request, sent by the first item.
+ * The plan (actions/run.ts): the suborder ids of every item with the same dates and type go out
+ * together, in `suborderGroups` of them per request, sent with the first such item's request; a
+ * failed look-up fails each item that asked.
  */
-function linksOfRun(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderIds: string[]) {
-	const selection: IDataObject = { ...(requestData.options.qs as IDataObject) };
-	delete selection.suborderIds;
-	const ask = { suborderIds, invoicedDate: invoicedDateOfAny(ctx.getInputData()?.json ?? {}) };
-	return gatheredLinks.join(ctx, JSON.stringify(selection), ask, async (asked) => {
-		const ids = [...new Set(asked.flatMap((each) => each.suborderIds))];
-		const askAll = async (qs: IDataObject) => {
-			const askOne = askerOf(ctx, { ...requestData, options: { ...requestData.options, qs } });
-			const links: DocumentLink[] = [];
-			for (const group of suborderGroups(ids)) links.push(...(await askOne(group)));
-			return links;
-		};
-		const invoicedDates = asked.map((each) => each.invoicedDate);
-		return await withDatesIfRequired(ctx.getNode(), ctx.getItemIndex(), requestData.options.qs as IDataObject, invoicedDates, askAll);
-	});
+async function linksOfRun(_exec: unknown, requests: Array<ReadItem<RequestData>>): Promise<LinksOfRun> {
+	const bySelection = new Map<string, Array<ReadItem<RequestData>>>();
+	for (const request of requests) {
+		const qs = request.entry.options.qs as IDataObject;
+		if (toList(qs.suborderIds).length === 0) continue;
+		const key = selectionOf(qs);
+		bySelection.set(key, [...(bySelection.get(key) ?? []), request]);
+	}
+	const run: LinksOfRun = new Map();
+	await Promise.all(
+		[...bySelection].map(async ([key, asking]) => {
+			const [{ ctx, entry: requestData }] = asking;
+			const ids = [...new Set(asking.flatMap(({ entry }) => toList((entry.options.qs as IDataObject).suborderIds)))];
+			const askAll = async (qs: IDataObject) => {
+				const askOne = askerOf(ctx, { ...requestData, options: { ...requestData.options, qs } });
+				const links: DocumentLink[] = [];
+				for (const group of suborderGroups(ids)) links.push(...(await askOne(group)));
+				return links;
+			};
+			const invoicedDates = asking.map((each) => invoicedDateOfAny(each.ctx.getInputData()?.json ?? {}));
+			const links = await settle(withDatesIfRequired(ctx.getNode(), ctx.getItemIndex(), requestData.options.qs as IDataObject, invoicedDates, askAll));
+			run.set(key, { asked: asking.length, links });
+		}),
+	);
+	return run;
 }
 
 /**
@@ -110,15 +124,14 @@ function linksOfRun(ctx: IExecutePaginationFunctions, requestData: RequestData, 
  * the item's document (an item from Get Many carries its id) or, when the item asked alone, all.
  * If links were left unnamed and none is the item's, its ids are asked again one per request.
  */
-async function linksOfItem(ctx: IExecutePaginationFunctions, requestData: RequestData, kind: DocumentKind, suborderIds: string[]): Promise<DocumentLink[]> {
-	const gathering = linksOfRun(ctx, requestData, suborderIds);
-	const all = await gathering.result;
+async function linksOfItem(ctx: ItemFunctions, requestData: RequestData, kind: DocumentKind, suborderIds: string[]): Promise<DocumentLink[]> {
+	const { asked, links: outcome } = (requestData.plan as LinksOfRun).get(selectionOf(requestData.options.qs as IDataObject)) as LinksOfRun extends Map<string, infer T> ? T : never;
+	if (!outcome.ok) throw outcome.error;
+	const all = outcome.value;
 	const mine = new Set(suborderIds);
 	const ownId = documentIdOfAny(ctx.getInputData()?.json ?? {}, kind);
 	const unnamed = all.filter((link) => link.suborderId === null);
-	const links = all.filter((link) =>
-		link.suborderId !== null ? mine.has(link.suborderId) : gathering.asked.length === 1 || link.documentCorrelationId === ownId,
-	);
+	const links = all.filter((link) => (link.suborderId !== null ? mine.has(link.suborderId) : asked === 1 || link.documentCorrelationId === ownId));
 	if (links.length > 0 || unnamed.length === 0) return links;
 	const ask = askerOf(ctx, requestData);
 	const alone: DocumentLink[] = [];
@@ -130,7 +143,7 @@ async function linksOfItem(ctx: IExecutePaginationFunctions, requestData: Reques
  * `<invoice number>.pdf` for the link of the item's own document: the item carries the invoice
  * number (Get Many's output, simplified or not) and the link is its document's, or its only one.
  */
-function invoiceNumbersOf(ctx: IExecutePaginationFunctions, kind: DocumentKind, links: DocumentLink[]): Array<string | undefined> {
+function invoiceNumbersOf(ctx: ItemFunctions, kind: DocumentKind, links: DocumentLink[]): Array<string | undefined> {
 	const input = ctx.getInputData()?.json;
 	if (!isPlainObject(input)) return [];
 	const number = invoiceNumberOf(input, kind);
@@ -139,7 +152,7 @@ function invoiceNumbersOf(ctx: IExecutePaginationFunctions, kind: DocumentKind, 
 }
 
 /** Every document of the item's range; a service that selects by suborder ids only (the interface reference) answers 400. */
-async function linksOfRange(ctx: IExecutePaginationFunctions, requestData: RequestData, inWindows: PaginationFunction): Promise<DocumentLink[]> {
+async function linksOfRange(ctx: ItemFunctions, requestData: RequestData, inWindows: PaginationFunction): Promise<DocumentLink[]> {
 	try {
 		return flattenDocumentLinks((await inWindows.call(ctx, requestData)).map(({ json }) => json));
 	} catch (error) {
@@ -185,7 +198,6 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_DOCUMENT_LINKS,
 		action: `Get ${label} document links`,
 		description: `Get links to the PDF documents of the ${label}s of some suborders, or of a date range: one item per document with suborderId, documentCorrelationId and link. Links expire after about 10 minutes; the PDFs can be downloaded at once.`,
-		routing: rangeRouting(linksPath, [addSelection], fetchDocumentLinks(kind), ANSWERS.invoiceUrls, [readDocumentLinks]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_DOCUMENT_LINKS] } }, [
 		{
@@ -208,5 +220,6 @@ export function operationOf(kind: DocumentKind): OperationModule {
 			outputFileField('Binary field for the downloaded PDF', { show: { downloadPdfs: [true] } }),
 		]),
 	]);
-	return { option, fields };
+	const steps = rangeRouting(linksPath, [addSelection], fetchDocumentLinks(kind), ANSWERS.invoiceUrls, [readDocumentLinks], linksOfRun);
+	return { steps, option, fields };
 }

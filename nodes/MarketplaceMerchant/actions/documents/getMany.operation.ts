@@ -2,13 +2,13 @@
  * Get Many of invoices or corrections over a range of any length (3-month windows, merged in order
  * without duplicates), read from JSON or XML, optionally with the raw XML answer attached.
  */
-import { updateDisplayOptions, type IDataObject, type IExecutePaginationFunctions, type PreSendAction } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
 import { looksLikeXml, type Shaping } from '../../answers/read';
 import { LIMITS } from '../../transport/endpoints';
 import { asNodeError } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
-import { sendSettingsOf, type RequestData } from '../../transport/send';
+import { sendSettingsOf, type RequestData, type ItemFunctions, type RequestStep } from '../../transport/send';
 import { optionsCollection, returnAllAndLimit, outputFields } from '../common';
 import { invalidInput } from '../../values/labels';
 import { readFlag, readOutput, shapeOutput } from '../../values/values';
@@ -22,7 +22,7 @@ import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
 
-const acceptXmlIfAsked: PreSendAction = async function (requestOptions) {
+const acceptXmlIfAsked: RequestStep = async function (requestOptions) {
 	const format = this.getNodeParameter('options.responseFormat', 'json');
 	if (format !== 'xml' && !this.getNodeParameter('options.attachRawXml', false)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
@@ -70,7 +70,7 @@ function fetchDocuments(kind: DocumentKind): PaginationFunction {
  * of it (one `/urls` request per window: "every fiscal PDF of last month" is one), else (under a
  * Limit) by their suborder ids, many per request. Sent like the trigger's, through the same engine.
  */
-async function attachListedPdfs(ctx: IExecutePaginationFunctions, kind: DocumentKind, requestData: RequestData, listed: ListedDocument[]) {
+async function attachListedPdfs(ctx: ItemFunctions, kind: DocumentKind, requestData: RequestData, listed: ListedDocument[]) {
 	const qs = requestData.options.qs as IDataObject;
 	const from = parseServiceTimestamp(qs.dateFrom);
 	const to = parseServiceTimestamp(qs.dateTo);
@@ -92,7 +92,7 @@ const PDF_PROPERTY_LABEL = 'Put PDFs in Field';
 const PDF_FIELD = { name: 'pdfBinaryPropertyName', displayName: PDF_PROPERTY_LABEL, hint: 'The name of the output binary field to put each PDF in' };
 
 /** Its own field: Attach Raw XML may fill the other; the two may not name the same one. */
-function pdfPropertyOf(ctx: IExecutePaginationFunctions): string {
+function pdfPropertyOf(ctx: ItemFunctions): string {
 	const property = binaryPropertyOf(ctx, `options.${PDF_FIELD.name}`);
 	if (ctx.getNodeParameter('options.attachRawXml', false) && property === binaryPropertyOf(ctx)) {
 		throw invalidInput(ctx, `Options › ${PDF_PROPERTY_LABEL}`, `must differ from Options › Put Output File in Field ("${property}"): the raw XML goes there`);
@@ -107,9 +107,6 @@ export function operationOf(kind: DocumentKind): OperationModule {
 		value: GET_MANY,
 		action: `Get many ${label}s`,
 		description: `List the ${label}s invoiced in a date range (ISO 8601 or dd/MM/yyyy; by default the last 7 days): one item per ${label}, a flat summary or the full document (header with ${idField}, suborder and customer, product lines, totals, VAT groups)`,
-		routing: rangeRouting(listPath, [addRangeAndType, acceptXmlIfAsked], fetchDocuments(kind), DOCUMENTS[kind].answer, [
-			attachRawXmlIfAsked,
-		]),
 	};
 	const fields = updateDisplayOptions({ show: { resource: [resource], operation: [GET_MANY] } }, [
 		...rangeAndTypeFields(kind, `Which ${label}s to return`),
@@ -148,5 +145,6 @@ export function operationOf(kind: DocumentKind): OperationModule {
 			},
 		]),
 	]);
-	return { option, fields };
+	const steps = rangeRouting(listPath, [addRangeAndType, acceptXmlIfAsked], fetchDocuments(kind), DOCUMENTS[kind].answer, [attachRawXmlIfAsked]);
+	return { steps, option, fields };
 }

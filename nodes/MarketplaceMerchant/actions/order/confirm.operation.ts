@@ -1,18 +1,15 @@
 /**
  * Order › Confirm: the quantities of each order line per warehouse, one PUT per order whatever the
- * number of its items in the run (a custom operation: routing runs each item alone, and an order is
- * confirmed as a whole). Every item is read and every order checked against the service's copy (one
+ * number of its items in the run (the skeleton's `actAll`, actions/run.ts: an order is confirmed as
+ * a whole). Every item is read and every order checked against the service's copy (one
  * read each) before anything is sent. A confirmation whose answer was lost is never sent again
  * blindly: the order is read back (`confirmOrder`).
  */
 import {
-	NodeApiError,
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INode,
-	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
@@ -25,8 +22,8 @@ import type { Settled } from '../../transport/policy';
 import { sendAuthenticated, sendSettingsOf, type Route, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { readOrder, shipmentsOf } from '../../families/orders';
-import { ItemContext } from '../bulk/entries';
-import { itemFailure, textField } from '../common';
+import { textField } from '../common';
+import { itemFailure, steps } from '../run';
 import { AS_ORDERED, CONFIRM_WAREHOUSES_METHOD, defaultWarehouseId } from '../orders/shared';
 import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
@@ -166,105 +163,82 @@ async function eachOrder<T, R>(list: T[], keyOf: (entry: T) => string, run: (ent
 	return await sendEachChunk(list.map((entry) => [entry]), RATE_LIMITS.orders.inFlight, async ([entry]) => await run(entry), keyOf);
 }
 
-type NodeError = NodeApiError | NodeOperationError;
+/** Each order of the run read and checked before anything is sent, by order ID: its plan, or the failure that fails each of its items. */
+type ConfirmPlan = Map<string, Settled<OrderPlan>>;
+
+/** An item's ask, and once planned its order's plan. */
+interface ConfirmEntry {
+	ask: ConfirmAsk;
+	plan?: OrderPlan;
+}
 
 /**
- * 1. every item read; 2. the default warehouse looked up once, if an item leaves it empty; 3. every
- * order read and checked: with On Error = Stop a problem anywhere stops the run before anything is
- * sent; 4. one PUT per order, all sent; 5. one output per input item, in input order; with On Error
- * = Stop, a failed order fails the run once the others are sent, naming those that were confirmed.
+ * The steps (actions/run.ts): 1. every item read (`readAsk`); 2. the plan: every order read and
+ * checked (one read each), the default warehouse looked up once if an item leaves it empty; an
+ * order that fails fails its items, and with On Error = Stop the run before anything is sent;
+ * 3. one PUT per order, all sent, then each item's output; with On Error = Stop, a failed order
+ * fails the run once the others are sent, naming those that were confirmed.
  */
-async function runConfirm(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const node = this.getNode();
-	const itemCount = this.getInputData().length;
-	const continueOnFail = this.continueOnFail();
-	const failed = new Map<number, NodeError>();
-	const fail = (itemIndex: number, error: unknown) => {
-		const failure = itemFailure(node, error, itemIndex);
-		if (!continueOnFail) throw failure;
-		failed.set(itemIndex, failure);
-	};
+const confirmSteps = steps<ConfirmEntry, ConfirmPlan>({
+	read: (ctx) => ({ ask: readAsk(ctx) }),
 
-	// 1.
-	const asks: ConfirmAsk[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			asks.push(readAsk(new ItemContext(this, itemIndex)));
-		} catch (error) {
-			fail(itemIndex, error);
-		}
-	}
-	if (asks.length === 0) return [collectOutputs(itemCount, failed, new Map())];
-	const settings = sendSettingsOf(asks[0].ctx);
-	const read = endpointReader(this, settings);
+	async plan(exec, items) {
+		const node = exec.getNode();
+		const settings = sendSettingsOf(items[0].ctx);
+		const read = endpointReader(exec, settings);
+		// The default address read once, when an order needs it: on first use.
+		let defaultWarehouse: Promise<number> | undefined;
+		const defaultOnce = async () => await (defaultWarehouse ??= defaultWarehouseId(exec, settings));
+		const orders = byOrder(items.map(({ entry }) => entry.ask));
+		const planned = await eachOrder(orders, (order) => order[0].orderId, async (orderAsks) => {
+			const { orderId, ctx } = orderAsks[0];
+			const order = await readOrder(read, node, orderId);
+			if (!order) {
+				throw nodeError(node, `Order ${orderId} was not found`, {
+					itemIndex: ctx.itemIndex,
+					description: 'Check the Order ID: Order › Get Many and the trigger give it (e.g. HPGUJ-1SQQI).',
+				});
+			}
+			const inventoryIds = inventoryIdsOf(node, order, await shipmentsOf(read, node, orderId));
+			const fallback = needsDefaultWarehouse(orderAsks, order) ? await defaultOnce() : undefined;
+			return planOrder(node, order, inventoryIds, orderAsks, fallback);
+		});
+		return new Map(orders.map((order, index) => [order[0].orderId, planned[index]]));
+	},
 
-	// 2. (the default address read once, when an order needs it: on first use)
-	let defaultWarehouse: Promise<number> | undefined;
-	const defaultOnce = async () => await (defaultWarehouse ??= defaultWarehouseId(this, settings));
+	complete(_ctx, entry, plan) {
+		const outcome = plan.get(entry.ask.orderId) as Settled<OrderPlan>;
+		if (!outcome.ok) throw outcome.error;
+		return { ...entry, plan: outcome.value };
+	},
 
-	// 3.
-	const orders = byOrder(asks);
-	const planned = await eachOrder(orders, (order) => order[0].orderId, async (orderAsks) => {
-		const { orderId, ctx } = orderAsks[0];
-		const order = await readOrder(read, node, orderId);
-		if (!order) {
-			throw nodeError(node, `Order ${orderId} was not found`, {
-				itemIndex: ctx.itemIndex,
-				description: 'Check the Order ID: Order › Get Many and the trigger give it (e.g. HPGUJ-1SQQI).',
-			});
-		}
-		const inventoryIds = inventoryIdsOf(node, order, await shipmentsOf(read, node, orderId));
-		const fallback = needsDefaultWarehouse(orderAsks, order) ? await defaultOnce() : undefined;
-		return planOrder(node, order, inventoryIds, orderAsks, fallback);
-	});
-	const plans: OrderPlan[] = [];
-	for (const [index, outcome] of planned.entries()) {
-		if (outcome.ok) plans.push(outcome.value);
-		else for (const ask of orders[index]) fail(ask.ctx.itemIndex, outcome.error);
-	}
-
-	// 4.
-	const sent = await eachOrder(plans, (plan) => plan.orderId, async (plan) => await confirmOrder(this, read, plan, settings));
-	// What Shipment › Pack and Get Label need: the suborders the service made of each confirmed order.
-	const found = await eachOrder(plans, (plan) => plan.orderId, async (plan) => (sent[plans.indexOf(plan)].ok ? await subordersOf(read, node, plan.orderId) : {}));
-	const suborders = found.map((outcome) => (outcome.ok ? outcome.value : {}));
-	const outputs = new Map<number, IDataObject>();
-	const refused: Array<{ plan: OrderPlan; error: unknown }> = [];
-	for (const [index, outcome] of sent.entries()) {
-		const plan = plans[index];
-		if (!outcome.ok) {
-			refused.push({ plan, error: outcome.error });
-			continue;
-		}
-		for (const [position, ask] of plan.asks.entries()) {
-			const json = { ...plan.outputs[position], ...suborders[index] };
-			outputs.set(ask.ctx.itemIndex, outcome.value === undefined ? json : { ...json, note: outcome.value });
-		}
-	}
-
-	// 5.
-	if (refused.length > 0 && !continueOnFail) {
-		const { plan, error } = refused[0];
-		const failure = itemFailure(node, error, plan.asks[0].ctx.itemIndex);
-		const confirmed = plans.filter((other) => !refused.some((entry) => entry.plan === other)).map((other) => other.orderId);
-		if (confirmed.length > 0) failure.description = joinSentences(failure.description, `Confirmed in this run all the same: ${confirmed.join(', ')}.`);
-		throw failure;
-	}
-	for (const { plan, error } of refused) for (const ask of plan.asks) fail(ask.ctx.itemIndex, error);
-	return [collectOutputs(itemCount, failed, outputs)];
-}
-
-/** One output per input item: its confirmation, or under On Error = Continue its error, as RoutingNode gives a failed item. */
-function collectOutputs(itemCount: number, failed: Map<number, NodeError>, outputs: Map<number, IDataObject>): INodeExecutionData[] {
-	const items: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const error = failed.get(itemIndex);
-		const pairedItem = { item: itemIndex };
-		if (error) items.push({ json: {}, error, pairedItem });
-		else items.push({ json: outputs.get(itemIndex) ?? {}, pairedItem });
-	}
-	return items;
-}
+	async actAll(exec, items) {
+		const node = exec.getNode();
+		const plans = [...new Set(items.map(({ entry }) => entry.plan as OrderPlan))];
+		const settings = sendSettingsOf(items[0].ctx);
+		const read = endpointReader(exec, settings);
+		const sent = await eachOrder(plans, (plan) => plan.orderId, async (plan) => await confirmOrder(exec, read, plan, settings));
+		// What Shipment › Pack and Get Label need: the suborders the service made of each confirmed order.
+		const found = await eachOrder(plans, (plan) => plan.orderId, async (plan) => (sent[plans.indexOf(plan)].ok ? await subordersOf(read, node, plan.orderId) : {}));
+		const confirmed = plans.filter((_, index) => sent[index].ok).map((plan) => plan.orderId);
+		const failureOf = (error: unknown, plan: OrderPlan) => {
+			const failure = itemFailure(node, error, plan.asks[0].ctx.itemIndex);
+			// Under the default On Error the run fails with the first refused order: say which were confirmed all the same.
+			if (!exec.continueOnFail() && confirmed.length > 0 && !failure.description?.includes('Confirmed in this run all the same')) {
+				failure.description = joinSentences(failure.description, `Confirmed in this run all the same: ${confirmed.join(', ')}.`);
+			}
+			return failure;
+		};
+		return items.map(({ entry }) => {
+			const plan = entry.plan as OrderPlan;
+			const index = plans.indexOf(plan);
+			const outcome = sent[index];
+			if (!outcome.ok) return { ok: false, error: failureOf(outcome.error, plan) };
+			const json = { ...plan.outputs[plan.asks.indexOf(entry.ask)], ...(found[index].ok ? found[index].value : {}) };
+			return { ok: true, value: [{ json: outcome.value === undefined ? json : { ...json, note: outcome.value } }] };
+		});
+	},
+});
 
 const lineOnly = { show: { confirmWhat: ['itemsAsLines'] } };
 
@@ -323,7 +297,5 @@ export const operation: OperationModule = {
 			'Confirm the quantities of an order per warehouse: all lines as ordered in one click, or one input item per line. One request per order; quantities checked against the order first. Outputs one item per input item.',
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, fields),
-	run: async function (this: IExecuteFunctions) {
-		return await runConfirm.call(this);
-	},
+	steps: confirmSteps,
 };

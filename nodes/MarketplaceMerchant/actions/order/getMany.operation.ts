@@ -3,14 +3,13 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 
 import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
-import { PATHS } from '../../transport/endpoints';
 import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../families/orders';
 import { simplifyOrder } from '../../families/orderOutputs';
 import { fieldPath } from '../../values/labels';
 import { DATE_FORMS } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, outputFields } from '../common';
+import { returnAllAndLimit, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { ORDER_READS, readOption, readTimeRange, readingOrders } from '../orders/shared';
+import { readOption, readTimeRange, readingOrders } from '../orders/shared';
 
 
 export const orderOutputFields = outputFields(
@@ -59,31 +58,26 @@ const fields: INodeProperties[] = [
 ];
 
 export const operation: OperationModule = {
+	steps: readingOrders(async function (read, onPage) {
+		const filter: OrderFilter = {};
+		const group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
+		if (group !== 'all') filter.group = group;
+		const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
+		const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });
+		Object.assign(filter, from ? { createdFrom: from } : {}, to ? { createdTo: to } : {});
+		const limit = resultLimit(this);
+		const orders = await listOrders(read, this.getNode(), filter, limit, onPage);
+		// Orders for confirmation are the merchant's own: the marketplace confirms the orders it fulfils.
+		if (group === 'forConfirmation' || this.getNodeParameter('includeMarketplaceFulfilled', true) === false) return orders;
+		const fulfilled = await listMarketplaceOrders(read, this.getNode(), { createdFrom: from, createdTo: to }, limit, (count) => onPage(orders.length + count));
+		return newestOrders([orders, fulfilled], limit);
+	}, simplifyOrder),
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
 		action: 'Get many orders',
 		description:
 			'List orders, newest first: those waiting for confirmation (the default), the processed ones or all, optionally created in a range. One item per order; without Return All, at most Limit orders.',
-		routing: pacedRouting({
-			...ORDER_READS,
-			request: { method: 'GET', url: PATHS.orders },
-			answer: ANSWERS.orders,
-			strategy: readingOrders(async function (read, onPage) {
-				const filter: OrderFilter = {};
-				const group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
-				if (group !== 'all') filter.group = group;
-				const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
-				const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });
-				Object.assign(filter, from ? { createdFrom: from } : {}, to ? { createdTo: to } : {});
-				const limit = resultLimit(this);
-				const orders = await listOrders(read, this.getNode(), filter, limit, onPage);
-				// Orders for confirmation are the merchant's own: the marketplace confirms the orders it fulfils.
-				if (group === 'forConfirmation' || this.getNodeParameter('includeMarketplaceFulfilled', true) === false) return orders;
-				const fulfilled = await listMarketplaceOrders(read, this.getNode(), { createdFrom: from, createdTo: to }, limit, (count) => onPage(orders.length + count));
-				return newestOrders([orders, fulfilled], limit);
-			}, simplifyOrder),
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['order'], operation: ['getMany'] } }, fields),
 };

@@ -21,17 +21,17 @@ const onePerStatusIfAsked: Shaping = async function (items) {
 };
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		...ORDER_READS,
+		request: { method: 'GET', url: PATHS.orderStatusGroups },
+		answer: ANSWERS.orderStatusGroups,
+		shape: [onePerStatusIfAsked],
+	}),
 	option: {
 		name: 'Get Status Groups',
 		value: 'getStatusGroups',
 		action: 'Get order status groups',
 		description: 'List the status groups (e.g. SG_PROCESSING), their subgroups and the statuses in each',
-		routing: pacedRouting({
-			...ORDER_READS,
-			request: { method: 'GET', url: PATHS.orderStatusGroups },
-			answer: ANSWERS.orderStatusGroups,
-			shape: [onePerStatusIfAsked],
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['order'], operation: ['getStatusGroups'] } }, [
 		...outputFields('Whether to return one item per status with its group and subgroup instead of one item per group with its subgroups', ANSWERS.orderStatusGroups),

@@ -13,12 +13,12 @@ const statusItems: Shaping = async function (_items, _answer, body) {
 };
 
 export const operation: OperationModule = {
+	steps: pacedRouting({ ...ORDER_READS, request: { method: 'GET', url: PATHS.orderStatuses }, answer: ANSWERS.orderStatuses, shape: [statusItems] }),
 	option: {
 		name: 'Get Statuses',
 		value: 'getStatuses',
 		action: 'Get order statuses',
 		description: 'List the status names of orders and shipments as the service gives them (e.g. CREATED, CONFIRMED, PACKED, READY_FOR_COLLECTION): one item per status',
-		routing: pacedRouting({ ...ORDER_READS, request: { method: 'GET', url: PATHS.orderStatuses }, answer: ANSWERS.orderStatuses, shape: [statusItems] }),
 	},
 	fields: [],
 };

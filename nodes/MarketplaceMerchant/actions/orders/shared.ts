@@ -1,20 +1,21 @@
 /**
- * What the Order and Shipment resources share: the route of their reads, the strategy that reads
+ * What the Order and Shipment resources share: the route of their reads, the steps that read
  * through families/orders.ts (the trigger's rules for paging and group names), and the editor's
  * list of warehouses.
  */
-import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, IExecutePaginationFunctions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
 import { decodedList } from '../../answers/read';
-import { assertWithinItemCap, type PaginationFunction } from '../../transport/batches';
+import { assertWithinItemCap } from '../../transport/batches';
 import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
 import { asNodeError, nodeError } from '../../transport/errors';
-import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings } from '../../transport/send';
+import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings, type ItemFunctions } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { ORDER_READS } from '../../families/orders';
 import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
-import { readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
+import { readDate, readOutput, readRangeEnd, shapeOutput, type Output } from '../../values/values';
+import { steps, type Steps } from '../run';
 
 // Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
 export { ORDER_READS };
@@ -22,24 +23,29 @@ export { STATUSES_METHOD } from '../../families/editorLists';
 
 
 /**
- * A routed operation's strategy that reads through families/orders.ts with the item's Request
- * Options; `simplify` applies when Simplify is on. The answers are read by their schemas there.
+ * The steps (actions/run.ts) of a read of orders or shipments: `read` checks the item's Output
+ * (Selected Fields without fields fails it before anything is sent); `act` reads through
+ * families/orders.ts (paging, group names; the answers read by their schemas there) with the
+ * item's Request Options, and shapes each entry by the Output (`simplify` for Simplified).
  */
 export function readingOrders(
-	list: (this: IExecutePaginationFunctions, read: ReadEndpoint, onPage: (count: number) => void) => Promise<IDataObject[]>,
+	list: (this: ItemFunctions, read: ReadEndpoint, onPage: (count: number) => void) => Promise<IDataObject[]>,
 	simplify: (entry: IDataObject) => IDataObject,
-): PaginationFunction {
-	return async function () {
-		const read = endpointReader(this, sendSettingsOf(this));
-		let entries: IDataObject[];
-		try {
-			entries = await list.call(this, read, (count) => assertWithinItemCap(this, count));
-		} catch (error) {
-			throw asNodeError(this.getNode(), error);
-		}
-		const output = readOutput(this);
-		return entries.map((entry): INodeExecutionData => ({ json: shapeOutput(output, entry, simplify) }));
-	};
+): Steps {
+	return steps<Output, undefined>({
+		read: (ctx) => readOutput(ctx),
+		async act(ctx, output) {
+			const read = endpointReader(ctx, sendSettingsOf(ctx));
+			let entries: IDataObject[];
+			try {
+				entries = await list.call(ctx, read, (count) => assertWithinItemCap(ctx, count));
+			} catch (error) {
+				throw asNodeError(ctx.getNode(), error);
+			}
+			assertWithinItemCap(ctx, entries.length);
+			return entries.map((entry): INodeExecutionData => ({ json: shapeOutput(output, entry, simplify) }));
+		},
+	});
 }
 
 /** An options field's value (set by an expression, it may be anything): one of `values`, or an error naming the field. */

@@ -1,9 +1,9 @@
-import { updateDisplayOptions, type JsonObject, type PreSendAction } from 'n8n-workflow';
+import { updateDisplayOptions, type JsonObject } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
 import { firstOf, serviceError } from '../../transport/errors';
-import { sendRequest } from '../../transport/send';
+import { sendRequest, type RequestStep } from '../../transport/send';
 import type { PaginationFunction } from '../../transport/batches';
 import { pacedRouting, textField } from '../common';
 import { EanAnswers, eanExistsBody, readEanList, type EanExistence } from '../products/eans';
@@ -13,7 +13,7 @@ import type { OperationModule } from '../contract';
 /** The EANs as given (each once) of a body the preSend built: the body holds every form of each. */
 const EANS_OF_BODY = new WeakMap<object, string[]>();
 
-const buildEanListBody: PreSendAction = async function (requestOptions) {
+const buildEanListBody: RequestStep = async function (requestOptions) {
 	const eans = [...new Set(readEanList(this, 'EANs', this.getNodeParameter('eans', '')))];
 	const body = eanExistsBody(eans);
 	EANS_OF_BODY.set(body, eans);
@@ -42,18 +42,18 @@ const sendEanCheck: PaginationFunction = async function (requestData) {
 };
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		...CATALOGUE,
+		request: { method: 'POST', url: PATHS.eanExists },
+		preSend: [buildEanListBody],
+		strategy: sendEanCheck,
+		answer: ANSWERS.eanExists,
+	}),
 	option: {
 		name: 'Check EANs',
 		value: 'checkEans',
 		action: 'Check whether EANs exist',
 		description: 'Check which EAN codes (8 to 14 digits) already exist on the marketplace, e.g. before an import; outputs one item per EAN with ean, exists true or false, and matchedEan: the form (8, 12, 13 or 14 digits) the marketplace knows it by',
-		routing: pacedRouting({
-			...CATALOGUE,
-			request: { method: 'POST', url: PATHS.eanExists },
-			preSend: [buildEanListBody],
-			strategy: sendEanCheck,
-			answer: ANSWERS.eanExists,
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['checkEans'] } }, [
 		textField(

@@ -2,11 +2,9 @@
 import {
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecutePaginationFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
-	type PreSendAction,
 } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../transport/endpoints';
@@ -18,6 +16,7 @@ import { DATE_FORMS, readChoice, readDay, readEan, readList, readOutput, readTex
 import { outputFields, pacedRouting, returnAllAndLimit, textField } from '../common';
 import { CATALOGUE } from '../products/fields';
 import type { OperationModule } from '../contract';
+import type { ItemFunctions, RequestStep } from '../../transport/send';
 
 export const modifiedAfterFilter: INodeProperties = {
 	displayName: 'Modified After',
@@ -40,7 +39,7 @@ const FILTERS: Record<string, { label: string; query: FilterQuery }> = {
 };
 
 /** The Filters collection read into the query; `queries` replaces a filter's parameters for one route. */
-function productFilters(queries: Partial<Record<string, FilterQuery>>): PreSendAction {
+function productFilters(queries: Partial<Record<string, FilterQuery>>): RequestStep {
 	return async function (requestOptions) {
 		const filters = this.getNodeParameter('filters', {}) as IDataObject;
 		const qs: IDataObject = { ...requestOptions.qs };
@@ -87,7 +86,7 @@ function simplifyProduct(json: IDataObject): IDataObject {
 }
 
 /** Output, applied once the pages are read: the Status filter needs each product's status whatever the output keeps. */
-function shapeProductsAsAsked(ctx: IExecutePaginationFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+function shapeProductsAsAsked(ctx: ItemFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
 	const output = readOutput(ctx);
 	if (output.mode === 'raw') return items;
 	return items.map(({ json }) => ({ json: shapeOutput(output, json, simplifyProduct) }));
@@ -118,7 +117,7 @@ const statusFilter: INodeProperties = {
  * set. A product answered without a status cannot be judged: an error naming the filter, never an
  * empty list that would read as "no product is published".
  */
-function statusKeeper(ctx: IExecutePaginationFunctions): ((item: INodeExecutionData) => boolean) | undefined {
+function statusKeeper(ctx: ItemFunctions): ((item: INodeExecutionData) => boolean) | undefined {
 	const value = (ctx.getNodeParameter('filters', {}) as IDataObject).status;
 	if (isBlank(value) || (Array.isArray(value) && value.length === 0)) return undefined;
 	const statuses = readList(ctx, STATUS_LABEL, value, {
@@ -146,14 +145,14 @@ type ListRequest = {
 	keepOf?: Parameters<typeof pageThrough>[1];
 	/** The answer's schema (pacedRouting), and what the operation makes of the items of all pages. */
 	answer: AnswerSchema;
-	shape?: (ctx: IExecutePaginationFunctions, items: INodeExecutionData[]) => INodeExecutionData[];
+	shape?: (ctx: ItemFunctions, items: INodeExecutionData[]) => INodeExecutionData[];
 	/** Filters whose query parameters differ on this route. */
 	filterQueries?: Partial<Record<string, FilterQuery>>;
 };
 
 /** A list of the catalogue in pages, with Return All and Limit, the Filters `filters`, then the fields `more`. */
 export function productListOperation(
-	option: Omit<INodePropertyOptions, 'routing'>,
+	option: INodePropertyOptions,
 	{ url, pageSize, answer, shape, filterQueries = {}, keepOf }: ListRequest,
 	filters: INodeProperties[],
 	more: INodeProperties[] = [],
@@ -164,9 +163,10 @@ export function productListOperation(
 		return shape ? shape(this, items) : items;
 	};
 	const preSend = [productFilters(filterQueries)];
-	const routing = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend, strategy, answer });
+	const steps = pacedRouting({ ...CATALOGUE, request: { method: 'GET', url }, preSend, strategy, answer });
 	return {
-		option: { ...option, routing },
+		steps,
+		option,
 		fields: updateDisplayOptions({ show: { resource: ['product'], operation: [String(option.value)] } }, [
 			...returnAllAndLimit(),
 			{ displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters },

@@ -1,10 +1,10 @@
 /** Product › Get Types, and the same names in a language as Import's Product Type list. */
-import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, type INodeProperties, type PreSendAction } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type ILoadOptionsFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { ANSWERS } from '../../answers/schemas';
 import { decodeAnswer, elementsOf, type Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
-import { sendAuthenticated } from '../../transport/send';
+import { sendAuthenticated, type RequestStep } from '../../transport/send';
 import { isBlank, isPlainObject } from '../../values/labels';
 import { pacedRouting } from '../common';
 import { CATALOGUE } from '../products/fields';
@@ -51,7 +51,7 @@ export async function getProductTypes(this: ILoadOptionsFunctions) {
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-const setLanguage: PreSendAction = async function (requestOptions) {
+const setLanguage: RequestStep = async function (requestOptions) {
 	requestOptions.headers = { ...requestOptions.headers, ...languageHeaders(this.getNodeParameter('language', '')) };
 	return requestOptions;
 };
@@ -61,17 +61,17 @@ const typeNamesAsItems: Shaping = async function (_items, _answer, body) {
 };
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		...CATALOGUE,
+		request: { method: 'GET', url: PATHS.productTypes },
+		preSend: [setLanguage],
+		answer: ANSWERS.productTypes, shape: [typeNamesAsItems],
+	}),
 	option: {
 		name: 'Get Types',
 		value: 'getTypes',
 		action: 'Get product types',
 		description: 'List the product type names the marketplace accepts (the Product Type of Import): one item per type',
-		routing: pacedRouting({
-			...CATALOGUE,
-			request: { method: 'GET', url: PATHS.productTypes },
-			preSend: [setLanguage],
-			answer: ANSWERS.productTypes, shape: [typeNamesAsItems],
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['product'], operation: ['getTypes'] } }, [productTypeLanguageField]),
 };

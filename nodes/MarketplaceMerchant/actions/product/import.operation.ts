@@ -18,7 +18,7 @@ import { readNumberFormat, readPrice, readSignedStockLevel, readVat } from '../.
 import { readEan, readEntryField, readJson, readText, readUrl, toList, type EntryField } from '../../values/values';
 import { ItemContext, type Batch, type BulkEntry } from '../bulk/entries';
 import { bulkInputFields, type BulkInput } from '../bulk/fields';
-import { problemText, runBulkOperation, type BatchOutput, type BulkOperation } from '../bulk/run';
+import { bulkSteps, problemText, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
 import { EanAnswers, eanExistsBody } from '../products/eans';
@@ -357,7 +357,5 @@ export const operation: OperationModule = {
 		...bulkFields,
 		{ ...optionsCollection([NEGATIVE_STOCK_OPTION, NUMBER_FORMAT_OPTION]), displayOptions: { show: { '@version': [3, 4] } } },
 	]),
-	run: async function (this: IExecuteFunctions) {
-		return await runBulkOperation(this, IMPORT);
-	},
+	steps: bulkSteps(IMPORT),
 };

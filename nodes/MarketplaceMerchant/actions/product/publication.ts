@@ -2,8 +2,8 @@
  * Product › Publish and Unpublish (orders-and-shipments.md "Publish / unpublish"): every input
  * item names products (one ID, a list, or an array), and the run sends all of them at once, as the
  * service takes them: one request for the batch (more only above its size), answered by a
- * progress id, applied later. Routing runs each item on its own, so this is a custom operation
- * (`run`), as the bulk operations are. The request is not idempotent as far as the package can
+ * progress id, applied later: the skeleton's `actAll` (actions/run.ts), one request for the items
+ * of the run. The request is not idempotent as far as the package can
  * tell (each one starts a job and a report): it is never resent after a failure that may have
  * been applied (a 5xx, a timeout, a cut connection); the items say to check the products' status.
  */
@@ -13,7 +13,6 @@ import {
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
@@ -23,13 +22,13 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, firstOf, joinSentences } from '../../transport/errors';
 import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/send';
-import { pickedProductsField, readListedAndPicked, resolveProductIds } from '../products/locator';
+import { lookUpNamedProducts, pickedProductsField, productsFound, readListedAndPicked, type NamedProductRef } from '../products/locator';
+import type { FoundProduct } from '../products/eans';
 import { booleanField } from '../../families/fields';
 import { invalidInput } from '../../values/labels';
 import { readBoolean } from '../../values/values';
 import { readBasicProducts } from '../products/catalogue';
-import { ItemContext } from '../bulk/entries';
-import { itemFailure } from '../common';
+import { ItemContext, steps, type ReadItem } from '../run';
 import type { OperationModule } from '../contract';
 
 type Action = 'publish' | 'unpublish';
@@ -52,46 +51,62 @@ const WORDS: Record<Action, { verb: string; path: string; next: string }> = {
 	},
 };
 
-/** One item's products: the Product IDs (one ID, a comma- or line-separated list, or an array from an expression), then the picked ones; EANs looked up. */
-async function readProducts(exec: IExecuteFunctions, ctx: ItemContext): Promise<Array<{ productId: number; name: string | null }>> {
-	const refs = readListedAndPicked(ctx, {
+/** One item's products: the Product IDs (one ID, a comma- or line-separated list, or an array from an expression), then the picked ones; only read. */
+function readRefs(ctx: ItemContext): NamedProductRef[] {
+	return readListedAndPicked(ctx, {
 		label: PRODUCT_IDS_LABEL,
 		value: ctx.getNodeParameter('productIds', ''),
 		empty: { problem: 'no product IDs given', hint: 'Give one product ID, a list such as 100001, 100002, or an expression returning an array of IDs, or pick products under Products' },
 	});
-	const ids = await resolveProductIds(exec, refs, ctx);
-	return ids.map((productId, index) => ({ productId, name: refs[index].name ?? null }));
 }
 
 const CHECK_PRODUCTS = 'Check Products First';
 
+/** An item's products as read, then found: their IDs and the names the picked ones carry. */
+interface PublicationEntry {
+	refs: NamedProductRef[];
+	products?: Array<{ productId: number; name: string | null }>;
+}
+
+/** What the run looked up before anything is sent: the products of every EAN named, and with Check Products First the catalogue's IDs. */
+interface PublicationPlan {
+	found: Map<string, FoundProduct[]>;
+	known?: Set<number>;
+}
+
 /**
- * Check Products First (read from the first item: one catalogue read for the run): the catalogue's
- * basic products are read before anything is sent, and an item naming an ID the account does not
- * have fails, instead of the service reporting it later by e-mail. Its IDs are not sent.
+ * The plan: the EANs of every item looked up together; then Check Products First (read from the
+ * first item: one catalogue read for the run), when an item has products: the catalogue's basic
+ * products are read before anything is sent, and an item naming an ID the account does not have
+ * fails (`complete`), instead of the service reporting it later by e-mail. Its IDs are not sent.
  */
-async function checkAgainstCatalogue(
-	exec: IExecuteFunctions,
-	idsOfItem: Array<number[] | undefined>,
-	failed: Map<number, NodeApiError | NodeOperationError>,
-	continueOnFail: boolean,
-): Promise<void> {
+async function planPublication(exec: IExecuteFunctions, items: Array<ReadItem<PublicationEntry>>): Promise<PublicationPlan> {
+	const found = await lookUpNamedProducts(exec, items.flatMap(({ entry }) => entry.refs));
 	const first = new ItemContext(exec, 0);
-	if (idsOfItem.every((ids) => ids === undefined) || !readBoolean(first, CHECK_PRODUCTS, first.getNodeParameter('checkProducts', false))) return;
-	const known = new Set((await readBasicProducts(exec, sendSettingsOf(first))).map((product) => Number(product.id)));
-	idsOfItem.forEach((ids, itemIndex) => {
-		const unknown = (ids ?? []).filter((id) => !known.has(id));
-		if (unknown.length === 0) return;
-		const problem = invalidInput(
-			new ItemContext(exec, itemIndex),
+	const anyProducts = items.some(({ ctx, entry }) => {
+		try {
+			productsFound(ctx, entry.refs, found);
+			return true;
+		} catch {
+			return false;
+		}
+	});
+	if (!anyProducts || !readBoolean(first, CHECK_PRODUCTS, first.getNodeParameter('checkProducts', false))) return { found };
+	return { found, known: new Set((await readBasicProducts(exec, sendSettingsOf(first))).map((product) => Number(product.id))) };
+}
+
+function completePublication(ctx: ItemContext, entry: PublicationEntry, { found, known }: PublicationPlan): PublicationEntry {
+	const ids = productsFound(ctx, entry.refs, found).map(({ id }) => id);
+	const unknown = known ? ids.filter((id) => !known.has(id)) : [];
+	if (unknown.length > 0) {
+		throw invalidInput(
+			ctx,
 			PRODUCT_IDS_LABEL,
 			`the catalogue has no product with ID ${unknown.join(', ')}`,
 			'Check the IDs (Product › Get Many lists them), or pick the products from the list under Products',
 		);
-		if (!continueOnFail) throw problem;
-		failed.set(itemIndex, problem);
-		idsOfItem[itemIndex] = undefined;
-	});
+	}
+	return { ...entry, products: ids.map((productId, index) => ({ productId, name: entry.refs[index].name ?? null })) };
 }
 
 /** A request's outcome, for the items whose IDs it carried. */
@@ -138,49 +153,32 @@ async function sendAll(exec: IExecuteFunctions, action: Action, ids: number[]): 
 }
 
 /**
- * Every item's IDs read before anything is sent (On Error = Stop: one invalid item sends nothing),
- * the run's distinct IDs sent together, then one output item per input item: its IDs, the
+ * The steps (actions/run.ts): every item's products read before anything is sent (On Error = Stop:
+ * one invalid item sends nothing), their EANs and the catalogue looked up in the plan, the run's
+ * distinct IDs sent together (`actAll`), then one output item per input item: its IDs, the
  * progress id of the request that carried them and what happens next; or its error.
  */
-async function runPublication(exec: IExecuteFunctions, action: Action): Promise<INodeExecutionData[][]> {
-	const itemCount = exec.getInputData().length;
-	const continueOnFail = exec.continueOnFail();
-	const idsOfItem: Array<number[] | undefined> = [];
-	const productsOfItem: Array<Array<{ productId: number; name: string | null }>> = [];
-	const failed = new Map<number, NodeApiError | NodeOperationError>();
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			productsOfItem[itemIndex] = await readProducts(exec, new ItemContext(exec, itemIndex));
-			idsOfItem[itemIndex] = productsOfItem[itemIndex].map(({ productId }) => productId);
-		} catch (error) {
-			const problem = itemFailure(exec.getNode(), error, itemIndex);
-			if (!continueOnFail) throw problem;
-			failed.set(itemIndex, problem);
-		}
-	}
-	await checkAgainstCatalogue(exec, idsOfItem, failed, continueOnFail);
-	const distinct = [...new Set(idsOfItem.flatMap((ids) => ids ?? []))];
-	const requests = distinct.length === 0 ? [] : await sendAll(exec, action, distinct);
-
-	const outputs: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const ids = idsOfItem[itemIndex];
-		const carried = ids === undefined ? [] : requests.filter((request) => ids.some((id) => request.ids.has(id)));
-		const error = failed.get(itemIndex) ?? carried.map(({ outcome }) => (outcome.ok ? undefined : outcome.error)).find(Boolean);
-		if (error) {
-			error.context.itemIndex ??= itemIndex;
-			// Under the default On Error the run fails here, after every request of the run went out.
-			if (!continueOnFail) throw error;
-			outputs.push({ json: {}, error, pairedItem: { item: itemIndex } });
-			continue;
-		}
-		const progressIds = carried.map(({ outcome }) => (outcome as Extract<Outcome, { ok: true }>).progressId);
-		outputs.push({
-			json: { action, productIds: ids ?? [], products: productsOfItem[itemIndex] ?? [], progressId: progressIds[0] ?? null, progressIds, next: WORDS[action].next },
-			pairedItem: { item: itemIndex },
-		});
-	}
-	return [outputs];
+function publicationSteps(action: Action) {
+	return steps<PublicationEntry, PublicationPlan>({
+		read: (ctx) => ({ refs: readRefs(ctx) }),
+		plan: planPublication,
+		complete: completePublication,
+		async actAll(exec, items) {
+			const idsOf = (entry: PublicationEntry) => (entry.products ?? []).map(({ productId }) => productId);
+			const distinct = [...new Set(items.flatMap(({ entry }) => idsOf(entry)))];
+			const requests = distinct.length === 0 ? [] : await sendAll(exec, action, distinct);
+			return items.map(({ entry }) => {
+				const ids = idsOf(entry);
+				const carried = requests.filter((request) => ids.some((id) => request.ids.has(id)));
+				const error = carried.map(({ outcome }) => (outcome.ok ? undefined : outcome.error)).find(Boolean);
+				// Under the default On Error the run fails with it, after every request of the run went out.
+				if (error) return { ok: false, error };
+				const progressIds = carried.map(({ outcome }) => (outcome as Extract<Outcome, { ok: true }>).progressId);
+				const json = { action, productIds: ids, products: entry.products ?? [], progressId: progressIds[0] ?? null, progressIds, next: WORDS[action].next };
+				return { ok: true, value: [{ json }] };
+			});
+		},
+	});
 }
 
 /** Publish or Unpublish: its option, its one field and its run. */
@@ -203,8 +201,6 @@ export function publicationOperation(action: Action, option: Omit<INodePropertyO
 				`Whether to read the catalogue first (one request per 2,500 products) and fail an item naming a product ID the account does not have before anything is sent, instead of the service reporting it later by e-mail`,
 			),
 		]),
-		run: async function (this: IExecuteFunctions) {
-			return await runPublication(this, action);
-		},
+		steps: publicationSteps(action),
 	};
 }

@@ -8,7 +8,6 @@ import {
 	type NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeExecutionData,
 	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
@@ -19,7 +18,7 @@ import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel,
 import { readBoolean, readEan, readFlag, readSimplify, readText } from '../../values/values';
 import { oncePer, type Batch, type BulkEntry, type BulkSource, type ItemContext } from '../bulk/entries';
 import { bulkInputFields } from '../bulk/fields';
-import { problemText, runBulkOperation, type BatchOutput } from '../bulk/run';
+import { bulkSteps, problemText, type BatchOutput } from '../bulk/run';
 import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, simplifyOutcome, syncPlanner, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
@@ -271,9 +270,7 @@ function notInListLabel(outcome: SyncOutcome, matchBy: SyncSettings['matchBy']):
 	return `${named} (not in the list, set to 0)`;
 }
 
-async function syncStockAndPricesRun(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runBulkOperation<SyncEntry>(this, { input: BULK_INPUT, check: checkSyncEntry, send: syncBatch, preview: isDryRun });
-}
+const syncStockAndPricesSteps = bulkSteps<SyncEntry>({ input: BULK_INPUT, check: checkSyncEntry, send: syncBatch, preview: isDryRun });
 
 const syncStockAndPricesOperation: INodePropertyOptions = {
 	name: 'Sync Stock and Prices',
@@ -393,6 +390,6 @@ const FIELD_LABELS = panelLabels(syncStockAndPricesFields);
 export const operation: OperationModule = {
 	option: syncStockAndPricesOperation,
 	fields: syncStockAndPricesFields,
-	run: syncStockAndPricesRun,
+	steps: syncStockAndPricesSteps,
 	tool: { keepOut: 'it changes the stock and prices of many products from one list, and can set products the list leaves out to 0; a list a model writes is checked by nobody. Run it in a workflow, with Dry Run and the price guard' },
 };

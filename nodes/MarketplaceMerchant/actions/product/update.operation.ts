@@ -6,8 +6,6 @@
 import {
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
 	type INodePropertyOptions,
@@ -16,48 +14,55 @@ import {
 import { ANSWERS } from '../../answers/schemas';
 import { finishBulkResults, pairProductResults } from '../../answers/bulkResults';
 import { PATHS } from '../../transport/endpoints';
-import { sendRequest, type RequestData } from '../../transport/send';
+import { sendRequest, type ItemFunctions } from '../../transport/send';
+import { readInto } from '../../answers/read';
 import { readingParameter } from '../../values/labels';
 import { readSimplify } from '../../values/values';
-import { NUMBER_FORMAT_OPTION, bulkResultFields, pacedRouting, panelLabels } from '../common';
+import { NUMBER_FORMAT_OPTION, bulkResultFields, panelLabels } from '../common';
+import { steps } from '../run';
 import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
-import { foundBy, productLocatorField, resolveProducts } from '../products/locator';
-import { buildProductUpdate, updateFieldsCollection } from '../products/update';
+import { foundBy, lookUpNamedProducts, productLocatorField, productsFound } from '../products/locator';
+import type { FoundProduct } from '../products/eans';
+import { buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from '../products/update';
 import type { OperationModule } from '../contract';
 
-/** The notes of a body the preSend built (a weight converted, a stock below 0 sent as 0), for its output item. */
-const NOTES_OF_BODY = new WeakMap<IDataObject, string[]>();
-/** How the product of a body was found (`matchedEan` when named By EAN), for its output item. */
-const FOUND_OF_BODY = new WeakMap<IDataObject, IDataObject>();
+/** One item's update as read (values/ readers), then with its product found (`productId`, `matchedEan` when named By EAN). */
+type ItemUpdate = CheckedProductUpdate & { productId?: number; matchedEan?: string };
 
-async function buildUpdateRequest(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const { product, fields, notes } = buildProductUpdate({
-		ctx: this,
-		raw: { ...(this.getNodeParameter('updateFields', {}) as IDataObject), id: this.getNodeParameter('productId', '') },
+function readUpdate(ctx: ItemFunctions): ItemUpdate {
+	return buildProductUpdate({
+		ctx,
+		raw: { ...(ctx.getNodeParameter('updateFields', {}) as IDataObject), id: ctx.getNodeParameter('productId', '') as IDataObject[string] },
 		label: (property) => FIELD_LABELS[property === 'id' ? 'productId' : (property ?? 'updateFields')],
-		reader: (property) => readingParameter(this, property === 'id' ? 'productId' : `updateFields.${property}`),
+		reader: (property) => readingParameter(ctx, property === 'id' ? 'productId' : `updateFields.${property}`),
 		fromPanel: true,
 	});
-	const [found] = await resolveProducts(this, [product]);
-	const { id } = found;
-	requestOptions.url = `${PATHS.product}/${String(id)}`;
-	const body = { id, ...fields };
-	if (notes) NOTES_OF_BODY.set(body, notes);
-	FOUND_OF_BODY.set(body, foundBy(found));
-	requestOptions.body = body;
-	return requestOptions;
 }
 
-/** Sends the one update and shapes its result like a bulk result (`id`, `success`, `error`, `input`). */
-async function sendProductUpdate(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
-	const sent = requestData.options.body as IDataObject;
-	const results = await sendRequest(this, requestData);
-	const items = finishBulkResults.call(this, pairProductResults(results, [sent]), readSimplify(this));
-	const notes = NOTES_OF_BODY.get(sent);
-	if (notes) for (const { json } of items) json.notes = notes;
-	for (const { json } of items) Object.assign(json, FOUND_OF_BODY.get(sent));
+/** Sends the one update and shapes its result like a bulk result (`id`, `success`, `error`, `input`), with its notes and how its product was found. */
+async function sendProductUpdate(ctx: ItemFunctions, update: ItemUpdate): Promise<INodeExecutionData[]> {
+	const id = update.productId as number;
+	const sent = { id, ...update.fields };
+	const options = { method: 'PUT', url: `${PATHS.product}/${String(id)}`, body: sent, qs: {}, headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, json: true } as IHttpRequestOptions;
+	const results = await sendRequest(ctx, { options, route: CATALOGUE, read: readInto(ANSWERS.productUpdate) });
+	const items = finishBulkResults.call(ctx, pairProductResults(results, [sent]), readSimplify(ctx));
+	for (const { json } of items) {
+		if (update.notes) json.notes = update.notes;
+		Object.assign(json, foundBy(update));
+	}
 	return items;
 }
+
+/** Read every item, look up the run's EANs together (one request per 100), then send each item's update. */
+const updateSteps = steps<ItemUpdate, Map<string, FoundProduct[]>>({
+	read: readUpdate,
+	plan: async (exec, items) => await lookUpNamedProducts(exec, items.map(({ entry }) => entry.product)),
+	complete: (ctx, update, found) => {
+		const [product] = productsFound(ctx, [update.product], found);
+		return { ...update, productId: product.id, ...(product.matchedEan === undefined ? {} : { matchedEan: product.matchedEan }) };
+	},
+	act: sendProductUpdate,
+});
 
 const updateProduct: INodePropertyOptions = {
 	name: 'Update',
@@ -65,13 +70,6 @@ const updateProduct: INodePropertyOptions = {
 	action: 'Update a product',
 	description:
 		"Change one product, named by its product ID (or EAN): base price (in the currency of the account, VAT included, plain digits; applies from the next day), VAT (the rate of the market in percent, e.g. 20 in Serbia, 17 in Bosnia and Herzegovina; the service judges it), stock level (a whole number; below 0 goes out as 0 by default), SKU, package weight (sent in kilograms), package dimensions (cm) or serviceable. Fields not given keep their value. Outputs one item: the product's ID, success true or false, the service's reason in error, the input sent, and notes when a value was sent converted.",
-	routing: pacedRouting({
-		...CATALOGUE,
-		request: { method: 'PUT', url: PATHS.product },
-		preSend: [buildUpdateRequest],
-		strategy: sendProductUpdate,
-		answer: ANSWERS.productUpdate,
-	}),
 };
 
 const displayOptions = { show: { resource: ['product'], operation: ['update'] } };
@@ -84,4 +82,4 @@ const updateProductFields = updateDisplayOptions(displayOptions, [
 
 const FIELD_LABELS = panelLabels(updateProductFields);
 
-export const operation: OperationModule = { option: updateProduct, fields: updateProductFields };
+export const operation: OperationModule = { steps: updateSteps, option: updateProduct, fields: updateProductFields };

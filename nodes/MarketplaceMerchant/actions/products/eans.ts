@@ -1,8 +1,8 @@
 /**
  * EANs: the key they are compared by, `ean/exists` answers, and every look-up of products by EAN
  * (`lookUpEans`): many EANs per GET products where the service takes a repeated `ean`
- * (`productsByEan`), the look-ups of one node run gathered; the forms of one code (`eanForms`: 8,
- * 12, 13 and 14 digits, leading zeros) are one EAN everywhere.
+ * (`productsByEan`), a run's EANs asked together by the skeleton's plan (actions/run.ts); the
+ * forms of one code (`eanForms`: 8, 12, 13 and 14 digits, leading zeros) are one EAN everywhere.
  */
 import { type IDataObject } from 'n8n-workflow';
 
@@ -15,7 +15,6 @@ import { normalizeBaseUrl } from '../../transport/hosts';
 import { isBlank, type ValueContext } from '../../values/labels';
 import { readEan, readList } from '../../values/values';
 import { CATALOGUE } from './fields';
-import { PerRunGathering } from '../../transport/perRun';
 import { processWide } from '../../transport/state';
 
 /** An EAN for comparing: 0740617304350 and 740617304350 are the same GTIN, and the service may answer either. */
@@ -247,12 +246,6 @@ function lookUpGroups(eans: string[]): string[][] {
 	return chunkBySize(queries, LIMITS.eansPerProductsRequest, LIMITS.eanQueryBytes).map((chunk) => eans.slice(next, (next += chunk.length)));
 }
 
-/**
- * The look-ups of one node run, gathered (transport/perRun.ts): Product › Update and Price Get Many
- * look up per input item, and the EANs the items of one run ask for go out together.
- */
-const eanLookUps = new PerRunGathering<string[], Map<string, FoundProduct[]>>();
-
 /** Every product of the catalogue, with its id and EAN (products/catalogue.ts `readBasicProducts`). */
 export type ReadCatalogue = (ctx: AuthenticatedContext) => Promise<IDataObject[]>;
 
@@ -269,6 +262,5 @@ const EANS_ALONE_AT_MOST = 20;
  */
 export async function lookUpEans(ctx: AuthenticatedContext, eans: string[], catalogue?: ReadCatalogue): Promise<Map<string, FoundProduct[]>> {
 	if (eans.length === 0) return new Map();
-	const key = catalogue ? 'catalogue' : '';
-	return await eanLookUps.join(ctx, key, eans, async (asked) => await productsByEan(ctx, [...new Set(asked.flat())], catalogue)).result;
+	return await productsByEan(ctx, [...new Set(eans)], catalogue);
 }

@@ -88,7 +88,7 @@ export function pickedProductsField(description: string): INodeProperties {
 /**
  * The products of a list of IDs and of the picked rows (`pickedProductsField`), in that order; the
  * list may be empty when rows are picked, else `empty` says what is missing. Only checked: EANs are
- * looked up by `resolveProductIds` once every value is.
+ * looked up for the whole run (`lookUpNamedProducts`, then `productsFound`) once every value is.
  */
 export function readListedAndPicked(
 	ctx: ParameterContext & ValueContext,
@@ -112,14 +112,19 @@ export interface ResolvedProduct {
 	matchedEan?: string;
 }
 
-/** The product of every reference, in order, or why it has none. */
-async function lookUpProducts(
-	sender: AuthenticatedContext,
-	refs: Array<NamedProductRef & { ctx: ValueContext }>,
-): Promise<Array<ResolvedProduct | NodeOperationError>> {
-	const eans = [...new Set(refs.flatMap(({ ref }) => ('ean' in ref ? [ref.ean] : [])))];
-	// Products given by ID alone look nothing up.
-	const found = eans.length === 0 ? new Map<string, FoundProduct[]>() : await lookUpEans(sender, eans);
+/** The EANs the references name, each once. */
+function eansOf(refs: NamedProductRef[]): string[] {
+	return [...new Set(refs.flatMap(({ ref }) => ('ean' in ref ? [ref.ean] : [])))];
+}
+
+/** The products of every EAN the references name, looked up together (products given by ID alone look nothing up). */
+export async function lookUpNamedProducts(sender: AuthenticatedContext, refs: NamedProductRef[]): Promise<Map<string, FoundProduct[]>> {
+	const eans = eansOf(refs);
+	return eans.length === 0 ? new Map<string, FoundProduct[]>() : await lookUpEans(sender, eans);
+}
+
+/** The product of every reference from the products `found` by EAN, in order, or why it has none. */
+function productsOf(refs: Array<NamedProductRef & { ctx: ValueContext }>, found: Map<string, FoundProduct[]>): Array<ResolvedProduct | NodeOperationError> {
 	return refs.map(({ ctx, field, ref }) => {
 		if ('id' in ref) return { id: ref.id };
 		const products = found.get(ref.ean) ?? [];
@@ -131,6 +136,14 @@ async function lookUpProducts(
 		const problem = `${products.length} products have the EAN "${ref.ean}" (IDs ${products.map(({ id }) => id).join(', ')})`;
 		return invalidInput(ctx, field, problem, 'Give the product by its ID instead');
 	});
+}
+
+/** The product of every reference, in order, or why it has none. */
+async function lookUpProducts(
+	sender: AuthenticatedContext,
+	refs: Array<NamedProductRef & { ctx: ValueContext }>,
+): Promise<Array<ResolvedProduct | NodeOperationError>> {
+	return productsOf(refs, await lookUpNamedProducts(sender, refs));
 }
 
 /**
@@ -157,18 +170,18 @@ export function foundBy({ matchedEan }: { matchedEan?: string }): IDataObject {
 	return matchedEan === undefined ? {} : { matchedEan };
 }
 
-/** The products of one item's references (`item`: the item's context, when `sender` is the run's); the first that has none fails the item. */
-export async function resolveProducts(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<ResolvedProduct[]> {
-	const products = await lookUpProducts(sender, refs.map((ref) => ({ ...ref, ctx: item })));
+/**
+ * The products of one item's references, from the run's look-up (`found`, `lookUpNamedProducts`
+ * over every item's references: the skeleton's plan, actions/run.ts); the first that has none
+ * fails the item.
+ */
+export function productsFound(item: ValueContext, refs: NamedProductRef[], found: Map<string, FoundProduct[]>): ResolvedProduct[] {
+	const products = productsOf(refs.map((ref) => ({ ...ref, ctx: item })), found);
 	const problem = products.find((product): product is NodeOperationError => product instanceof NodeOperationError);
 	if (problem) throw problem;
 	return products as ResolvedProduct[];
 }
 
-/** The product IDs of one item's references; the first that has none fails the item. */
-export async function resolveProductIds(sender: AuthenticatedContext, refs: NamedProductRef[], item: ValueContext = sender as ValueContext): Promise<number[]> {
-	return (await resolveProducts(sender, refs, item)).map(({ id }) => id);
-}
 /** With what tells similar products apart: "Blender J375 · 31 129 RSD · stock 127 · SKU BL-375 · EAN 8600123456782" (prices by values/numbers.ts `shownPrice`). */
 function listEntryName(product: IDataObject): string {
 	const price = decodedNumber(product.basePrice);

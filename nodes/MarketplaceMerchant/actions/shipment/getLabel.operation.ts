@@ -13,8 +13,6 @@ import {
 	sleep,
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
 	type INodeProperties,
@@ -23,8 +21,7 @@ import {
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
 import { asNodeError, downloadFailureDescription, nodeError, statusOf } from '../../transport/errors';
-import { downloadPresigned, sendRequest, sendSettingsOf, type RequestData } from '../../transport/send';
-import { OncePerRun } from '../../transport/perRun';
+import { downloadPresigned, sendRequest, sendSettingsOf, type RequestData, type ItemFunctions } from '../../transport/send';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
@@ -32,6 +29,7 @@ import { isBlank, readParameter } from '../../values/labels';
 import { readNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
+import { onceInRun } from '../run';
 import type { OperationModule } from '../contract';
 
 const RESOURCE = 'shipment';
@@ -56,7 +54,7 @@ const FIRST_CHECK_MS = 2_000;
 const MAX_CHECK_MS = 30_000;
 
 /** How long the item may wait for its label, in milliseconds (0: not at all). */
-function waitOf(ctx: IExecutePaginationFunctions): number {
+function waitOf(ctx: ItemFunctions): number {
 	const minutes = readParameter(ctx, 'waitMinutes', WAIT_LABEL, (reader, field, value) =>
 		isBlank(value) ? 0 : readNumber(reader, field, value, { min: 0, max: MAX_WAIT_MINUTES, kind: `a number of minutes from 0 to ${MAX_WAIT_MINUTES}` }),
 	);
@@ -70,11 +68,11 @@ function waitedText(ms: number): string {
 	return [minutes > 0 ? `${minutes} min` : '', seconds % 60 > 0 || minutes === 0 ? `${seconds % 60} s` : ''].filter(Boolean).join(' ');
 }
 
-function suborderIdOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): string {
+function suborderIdOf(ctx: ItemFunctions): string {
 	return readParameter(ctx, 'suborderId', 'Suborder ID', readText);
 }
 
-function formatOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): LabelFormat {
+function formatOf(ctx: ItemFunctions): LabelFormat {
 	const format = ctx.getNodeParameter('labelFormat', 'pdf');
 	return Object.prototype.hasOwnProperty.call(FORMATS, String(format)) ? (format as LabelFormat) : 'pdf';
 }
@@ -84,7 +82,7 @@ function formatOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): L
  * `referenceId` in one table: both are sent, so that one request works whichever the service reads
  * (a Spring service ignores a parameter it does not declare).
  */
-const setLabelRequest = async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const setLabelRequest = async function (this: ItemFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const suborderId = suborderIdOf(this);
 	const { path, qs } = FORMATS[formatOf(this)];
 	return { ...requestOptions, url: path, qs: { ...requestOptions.qs, reference: suborderId, referenceId: suborderId, ...qs } };
@@ -100,7 +98,7 @@ function labelPending(status: string): boolean {
  * naming its status; `awaitingCarrier` when it is packed and its carrier not allocated yet (a wait
  * may bring the label). `waitedMs`: how long the item waited already.
  */
-async function noLabelError(ctx: IExecutePaginationFunctions, suborderId: string, answered: string, waitedMs: number): Promise<{ error: Error; awaitingCarrier: boolean }> {
+async function noLabelError(ctx: ItemFunctions, suborderId: string, answered: string, waitedMs: number): Promise<{ error: Error; awaitingCarrier: boolean }> {
 	const node = ctx.getNode();
 	const itemIndex = ctx.getItemIndex();
 	const shipment = await readShipment(endpointReader(ctx, sendSettingsOf(ctx)), node, suborderId);
@@ -130,7 +128,7 @@ async function noLabelError(ctx: IExecutePaginationFunctions, suborderId: string
 }
 
 /** The label's link, or what the service answered instead (404, 400, no link). */
-async function askLink(ctx: IExecutePaginationFunctions, requestData: RequestData): Promise<{ link: string } | { answered: string }> {
+async function askLink(ctx: ItemFunctions, requestData: RequestData): Promise<{ link: string } | { answered: string }> {
 	let link: unknown;
 	try {
 		[link] = (await sendRequest(ctx, requestData)).map(({ json }) => json.link);
@@ -144,7 +142,7 @@ async function askLink(ctx: IExecutePaginationFunctions, requestData: RequestDat
 }
 
 /** The label's link; with Wait for Label, asked again while the carrier is being allocated, up to the time set (see the file's comment). */
-async function linkWhenReady(ctx: IExecutePaginationFunctions, requestData: RequestData, suborderId: string): Promise<string> {
+async function linkWhenReady(ctx: ItemFunctions, requestData: RequestData, suborderId: string): Promise<string> {
 	const waitMs = waitOf(ctx);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const startedAt = Date.now();
@@ -160,7 +158,7 @@ async function linkWhenReady(ctx: IExecutePaginationFunctions, requestData: Requ
 	}
 }
 
-async function downloadLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function downloadLabel(this: ItemFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
 	const suborderId = suborderIdOf(this);
@@ -192,15 +190,13 @@ async function downloadLabel(this: IExecutePaginationFunctions, requestData: Req
 }
 
 /**
- * The labels of one node run, by suborder, format and binary field (transport/perRun.ts): items
- * naming the same suborder (Confirm's one output per line, through Pack) fetch its label once and
- * each get a copy; a later run asks again (a new link).
+ * The labels of one node run, by suborder, format and binary field (actions/run.ts `onceInRun`):
+ * items naming the same suborder (Confirm's one output per line, through Pack) fetch its label
+ * once and each get a copy; a later run asks again (a new link).
  */
-const labels = new OncePerRun<INodeExecutionData[]>();
-
-async function getLabel(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function getLabel(this: ItemFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const key = JSON.stringify([suborderIdOf(this), formatOf(this), binaryPropertyOf(this, 'binaryPropertyName')]);
-	const { first, result } = labels.ask(this, key, async () => await downloadLabel.call(this, requestData));
+	const { first, result } = onceInRun(this, `label|${key}`, async () => await downloadLabel.call(this, requestData));
 	const items = await result;
 	return first ? items : items.map(({ json, binary }) => ({ json: { ...json }, binary: { ...binary } }));
 }
@@ -234,20 +230,20 @@ const fields: INodeProperties[] = [
 ];
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		group: 'labels',
+		idempotent: true,
+		request: { method: 'GET' },
+		preSend: [setLabelRequest],
+		strategy: getLabel,
+		answer: ANSWERS.labelLink,
+	}),
 	option: {
 		name: 'Get Label',
 		value: OPERATION,
 		action: 'Get a shipping label',
 		description:
 			"Download a shipment's shipping label (PDF, ZPL or the older ZIP) as binary data, named after the suborder. Labels exist once the carrier is allocated (READY_FOR_COLLECTION): the node can wait for it, up to 10 minutes; else the error names the shipment's status.",
-		routing: pacedRouting({
-			group: 'labels',
-			idempotent: true,
-			request: { method: 'GET' },
-			preSend: [setLabelRequest],
-			strategy: getLabel,
-			answer: ANSWERS.labelLink,
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, fields),
 };

@@ -6,15 +6,14 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 
 import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
-import { PATHS } from '../../transport/endpoints';
 import { sendSettingsOf } from '../../transport/send';
 import { listShipments, type ShipmentFilter } from '../../families/orders';
 import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, paymentMethodCode, simplifyShipment } from '../../families/orderOutputs';
 import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
 import { DATE_FORMS, readText, toList } from '../../values/values';
-import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
+import { returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
+import { DEFAULT_WAREHOUSE, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
 
 const LABEL = {
 	statuses: fieldPath('Filters', 'Statuses'),
@@ -141,56 +140,51 @@ function readStatuses(ctx: ValueContext, value: unknown): string[] {
 }
 
 export const operation: OperationModule = {
+	steps: readingOrders(async function (read, onPage) {
+		const filter: ShipmentFilter = {};
+		if (readOption(this, 'Find', this.getNodeParameter('find', 'byStatusGroup'), ['byStatusGroup', 'byOrder']) === 'byOrder') {
+			filter.search = readText(this, 'Order or Suborder ID', this.getNodeParameter('search', ''));
+		} else {
+			const groups = ['forPackaging', 'onDelivery', 'completed'] as const;
+			filter.group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
+		}
+		const filters = this.getNodeParameter('filters', {}) as IDataObject;
+		if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
+		if (!isBlank(filters.paymentMethods)) {
+			filter.paymentMethods = listIn(filters.paymentMethods).map(
+				(method, index) => paymentMethodCode(method) ?? readOption(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
+			);
+		}
+		if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
+		const ids = isBlank(filters.warehouseIds) ? [] : Array.isArray(filters.warehouseIds) ? filters.warehouseIds.map(String) : listIn(filters.warehouseIds);
+		if (ids.length > 0) {
+			// Default Address: the warehouse marked default when the node runs (one read of the warehouses).
+			const fallback = ids.includes(DEFAULT_WAREHOUSE) ? await defaultWarehouseId(this, sendSettingsOf(this)) : undefined;
+			filter.warehouseIds = [
+				...new Set(
+					ids.map((id, index) => {
+						if (id.trim() === DEFAULT_WAREHOUSE) return fallback as number;
+						if (/^\s*\d+\s*$/.test(id)) return Number(id);
+						throw invalidInput(this, listEntry(LABEL.warehouseIds, index), `"${id}" is not a warehouse ID`, 'Use the IDs Warehouse › Get Many lists');
+					}),
+				),
+			];
+		}
+		if (!isBlank(filters.suborderTypes)) {
+			filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readOption(this, listEntry(LABEL.suborderTypes, index), type.trim().toUpperCase(), ['DS', 'FBA']));
+		}
+		const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
+		Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
+		const created = readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom }, { field: LABEL.createdTo, value: filters.createdTo });
+		Object.assign(filter, created.from ? { createdFrom: created.from } : {}, created.to ? { createdTo: created.to } : {});
+		return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
+	}, simplifyShipment),
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
 		action: 'Get many shipments',
 		description:
 			'List shipments (suborders), newest purchase first: those to pack (the default), on delivery or completed, or those of one order or suborder ID, optionally filtered by status, warehouse, payment method, carrier, suborder type, confirmation or purchase time. One item per shipment; without Return All, at most Limit shipments.',
-		routing: pacedRouting({
-			...ORDER_READS,
-			request: { method: 'GET', url: PATHS.shipments },
-			answer: ANSWERS.shipments,
-			strategy: readingOrders(async function (read, onPage) {
-				const filter: ShipmentFilter = {};
-				if (readOption(this, 'Find', this.getNodeParameter('find', 'byStatusGroup'), ['byStatusGroup', 'byOrder']) === 'byOrder') {
-					filter.search = readText(this, 'Order or Suborder ID', this.getNodeParameter('search', ''));
-				} else {
-					const groups = ['forPackaging', 'onDelivery', 'completed'] as const;
-					filter.group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
-				}
-				const filters = this.getNodeParameter('filters', {}) as IDataObject;
-				if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
-				if (!isBlank(filters.paymentMethods)) {
-					filter.paymentMethods = listIn(filters.paymentMethods).map(
-						(method, index) => paymentMethodCode(method) ?? readOption(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
-					);
-				}
-				if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
-				const ids = isBlank(filters.warehouseIds) ? [] : Array.isArray(filters.warehouseIds) ? filters.warehouseIds.map(String) : listIn(filters.warehouseIds);
-				if (ids.length > 0) {
-					// Default Address: the warehouse marked default when the node runs (one read of the warehouses).
-					const fallback = ids.includes(DEFAULT_WAREHOUSE) ? await defaultWarehouseId(this, sendSettingsOf(this)) : undefined;
-					filter.warehouseIds = [
-						...new Set(
-							ids.map((id, index) => {
-								if (id.trim() === DEFAULT_WAREHOUSE) return fallback as number;
-								if (/^\s*\d+\s*$/.test(id)) return Number(id);
-								throw invalidInput(this, listEntry(LABEL.warehouseIds, index), `"${id}" is not a warehouse ID`, 'Use the IDs Warehouse › Get Many lists');
-							}),
-						),
-					];
-				}
-				if (!isBlank(filters.suborderTypes)) {
-					filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readOption(this, listEntry(LABEL.suborderTypes, index), type.trim().toUpperCase(), ['DS', 'FBA']));
-				}
-				const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
-				Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
-				const created = readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom }, { field: LABEL.createdTo, value: filters.createdTo });
-				Object.assign(filter, created.from ? { createdFrom: created.from } : {}, created.to ? { createdTo: created.to } : {});
-				return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
-			}, simplifyShipment),
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: ['shipment'], operation: ['getMany'] } }, fields),
 };

@@ -12,8 +12,6 @@
 import {
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecutePaginationFunctions,
-	type IExecuteSingleFunctions,
 	type IHttpRequestOptions,
 	type INodeExecutionData,
 	type INodeProperties,
@@ -22,8 +20,7 @@ import {
 import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
 import { asNodeError, joinSentences, nodeError } from '../../transport/errors';
-import { sendRequest, sendSettingsOf, type RequestData } from '../../transport/send';
-import { OncePerRun } from '../../transport/perRun';
+import { sendRequest, sendSettingsOf, type RequestData, type ItemFunctions } from '../../transport/send';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment, shipmentsOf } from '../../families/orders';
 import type { ReadEndpoint } from '../../families/read';
@@ -31,6 +28,7 @@ import { fieldPath, invalidInput, isBlank, listEntry, readParameter, type Parame
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
+import { onceInRun } from '../run';
 import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import type { OperationModule } from '../contract';
 
@@ -75,7 +73,7 @@ function readPackAsk(ctx: PackContext): PackAsk {
 	return { suborderId, numberOfBoxes, lines };
 }
 
-const checkValues = async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+const checkValues = async function (this: ItemFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	// The suborder's path is set per shipment packed (an Order ID packs each of its shipments).
 	readPackAsk(this);
 	return requestOptions;
@@ -151,7 +149,7 @@ function packingSeen(lines: ShipmentLine[], sent: Map<number, number>): Seen {
 }
 
 /** The status of a shipment read back after a refusal, or why it is not known. */
-async function statusAfter(read: ReadEndpoint, ctx: IExecutePaginationFunctions, suborderId: string): Promise<string> {
+async function statusAfter(read: ReadEndpoint, ctx: ItemFunctions, suborderId: string): Promise<string> {
 	try {
 		const after = await readShipment(read, ctx.getNode(), suborderId);
 		return after ? `it is ${String(after.status ?? 'without a status')}` : 'it was not found when read back';
@@ -165,7 +163,7 @@ async function statusAfter(read: ReadEndpoint, ctx: IExecutePaginationFunctions,
  * that can be packed, one after the other; one output per shipment packed. A failure after one of an
  * order's shipments was packed names those packed.
  */
-async function packItem(ctx: IExecutePaginationFunctions, requestData: RequestData, ask: PackAsk): Promise<IDataObject[]> {
+async function packItem(ctx: ItemFunctions, requestData: RequestData, ask: PackAsk): Promise<IDataObject[]> {
 	const node = ctx.getNode();
 	const itemIndex = ctx.getItemIndex();
 	const id = ask.suborderId;
@@ -203,7 +201,7 @@ async function packItem(ctx: IExecutePaginationFunctions, requestData: RequestDa
 }
 
 /** One pack of a shipment as read: the pack sent once; a refusal worded; a lost answer read back (see the file's comment). Its output. */
-async function packShipment(ctx: IExecutePaginationFunctions, read: ReadEndpoint, requestData: RequestData, ask: PackAsk, shipment: IDataObject): Promise<IDataObject> {
+async function packShipment(ctx: ItemFunctions, read: ReadEndpoint, requestData: RequestData, ask: PackAsk, shipment: IDataObject): Promise<IDataObject> {
 	const node = ctx.getNode();
 	const itemIndex = ctx.getItemIndex();
 	const { suborderId, numberOfBoxes } = ask;
@@ -260,18 +258,16 @@ async function packShipment(ctx: IExecutePaginationFunctions, read: ReadEndpoint
 }
 
 /**
- * The packs of one node run, by suborder (transport/perRun.ts): items naming the same suborder with
+ * The packs of one node run, by suborder (actions/run.ts `onceInRun`): items naming the same suborder with
  * the same boxes and quantities (Confirm's one output per line, fed to Pack) pack it once and each
  * get the outcome, where a second pack would be refused or pack part of a shipment twice. Other
  * boxes or quantities for a suborder an earlier item of the run packs are an error, nothing sent.
  */
-const packs = new OncePerRun<{ askKey: string; itemIndex: number; json: IDataObject[] }>();
-
-async function packOncePerRun(this: IExecutePaginationFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
+async function packOncePerRun(this: ItemFunctions, requestData: RequestData): Promise<INodeExecutionData[]> {
 	const ask = readPackAsk(this);
 	const itemIndex = this.getItemIndex();
 	const askKey = JSON.stringify([ask.numberOfBoxes, ask.lines?.map(({ merchantInventoryId, quantity }) => [merchantInventoryId, quantity]) ?? 'allConfirmed']);
-	const { first, result } = packs.ask(this, ask.suborderId, async () => ({ askKey, itemIndex, json: await packItem(this, requestData, ask) }));
+	const { first, result } = onceInRun(this, `pack|${ask.suborderId}`, async () => ({ askKey, itemIndex, json: await packItem(this, requestData, ask) }));
 	const packed = await result;
 	if (first) return packed.json.map((json) => ({ json }));
 	if (packed.askKey !== askKey) {
@@ -280,7 +276,7 @@ async function packOncePerRun(this: IExecutePaginationFunctions, requestData: Re
 			description: 'Nothing was sent for this item: a shipment is packed once. Give each shipment one item, or the same Number of Boxes and quantities on each.',
 		});
 	}
-	// Each item its own copy: forInputItem pairs it with this item.
+	// Each item its own copy: the skeleton pairs it with this item.
 	return packed.json.map((json) => ({ json: JSON.parse(JSON.stringify(json)) as IDataObject }));
 }
 
@@ -336,21 +332,21 @@ const fields: INodeProperties[] = [
 ];
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		group: 'orders',
+		// A repeated pack is refused, and a partial one may be followed by another: never resent blindly.
+		idempotent: false,
+		request: { method: 'POST' },
+		preSend: [checkValues],
+		strategy: packOncePerRun,
+		answer: ANSWERS.written,
+	}),
 	option: {
 		name: 'Pack',
 		value: OPERATION,
 		action: 'Pack a shipment',
 		description:
 			'Report a shipment (suborder) packed, or every shipment of an order: number of boxes and quantities, by default everything confirmed. The service then allocates a carrier. Never sent twice: the same suborder on several input items is packed once, and an answer lost after sending is checked by reading the shipment back.',
-		routing: pacedRouting({
-			group: 'orders',
-			// A repeated pack is refused, and a partial one may be followed by another: never resent blindly.
-			idempotent: false,
-			request: { method: 'POST' },
-			preSend: [checkValues],
-			strategy: packOncePerRun,
-			answer: ANSWERS.written,
-		}),
 	},
 	fields: updateDisplayOptions({ show: { resource: [RESOURCE], operation: [OPERATION] } }, fields),
 };

@@ -4,18 +4,18 @@ import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 
 export const operation: OperationModule = {
+	steps: pacedRouting({
+		group: 'orders',
+		idempotent: true,
+		host: SERVICE_HOST_ENDPOINTS.warehouses,
+		request: { method: 'GET', url: PATHS.warehouses },
+		answer: ANSWERS.warehouses,
+	}),
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
 		action: 'Get many warehouses',
 		description: "List the merchant's warehouses (pickup addresses): one item per warehouse with its address; exactly one is the default outbound address (defaultAddress true)",
-		routing: pacedRouting({
-			group: 'orders',
-			idempotent: true,
-			host: SERVICE_HOST_ENDPOINTS.warehouses,
-			request: { method: 'GET', url: PATHS.warehouses },
-			answer: ANSWERS.warehouses,
-		}),
 	},
 	fields: [],
 };
