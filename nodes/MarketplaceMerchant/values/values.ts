@@ -4,13 +4,13 @@
  * data"): an ambiguous value is rejected before anything is sent, never guessed. Every reader is
  * `readX(ctx, field, value, …)`, `field` in the panel's words; a rejection names it, the item (from
  * 0, as n8n's error view counts) and the value as given (`invalidInput`, labels.ts). Here: dates,
- * text, choices, booleans, lists, EANs, URLs and JSON.
+ * text, booleans, lists, EANs, URLs and JSON.
  */
 import type { DateTime } from 'luxon';
 import { isResourceLocatorValue, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
 import { calendarDay, DAY_MONTH_YEAR, endOfDay, todayIn, userDateTime } from './dates';
-import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
+import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, readChoice, type SettingsContext, type ValueContext } from './labels';
 import type { NumberFormat } from './numbers';
 
 export const DATE_FORMS =
@@ -142,9 +142,8 @@ export const SELECTED_FIELDS = { list: { name: 'fields', label: 'Fields' }, type
 
 export function readOutput(ctx: SettingsContext & { getNode(): { typeVersion: number } }, simplifyByDefault = true): Output {
 	if (ctx.getNode().typeVersion < 4) return { mode: readFlag(ctx, 'simplify', 'Simplify', simplifyByDefault) ? 'simplified' : 'raw' };
-	const mode = ctx.getNodeParameter('output', 'simplified');
-	if (mode === 'simplified' || mode === 'raw') return { mode };
-	if (mode !== 'selected') throw invalidInput(ctx, 'Output', `${describeValue(mode)} is not one of ${OUTPUT_MODES.join(', ')}`);
+	const mode = readChoice(ctx, 'Output', ctx.getNodeParameter('output', 'simplified'), OUTPUT_MODES);
+	if (mode !== 'selected') return { mode };
 	const { list, typed } = SELECTED_FIELDS;
 	const paths = [
 		...readList(ctx, list.label, ctx.getNodeParameter(list.name, [])),
@@ -183,15 +182,6 @@ export function selectFields(json: IDataObject, paths: string[]): IDataObject {
 export function shapeOutput(output: Output, json: IDataObject, simplify: (json: IDataObject) => IDataObject): IDataObject {
 	if (output.mode === 'simplified') return simplify(json);
 	return output.mode === 'selected' ? selectFields(json, output.paths) : json;
-}
-
-export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {
-	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, `Use ${choices.join(', ')}`);
-	const choice = typeof value === 'string' ? value.trim().toUpperCase() : undefined;
-	if (choice === undefined || !(choices as readonly string[]).includes(choice)) {
-		throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${choices.join(', ')}`, `Use ${choices.join(', ')}`);
-	}
-	return choice as T;
 }
 
 /** How merchants write a currency other than by its code: KM (konvertibilna marka) is BAM. */

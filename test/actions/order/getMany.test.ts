@@ -115,6 +115,17 @@ describe('Order › Get Many on the seeded orders', () => {
 		expect(sent('orders')).toHaveLength(0);
 	});
 
+	it('reads Status Group with the one choice reader: trimmed, in any letter case; empty is missing; another value named (issue 41)', async () => {
+		const upper = await run({ operation: 'getMany', returnAll: true, statusGroup: '={{ " PROCESSED " }}', includeMarketplaceFulfilled: false });
+		expect(upper.result.error).toBeUndefined();
+		expect(sent('orders').map((entry) => entry.query.statusGroup)).toEqual(['SG_PROCESSED']);
+		const empty = await run({ operation: 'getMany', statusGroup: '={{ "" }}' });
+		expect(empty.result.error?.message).toMatch(/^Status Group: is missing/);
+		const other = await run({ operation: 'getMany', statusGroup: '={{ "pending" }}' });
+		expect(other.result.error?.message).toMatch(/^Status Group: "pending" is not one of forConfirmation, processed, all/);
+		expect(sent('orders')).toHaveLength(1);
+	});
+
 	it('simplifies each order: id, created, totals with and without VAT, shipping, commission, payment methods, buyer with tax ID and city, delivery address, lines by Product ID', async () => {
 		const { json } = await run({ operation: 'getMany', returnAll: true, statusGroup: 'all' });
 		const withCompany = sandbox.state.orders.find((order) => order.billingAddress?.buyerType === 'TIN');

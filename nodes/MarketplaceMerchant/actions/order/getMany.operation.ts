@@ -6,11 +6,11 @@ import { resultLimit } from '../../transport/batches';
 import { PATHS } from '../../transport/endpoints';
 import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../families/orders';
 import { simplifyOrder } from '../../families/orderOutputs';
-import { fieldPath } from '../../values/labels';
+import { fieldPath, readChoice } from '../../values/labels';
 import { DATE_FORMS } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { ORDER_READS, readOption, readTimeRange, readingOrders } from '../orders/shared';
+import { ORDER_READS, readTimeRange, readingOrders } from '../orders/shared';
 
 
 export const orderOutputFields = outputFields(
@@ -71,7 +71,7 @@ export const operation: OperationModule = {
 			answer: ANSWERS.orders,
 			strategy: readingOrders(async function (read, onPage) {
 				const filter: OrderFilter = {};
-				const group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
+				const group = readChoice(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
 				if (group !== 'all') filter.group = group;
 				const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
 				const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });

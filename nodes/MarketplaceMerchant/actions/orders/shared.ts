@@ -13,7 +13,7 @@ import { asNodeError, nodeError } from '../../transport/errors';
 import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { ORDER_READS } from '../../families/orders';
-import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
 import { readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
 
 // Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
@@ -40,12 +40,6 @@ export function readingOrders(
 		const output = readOutput(this);
 		return entries.map((entry): INodeExecutionData => ({ json: shapeOutput(output, entry, simplify) }));
 	};
-}
-
-/** An options field's value (set by an expression, it may be anything): one of `values`, or an error naming the field. */
-export function readOption<T extends string>(ctx: ValueContext, field: string, value: unknown, values: readonly T[]): T {
-	if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
-	throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${values.join(', ')}`);
 }
 
 /**

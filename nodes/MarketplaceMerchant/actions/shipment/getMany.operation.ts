@@ -10,11 +10,11 @@ import { PATHS } from '../../transport/endpoints';
 import { sendSettingsOf } from '../../transport/send';
 import { listShipments, type ShipmentFilter } from '../../families/orders';
 import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, paymentMethodCode, simplifyShipment } from '../../families/orderOutputs';
-import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
+import { fieldPath, invalidInput, isBlank, listEntry, readChoice, type ValueContext } from '../../values/labels';
 import { DATE_FORMS, readText, toList } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
+import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readTimeRange, readingOrders } from '../orders/shared';
 
 const LABEL = {
 	statuses: fieldPath('Filters', 'Statuses'),
@@ -153,17 +153,17 @@ export const operation: OperationModule = {
 			answer: ANSWERS.shipments,
 			strategy: readingOrders(async function (read, onPage) {
 				const filter: ShipmentFilter = {};
-				if (readOption(this, 'Find', this.getNodeParameter('find', 'byStatusGroup'), ['byStatusGroup', 'byOrder']) === 'byOrder') {
+				if (readChoice(this, 'Find', this.getNodeParameter('find', 'byStatusGroup'), ['byStatusGroup', 'byOrder']) === 'byOrder') {
 					filter.search = readText(this, 'Order or Suborder ID', this.getNodeParameter('search', ''));
 				} else {
 					const groups = ['forPackaging', 'onDelivery', 'completed'] as const;
-					filter.group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
+					filter.group = readChoice(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
 				}
 				const filters = this.getNodeParameter('filters', {}) as IDataObject;
 				if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
 				if (!isBlank(filters.paymentMethods)) {
 					filter.paymentMethods = listIn(filters.paymentMethods).map(
-						(method, index) => paymentMethodCode(method) ?? readOption(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
+						(method, index) => paymentMethodCode(method) ?? readChoice(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
 					);
 				}
 				if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
@@ -182,7 +182,7 @@ export const operation: OperationModule = {
 					];
 				}
 				if (!isBlank(filters.suborderTypes)) {
-					filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readOption(this, listEntry(LABEL.suborderTypes, index), type.trim().toUpperCase(), ['DS', 'FBA']));
+					filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readChoice(this, listEntry(LABEL.suborderTypes, index), type, ['DS', 'FBA']));
 				}
 				const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
 				Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});

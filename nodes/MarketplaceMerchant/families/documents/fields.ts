@@ -6,8 +6,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
-import { invalidInput, isBlank, type SettingsContext, type ValueContext } from '../../values/labels';
-import { readChoice, readDate, readRangeEnd } from '../../values/values';
+import { invalidInput, isBlank, readChoice, type SettingsContext, type ValueContext } from '../../values/labels';
+import { readDate, readRangeEnd } from '../../values/values';
 
 export const FROM_LABEL = 'Date From';
 export const TO_LABEL = 'Date To';
