@@ -27,7 +27,7 @@ import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { DAY_MS } from '../MarketplaceMerchant/values/dates';
 import { invalidInput, isBlank, listEntry, type ValueContext } from '../MarketplaceMerchant/values/labels';
 import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
-import { readBoolean, readSimplify, toList } from '../MarketplaceMerchant/values/values';
+import { readFlag, readSimplify, toList } from '../MarketplaceMerchant/values/values';
 import { pollReader, type PollResult } from './poll';
 
 export const SHIPMENT_STATUS_CHANGED = 'shipmentStatusChanged';
@@ -88,7 +88,7 @@ function readNewStatuses(ctx: ValueContext, value: unknown): Set<string> | undef
 
 function readShipmentSettings(ctx: IPollFunctions): ShipmentSettings {
 	const settings: ShipmentSettings = { simplify: readSimplify(ctx), newStatuses: readNewStatuses(ctx, ctx.getNodeParameter('newStatuses', [])) };
-	if (readBoolean(ctx, 'Watch Returns', ctx.getNodeParameter('watchReturns', false))) {
+	if (readFlag(ctx, 'watchReturns', 'Watch Returns', false)) {
 		const days = readWholeNumber(ctx, RETURNS_WINDOW, ctx.getNodeParameter('returnsWindowDays', DEFAULT_RETURNS_WINDOW_DAYS), 1);
 		settings.returnsSince = new Date(Date.now() - days * DAY_MS);
 	}

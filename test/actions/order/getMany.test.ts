@@ -126,6 +126,14 @@ describe('Order › Get Many on the seeded orders', () => {
 		expect(sent('orders')).toHaveLength(1);
 	});
 
+	it('reads Include Marketplace-Fulfilled Orders as every boolean: the text "false" leaves them out, "maybe" is refused (issue 41)', async () => {
+		const off = await run({ operation: 'getMany', returnAll: true, statusGroup: 'processed', includeMarketplaceFulfilled: '={{ "false" }}' });
+		expect(off.result.error).toBeUndefined();
+		expect(sent('shipments')).toHaveLength(0);
+		const unclear = await run({ operation: 'getMany', returnAll: true, statusGroup: 'processed', includeMarketplaceFulfilled: '={{ "maybe" }}' });
+		expect(unclear.result.error?.message).toMatch(/^Include Marketplace-Fulfilled Orders: "maybe" is not true or false/);
+	});
+
 	it('simplifies each order: id, created, totals with and without VAT, shipping, commission, payment methods, buyer with tax ID and city, delivery address, lines by Product ID', async () => {
 		const { json } = await run({ operation: 'getMany', returnAll: true, statusGroup: 'all' });
 		const withCompany = sandbox.state.orders.find((order) => order.billingAddress?.buyerType === 'TIN');

@@ -52,6 +52,15 @@ describe('Shipment › Get Label', () => {
 		expect(sent(route as 'labelV1' | 'labelV2')).toHaveLength(1);
 	});
 
+	it('a Label Format no choice names is refused before anything is sent, never read as PDF (issue 41: one choice reader)', async () => {
+		const suborderId = shipmentAfter(2);
+
+		const { result } = await run({ operation: 'getLabel', suborderId, labelFormat: '={{ "png" }}' });
+
+		expect(result.error?.message).toMatch(/^Label Format: "png" is not one of pdf, zpl, zip/);
+		expect([...sent('labelV1'), ...sent('labelV2'), ...sent('labelFile')]).toEqual([]);
+	});
+
 	it('items naming the same suborder fetch its label once, each getting the file', async () => {
 		const suborderId = shipmentAfter(2);
 

@@ -7,7 +7,7 @@ import { PATHS } from '../../transport/endpoints';
 import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../families/orders';
 import { simplifyOrder } from '../../families/orderOutputs';
 import { fieldPath, readChoice } from '../../values/labels';
-import { DATE_FORMS } from '../../values/values';
+import { DATE_FORMS, readFlag } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { ORDER_READS, readTimeRange, readingOrders } from '../orders/shared';
@@ -79,7 +79,7 @@ export const operation: OperationModule = {
 				const limit = resultLimit(this);
 				const orders = await listOrders(read, this.getNode(), filter, limit, onPage);
 				// Orders for confirmation are the merchant's own: the marketplace confirms the orders it fulfils.
-				if (group === 'forConfirmation' || this.getNodeParameter('includeMarketplaceFulfilled', true) === false) return orders;
+				if (group === 'forConfirmation' || !readFlag(this, 'includeMarketplaceFulfilled', 'Include Marketplace-Fulfilled Orders', true)) return orders;
 				const fulfilled = await listMarketplaceOrders(read, this.getNode(), { createdFrom: from, createdTo: to }, limit, (count) => onPage(orders.length + count));
 				return newestOrders([orders, fulfilled], limit);
 			}, simplifyOrder),

@@ -26,7 +26,7 @@ import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/s
 import { pickedProductsField, readListedAndPicked, resolveProductIds } from '../products/locator';
 import { booleanField } from '../../families/fields';
 import { invalidInput } from '../../values/labels';
-import { readBoolean } from '../../values/values';
+import { readFlag } from '../../values/values';
 import { readBasicProducts } from '../products/catalogue';
 import { ItemContext } from '../bulk/entries';
 import { itemFailure } from '../common';
@@ -77,7 +77,7 @@ async function checkAgainstCatalogue(
 	continueOnFail: boolean,
 ): Promise<void> {
 	const first = new ItemContext(exec, 0);
-	if (idsOfItem.every((ids) => ids === undefined) || !readBoolean(first, CHECK_PRODUCTS, first.getNodeParameter('checkProducts', false))) return;
+	if (idsOfItem.every((ids) => ids === undefined) || !readFlag(first, 'checkProducts', CHECK_PRODUCTS, false)) return;
 	const known = new Set((await readBasicProducts(exec, sendSettingsOf(first))).map((product) => Number(product.id)));
 	idsOfItem.forEach((ids, itemIndex) => {
 		const unknown = (ids ?? []).filter((id) => !known.has(id));

@@ -28,7 +28,7 @@ import { OncePerRun } from '../../transport/perRun';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
-import { isBlank, readParameter } from '../../values/labels';
+import { isBlank, readChoice, readParameter } from '../../values/labels';
 import { readNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
@@ -75,8 +75,7 @@ function suborderIdOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions
 }
 
 function formatOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): LabelFormat {
-	const format = ctx.getNodeParameter('labelFormat', 'pdf');
-	return Object.prototype.hasOwnProperty.call(FORMATS, String(format)) ? (format as LabelFormat) : 'pdf';
+	return readChoice(ctx, 'Label Format', ctx.getNodeParameter('labelFormat', 'pdf'), Object.keys(FORMATS) as LabelFormat[]);
 }
 
 /**

@@ -27,7 +27,7 @@ import { OncePerRun } from '../../transport/perRun';
 import { endpointReader } from '../../families/read';
 import { PACKABLE_STATUSES, readShipment, shipmentsOf } from '../../families/orders';
 import type { ReadEndpoint } from '../../families/read';
-import { fieldPath, invalidInput, isBlank, listEntry, readParameter, type ParameterContext } from '../../values/labels';
+import { fieldPath, invalidInput, isBlank, listEntry, readChoice, readParameter, type ParameterContext } from '../../values/labels';
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
@@ -59,11 +59,7 @@ interface PackAsk {
 function readPackAsk(ctx: PackContext): PackAsk {
 	const suborderId = readParameter(ctx, 'suborderId', LABELS.suborderId, readText);
 	const numberOfBoxes = readParameter(ctx, 'numberOfBoxes', LABELS.numberOfBoxes, (reader, field, value) => readWholeNumber(reader, field, value, 1));
-	const packWhat = ctx.getNodeParameter('packWhat', 'allConfirmed');
-	if (packWhat !== 'quantities') {
-		if (packWhat !== 'allConfirmed') throw invalidInput(ctx, LABELS.packWhat, `${String(packWhat)} is not allConfirmed or quantities`);
-		return { suborderId, numberOfBoxes };
-	}
+	if (readChoice(ctx, LABELS.packWhat, ctx.getNodeParameter('packWhat', 'allConfirmed'), ['allConfirmed', 'quantities']) === 'allConfirmed') return { suborderId, numberOfBoxes };
 	const rows = ((ctx.getNodeParameter('quantities', {}) as IDataObject).line ?? []) as IDataObject[];
 	if (rows.length === 0) throw invalidInput(ctx, LABELS.quantities, 'has no line', 'Add a line per product packed, or set Pack to All Confirmed');
 	const lines = rows.map((row, index) => {
