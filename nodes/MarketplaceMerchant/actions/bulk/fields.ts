@@ -159,6 +159,11 @@ export function readsOneEntryPerItem(ctx: SettingsContext): boolean {
 	return ctx.getNodeParameter('inputMode', JSON_MODE) === ITEMS_MODE;
 }
 
+/** Invalid Entries: whether it is Skip and Report (the valid entries sent, each invalid one reported); Stop the Run otherwise, its default. */
+export function skipsInvalidEntries(ctx: SettingsContext): boolean {
+	return ctx.getNodeParameter('invalidEntries', 'stop') === 'skip';
+}
+
 /** Whether the entries come from the JSON field (otherwise from the rows, or from the items). */
 export function readsJson(ctx: SettingsContext): boolean {
 	return ctx.getNodeParameter('inputMode', JSON_MODE) === JSON_MODE;

@@ -18,7 +18,7 @@ import { invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext
 import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel } from '../../values/numbers';
 import { readBoolean, readEan, readFlag, readSimplify, readText } from '../../values/values';
 import { oncePer, type Batch, type BulkEntry, type BulkSource, type ItemContext } from '../bulk/entries';
-import { bulkInputFields } from '../bulk/fields';
+import { bulkInputFields, skipsInvalidEntries } from '../bulk/fields';
 import { problemText, runBulkOperation, type BatchOutput } from '../bulk/run';
 import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
@@ -96,7 +96,7 @@ function readSettings(ctx: ItemContext): SyncSettings {
 }
 
 /** Skip and Report: an entry with an unreadable price still sends its stock (Stop the Run keeps stopping at it). */
-const skipsInvalidOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('invalidEntries', 'stop') === 'skip');
+const skipsInvalidOf = oncePer(skipsInvalidEntries);
 
 function checkSyncEntry({ ctx, raw: entry, position, label, reader, fromPanel }: BulkEntry<SyncEntry>): SyncEntry {
 	const matchBy = matchByOf(ctx);
