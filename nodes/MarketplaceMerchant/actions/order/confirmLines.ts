@@ -18,7 +18,7 @@ import { nodeError } from '../../transport/errors';
 import { MISSING, describeValue, invalidInput, isBlank, readParameter } from '../../values/labels';
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
-import { AS_ORDERED } from '../orders/shared';
+import { AS_ORDERED, readWarehouseId } from '../orders/shared';
 import type { ItemContext } from '../bulk/entries';
 
 export type ConfirmMode = 'allAsOrdered' | 'itemsAsLines';
@@ -76,7 +76,7 @@ export function readAsk(ctx: ItemContext): ConfirmAsk {
 	const rawWarehouse = ctx.getNodeParameter('warehouseId', AS_ORDERED);
 	// As Ordered: each line's own warehouse; empty: the default address, looked up when the node runs.
 	const asOrdered = typeof rawWarehouse === 'string' && rawWarehouse.trim() === AS_ORDERED;
-	const warehouseId = asOrdered || isBlank(rawWarehouse) ? undefined : readWholeNumber(ctx, LABELS.warehouseId, rawWarehouse, 1);
+	const warehouseId = asOrdered ? undefined : readWarehouseId(ctx, LABELS.warehouseId, rawWarehouse);
 	if (mode === 'allAsOrdered') return { ctx, orderId, mode, warehouseId, asOrdered };
 	const merchantInventoryId = readParameter(ctx, 'merchantInventoryId', LABELS.merchantInventoryId, readId);
 	const quantity = readParameter(ctx, 'quantity', LABELS.quantity, (reader, field, value) => readWholeNumber(reader, field, value, 0));

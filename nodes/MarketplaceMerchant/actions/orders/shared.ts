@@ -14,6 +14,7 @@ import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type Send
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { ORDER_READS } from '../../families/orders';
 import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { readNumber } from '../../values/numbers';
 import { readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
 
 // Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
@@ -59,6 +60,17 @@ export const CONFIRM_WAREHOUSES_METHOD = 'getConfirmWarehouses';
 
 /** The value of the default warehouse in a Warehouse list: no id, so the workflow keeps working when the default changes. */
 export const DEFAULT_WAREHOUSE = '';
+
+/**
+ * A warehouse as a Warehouse list's value gives it, the one reading of it (Order › Confirm's
+ * Warehouse, Shipment › Get Many's Filters › Warehouses): Default Address (`DEFAULT_WAREHOUSE`, or
+ * empty) is undefined, to be looked up when the node runs (`defaultWarehouseId`); anything else is
+ * a warehouse ID, a whole number from 1.
+ */
+export function readWarehouseId(ctx: ValueContext, field: string, value: unknown): number | undefined {
+	if (isBlank(value)) return undefined;
+	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a warehouse ID (a whole number)', hint: 'Use the IDs Warehouse › Get Many lists' });
+}
 
 /** Order › Confirm's Warehouse value for each line's own warehouse, the one it was ordered from (`suborderWarehouseAddressId`). */
 export const AS_ORDERED = 'asOrdered';

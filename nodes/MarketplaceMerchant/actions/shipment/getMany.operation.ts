@@ -14,7 +14,7 @@ import { fieldPath, invalidInput, isBlank, listEntry, readChoice, type ValueCont
 import { DATE_FORMS, readText, toList } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { DEFAULT_WAREHOUSE, ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readTimeRange, readingOrders } from '../orders/shared';
+import { ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readTimeRange, readWarehouseId, readingOrders } from '../orders/shared';
 
 const LABEL = {
 	statuses: fieldPath('Filters', 'Statuses'),
@@ -169,17 +169,10 @@ export const operation: OperationModule = {
 				if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
 				const ids = isBlank(filters.warehouseIds) ? [] : Array.isArray(filters.warehouseIds) ? filters.warehouseIds.map(String) : listIn(filters.warehouseIds);
 				if (ids.length > 0) {
+					const read = ids.map((id, index) => readWarehouseId(this, listEntry(LABEL.warehouseIds, index), id));
 					// Default Address: the warehouse marked default when the node runs (one read of the warehouses).
-					const fallback = ids.includes(DEFAULT_WAREHOUSE) ? await defaultWarehouseId(this, sendSettingsOf(this)) : undefined;
-					filter.warehouseIds = [
-						...new Set(
-							ids.map((id, index) => {
-								if (id.trim() === DEFAULT_WAREHOUSE) return fallback as number;
-								if (/^\s*\d+\s*$/.test(id)) return Number(id);
-								throw invalidInput(this, listEntry(LABEL.warehouseIds, index), `"${id}" is not a warehouse ID`, 'Use the IDs Warehouse › Get Many lists');
-							}),
-						),
-					];
+					const fallback = read.includes(undefined) ? await defaultWarehouseId(this, sendSettingsOf(this)) : undefined;
+					filter.warehouseIds = [...new Set(read.map((id) => id ?? (fallback as number)))];
 				}
 				if (!isBlank(filters.suborderTypes)) {
 					filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readChoice(this, listEntry(LABEL.suborderTypes, index), type, ['DS', 'FBA']));
