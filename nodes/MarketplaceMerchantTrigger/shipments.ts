@@ -25,9 +25,9 @@ import { listShipments, readShipment } from '../MarketplaceMerchant/families/ord
 import { simplifyShipment } from '../MarketplaceMerchant/families/orderOutputs';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { DAY_MS } from '../MarketplaceMerchant/values/dates';
-import { invalidInput, isBlank, listEntry, type ValueContext } from '../MarketplaceMerchant/values/labels';
+import type { ValueContext } from '../MarketplaceMerchant/values/labels';
 import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
-import { readFlag, readSimplify, toList } from '../MarketplaceMerchant/values/values';
+import { readFlag, readSimplify, readStatusNames } from '../MarketplaceMerchant/values/values';
 import { pollReader, type PollResult } from './poll';
 
 export const SHIPMENT_STATUS_CHANGED = 'shipmentStatusChanged';
@@ -78,11 +78,7 @@ interface ShipmentSettings {
 }
 
 function readNewStatuses(ctx: ValueContext, value: unknown): Set<string> | undefined {
-	if (isBlank(value)) return undefined;
-	const names = (Array.isArray(value) ? value.map(String) : toList(value, /[,;\n]+/)).map((name) => name.trim()).filter((name) => name !== '');
-	names.forEach((name, index) => {
-		if (!/^[A-Z][A-Z_]*$/.test(name)) throw invalidInput(ctx, listEntry(NEW_STATUSES, index), `"${name}" is not a status name`, 'Use names such as READY_FOR_COLLECTION or DELIVERED');
-	});
+	const names = readStatusNames(ctx, NEW_STATUSES, value);
 	return names.length > 0 ? new Set(names) : undefined;
 }
 

@@ -8,7 +8,7 @@ import type { INode } from 'n8n-workflow';
 
 import { describeValue, readChoice, type ValueContext } from '../../nodes/MarketplaceMerchant/values/labels';
 import { readId, readPercent, readWholeNumber } from '../../nodes/MarketplaceMerchant/values/numbers';
-import { readBoolean, readCurrency, readDate, readDay, readEan, readJson, readList, readText, readUrl } from '../../nodes/MarketplaceMerchant/values/values';
+import { readBoolean, readCurrency, readDate, readDay, readEan, readJson, readList, readStatusNames, readText, readUrl } from '../../nodes/MarketplaceMerchant/values/values';
 import { FIELD, ctx, rejection } from './helpers';
 
 describe('dates', () => {
@@ -112,6 +112,13 @@ describe('text, choices, lists, EANs, URLs and JSON', () => {
 		expect(() => readList(ctx, FIELD, [1, { id: 2 }], { ...rules, readEntry: (entry, field) => readId(ctx, field, entry) })).toThrow(
 			'Some Field › entry 2: {"id":2} is not a product ID (a whole number) (item 3)',
 		);
+	});
+
+	it('readStatusNames: a list or text separated by commas, each an upper-case status name (Shipment › Get Many and the trigger alike)', () => {
+		expect(readStatusNames(ctx, FIELD, 'PACKED, READY_FOR_COLLECTION;\nDELIVERED')).toEqual(['PACKED', 'READY_FOR_COLLECTION', 'DELIVERED']);
+		expect(readStatusNames(ctx, FIELD, [' PACKED ', '', 'CONFIRMED'])).toEqual(['PACKED', 'CONFIRMED']);
+		expect(readStatusNames(ctx, FIELD, undefined)).toEqual([]);
+		expect(() => readStatusNames(ctx, FIELD, 'PACKED, delivered')).toThrow('Some Field › entry 2: "delivered" is not a status name (item 3)');
 	});
 
 	it('readText, readChoice, readUrl and readJson', () => {

@@ -210,6 +210,21 @@ export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): st
 	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
 }
 
+/** What separates the entries of a multi-options field an expression gives as text: entries may hold spaces (a payment method's name). */
+export const OPTION_LIST_SEPARATORS = /[,;\n]+/;
+
+/**
+ * Status names, the one reading of them (Shipment › Get Many's Filters › Statuses, the trigger's
+ * New Status Names): a list, or text separated by commas; each an upper-case name such as
+ * READY_FOR_COLLECTION, as the statuses endpoint lists them.
+ */
+export function readStatusNames(ctx: ValueContext, field: string, value: unknown): string[] {
+	return toList(value, OPTION_LIST_SEPARATORS).map((name, index) => {
+		if (/^[A-Z][A-Z_]*$/.test(name)) return name;
+		throw invalidInput(ctx, listEntry(field, index), `"${name}" is not a status name`, 'Use names such as READY_FOR_COLLECTION or DELIVERED (Order › Get Statuses lists them)');
+	});
+}
+
 interface ListRules<T> {
 	/** How an empty list is refused; without it, an empty list is no entries (a field that may be left empty). */
 	empty?: { problem: string; hint: string };

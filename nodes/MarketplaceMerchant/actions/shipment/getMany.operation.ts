@@ -10,8 +10,8 @@ import { PATHS } from '../../transport/endpoints';
 import { sendSettingsOf } from '../../transport/send';
 import { listShipments, type ShipmentFilter } from '../../families/orders';
 import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, paymentMethodCode, simplifyShipment } from '../../families/orderOutputs';
-import { fieldPath, invalidInput, isBlank, listEntry, readChoice, type ValueContext } from '../../values/labels';
-import { DATE_FORMS, readText, toList } from '../../values/values';
+import { fieldPath, isBlank, listEntry, readChoice } from '../../values/labels';
+import { DATE_FORMS, OPTION_LIST_SEPARATORS, readStatusNames, readText, toList } from '../../values/values';
 import { pacedRouting, returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
 import { ORDER_READS, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readTimeRange, readWarehouseId, readingOrders } from '../orders/shared';
@@ -130,14 +130,7 @@ const fields: INodeProperties[] = [
 
 /** A multi-option value: a list, or text separated by commas from an expression. */
 function listIn(value: unknown): string[] {
-	return toList(value, /[,;\n]+/);
-}
-
-function readStatuses(ctx: ValueContext, value: unknown): string[] {
-	return listIn(value).map((status, index) => {
-		if (/^[A-Z][A-Z_]*$/.test(status)) return status;
-		throw invalidInput(ctx, listEntry(LABEL.statuses, index), `"${status}" is not a status name`, 'Use names such as CONFIRMED or PACKED (Order › Get Statuses lists them)');
-	});
+	return toList(value, OPTION_LIST_SEPARATORS);
 }
 
 export const operation: OperationModule = {
@@ -160,7 +153,7 @@ export const operation: OperationModule = {
 					filter.group = readChoice(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
 				}
 				const filters = this.getNodeParameter('filters', {}) as IDataObject;
-				if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
+				if (!isBlank(filters.statuses)) filter.statuses = readStatusNames(this, LABEL.statuses, filters.statuses);
 				if (!isBlank(filters.paymentMethods)) {
 					filter.paymentMethods = listIn(filters.paymentMethods).map(
 						(method, index) => paymentMethodCode(method) ?? readChoice(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
