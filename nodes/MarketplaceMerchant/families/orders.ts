@@ -8,7 +8,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { ANSWERS, type AnswerSchema } from '../answers/schemas';
-import { readAllPages } from '../transport/batches';
+import { evenPageSize, readAllPages } from '../transport/batches';
 import { LIMITS, PATHS, RATE_LIMITS } from '../transport/endpoints';
 import { asNodeError, serviceError, statusOf } from '../transport/errors';
 import type { Route } from '../transport/send';
@@ -136,12 +136,6 @@ export async function withGroupNames<T>(read: ReadEndpoint, node: INode, endpoin
 /** Called with each page's running count (the node's cap on one item's results). */
 export type OnPage = (count: number) => void;
 
-/** The page size for `limit` results: 100, or under a Limit as few pages as it needs, evenly sized. */
-function pageSizeFor(limit: number): number {
-	const max = LIMITS.ordersPageSize;
-	return limit === Infinity ? max : Math.ceil(limit / Math.ceil(limit / max));
-}
-
 type SpringPage = { content: IDataObject[]; last?: boolean; totalElements?: number };
 
 function pageOf(node: INode, answer: unknown, what: string): SpringPage {
@@ -197,7 +191,7 @@ function uniqueEntries(lists: IDataObject[][], idOf: (entry: IDataObject) => unk
  * follow one at a time until `last`, a short page or the limit.
  */
 async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPage, since }: ListRequest): Promise<IDataObject[]> {
-	const size = pageSizeFor(limit);
+	const size = evenPageSize(limit, LIMITS.ordersPageSize);
 	let latest = 0;
 	const pagesRead = new Map<number, SpringPage>();
 	const page = async (index: number) => {
