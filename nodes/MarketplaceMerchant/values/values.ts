@@ -9,7 +9,7 @@
 import type { DateTime } from 'luxon';
 import { isResourceLocatorValue, type IDataObject, type INodeProperties, type PreSendAction } from 'n8n-workflow';
 
-import { calendarDay, DAY_MONTH_YEAR, endOfDay, todayIn, userDateTime } from './dates';
+import { calendarDay, DAY_MONTH_YEAR, endOfDay, formatIsoUtc, todayIn, userDateTime } from './dates';
 import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, readChoice, type SettingsContext, type ValueContext } from './labels';
 import type { NumberFormat } from './numbers';
 
@@ -44,6 +44,13 @@ export function readDay(ctx: ValueContext, field: string, value: unknown): Date 
 export function readRangeEnd(ctx: ValueContext, field: string, value: unknown): Date {
 	const date = readDateTime(ctx, field, value);
 	return isBareDay(value) ? endOfDay(date) : date.toJSDate();
+}
+
+/** The one check of a range's order (the documents' Date From and To, the orders' and shipments' Created and Confirmed): an end before its start is refused, naming both fields. */
+export function checkRangeOrder(ctx: ValueContext, from: { field: string; date: Date }, to: { field: string; date: Date }): void {
+	if (to.date.getTime() < from.date.getTime()) {
+		throw invalidInput(ctx, to.field, `must not be before ${from.field} (${formatIsoUtc(to.date)} is before ${formatIsoUtc(from.date)})`);
+	}
 }
 
 /** Today in the workflow's time zone, as a calendar day (values/dates.ts): the default and the bound of the day fields. */

@@ -13,9 +13,9 @@ import { asNodeError, nodeError } from '../../transport/errors';
 import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { ORDER_READS } from '../../families/orders';
-import { invalidInput, isBlank, type ValueContext } from '../../values/labels';
+import { isBlank, type ValueContext } from '../../values/labels';
 import { readNumber } from '../../values/numbers';
-import { readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
+import { checkRangeOrder, readDate, readOutput, readRangeEnd, shapeOutput } from '../../values/values';
 
 // Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
 export { ORDER_READS };
@@ -50,7 +50,7 @@ export function readingOrders(
 export function readTimeRange(ctx: ValueContext, from: { field: string; value: unknown }, to: { field: string; value: unknown }): { from?: Date; to?: Date } {
 	const start = isBlank(from.value) ? undefined : readDate(ctx, from.field, from.value);
 	const end = isBlank(to.value) ? undefined : readRangeEnd(ctx, to.field, to.value);
-	if (start && end && start > end) throw invalidInput(ctx, to.field, `${end.toISOString()} is before ${from.field} (${start.toISOString()})`);
+	if (start && end) checkRangeOrder(ctx, { field: from.field, date: start }, { field: to.field, date: end });
 	return { from: start, to: end };
 }
 
