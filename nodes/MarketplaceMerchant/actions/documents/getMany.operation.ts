@@ -10,7 +10,7 @@ import { asNodeError } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendSettingsOf, type RequestData } from '../../transport/send';
 import { optionsCollection, returnAllAndLimit, outputFields } from '../common';
-import { fieldPath, invalidInput, type SettingsContext } from '../../values/labels';
+import { fieldPath, invalidInput, readChoice, type SettingsContext } from '../../values/labels';
 import { readFlag, readOutput, shapeOutput } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../families/documents/documents';
@@ -28,7 +28,7 @@ function attachesRawXml(ctx: SettingsContext): boolean {
 }
 
 const acceptXmlIfAsked: PreSendAction = async function (requestOptions) {
-	const format = this.getNodeParameter('options.responseFormat', 'json');
+	const format = readChoice(this, fieldPath('Options', 'Response Format'), this.getNodeParameter('options.responseFormat', 'json'), ['json', 'xml']);
 	if (format !== 'xml' && !attachesRawXml(this)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
 };
