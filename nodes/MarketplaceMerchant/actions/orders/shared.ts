@@ -75,10 +75,15 @@ export function readWarehouseId(ctx: ValueContext, field: string, value: unknown
 /** Order › Confirm's Warehouse value for each line's own warehouse, the one it was ordered from (`suborderWarehouseAddressId`). */
 export const AS_ORDERED = 'asOrdered';
 
+/**
+ * The warehouses' read, declared once for Warehouse › Get Many and the Warehouse lists: the orders
+ * group, safe to repeat, on the service host where the credential gives one.
+ */
+export const WAREHOUSES_READ = { ...ORDER_READS, host: SERVICE_HOST_ENDPOINTS.warehouses };
+
 /** The merchant's warehouses as the service lists them (one page: a merchant has a few). */
 async function readWarehouses(ctx: AuthenticatedContext, settings: SendSettings = {}): Promise<IDataObject[]> {
-	const route = { ...ORDER_READS, host: SERVICE_HOST_ENDPOINTS.warehouses };
-	const answer = await sendAuthenticated(ctx, route, { method: 'GET', url: PATHS.warehouses }, settings);
+	const answer = await sendAuthenticated(ctx, WAREHOUSES_READ, { method: 'GET', url: PATHS.warehouses }, settings);
 	return decodedList(ctx, answer, ANSWERS.warehouses).filter((warehouse) => !isBlank(warehouse.id));
 }
 

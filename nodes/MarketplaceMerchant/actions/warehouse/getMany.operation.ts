@@ -1,7 +1,8 @@
 import { ANSWERS } from '../../answers/schemas';
-import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
+import { PATHS } from '../../transport/endpoints';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
+import { WAREHOUSES_READ } from '../orders/shared';
 
 export const operation: OperationModule = {
 	option: {
@@ -10,9 +11,7 @@ export const operation: OperationModule = {
 		action: 'Get many warehouses',
 		description: "List the merchant's warehouses (pickup addresses): one item per warehouse with its address; exactly one is the default outbound address (defaultAddress true)",
 		routing: pacedRouting({
-			group: 'orders',
-			idempotent: true,
-			host: SERVICE_HOST_ENDPOINTS.warehouses,
+			...WAREHOUSES_READ,
 			request: { method: 'GET', url: PATHS.warehouses },
 			answer: ANSWERS.warehouses,
 		}),
