@@ -44,6 +44,23 @@ export const SHIPMENT_ONLY_STATUSES = ['PARTIALLY_PACKED_IN_TRANSIT', 'PARTIALLY
 const PACKED_STATUSES = ['PARTIALLY_PACKED', 'PACKED', 'READY_FOR_COLLECTION', ...SHIPMENT_ONLY_STATUSES] as const;
 
 /**
+ * Where a shipment stands on its way to a label, the one reading of its status for Shipment › Pack
+ * and Get Label: its order not confirmed yet (CREATED), to pack (PACKABLE_STATUSES), packed (a
+ * PACKED status, READY_FOR_COLLECTION), or off that path (on its way, cancelled, delivered).
+ */
+export function packingStage(status: string): 'unconfirmed' | 'packable' | 'packed' | 'other' {
+	if (status === 'CREATED') return 'unconfirmed';
+	if ((PACKABLE_STATUSES as readonly string[]).includes(status)) return 'packable';
+	return /PACKED|READY_FOR_COLLECTION/.test(status) ? 'packed' : 'other';
+}
+
+/** What a shipment before packing needs first, in the words Pack and Get Label both use. */
+export const BEFORE_PACKING = {
+	unconfirmed: 'Its order is not confirmed yet: confirm it first (Order › Confirm).',
+	packable: 'It is not packed yet: pack it first (Shipment › Pack).',
+} as const;
+
+/**
  * Each group in each naming. With the status-groups endpoint's names an order still for confirmation
  * is SG_ON_HOLD (every suborder CREATED) and a processed one is in any other group; a shipment to pack
  * or on its way is part of SG_PROCESSING (told apart by status) and the parcels of SG_ON_DELIVERY.

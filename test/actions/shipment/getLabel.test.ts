@@ -105,6 +105,15 @@ describe('Shipment › Get Label', () => {
 			expect(result.error?.description).toContain('pack it first (Shipment › Pack)');
 		});
 
+		it('its order not confirmed yet: says to confirm it first, as Pack does (issue 41: one reading of a shipment\'s status)', async () => {
+			const suborderId = shipmentAfter(0);
+
+			const { result } = await run({ operation: 'getLabel', suborderId });
+
+			expect(result.error?.message).toBe(`The label of shipment ${suborderId} is not ready yet: the shipment is CREATED`);
+			expect(result.error?.description).toContain('Its order is not confirmed yet: confirm it first (Order › Confirm).');
+		});
+
 		it('an unknown suborder is named, with On Error = Continue as the item\'s error', async () => {
 			const { result } = await run({ operation: 'getLabel', suborderId: 'NOPE0-00000-DS-1' }, [{}], { node: { continueOnFail: true } });
 
