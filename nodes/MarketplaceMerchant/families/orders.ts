@@ -224,14 +224,16 @@ async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPa
 	onPage?.(count());
 	const reachedSince = (seen: SpringPage) => since !== undefined && seen.content.some((entry) => (parseServiceTimestamp(entry.createdDate)?.getTime() ?? Infinity) < since.getTime());
 	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size || reachedSince(seen);
-	if (since !== undefined) {
-		for (let last = first; !ended(last) && count() < limit; ) {
+	/** The next pages one at a time, while the last read is not the end and `more` says so. */
+	const readOnWhile = async (more: (last: SpringPage) => boolean): Promise<IDataObject[]> => {
+		for (let last = pagesRead.get(latest) as SpringPage; !ended(last) && count() < limit && more(last); ) {
 			last = await page(latest + 1);
 			lists.push(last.content);
 			onPage?.(count());
 		}
 		return uniqueEntries(lists, idOf).slice(0, limit);
-	}
+	};
+	if (since !== undefined) return await readOnWhile(() => true);
 	if (!ended(first) && count() < limit && first.totalElements !== undefined) {
 		const pagesWanted = Math.ceil((Math.min(limit, first.totalElements) - first.content.length) / size);
 		const width = RATE_LIMITS.orders.inFlight;
@@ -239,12 +241,7 @@ async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPa
 		lists.push(...rest);
 	}
 	const grew = (last: SpringPage) => first.totalElements !== undefined && last.totalElements !== undefined && last.totalElements > first.totalElements;
-	for (let last = pagesRead.get(latest) as SpringPage; !ended(last) && count() < limit && (first.totalElements === undefined || grew(last)); ) {
-		last = await page(latest + 1);
-		lists.push(last.content);
-		onPage?.(count());
-	}
-	return uniqueEntries(lists, idOf).slice(0, limit);
+	return await readOnWhile((last) => first.totalElements === undefined || grew(last));
 }
 
 /** Newest first: the order of the service's lists (creation, or purchase for shipments). */
