@@ -11,6 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/MarketplaceMerchant/transport/endpoints';
 import { runPoll, type PollRunResult, type WorkflowRunResult } from '../../test/harness';
+import { cpuSharesOf, type CpuShares } from '../cpu-shares';
 import { collectGarbage } from '../gc';
 import { MERCHANT_TRIGGER, credentialsFor, runMerchant, type TokenRecordingCredentialsHelper } from '../merchant-node';
 import { fetchAllBasicProducts, requestToken } from '../plain-fetch';
@@ -107,6 +108,13 @@ export async function measureSync(runs: number): Promise<Row[]> {
 				syncRuns.push(await timeSync(false));
 			}
 		}
+		// Whose code the time beyond Get Many Basic's is: profiled runs of each, alternating, apart from the timed ones.
+		const syncCpu: CpuShares[] = [];
+		const basicCpu: CpuShares[] = [];
+		for (let pair = 0; pair < runs; pair++) {
+			syncCpu.push(await cpuSharesOf(async () => await timeSync(false)));
+			basicCpu.push(await cpuSharesOf(timeBasic));
+		}
 		const dryRuns = [];
 		for (let index = 0; index < runs; index++) dryRuns.push(await timeSync(true));
 
@@ -133,7 +141,9 @@ export async function measureSync(runs: number): Promise<Row[]> {
 				target: `≤ ${TIME_TARGET}`,
 				met: ratio <= TIME_TARGET,
 				runs: `${syncRuns.length} alternating pairs`,
-				details: `node execution time as n8n records it: median sync ${formatMs(median(syncRuns.map(({ ms }) => ms)))} (checking ${formatCount(PRODUCTS)} entries, the catalogue, comparing, one write, ${formatCount(PRODUCTS)} output items), Get Many Basic ${formatMs(median(basicMs))}; pair ratios ${listOf(ratios, formatRatio)}`,
+				details:
+					`node execution time as n8n records it: median sync ${formatMs(median(syncRuns.map(({ ms }) => ms)))} (checking ${formatCount(PRODUCTS)} entries, the catalogue, comparing, one write, ${formatCount(PRODUCTS)} output items), Get Many Basic ${formatMs(median(basicMs))}; pair ratios ${listOf(ratios, formatRatio)}; ` +
+					`${cpuBeyond(syncCpu, basicCpu)}`,
 			},
 			{
 				measure: `Sync Stock and Prices with Dry Run, ${setup}: writes`,
@@ -147,6 +157,17 @@ export async function measureSync(runs: number): Promise<Row[]> {
 	} finally {
 		await sandbox.close();
 	}
+}
+
+/** The CPU Sync spends beyond Get Many Basic, by whose code (bench/cpu-shares.ts), medians of the profiled runs: how much of the gap is n8n's own. */
+function cpuBeyond(sync: CpuShares[], basic: CpuShares[]): string {
+	const total = (shares: CpuShares) => shares.node + shares.n8n + shares.gc + shares.other;
+	const of = (runs: CpuShares[], share: keyof CpuShares) => median(runs.map((shares) => shares[share]));
+	const beyond = (share: keyof CpuShares) => formatMs(of(sync, share) - of(basic, share));
+	return (
+		`time on the CPU profile (idle left out; the profiler slows both), median of ${sync.length} profiled runs each: sync ${formatMs(median(sync.map(total)))}, Get Many Basic ${formatMs(median(basic.map(total)))}; beyond Get Many Basic's: ` +
+		`the package's code ${beyond('node')}, n8n-core's and n8n-workflow's ${beyond('n8n')}, garbage collection ${beyond('gc')}, the rest (HTTP, runtime) ${beyond('other')}`
+	);
 }
 
 async function poll(credentialsHelper: TokenRecordingCredentialsHelper, parameters: INodeParameters, staticData: IDataObject): Promise<PollRunResult> {

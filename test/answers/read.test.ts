@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BOOLEAN, NUMBER, STRING, listOf, objectOf } from '../../nodes/MarketplaceMerchant/answers/schemas';
-import { decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
+import { decodeJson, decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
 import { startSandbox, type Sandbox, type SandboxVariants } from '../../sandbox';
 import { runNode, sandboxCredential, type RunNodeOptions } from '../harness';
 import { DAY, TriggerUnderTest, emittedItems, useSharedClock } from '../trigger/helpers';
@@ -198,6 +198,21 @@ describe('the reader on shapes the sandbox does not produce', () => {
 		['a boolean field that holds something else stays as it came', { defaultAddress: 'yes' }, { defaultAddress: 'yes' }],
 	])('%s', (_name, warehouse, expected) => {
 		expect(read({ content: [warehouse] })[0]).toMatchObject(expected);
+	});
+
+	it('reads the JSON it parsed in place into what reading a copy gives, keys in the same order', () => {
+		const bodies = [
+			{ content: [{ extra: 1, id: '5', paymentMethods: 'PBC', nested: { Deep: '1' } }, { ean: 8, ID: 3, 'extra ': null }, { defaultAddress: ' TRUE ', id: 2, paymentMethods: '[]' }] },
+			{ content: [{ ' Id ': 9, id: null }, {}] },
+			[{ id: '1' }],
+		];
+		for (const body of bodies) {
+			const text = JSON.stringify(body);
+			const inPlace = decodeText(text, 'application/json', WAREHOUSES);
+			const copied = decodeJson(JSON.parse(text), WAREHOUSES);
+			expect(inPlace).toStrictEqual(copied);
+			expect(JSON.stringify(inPlace)).toBe(JSON.stringify(copied));
+		}
 	});
 
 	it('reads a bare list where the object holding it is expected', () => {

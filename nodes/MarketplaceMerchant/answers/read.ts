@@ -24,17 +24,30 @@ function keyOf(name: string): string {
 	return name.trim().toLowerCase();
 }
 
-const specNamesCache = new WeakMap<ObjectSchema, Map<string, string>>();
+/** A schema's field names by every spelling (`keyOf`), and by the exact keys answers used (`seen`: no lower-casing per key of 100,000 elements). */
+interface SpecNames {
+	byKey: Map<string, string>;
+	seen: Map<string, string | undefined>;
+}
+
+const specNamesCache = new WeakMap<ObjectSchema, SpecNames>();
+
+/** Exact keys remembered per schema: the keys of the service's answers, never an answer's own data keys without end. */
+const SEEN_KEYS = 1_000;
 
 function specNameOf(schema: ObjectSchema, key: string): string | undefined {
 	let names = specNamesCache.get(schema);
 	if (!names) {
-		names = new Map(
+		const byKey = new Map(
 			Object.entries(schema.fields).flatMap(([name, field]) => [...(field.spelledAlso ?? []), name].map((spelling): [string, string] => [keyOf(spelling), name])),
 		);
+		names = { byKey, seen: new Map() };
 		specNamesCache.set(schema, names);
 	}
-	return names.get(keyOf(key));
+	if (names.seen.has(key)) return names.seen.get(key);
+	const name = names.byKey.get(keyOf(key));
+	if (names.seen.size < SEEN_KEYS) names.seen.set(key, name);
+	return name;
 }
 
 /** An object read field by field; every field of the schema the answer left out is `[]` (lists) or `null`. */
@@ -106,6 +119,39 @@ function readJson(schema: Schema, value: unknown): unknown {
 	return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.trim(), readJson(schema.values, entry)]));
 }
 
+/** Whether every key of `value` the schema knows is spelled as the schema's own name (then reading it in place keeps its keys' order). */
+function spelledAsSchema(schema: ObjectSchema, value: IDataObject): boolean {
+	for (const key in value) {
+		const name = specNameOf(schema, key);
+		if (name !== undefined && name !== key) return false;
+	}
+	return true;
+}
+
+/**
+ * `readJson` of JSON this module parsed itself, which nothing else holds: objects and lists are read
+ * in place, giving what `readJson` gives (the same keys in the same order, fields left out as
+ * `null` or `[]` at the end) without a second copy of every element, which a Return All of 100,000
+ * products held beside the parsed page. An object with another spelling of a field is copied, as
+ * `readJson` does.
+ */
+function readParsedJson(schema: Schema, value: unknown): unknown {
+	if (schema.kind === 'list' && Array.isArray(value)) {
+		for (let index = 0; index < value.length; index++) value[index] = readParsedJson(schema.of, value[index]);
+		return value;
+	}
+	if (schema.kind !== 'object' || !isPlainObject(value) || !spelledAsSchema(schema, value)) return readJson(schema, value);
+	for (const key in value) {
+		const name = specNameOf(schema, key);
+		if (name !== undefined) value[key] = readParsedJson(schema.fields[name], value[key]) as IDataObject[string];
+	}
+	for (const name in schema.fields) {
+		const field = schema.fields[name];
+		if (!(name in value) && !field.optional) value[name] = field.kind === 'list' ? [] : null;
+	}
+	return value;
+}
+
 const XML_ITEM = 'item';
 
 /** The occurrences of an XML element the schema does not know, read as their structure says: an empty element is null. */
@@ -152,7 +198,8 @@ function readXml(schema: Schema, occurrences: XmlContent[], name: string): unkno
 	return xmlAsIs(occurrences);
 }
 
-export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
+/** An answer's JSON read against its schema; `parsedHere`: parsed by this module, so read in place (`readParsedJson`). */
+export function decodeJson(body: unknown, answer: AnswerSchema, parsedHere = false): unknown {
 	const { body: schema, itemsAt, asList } = answer;
 	if (Array.isArray(body)) {
 		if (asList !== undefined) return body.map((element) => readJson(asList, element));
@@ -161,7 +208,8 @@ export function decodeJson(body: unknown, answer: AnswerSchema): unknown {
 		// An object answer wrapped in a list (ean/exists does this): each element read as the object.
 		if (schema.kind === 'object' || schema.kind === 'map') return body.map((element) => readJson(schema, element));
 	}
-	return readJson(schema, schema.kind === 'list' ? unwrapList(body) : body);
+	const content = schema.kind === 'list' ? unwrapList(body) : body;
+	return parsedHere ? readParsedJson(schema, content) : readJson(schema, content);
 }
 
 /** Whether an answer is XML (xml.ts parses it): by its Content-Type, or markup where JSON was expected. */
@@ -185,7 +233,7 @@ function readXmlBody({ body: schema }: AnswerSchema, xml: string): unknown {
 export function decodeText(text: string, contentType: unknown, answer: AnswerSchema): unknown {
 	if (text.trim() === '') return undefined;
 	if (looksLikeXml(contentType, text)) return readXmlBody(answer, text);
-	return decodeJson(JSON.parse(text), answer);
+	return decodeJson(JSON.parse(text), answer, true);
 }
 
 /** Whether JSON that failed to parse was cut (the parser ran out of input), not garbled. */
@@ -262,7 +310,8 @@ export function readInto(answer: AnswerSchema, shape: Shaping[] = []): ReadAnswe
 	return async function (received) {
 		const body = decodeAnswer(this, received, answer);
 		const elements = elementsOf(body, answer);
-		let items: INodeExecutionData[] = elements.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string } }));
+		// pairedItem from the start (forInputItem, transport/routing.ts, sets it): no property added later to each of 100,000 items.
+		let items: INodeExecutionData[] = elements.map((json) => ({ json: isPlainObject(json) ? json : { value: json as string }, pairedItem: undefined }));
 		for (const step of shape) items = await step.call(this, items, received, body);
 		return items;
 	};

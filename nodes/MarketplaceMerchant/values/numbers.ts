@@ -136,6 +136,8 @@ interface NumberRules {
 
 /** A JSON number as `maxDecimals` places: float noise (899.9 * 1.1 = 989.8900000000001) is rounded away, not 1.299. */
 function withinDecimals(value: number, maxDecimals: number): number | undefined {
+	// A whole number is itself (toFixed's text of it reads back the same, -0 as 0), without the text: lists hold 50,000.
+	if (Number.isInteger(value)) return value + 0;
 	const rounded = Number(value.toFixed(maxDecimals));
 	return Math.abs(rounded - value) <= Number.EPSILON * 8 * Math.max(1, Math.abs(value)) ? rounded : undefined;
 }

@@ -248,13 +248,14 @@ export function readList<T = string>(ctx: ValueContext, field: string, value: un
 
 /** What an EAN is, for hints and the locator's check: one wording of the rule. */
 export const EAN_RULE = 'An EAN is 8 to 14 digits';
+const EAN_HINT = `${EAN_RULE}, e.g. 4006381333931`;
 
 /**
  * An EAN (GTIN): 8 to 14 digits. Its check digit is the service's to judge (codes with an invalid
  * one exist in real catalogues), so reads and Import alike check only the length and the digits.
  */
 export function readEan(ctx: ValueContext, field: string, value: unknown): string {
-	const hint = `${EAN_RULE}, e.g. 4006381333931`;
+	const hint = EAN_HINT;
 	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
 	const ean = typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : '';
 	if (!/^\d{8,14}$/.test(ean)) throw invalidInput(ctx, field, `${describeValue(value)} is not an EAN`, hint);

@@ -260,6 +260,37 @@ describe('Product: Sync Stock and Prices', () => {
 		expect(sandbox.state.product(a.id)?.stockLevel).toBe(a.stockLevel);
 	});
 
+	it("matches each page of the catalogue as it arrives: a twin on the last page of a product on the first, and every page's products not in the list", async () => {
+		// Three pages of 2,500 basic products; the twin is imported last, so it is on the last page.
+		await start(6_000);
+		const products = [...sandbox.state.products];
+		const [first] = products;
+		const imported = await fetch(`${sandbox.url}/product/api/v1/merchant-integration/import`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await token()}` },
+			body: JSON.stringify({ ean: `0${first.ean}`, name: 'Twin', basePrice: 100, vat: 20 }),
+		});
+		expect(imported.status).toBe(200);
+		const twin = sandbox.state.productByEan(`0${first.ean}`) as ProductRecord;
+		const listed = products.slice(0, 5_000);
+
+		const result = await sync(
+			listed.map((product) => ({ ean: product.ean, stockLevel: product.stockLevel })),
+			{ notInList: 'zero', dryRun: true, options: { confirmZeroing: true } },
+			CONTINUE,
+		);
+
+		expect(result.error).toBeUndefined();
+		const items = result.json('Node');
+		expect(items[0]).toMatchObject({ status: 'ambiguous', errors: [`EAN ${first.ean} matches 2 products (IDs ${first.id}, ${twin.id}): nothing was sent`] });
+		expect(items.slice(1, 5_000).every((item) => item.status === 'unchanged')).toBe(true);
+		// The twin shares the listed product's key: named, so never set to 0.
+		const zeroed = items.slice(5_000);
+		expect(zeroed.map((item) => item.productId)).toEqual(products.slice(5_000).filter((product) => product.stockLevel !== 0).map((product) => product.id));
+		expect(zeroed.every((item) => item.notInList === true && item.status === 'planned')).toBe(true);
+		expect(bulkBodies()).toEqual([]);
+	});
+
 	describe('products not in the list', () => {
 		it('are left alone by default', async () => {
 			await start(100);

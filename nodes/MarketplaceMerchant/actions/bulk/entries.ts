@@ -130,15 +130,32 @@ export interface EntryRead {
 /** What a field's key gives: its part of a label, the parameter it was entered in (`productRows.product[2].updateFields.basePrice`). */
 type OfKey = (key: string) => string;
 
-/** The entry at position `at`; `parameterOf` is none for JSON entries. */
-function entryRead(ctx: ItemContext, at: number, raw: IDataObject, entryLabel: string, fieldLabel: OfKey, parameterOf?: OfKey): EntryRead {
+/**
+ * The entry at position `at`, named `entryLabel` or, in a list, as its entry of `source` (worked out
+ * only when a label is asked for: a list holds 50,000); `parameterOf` is none for JSON entries.
+ */
+function entryRead(
+	ctx: ItemContext,
+	at: number,
+	raw: IDataObject,
+	entryLabel: string | BulkSource,
+	fieldLabel: OfKey,
+	parameterOf?: (key: string, at: number) => string,
+): BulkEntry<unknown> {
+	let named = typeof entryLabel === 'string' ? entryLabel : undefined;
 	return {
 		ctx,
 		position: at,
 		raw,
-		label: (key) => (key === undefined ? entryLabel : `${entryLabel}${FIELD_SEPARATOR}${fieldLabel(key)}`),
-		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(key)) : ctx),
+		label: (key) => {
+			named ??= listEntry((entryLabel as BulkSource).list, at, (entryLabel as BulkSource).unit);
+			return key === undefined ? named : `${named}${FIELD_SEPARATOR}${fieldLabel(key)}`;
+		},
+		reader: (key) => (parameterOf ? readingParameter(ctx, parameterOf(key, at)) : ctx),
 		fromPanel: parameterOf !== undefined,
+		// Set by the run's checks: here from the start, so that 50,000 entries keep one shape.
+		value: undefined,
+		problem: undefined,
 	};
 }
 
@@ -176,13 +193,13 @@ function readBulkEntries(ctx: ItemContext, input: BulkInput): { entries: EntryRe
 	}
 	const fields = rowFieldsOf(input);
 	const toEntry = input.rows.toEntry ?? ((row: IDataObject) => row);
+	const inRows = (key: string, at: number) => `${rows}[${at}].${fields.inRow(key)}`;
 	const entries = list.map((entry, index) => {
-		const entryLabel = listEntry(source.list, index, source.unit);
 		if (!isPlainObject(entry)) {
-			throw invalidInput(ctx, entryLabel, `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
+			throw invalidInput(ctx, listEntry(source.list, index, source.unit), `is not an object (got ${describeValue(entry)})`, fromJson ? input.json.hint : undefined);
 		}
-		if (fromJson) return entryRead(ctx, index, entry, entryLabel, fields.jsonLabel);
-		return entryRead(ctx, index, toEntry(entry), entryLabel, fields.rowLabel, (key) => `${rows}[${index}].${fields.inRow(key)}`);
+		if (fromJson) return entryRead(ctx, index, entry, source, fields.jsonLabel);
+		return entryRead(ctx, index, toEntry(entry), source, fields.rowLabel, inRows);
 	});
 	return { entries, source };
 }

@@ -216,7 +216,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 	const preview = itemCount > 0 && operation.preview !== undefined && operation.preview(new ItemContext(exec, 0));
 
 	// 2.
-	const allEntries = batches.flatMap((batch) => batch.entries);
+	const allEntries = batches.length === 1 ? batches[0].entries : batches.flatMap((batch) => batch.entries);
 	for (const entry of allEntries) {
 		try {
 			entry.value = operation.check(entry);
@@ -243,10 +243,12 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 
 	// 4.
 	const outputsOfItem: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
+	/** One pairedItem per input item, shared by its outputs (as RoutingNode does): 50,000 outputs of one item hold one. */
+	const pairedOf: IPairedItemData[] = [];
 	let entryCount = 0;
 	const rejections: Rejection[] = [];
 	for (const fullBatch of batches) {
-		const batch = { ...fullBatch, entries: fullBatch.entries.filter((entry) => !failed.has(entry.ctx.itemIndex)) };
+		const batch = failed.size === 0 ? fullBatch : { ...fullBatch, entries: fullBatch.entries.filter((entry) => !failed.has(entry.ctx.itemIndex)) };
 		if (batch.entries.length === 0) continue;
 		let outputs: BatchOutput[];
 		try {
@@ -271,7 +273,7 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			const owner = output.entry === undefined ? undefined : batch.entries[output.entry];
 			if (owner && failed.has(owner.ctx.itemIndex)) continue;
 			const itemIndex = owner?.ctx.itemIndex ?? lastItem;
-			const pairedItem = output.pairedItem ?? { item: itemIndex };
+			const pairedItem = output.pairedItem ?? (pairedOf[itemIndex] ??= { item: itemIndex });
 			if (failsAlone(owner)) {
 				// As RoutingNode gives a failed item under On Error = Continue: the error on the item, here one per invalid entry.
 				const error = itemFailure(exec.getNode(), (owner as BulkEntry<Checked>).problem, itemIndex) as NodeApiError | NodeOperationError;
@@ -302,7 +304,8 @@ export async function runBulkOperation<Checked>(exec: IExecuteFunctions, operati
 			toErrorOutput && !preview ? 'they leave through the error output (the reason is in message)' : 'see the items with success false (the reason is in error)';
 		exec.addExecutionHints({ message: `${rejections.length} of ${entryCount} entries rejected: ${where}`, type: 'warning', location: 'outputPane' });
 	}
-	return [outputsOfItem.flat()];
+	// One input item (a list of 50,000 entries): its outputs as they are, not copied.
+	return [outputsOfItem.length === 1 ? outputsOfItem[0] : outputsOfItem.flat()];
 }
 
 /** A bulk operation that writes (Update Many, Discount Schedule and Update): its input and result fields, run over all input items. */

@@ -112,18 +112,14 @@ function outcome(entry: number | null, match: string | number | null, product: I
 	return { entry, match, productId: product ? decodedNumber(product.id) : null, sku, status, changes: {}, errors: [] };
 }
 
-/** Catalogue products by match key (several are reported, never guessed); one product is held as itself, sparing 50,000 small lists. */
-function indexCatalogue(catalogue: IDataObject[], matchBy: MatchBy): Map<string, IDataObject | IDataObject[]> {
-	const index = new Map<string, IDataObject | IDataObject[]>();
-	for (const product of catalogue) {
-		const key = matchKeyOf(matchBy, product[matchBy]);
-		if (key === undefined) continue;
-		const found = index.get(key);
-		if (found === undefined) index.set(key, product);
-		else if (Array.isArray(found)) found.push(product);
-		else index.set(key, [found, product]);
-	}
-	return index;
+/**
+ * The entries of one match key: where the list names it (one position, or all of them when
+ * repeated) and the catalogue's products of that key, in catalogue order (one held as itself,
+ * sparing 50,000 small lists; several are reported, never guessed).
+ */
+interface KeyEntries {
+	positions: number | number[];
+	found?: IDataObject | IDataObject[];
 }
 
 function changesFor(entry: SyncEntry, product: IDataObject): SyncOutcome['changes'] {
@@ -149,34 +145,73 @@ function updateBody(productId: number, changes: SyncOutcome['changes']): IDataOb
 
 const NO_PRODUCTS: IDataObject[] = [];
 
-function repeatedKeys(entries: SyncEntry[]): Map<string, number[]> {
-	const firstPosition = new Map<string, number>();
-	const repeated = new Map<string, number[]>();
+/** The entries by match key, and each entry's record of its key (in entry order): one look-up per entry and per product. */
+function entriesByKey(entries: SyncEntry[]): { byKey: Map<string, KeyEntries>; ofEntry: KeyEntries[] } {
+	const byKey = new Map<string, KeyEntries>();
+	const ofEntry: KeyEntries[] = [];
 	for (const { key, position } of entries) {
-		const first = firstPosition.get(key);
-		if (first === undefined) firstPosition.set(key, position);
-		else repeated.set(key, [...(repeated.get(key) ?? [first]), position]);
+		let record = byKey.get(key);
+		if (record === undefined) byKey.set(key, (record = { positions: position }));
+		else if (Array.isArray(record.positions)) record.positions.push(position);
+		else record.positions = [record.positions, position];
+		ofEntry.push(record);
 	}
-	return repeated;
+	return { byKey, ofEntry };
 }
 
 /**
- * Compares the entries with the catalogue; updates are `planned` for the caller to send. Throws,
- * before anything is sent, when the run would set more of the catalogue to 0 than allowed.
+ * A sync's plan, made as the catalogue is read (`see` takes each product in catalogue order, as
+ * its page arrives, while later pages are still on their way; nothing else of the catalogue is
+ * kept), then `plan` once the last page is in.
  */
-export function planSync(
+export interface SyncPlanner {
+	see: (product: IDataObject) => void;
+	plan: () => SyncPlan;
+}
+
+/**
+ * Compares the entries with the catalogue; updates are `planned` for the caller to send. `plan`
+ * throws, before anything is sent, when the run would set more of the catalogue to 0 than allowed.
+ */
+export function syncPlanner(
 	ctx: ValueContext & { getItemIndex(): number },
 	entries: SyncEntry[],
 	source: BulkSource,
-	catalogue: IDataObject[],
 	settings: SyncSettings,
 	/** What to set, in the panel's words, to let one entry past the price guard. */
 	howToAllow: (entry: SyncEntry) => string = () => 'set "allowLargePriceChange": true on the entry to send it',
+): SyncPlanner {
+	const { matchBy } = settings;
+	// Made when the first page has arrived, while the pages after it are on their way.
+	let index: ReturnType<typeof entriesByKey> | undefined;
+	let catalogueSize = 0;
+	/** With Set Stock to 0: the products no entry names (none of their key) whose stock is not 0 already. */
+	const toZero: IDataObject[] = [];
+	const see = (product: IDataObject) => {
+		index ??= entriesByKey(entries);
+		catalogueSize++;
+		const key = matchKeyOf(matchBy, product[matchBy]);
+		const record = key === undefined ? undefined : index.byKey.get(key);
+		if (record === undefined) {
+			if (settings.zeroProductsNotInList && decodedNumber(product.stockLevel) !== 0) toZero.push(product);
+		} else if (record.found === undefined) record.found = product;
+		else if (Array.isArray(record.found)) record.found.push(product);
+		else record.found = [record.found, product];
+	};
+	return { see, plan: () => planOf(ctx, entries, (index ??= entriesByKey(entries)).ofEntry, source, settings, howToAllow, { toZero, catalogueSize }) };
+}
+
+function planOf(
+	ctx: ValueContext & { getItemIndex(): number },
+	entries: SyncEntry[],
+	ofEntry: KeyEntries[],
+	source: BulkSource,
+	settings: SyncSettings,
+	howToAllow: (entry: SyncEntry) => string,
+	{ toZero, catalogueSize }: { toZero: IDataObject[]; catalogueSize: number },
 ): SyncPlan {
 	const { matchBy } = settings;
 	const label = MATCH_LABEL[matchBy];
-	const index = indexCatalogue(catalogue, matchBy);
-	const repeated = repeatedKeys(entries);
 	const outcomes: SyncOutcome[] = [];
 	const updates: SyncPlan['updates'] = [];
 	const mark = (result: SyncOutcome, status: SyncStatus, error: string) => {
@@ -187,12 +222,9 @@ export function planSync(
 		if (result.productId === null) mark(result, 'failed', `The catalogue lists this product without a usable id (${JSON.stringify(product.id)})`);
 		else updates.push({ outcome: result, body: updateBody(result.productId, result.changes) });
 	};
-	// Products some entry names: with Set Stock to 0, all the others are set to 0.
-	const named = new Set<IDataObject>();
-	for (const entry of entries) {
-		const found = index.get(entry.key) ?? NO_PRODUCTS;
+	for (const [index, entry] of entries.entries()) {
+		const { positions, found = NO_PRODUCTS } = ofEntry[index];
 		const only = Array.isArray(found) ? undefined : found;
-		if (settings.zeroProductsNotInList) for (const product of only ? [only] : (found as IDataObject[])) named.add(product);
 		const result = outcome(entry.position + 1, entry.match, only, 'planned');
 		// Said where the entry gave another form of the code than the catalogue has.
 		if (matchBy === 'ean' && only && !isBlank(only.ean) && String(only.ean).trim() !== String(entry.match).trim()) result.matchedEan = String(only.ean).trim();
@@ -202,8 +234,7 @@ export function planSync(
 			result.notRead = { basePrice: entry.unreadPrice.given };
 			result.errors.push(entry.unreadPrice.problem);
 		}
-		const positions = repeated.get(entry.key);
-		if (positions) {
+		if (Array.isArray(positions)) {
 			const where = entriesAt(source, positions);
 			mark(result, 'ambiguous', `${label} ${String(entry.match)} is named by ${where}: repeated entries are not sent, since it is not clear which values apply`);
 			continue;
@@ -249,12 +280,11 @@ export function planSync(
 	}
 
 	if (settings.zeroProductsNotInList) {
-		const toZero = catalogue.filter((product) => !named.has(product) && decodedNumber(product.stockLevel) !== 0);
-		const share = catalogue.length === 0 ? 0 : (toZero.length / catalogue.length) * 100;
+		const share = catalogueSize === 0 ? 0 : (toZero.length / catalogueSize) * 100;
 		if (share > settings.maxZeroSharePercent && !settings.confirmZeroing) {
 			throw nodeError(
 				ctx.getNode(),
-				`Products Not in the List: this run would set stock to 0 for ${toZero.length} of ${catalogue.length} products (${formatPercent(share)}), more than the allowed ${settings.maxZeroSharePercent}%${ofItem(ctx.getItemIndex())}. Nothing was sent.`,
+				`Products Not in the List: this run would set stock to 0 for ${toZero.length} of ${catalogueSize} products (${formatPercent(share)}), more than the allowed ${settings.maxZeroSharePercent}%${ofItem(ctx.getItemIndex())}. Nothing was sent.`,
 				{
 					itemIndex: ctx.getItemIndex(),
 					description:

@@ -19,15 +19,23 @@ import { CATALOGUE } from './fields';
  * Every basic product (Sync Stock and Prices: pages go out ahead, up to the catalogue's requests in
  * flight), or with `onlyIds` those of these IDs, until the last of them is found. `ahead: false`
  * (and `onlyIds`) reads one page at a time: no page past the last, the catalogue's 60 requests a
- * minute being shared with the rest of the run.
+ * minute being shared with the rest of the run. With `each`, every product goes to it instead, in
+ * catalogue order as its page arrives (while the pages after it are still on their way), and
+ * none is kept: the result is empty.
  */
 export async function readBasicProducts(
 	ctx: AuthenticatedContext,
 	settings?: SendSettings,
-	{ onlyIds, ahead = onlyIds === undefined }: { onlyIds?: ReadonlySet<number>; ahead?: boolean } = {},
+	{ onlyIds, ahead = onlyIds === undefined, each }: { onlyIds?: ReadonlySet<number>; ahead?: boolean; each?: (product: IDataObject) => void } = {},
 ): Promise<IDataObject[]> {
 	const pageSize = LIMITS.basicProductsPageSize;
-	const keep = onlyIds && ((product: IDataObject) => onlyIds.has(Number(product.id)));
+	const keep = onlyIds
+		? (product: IDataObject) => onlyIds.has(Number(product.id))
+		: each &&
+			((product: IDataObject) => {
+				each(product);
+				return false;
+			});
 	return await readAllPages(
 		pageSize,
 		ahead ? RATE_LIMITS[CATALOGUE.group].inFlight : 1,
