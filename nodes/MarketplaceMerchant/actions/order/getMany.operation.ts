@@ -74,13 +74,13 @@ export const operation: OperationModule = {
 				const group = readChoice(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
 				if (group !== 'all') filter.group = group;
 				const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
-				const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });
-				Object.assign(filter, from ? { createdFrom: from } : {}, to ? { createdTo: to } : {});
+				const created = readTimeRange(this, { field: CREATED_FROM, value: createdFrom, key: 'createdFrom' }, { field: CREATED_TO, value: createdTo, key: 'createdTo' });
+				Object.assign(filter, created);
 				const limit = resultLimit(this);
 				const orders = await listOrders(read, this.getNode(), filter, limit, onPage);
 				// Orders for confirmation are the merchant's own: the marketplace confirms the orders it fulfils.
 				if (group === 'forConfirmation' || !readFlag(this, 'includeMarketplaceFulfilled', 'Include Marketplace-Fulfilled Orders', true)) return orders;
-				const fulfilled = await listMarketplaceOrders(read, this.getNode(), { createdFrom: from, createdTo: to }, limit, (count) => onPage(orders.length + count));
+				const fulfilled = await listMarketplaceOrders(read, this.getNode(), created, limit, (count) => onPage(orders.length + count));
 				return newestOrders([orders, fulfilled], limit);
 			}, simplifyOrder),
 		}),

@@ -43,15 +43,26 @@ export function readingOrders(
 	};
 }
 
+/** One bound of a range as its filter names it: the field, its value, the filter's key. */
+interface RangeBound<K extends string> {
+	field: string;
+	value: unknown;
+	key: K;
+}
+
 /**
- * A range of two optional times (Created, Confirmed): a bare day as its end means the whole day
- * (as the documents' ranges read it); an end before the start is refused, naming the end's field.
+ * A range of two optional times (Created, Confirmed) as the filter's keys, each only where given:
+ * a bare day as its end means the whole day (as the documents' ranges read it); an end before the
+ * start is refused, naming both fields (checkRangeOrder).
  */
-export function readTimeRange(ctx: ValueContext, from: { field: string; value: unknown }, to: { field: string; value: unknown }): { from?: Date; to?: Date } {
+export function readTimeRange<F extends string, T extends string>(ctx: ValueContext, from: RangeBound<F>, to: RangeBound<T>): Partial<Record<F | T, Date>> {
 	const start = isBlank(from.value) ? undefined : readDate(ctx, from.field, from.value);
 	const end = isBlank(to.value) ? undefined : readRangeEnd(ctx, to.field, to.value);
 	if (start && end) checkRangeOrder(ctx, { field: from.field, date: start }, { field: to.field, date: end });
-	return { from: start, to: end };
+	const range: Partial<Record<F | T, Date>> = {};
+	if (start) range[from.key] = start;
+	if (end) range[to.key] = end;
+	return range;
 }
 
 /** On the node's `methods.loadOptions`. */

@@ -170,10 +170,11 @@ export const operation: OperationModule = {
 				if (!isBlank(filters.suborderTypes)) {
 					filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readChoice(this, listEntry(LABEL.suborderTypes, index), type, ['DS', 'FBA']));
 				}
-				const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
-				Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
-				const created = readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom }, { field: LABEL.createdTo, value: filters.createdTo });
-				Object.assign(filter, created.from ? { createdFrom: created.from } : {}, created.to ? { createdTo: created.to } : {});
+				Object.assign(
+					filter,
+					readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom, key: 'confirmedFrom' }, { field: LABEL.confirmedTo, value: filters.confirmedTo, key: 'confirmedTo' }),
+					readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom, key: 'createdFrom' }, { field: LABEL.createdTo, value: filters.createdTo, key: 'createdTo' }),
+				);
 				return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
 			}, simplifyShipment),
 		}),
