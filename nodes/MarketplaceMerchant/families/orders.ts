@@ -43,11 +43,7 @@ export const PACKABLE_STATUSES = ['PARTIALLY_CONFIRMED', 'PENDING', 'CONFIRMED',
 export const SHIPMENT_ONLY_STATUSES = ['PARTIALLY_PACKED_IN_TRANSIT', 'PARTIALLY_PACKED_ON_THE_BORDER', 'PACKED_IN_TRANSIT', 'PACKED_ON_THE_BORDER'] as const;
 const PACKED_STATUSES = ['PARTIALLY_PACKED', 'PACKED', 'READY_FOR_COLLECTION', ...SHIPMENT_ONLY_STATUSES] as const;
 
-/**
- * Where a shipment stands on its way to a label, the one reading of its status for Shipment › Pack
- * and Get Label: its order not confirmed yet (CREATED), to pack (PACKABLE_STATUSES), packed (a
- * PACKED status, READY_FOR_COLLECTION), or off that path (on its way, cancelled, delivered).
- */
+/** A shipment's stage on its way to a label, one reading for Pack and Get Label: order not confirmed, to pack, packed, or off that path (on its way, cancelled). */
 export function packingStage(status: string): 'unconfirmed' | 'packable' | 'packed' | 'other' {
 	if (status === 'CREATED') return 'unconfirmed';
 	if ((PACKABLE_STATUSES as readonly string[]).includes(status)) return 'packable';
