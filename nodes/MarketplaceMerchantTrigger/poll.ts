@@ -10,6 +10,7 @@ import { attachPdfsOfDocuments } from '../MarketplaceMerchant/families/documents
 import { endpointReader, type ReadEndpoint } from '../MarketplaceMerchant/families/read';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { joinSentences, nodeError } from '../MarketplaceMerchant/transport/errors';
+import { readChoice } from '../MarketplaceMerchant/values/labels';
 import { readSimplify, readFlag } from '../MarketplaceMerchant/values/values';
 import { EventCursor, readCursorOptions, type DateWindow } from './cursor';
 
@@ -35,7 +36,7 @@ type TriggerSettings = ReturnType<typeof readSettings>;
 export type PollResult = INodeExecutionData[][] | null;
 
 function readSettings(ctx: IPollFunctions) {
-	const event = ctx.getNodeParameter('event', 'invoice') as TriggerEvent | 'any';
+	const event = readChoice(ctx, 'Trigger On', ctx.getNodeParameter('event', 'invoice'), ['invoice', 'invoiceCorrection', 'any'] satisfies Array<TriggerEvent | 'any'>);
 	const { lookBackMs, startFrom } = readCursorOptions(ctx);
 	const downloadPdfs = readFlag(ctx, 'downloadPdfs', 'Download PDFs', false);
 	return {

@@ -13,7 +13,7 @@ import { ANSWERS } from '../MarketplaceMerchant/answers/schemas';
 import { decodedNumber } from '../MarketplaceMerchant/answers/read';
 import { LIMITS, PATHS } from '../MarketplaceMerchant/transport/endpoints';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
-import { isPlainObject } from '../MarketplaceMerchant/values/labels';
+import { isPlainObject, readChoice } from '../MarketplaceMerchant/values/labels';
 import { exactCents } from '../MarketplaceMerchant/values/numbers';
 import { readSimplify } from '../MarketplaceMerchant/values/values';
 import { listOf } from '../MarketplaceMerchant/families/read';
@@ -22,7 +22,8 @@ import { readAllPages } from '../MarketplaceMerchant/transport/batches';
 
 export const PRODUCT_CHANGED = 'productChanged';
 
-type WatchedFields = 'both' | 'stock' | 'price';
+const WATCHED_FIELDS = ['both', 'stock', 'price'] as const;
+type WatchedFields = (typeof WATCHED_FIELDS)[number];
 
 /** Pages of 2,500 one poll reads at most (the whole of a 250,000-product catalogue). */
 const MAX_PAGES_PER_POLL = 100;
@@ -161,8 +162,7 @@ function toItem(product: IDataObject, previous: Fingerprint | null, changed: str
 
 /** A scheduled poll: without a baseline (activation, a version 1 state) it reads the whole catalogue. */
 export async function pollProductChanges(ctx: IPollFunctions): Promise<PollResult> {
-	const watchFields = ctx.getNodeParameter('watchFields', 'both') as WatchedFields;
-	const watched = ['both', 'stock', 'price'].includes(watchFields) ? watchFields : 'both';
+	const watched = readChoice(ctx, 'Changes to Watch', ctx.getNodeParameter('watchFields', 'both'), WATCHED_FIELDS);
 	const simplify = readSimplify(ctx);
 	const staticData = ctx.getWorkflowStaticData('node');
 	const state = storedState(staticData[PRODUCT_CHANGED]);

@@ -25,9 +25,9 @@ import { listShipments, readShipment } from '../MarketplaceMerchant/families/ord
 import { simplifyShipment } from '../MarketplaceMerchant/families/orderOutputs';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { DAY_MS } from '../MarketplaceMerchant/values/dates';
-import { invalidInput, isBlank, listEntry, type ValueContext } from '../MarketplaceMerchant/values/labels';
+import type { ValueContext } from '../MarketplaceMerchant/values/labels';
 import { readWholeNumber } from '../MarketplaceMerchant/values/numbers';
-import { readBoolean, readSimplify, toList } from '../MarketplaceMerchant/values/values';
+import { readFlag, readSimplify, readStatusNames } from '../MarketplaceMerchant/values/values';
 import { pollReader, type PollResult } from './poll';
 
 export const SHIPMENT_STATUS_CHANGED = 'shipmentStatusChanged';
@@ -78,17 +78,13 @@ interface ShipmentSettings {
 }
 
 function readNewStatuses(ctx: ValueContext, value: unknown): Set<string> | undefined {
-	if (isBlank(value)) return undefined;
-	const names = (Array.isArray(value) ? value.map(String) : toList(value, /[,;\n]+/)).map((name) => name.trim()).filter((name) => name !== '');
-	names.forEach((name, index) => {
-		if (!/^[A-Z][A-Z_]*$/.test(name)) throw invalidInput(ctx, listEntry(NEW_STATUSES, index), `"${name}" is not a status name`, 'Use names such as READY_FOR_COLLECTION or DELIVERED');
-	});
+	const names = readStatusNames(ctx, NEW_STATUSES, value);
 	return names.length > 0 ? new Set(names) : undefined;
 }
 
 function readShipmentSettings(ctx: IPollFunctions): ShipmentSettings {
 	const settings: ShipmentSettings = { simplify: readSimplify(ctx), newStatuses: readNewStatuses(ctx, ctx.getNodeParameter('newStatuses', [])) };
-	if (readBoolean(ctx, 'Watch Returns', ctx.getNodeParameter('watchReturns', false))) {
+	if (readFlag(ctx, 'watchReturns', 'Watch Returns', false)) {
 		const days = readWholeNumber(ctx, RETURNS_WINDOW, ctx.getNodeParameter('returnsWindowDays', DEFAULT_RETURNS_WINDOW_DAYS), 1);
 		settings.returnsSince = new Date(Date.now() - days * DAY_MS);
 	}

@@ -6,20 +6,9 @@
 import { DateTime } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
-import { describeValue, type ValueContext } from '../../nodes/MarketplaceMerchant/values/labels';
+import { describeValue, readChoice, type ValueContext } from '../../nodes/MarketplaceMerchant/values/labels';
 import { readId, readPercent, readWholeNumber } from '../../nodes/MarketplaceMerchant/values/numbers';
-import {
-	readBoolean,
-	readChoice,
-	readCurrency,
-	readDate,
-	readDay,
-	readEan,
-	readJson,
-	readList,
-	readText,
-	readUrl,
-} from '../../nodes/MarketplaceMerchant/values/values';
+import { readBoolean, readCurrency, readDate, readDay, readEan, readJson, readList, readStatusNames, readText, readUrl } from '../../nodes/MarketplaceMerchant/values/values';
 import { FIELD, ctx, rejection } from './helpers';
 
 describe('dates', () => {
@@ -125,6 +114,13 @@ describe('text, choices, lists, EANs, URLs and JSON', () => {
 		);
 	});
 
+	it('readStatusNames: a list or text separated by commas, each an upper-case status name (Shipment › Get Many and the trigger alike)', () => {
+		expect(readStatusNames(ctx, FIELD, 'PACKED, READY_FOR_COLLECTION;\nDELIVERED')).toEqual(['PACKED', 'READY_FOR_COLLECTION', 'DELIVERED']);
+		expect(readStatusNames(ctx, FIELD, [' PACKED ', '', 'CONFIRMED'])).toEqual(['PACKED', 'CONFIRMED']);
+		expect(readStatusNames(ctx, FIELD, undefined)).toEqual([]);
+		expect(() => readStatusNames(ctx, FIELD, 'PACKED, delivered')).toThrow('Some Field › entry 2: "delivered" is not a status name (item 3)');
+	});
+
 	it('readText, readChoice, readUrl and readJson', () => {
 		expect(readText(ctx, FIELD, '  Pan  ')).toBe('Pan');
 		expect(readText(ctx, FIELD, 123)).toBe('123');
@@ -132,6 +128,10 @@ describe('text, choices, lists, EANs, URLs and JSON', () => {
 		expect(rejection(readText, { a: 1 })).toBe('Some Field: {"a":1} is not text (item 3)');
 		expect(readChoice(ctx, FIELD, ' sale ', ['SALE', 'CLEARANCE_SALE'])).toBe('SALE');
 		expect(() => readChoice(ctx, FIELD, 'FLASH', ['SALE'])).toThrow('Some Field: "FLASH" is not one of SALE (item 3)');
+		// One reader for codes and options fields alike (issue 41: readOption was a second one, exact case only).
+		expect(readChoice(ctx, FIELD, 'PROCESSED', ['forConfirmation', 'processed'])).toBe('processed');
+		expect(() => readChoice(ctx, FIELD, ' ', ['SALE'])).toThrow('Some Field: is missing (item 3)');
+		expect(() => readChoice(ctx, FIELD, 'x', ['zero', 'invalid'], 'Pick Send as 0 or Treat as Invalid')).toThrow('Some Field: "x" is not one of zero, invalid (item 3)');
 		expect(readUrl(ctx, FIELD, 'https://example.com/a.jpg')).toBe('https://example.com/a.jpg');
 		for (const value of ['cover.jpg', 'ftp://example.com/a.jpg', 'javascript:alert(1)']) expect(rejection(readUrl, value)).toContain(describeValue(value));
 		expect(readJson(ctx, FIELD, '[{"id": 1}]', 'hint')).toEqual([{ id: 1 }]);

@@ -8,7 +8,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { ANSWERS, type AnswerSchema } from '../answers/schemas';
-import { readAllPages } from '../transport/batches';
+import { evenPageSize, readAllPages } from '../transport/batches';
 import { LIMITS, PATHS, RATE_LIMITS } from '../transport/endpoints';
 import { asNodeError, serviceError, statusOf } from '../transport/errors';
 import type { Route } from '../transport/send';
@@ -42,6 +42,19 @@ export const PACKABLE_STATUSES = ['PARTIALLY_CONFIRMED', 'PENDING', 'CONFIRMED',
 /** Statuses only the shipments' filter names, not the statuses endpoint: packed goods in transit or at customs. */
 export const SHIPMENT_ONLY_STATUSES = ['PARTIALLY_PACKED_IN_TRANSIT', 'PARTIALLY_PACKED_ON_THE_BORDER', 'PACKED_IN_TRANSIT', 'PACKED_ON_THE_BORDER'] as const;
 const PACKED_STATUSES = ['PARTIALLY_PACKED', 'PACKED', 'READY_FOR_COLLECTION', ...SHIPMENT_ONLY_STATUSES] as const;
+
+/** A shipment's stage on its way to a label, one reading for Pack and Get Label: order not confirmed, to pack, packed, or off that path (on its way, cancelled). */
+export function packingStage(status: string): 'unconfirmed' | 'packable' | 'packed' | 'other' {
+	if (status === 'CREATED') return 'unconfirmed';
+	if ((PACKABLE_STATUSES as readonly string[]).includes(status)) return 'packable';
+	return /PACKED|READY_FOR_COLLECTION/.test(status) ? 'packed' : 'other';
+}
+
+/** What a shipment before packing needs first, in the words Pack and Get Label both use. */
+export const BEFORE_PACKING = {
+	unconfirmed: 'Its order is not confirmed yet: confirm it first (Order › Confirm).',
+	packable: 'It is not packed yet: pack it first (Shipment › Pack).',
+} as const;
 
 /**
  * Each group in each naming. With the status-groups endpoint's names an order still for confirmation
@@ -136,12 +149,6 @@ export async function withGroupNames<T>(read: ReadEndpoint, node: INode, endpoin
 /** Called with each page's running count (the node's cap on one item's results). */
 export type OnPage = (count: number) => void;
 
-/** The page size for `limit` results: 100, or under a Limit as few pages as it needs, evenly sized. */
-function pageSizeFor(limit: number): number {
-	const max = LIMITS.ordersPageSize;
-	return limit === Infinity ? max : Math.ceil(limit / Math.ceil(limit / max));
-}
-
 type SpringPage = { content: IDataObject[]; last?: boolean; totalElements?: number };
 
 function pageOf(node: INode, answer: unknown, what: string): SpringPage {
@@ -197,7 +204,7 @@ function uniqueEntries(lists: IDataObject[][], idOf: (entry: IDataObject) => unk
  * follow one at a time until `last`, a short page or the limit.
  */
 async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPage, since }: ListRequest): Promise<IDataObject[]> {
-	const size = pageSizeFor(limit);
+	const size = evenPageSize(limit, LIMITS.ordersPageSize);
 	let latest = 0;
 	const pagesRead = new Map<number, SpringPage>();
 	const page = async (index: number) => {
@@ -213,14 +220,16 @@ async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPa
 	onPage?.(count());
 	const reachedSince = (seen: SpringPage) => since !== undefined && seen.content.some((entry) => (parseServiceTimestamp(entry.createdDate)?.getTime() ?? Infinity) < since.getTime());
 	const ended = (seen: SpringPage) => seen.last === true || seen.content.length < size || reachedSince(seen);
-	if (since !== undefined) {
-		for (let last = first; !ended(last) && count() < limit; ) {
+	/** The next pages one at a time, while the last read is not the end and `more` says so. */
+	const readOnWhile = async (more: (last: SpringPage) => boolean): Promise<IDataObject[]> => {
+		for (let last = pagesRead.get(latest) as SpringPage; !ended(last) && count() < limit && more(last); ) {
 			last = await page(latest + 1);
 			lists.push(last.content);
 			onPage?.(count());
 		}
 		return uniqueEntries(lists, idOf).slice(0, limit);
-	}
+	};
+	if (since !== undefined) return await readOnWhile(() => true);
 	if (!ended(first) && count() < limit && first.totalElements !== undefined) {
 		const pagesWanted = Math.ceil((Math.min(limit, first.totalElements) - first.content.length) / size);
 		const width = RATE_LIMITS.orders.inFlight;
@@ -228,12 +237,7 @@ async function readPages({ read, node, path, answer, what, qs, limit, idOf, onPa
 		lists.push(...rest);
 	}
 	const grew = (last: SpringPage) => first.totalElements !== undefined && last.totalElements !== undefined && last.totalElements > first.totalElements;
-	for (let last = pagesRead.get(latest) as SpringPage; !ended(last) && count() < limit && (first.totalElements === undefined || grew(last)); ) {
-		last = await page(latest + 1);
-		lists.push(last.content);
-		onPage?.(count());
-	}
-	return uniqueEntries(lists, idOf).slice(0, limit);
+	return await readOnWhile((last) => first.totalElements === undefined || grew(last));
 }
 
 /** Newest first: the order of the service's lists (creation, or purchase for shipments). */

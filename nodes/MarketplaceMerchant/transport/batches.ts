@@ -97,6 +97,11 @@ export async function readAllPages<T>(
 	return results.length > limit ? results.slice(0, limit) : results;
 }
 
+/** The page size for `limit` results: the largest, or under a Limit as few pages as it needs, evenly sized (150 in 2 of 75). */
+export function evenPageSize(limit: number, maxPageSize: number): number {
+	return limit === Infinity ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
+}
+
 /**
  * Pages through a list as `readAllPages` does; under a Limit, in as few pages as it needs. `keepOf`:
  * the item's filter the service cannot apply (read once per item), undefined when none is set; then
@@ -109,7 +114,7 @@ export function pageThrough(
 	return async function (this: ItemFunctions, requestData: RequestData) {
 		const limit = resultLimit(this);
 		const keep = keepOf?.(this);
-		const size = limit === Infinity || keep ? maxPageSize : Math.ceil(limit / Math.ceil(limit / maxPageSize));
+		const size = keep ? maxPageSize : evenPageSize(limit, maxPageSize);
 		const fetchPage = async (page: number, wanted: () => boolean) =>
 			await sendRequest(this, requestData, { qs: { ...requestData.options.qs, page, size } }, wanted);
 		return await readAllPages(size, widthFor(requestData), fetchPage, (count) => assertWithinItemCap(this, count), limit, keep);

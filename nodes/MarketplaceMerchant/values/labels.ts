@@ -3,7 +3,8 @@
  * label path in the panel's words (`Update Fields › Base Price`), an entry of a list by its position,
  * the value as given, and `InputError`, the one structured error (field, problem, item) that
  * `invalidInput` builds. Also the one reading of the `{{ $json.x }}` pattern: an expression that
- * is nothing but a field of the input item.
+ * is nothing but a field of the input item. And the one reader of a choice (`readChoice`), here
+ * below the other readers so that numbers.ts and values.ts both use it.
  */
 import { NodeOperationError, isResourceLocatorValue, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
 
@@ -85,6 +86,20 @@ export function describeValue(value: unknown): string {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid date' : value.toISOString();
 	if (isDateTime(value)) return value.toISO() ?? 'an invalid date';
 	return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * One of `choices`, as declared: the one reader of a choice, whether a code of the user's data
+ * (KG, SALE, FISCAL) or an options field an expression may set to anything (Status Group, Number
+ * Format, Output). Trimmed and read in any letter case, since no two choices differ only in it
+ * (`sale` is SALE, `PROCESSED` is processed); blank is missing; anything else names the field.
+ */
+export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[], hint = `Use ${choices.join(', ')}`): T {
+	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, hint);
+	const given = typeof value === 'string' ? value.trim().toUpperCase() : undefined;
+	const choice = given === undefined ? undefined : choices.find((declared) => declared.toUpperCase() === given);
+	if (choice === undefined) throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${choices.join(', ')}`, hint);
+	return choice;
 }
 
 export function isBlank(value: unknown): boolean {

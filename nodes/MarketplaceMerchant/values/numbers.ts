@@ -4,7 +4,7 @@
  * and the words and rules of a price in one place: its hints, how it is shown (`shownPrice`) and
  * how two prices are compared (`samePrice`, `exactCents`).
  */
-import { describeValue, invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext } from './labels';
+import { describeValue, invalidInput, isBlank, MISSING, readChoice, type SettingsContext, type ValueContext } from './labels';
 
 const NUMBER_HINT = 'Use plain digits with an optional decimal point, e.g. 1299 or 1299.50; thousands separators and decimal commas are not accepted';
 const PRICE_HINT = 'Use 1299 or 1299.00; thousands separators and decimal commas are not accepted, and a price has at most 2 decimal places';
@@ -17,7 +17,8 @@ const WHOLE_HINT = 'Use plain digits, e.g. 1000; thousands separators, decimal p
  * `1,299` or `1.299` alone could be either). Plain, the default, is what the node always read.
  * Numbers that are already JSON numbers are taken as they are, whatever the format.
  */
-export type NumberFormat = 'plain' | 'serbian' | 'english';
+export const NUMBER_FORMATS = ['plain', 'serbian', 'english'] as const;
+export type NumberFormat = (typeof NUMBER_FORMATS)[number];
 
 export const NUMBER_FORMAT_OPTION_NAME = 'numberFormat';
 export const NUMBER_FORMAT_LABEL = `Options${' › '}Number Format`;
@@ -64,10 +65,7 @@ const FORMAT_CACHE = new WeakMap<object, NumberFormat>();
 export function readNumberFormat(settings: SettingsContext): NumberFormat {
 	const cached = FORMAT_CACHE.get(settings);
 	if (cached !== undefined) return cached;
-	const choice = settings.getNodeParameter(`options.${NUMBER_FORMAT_OPTION_NAME}`, 'plain');
-	if (choice !== 'plain' && choice !== 'serbian' && choice !== 'english') {
-		throw invalidInput(settings, NUMBER_FORMAT_LABEL, `${describeValue(choice)} is not one of plain, serbian, english`, 'Pick Plain, Serbian or English');
-	}
+	const choice = readChoice(settings, NUMBER_FORMAT_LABEL, settings.getNodeParameter(`options.${NUMBER_FORMAT_OPTION_NAME}`, 'plain'), NUMBER_FORMATS, 'Pick Plain, Serbian or English');
 	FORMAT_CACHE.set(settings, choice);
 	return choice;
 }

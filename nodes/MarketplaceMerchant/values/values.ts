@@ -4,13 +4,13 @@
  * data"): an ambiguous value is rejected before anything is sent, never guessed. Every reader is
  * `readX(ctx, field, value, …)`, `field` in the panel's words; a rejection names it, the item (from
  * 0, as n8n's error view counts) and the value as given (`invalidInput`, labels.ts). Here: dates,
- * text, choices, booleans, lists, EANs, URLs and JSON.
+ * text, booleans, lists, EANs, URLs and JSON.
  */
 import type { DateTime } from 'luxon';
 import { isResourceLocatorValue, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { calendarDay, DAY_MONTH_YEAR, endOfDay, todayIn, userDateTime } from './dates';
-import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, type SettingsContext, type ValueContext } from './labels';
+import { calendarDay, DAY_MONTH_YEAR, endOfDay, formatIsoUtc, todayIn, userDateTime } from './dates';
+import { MISSING, describeValue, fieldPath, invalidInput, isBlank, isDateTime, listEntry, readChoice, type SettingsContext, type ValueContext } from './labels';
 import type { NumberFormat } from './numbers';
 
 export const DATE_FORMS =
@@ -44,6 +44,13 @@ export function readDay(ctx: ValueContext, field: string, value: unknown): Date 
 export function readRangeEnd(ctx: ValueContext, field: string, value: unknown): Date {
 	const date = readDateTime(ctx, field, value);
 	return isBareDay(value) ? endOfDay(date) : date.toJSDate();
+}
+
+/** The one check of a range's order (the documents' Date From and To, the orders' and shipments' Created and Confirmed): an end before its start is refused, naming both fields. */
+export function checkRangeOrder(ctx: ValueContext, from: { field: string; date: Date }, to: { field: string; date: Date }): void {
+	if (to.date.getTime() < from.date.getTime()) {
+		throw invalidInput(ctx, to.field, `must not be before ${from.field} (${formatIsoUtc(to.date)} is before ${formatIsoUtc(from.date)})`);
+	}
 }
 
 /** Today in the workflow's time zone, as a calendar day (values/dates.ts): the default and the bound of the day fields. */
@@ -142,9 +149,8 @@ export const SELECTED_FIELDS = { list: { name: 'fields', label: 'Fields' }, type
 
 export function readOutput(ctx: SettingsContext & { getNode(): { typeVersion: number } }, simplifyByDefault = true): Output {
 	if (ctx.getNode().typeVersion < 4) return { mode: readFlag(ctx, 'simplify', 'Simplify', simplifyByDefault) ? 'simplified' : 'raw' };
-	const mode = ctx.getNodeParameter('output', 'simplified');
-	if (mode === 'simplified' || mode === 'raw') return { mode };
-	if (mode !== 'selected') throw invalidInput(ctx, 'Output', `${describeValue(mode)} is not one of ${OUTPUT_MODES.join(', ')}`);
+	const mode = readChoice(ctx, 'Output', ctx.getNodeParameter('output', 'simplified'), OUTPUT_MODES);
+	if (mode !== 'selected') return { mode };
 	const { list, typed } = SELECTED_FIELDS;
 	const paths = [
 		...readList(ctx, list.label, ctx.getNodeParameter(list.name, [])),
@@ -176,15 +182,6 @@ export function shapeOutput(output: Output, json: IDataObject, simplify: (json: 
 	return output.mode === 'selected' ? selectFields(json, output.paths) : json;
 }
 
-export function readChoice<T extends string>(ctx: ValueContext, field: string, value: unknown, choices: readonly T[]): T {
-	if (isBlank(value)) throw invalidInput(ctx, field, MISSING, `Use ${choices.join(', ')}`);
-	const choice = typeof value === 'string' ? value.trim().toUpperCase() : undefined;
-	if (choice === undefined || !(choices as readonly string[]).includes(choice)) {
-		throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${choices.join(', ')}`, `Use ${choices.join(', ')}`);
-	}
-	return choice as T;
-}
-
 /** How merchants write a currency other than by its code: KM (konvertibilna marka) is BAM. */
 const CURRENCY_NAMES: Readonly<Record<string, string>> = { KM: 'BAM' };
 export const CURRENCY_FORMS = 'a currency code such as RSD, BAM (or KM), EUR or MKD';
@@ -209,6 +206,21 @@ export const LIST_SEPARATORS = /[\s,;]+/;
 export function toList(value: unknown, separators: RegExp = LIST_SEPARATORS): string[] {
 	const values = Array.isArray(value) ? value : typeof value === 'string' || typeof value === 'number' ? String(value).split(separators) : [];
 	return values.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+}
+
+/** What separates the entries of a multi-options field an expression gives as text: entries may hold spaces (a payment method's name). */
+export const OPTION_LIST_SEPARATORS = /[,;\n]+/;
+
+/**
+ * Status names, the one reading of them (Shipment › Get Many's Filters › Statuses, the trigger's
+ * New Status Names): a list, or text separated by commas; each an upper-case name such as
+ * READY_FOR_COLLECTION, as the statuses endpoint lists them.
+ */
+export function readStatusNames(ctx: ValueContext, field: string, value: unknown): string[] {
+	return toList(value, OPTION_LIST_SEPARATORS).map((name, index) => {
+		if (/^[A-Z][A-Z_]*$/.test(name)) return name;
+		throw invalidInput(ctx, listEntry(field, index), `"${name}" is not a status name`, 'Use names such as READY_FOR_COLLECTION or DELIVERED (Order › Get Statuses lists them)');
+	});
 }
 
 interface ListRules<T> {

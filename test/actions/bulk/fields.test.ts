@@ -29,4 +29,15 @@ describe('bulk operations: one entry per input item, one batch per run', () => {
 		expect(products.every((product) => sandbox.state.product(product.id)?.stockLevel === product.stockLevel + 1)).toBe(true);
 		expect(hintsOf(result)).toEqual([]);
 	});
+
+	it('refuses an Input Mode or Invalid Entries no choice names (a workflow made through the API), reading nothing, sending nothing (issue 41)', async () => {
+		await start();
+		const products = settledProducts(2);
+
+		const mode = await run({ ...SYNC_MAPPED, inputMode: 'sheet' }, sheetRows(products), NEW_NODE);
+		expect(mode.error?.message).toMatch(/^Input Mode: "sheet" is not one of json, rows, items/);
+		const invalid = await run({ ...SYNC_MAPPED, invalidEntries: 'ignore' }, sheetRows(products), NEW_NODE);
+		expect(invalid.error?.message).toMatch(/^Invalid Entries: "ignore" is not one of stop, skip/);
+		expect([...sent('basicProducts'), ...sent('productBulk')]).toEqual([]);
+	});
 });

@@ -111,8 +111,28 @@ describe('Order › Get Many on the seeded orders', () => {
 			statusGroup: 'all',
 			filters: { createdFrom: '2025-06-10T00:00:00Z', createdTo: '2025-06-01T00:00:00Z' },
 		});
-		expect(result.error?.message).toMatch(/Filters › Created To/);
+		// The documents' wording, one check of a range's order (issue 41).
+		expect(result.error?.message).toMatch(/^Filters › Created To: must not be before Filters › Created From \(2025-06-01T00:00:00.000Z is before 2025-06-10T00:00:00.000Z\)/);
 		expect(sent('orders')).toHaveLength(0);
+	});
+
+	it('reads Status Group with the one choice reader: trimmed, in any letter case; empty is missing; another value named (issue 41)', async () => {
+		const upper = await run({ operation: 'getMany', returnAll: true, statusGroup: '={{ " PROCESSED " }}', includeMarketplaceFulfilled: false });
+		expect(upper.result.error).toBeUndefined();
+		expect(sent('orders').map((entry) => entry.query.statusGroup)).toEqual(['SG_PROCESSED']);
+		const empty = await run({ operation: 'getMany', statusGroup: '={{ "" }}' });
+		expect(empty.result.error?.message).toMatch(/^Status Group: is missing/);
+		const other = await run({ operation: 'getMany', statusGroup: '={{ "pending" }}' });
+		expect(other.result.error?.message).toMatch(/^Status Group: "pending" is not one of forConfirmation, processed, all/);
+		expect(sent('orders')).toHaveLength(1);
+	});
+
+	it('reads Include Marketplace-Fulfilled Orders as every boolean: the text "false" leaves them out, "maybe" is refused (issue 41)', async () => {
+		const off = await run({ operation: 'getMany', returnAll: true, statusGroup: 'processed', includeMarketplaceFulfilled: '={{ "false" }}' });
+		expect(off.result.error).toBeUndefined();
+		expect(sent('shipments')).toHaveLength(0);
+		const unclear = await run({ operation: 'getMany', returnAll: true, statusGroup: 'processed', includeMarketplaceFulfilled: '={{ "maybe" }}' });
+		expect(unclear.result.error?.message).toMatch(/^Include Marketplace-Fulfilled Orders: "maybe" is not true or false/);
 	});
 
 	it('simplifies each order: id, created, totals with and without VAT, shipping, commission, payment methods, buyer with tax ID and city, delivery address, lines by Product ID', async () => {

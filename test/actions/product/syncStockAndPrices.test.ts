@@ -300,6 +300,14 @@ describe('Product: Sync Stock and Prices', () => {
 			expect(bulkBodies()).toEqual([]);
 		});
 
+		it('a Products Not in the List no choice names (a workflow made through the API) is refused, not read as Leave Unchanged (issue 41)', async () => {
+			await start(100);
+			const [a] = settledProducts();
+			const result = await sync([{ ean: a.ean, stockLevel: a.stockLevel + 1 }], { notInList: 'zeroAll' });
+			expect(result.error?.message).toMatch(/^Products Not in the List: "zeroAll" is not one of leave, zero/);
+			expect(bulkBodies()).toEqual([]);
+		});
+
 		it('get stock 0 with Set Stock to 0, one item each, in the same bulk request', async () => {
 			await start(100);
 			const products = sandbox.state.products;

@@ -52,6 +52,15 @@ describe('Shipment › Get Label', () => {
 		expect(sent(route as 'labelV1' | 'labelV2')).toHaveLength(1);
 	});
 
+	it('a Label Format no choice names is refused before anything is sent, never read as PDF (issue 41: one choice reader)', async () => {
+		const suborderId = shipmentAfter(2);
+
+		const { result } = await run({ operation: 'getLabel', suborderId, labelFormat: '={{ "png" }}' });
+
+		expect(result.error?.message).toMatch(/^Label Format: "png" is not one of pdf, zpl, zip/);
+		expect([...sent('labelV1'), ...sent('labelV2'), ...sent('labelFile')]).toEqual([]);
+	});
+
 	it('items naming the same suborder fetch its label once, each getting the file', async () => {
 		const suborderId = shipmentAfter(2);
 
@@ -94,6 +103,15 @@ describe('Shipment › Get Label', () => {
 
 			expect(result.error?.message).toBe(`The label of shipment ${suborderId} is not ready yet: the shipment is CONFIRMED`);
 			expect(result.error?.description).toContain('pack it first (Shipment › Pack)');
+		});
+
+		it('its order not confirmed yet: says to confirm it first, as Pack does (issue 41: one reading of a shipment\'s status)', async () => {
+			const suborderId = shipmentAfter(0);
+
+			const { result } = await run({ operation: 'getLabel', suborderId });
+
+			expect(result.error?.message).toBe(`The label of shipment ${suborderId} is not ready yet: the shipment is CREATED`);
+			expect(result.error?.description).toContain('Its order is not confirmed yet: confirm it first (Order › Confirm).');
 		});
 
 		it('an unknown suborder is named, with On Error = Continue as the item\'s error', async () => {

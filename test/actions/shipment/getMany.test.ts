@@ -134,6 +134,16 @@ describe('Shipment › Get Many on the seeded orders', () => {
 		expect(sent('shipments')).toHaveLength(0);
 	});
 
+	it('reads a warehouse as Order › Confirm does: an ID from 1, Default Address only after every entry is read (issue 41: one warehouse reader)', async () => {
+		const zero = await run({ operation: 'getMany', filters: { warehouseIds: '={{ ["", "0"] }}' } });
+		expect(zero.result.error?.message).toMatch(/^Filters › Warehouses › entry 2: must be at least 1, got "0"/);
+		const { result } = await run({ operation: 'getMany', returnAll: true, filters: { warehouseIds: '={{ [" "] }}' } });
+		expect(result.error).toBeUndefined();
+		expect(sent('warehouses')).toHaveLength(1);
+		const fallback = sandbox.state.warehouses.find((warehouse) => warehouse.defaultAddress);
+		expect(sent('shipments').map((entry) => entry.query.warehouseIds)).toEqual([String(fallback?.id)]);
+	});
+
 	it('simplifies each shipment: ids, status and subgroup, warehouse, carrier, totals, and its lines', async () => {
 		const { json } = await run({ operation: 'getMany', returnAll: false, limit: 1, statusGroup: 'onDelivery' });
 		const [shipment] = json;

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ParameterContext, SettingsContext } from '../../values/labels';
+import { readChoice, type ParameterContext, type SettingsContext } from '../../values/labels';
 
 /**
  * The input of the bulk operations, chosen by "Input Mode": `items` (every input item is one entry,
@@ -156,10 +156,20 @@ export function bulkInputFields(input: BulkInput): INodeProperties[] {
 
 /** Whether every input item is one entry (Input Mode One Item per …); JSON when a workflow made through n8n's API sets none (version 1's default). */
 export function readsOneEntryPerItem(ctx: SettingsContext): boolean {
-	return ctx.getNodeParameter('inputMode', JSON_MODE) === ITEMS_MODE;
+	return readInputMode(ctx) === ITEMS_MODE;
+}
+
+/** Invalid Entries: whether it is Skip and Report (the valid entries sent, each invalid one reported); Stop the Run otherwise, its default. */
+export function skipsInvalidEntries(ctx: SettingsContext): boolean {
+	return readChoice(ctx, 'Invalid Entries', ctx.getNodeParameter('invalidEntries', 'stop'), ['stop', 'skip']) === 'skip';
 }
 
 /** Whether the entries come from the JSON field (otherwise from the rows, or from the items). */
 export function readsJson(ctx: SettingsContext): boolean {
-	return ctx.getNodeParameter('inputMode', JSON_MODE) === JSON_MODE;
+	return readInputMode(ctx) === JSON_MODE;
+}
+
+/** Input Mode; JSON when a workflow made through n8n's API sets none (version 1's default). */
+function readInputMode(ctx: SettingsContext): string {
+	return readChoice(ctx, 'Input Mode', ctx.getNodeParameter('inputMode', JSON_MODE), [JSON_MODE, ROWS_MODE, ITEMS_MODE]);
 }

@@ -24,7 +24,7 @@ import { readFailOnItemErrors } from '../../values/values';
 import { bulkResultFields } from '../common';
 import { itemFailure, steps, type Steps } from '../run';
 import { ItemContext, collectBatches, type Batch, type BulkEntry } from './entries';
-import { bulkInputFields, type BulkInput } from './fields';
+import { bulkInputFields, skipsInvalidEntries, type BulkInput } from './fields';
 
 /** One output of a batch: of the entry at a position in the batch, or batch-wide (paired with the batch's last item by default). */
 export interface BatchOutput {
@@ -213,7 +213,7 @@ async function runBulkOperation<Checked>(exec: IExecuteFunctions, operation: Bul
 
 	const batches = operation.collect?.(exec) ?? collectBatches<Checked>(exec, operation.input, failed);
 	if (!continueOnFail && failed.size > 0) throw [...failed.values()][0];
-	const skipInvalid = itemCount > 0 && exec.getNodeParameter('invalidEntries', 0, 'stop') === 'skip';
+	const skipInvalid = itemCount > 0 && skipsInvalidEntries(new ItemContext(exec, 0));
 	const preview = itemCount > 0 && operation.preview !== undefined && operation.preview(new ItemContext(exec, 0));
 
 	// 2.

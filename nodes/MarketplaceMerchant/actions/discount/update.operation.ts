@@ -7,7 +7,8 @@ import { invalidInput, isBlank, MISSING } from '../../values/labels';
 import { PRICE_FORMS, readNumberFormat, readPrice, shownPrice } from '../../values/numbers';
 import { DATE_FORMS, readDay, readEntryField, type EntryField } from '../../values/values';
 import { panelLabels } from '../common';
-import type { BulkEntry } from '../bulk/entries';
+import { ItemContext, type BulkEntry } from '../bulk/entries';
+import { readsOneEntryPerItem } from '../bulk/fields';
 import {
 	bulkDiscountOperation,
 	changeableDiscountsRange,
@@ -173,7 +174,7 @@ async function resolveUpdates(exec: IExecuteFunctions, entries: Array<BulkEntry<
 	const daysOf = listedDiscountDays(listed, now);
 	const currents = new Map<string, Current>();
 	// Entries go out per batch: all input items' together (One Item per Discount), else each item's list.
-	const oneBatch = exec.getNodeParameter('inputMode', 0, 'json') === 'items';
+	const oneBatch = readsOneEntryPerItem(new ItemContext(exec, 0));
 	const lastSent = new Map<string, BulkEntry<CheckedUpdate>>();
 	for (const entry of entries) {
 		if (entry.problem) continue;

@@ -10,7 +10,7 @@ import { asNodeError } from '../../transport/errors';
 import { resultLimit, splitDateRange, type PaginationFunction } from '../../transport/batches';
 import { sendSettingsOf, type RequestData, type ItemFunctions, type RequestStep } from '../../transport/send';
 import { optionsCollection, returnAllAndLimit, outputFields } from '../common';
-import { invalidInput } from '../../values/labels';
+import { fieldPath, invalidInput, readChoice, type SettingsContext } from '../../values/labels';
 import { readFlag, readOutput, shapeOutput } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
 import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../families/documents/documents';
@@ -22,15 +22,20 @@ import type { OperationModule } from '../contract';
 
 export const GET_MANY = 'getMany';
 
+/** Options › Attach Raw XML, read as every boolean parameter is. */
+function attachesRawXml(ctx: SettingsContext): boolean {
+	return readFlag(ctx, 'options.attachRawXml', fieldPath('Options', 'Attach Raw XML'), false);
+}
+
 const acceptXmlIfAsked: RequestStep = async function (requestOptions) {
-	const format = this.getNodeParameter('options.responseFormat', 'json');
-	if (format !== 'xml' && !this.getNodeParameter('options.attachRawXml', false)) return requestOptions;
+	const format = readChoice(this, fieldPath('Options', 'Response Format'), this.getNodeParameter('options.responseFormat', 'json'), ['json', 'xml']);
+	if (format !== 'xml' && !attachesRawXml(this)) return requestOptions;
 	return { ...requestOptions, headers: { ...requestOptions.headers, Accept: 'application/xml' } };
 };
 
 /** Every document of one answer carries the same file; only the strategy knows the window's dates, so it names the file. */
 const attachRawXmlIfAsked: Shaping = async function (items, response) {
-	if (items.length === 0 || !this.getNodeParameter('options.attachRawXml', false)) return items;
+	if (items.length === 0 || !attachesRawXml(this)) return items;
 	const body = Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
 	if (!looksLikeXml(response.headers?.['content-type'], body)) return items;
 	const file = await this.helpers.prepareBinaryData(Buffer.from(body as string, 'utf8'), 'answer.xml', 'application/xml');
@@ -94,7 +99,7 @@ const PDF_FIELD = { name: 'pdfBinaryPropertyName', displayName: PDF_PROPERTY_LAB
 /** Its own field: Attach Raw XML may fill the other; the two may not name the same one. */
 function pdfPropertyOf(ctx: ItemFunctions): string {
 	const property = binaryPropertyOf(ctx, `options.${PDF_FIELD.name}`);
-	if (ctx.getNodeParameter('options.attachRawXml', false) && property === binaryPropertyOf(ctx)) {
+	if (attachesRawXml(ctx) && property === binaryPropertyOf(ctx)) {
 		throw invalidInput(ctx, `Options › ${PDF_PROPERTY_LABEL}`, `must differ from Options › Put Output File in Field ("${property}"): the raw XML goes there`);
 	}
 	return property;

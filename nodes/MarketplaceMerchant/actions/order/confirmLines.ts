@@ -15,10 +15,10 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { nodeError } from '../../transport/errors';
-import { MISSING, describeValue, invalidInput, isBlank, readParameter } from '../../values/labels';
+import { invalidInput, isBlank, readChoice, readParameter } from '../../values/labels';
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
-import { AS_ORDERED } from '../orders/shared';
+import { AS_ORDERED, readWarehouseId } from '../orders/shared';
 import type { ItemContext } from '../bulk/entries';
 
 export type ConfirmMode = 'allAsOrdered' | 'itemsAsLines';
@@ -67,16 +67,12 @@ export interface OrderPlan {
 /** One input item's values; a value that cannot be sent throws its `InputError`. */
 export function readAsk(ctx: ItemContext): ConfirmAsk {
 	const orderId = readParameter(ctx, 'orderId', LABELS.orderId, readText);
-	const rawMode = ctx.getNodeParameter('confirmWhat', 'allAsOrdered');
-	if (!CONFIRM_MODES.includes(rawMode as ConfirmMode)) {
-		const choices = CONFIRM_MODES.map((mode) => `${mode} (${MODE_NAMES[mode]})`).join(' or ');
-		throw invalidInput(ctx, LABELS.confirmWhat, isBlank(rawMode) ? MISSING : `${describeValue(rawMode)} is not ${choices}`, `Use ${choices}`);
-	}
-	const mode = rawMode as ConfirmMode;
+	const choices = CONFIRM_MODES.map((choice) => `${choice} (${MODE_NAMES[choice]})`).join(' or ');
+	const mode = readChoice(ctx, LABELS.confirmWhat, ctx.getNodeParameter('confirmWhat', 'allAsOrdered'), CONFIRM_MODES, `Use ${choices}`);
 	const rawWarehouse = ctx.getNodeParameter('warehouseId', AS_ORDERED);
 	// As Ordered: each line's own warehouse; empty: the default address, looked up when the node runs.
 	const asOrdered = typeof rawWarehouse === 'string' && rawWarehouse.trim() === AS_ORDERED;
-	const warehouseId = asOrdered || isBlank(rawWarehouse) ? undefined : readWholeNumber(ctx, LABELS.warehouseId, rawWarehouse, 1);
+	const warehouseId = asOrdered ? undefined : readWarehouseId(ctx, LABELS.warehouseId, rawWarehouse);
 	if (mode === 'allAsOrdered') return { ctx, orderId, mode, warehouseId, asOrdered };
 	const merchantInventoryId = readParameter(ctx, 'merchantInventoryId', LABELS.merchantInventoryId, readId);
 	const quantity = readParameter(ctx, 'quantity', LABELS.quantity, (reader, field, value) => readWholeNumber(reader, field, value, 0));

@@ -5,12 +5,11 @@ import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
 import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../families/orders';
 import { simplifyOrder } from '../../families/orderOutputs';
-import { fieldPath } from '../../values/labels';
-import { DATE_FORMS } from '../../values/values';
+import { fieldPath, readChoice } from '../../values/labels';
+import { DATE_FORMS, readFlag } from '../../values/values';
 import { returnAllAndLimit, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { readOption, readTimeRange, readingOrders } from '../orders/shared';
-
+import { readTimeRange, readingOrders } from '../orders/shared';
 
 export const orderOutputFields = outputFields(
 	'Whether to return a flat summary of each order (ID, created, total, currency, payment methods as a list, buyer, number of items, and per line the merchant inventory ID, product ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price, total and warehouse) instead of the full order',
@@ -60,16 +59,16 @@ const fields: INodeProperties[] = [
 export const operation: OperationModule = {
 	steps: readingOrders(async function (read, onPage) {
 		const filter: OrderFilter = {};
-		const group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
+		const group = readChoice(this, 'Status Group', this.getNodeParameter('statusGroup', 'forConfirmation'), ['forConfirmation', 'processed', 'all']);
 		if (group !== 'all') filter.group = group;
 		const { createdFrom, createdTo } = this.getNodeParameter('filters', {}) as IDataObject;
-		const { from, to } = readTimeRange(this, { field: CREATED_FROM, value: createdFrom }, { field: CREATED_TO, value: createdTo });
-		Object.assign(filter, from ? { createdFrom: from } : {}, to ? { createdTo: to } : {});
+		const created = readTimeRange(this, { field: CREATED_FROM, value: createdFrom, key: 'createdFrom' }, { field: CREATED_TO, value: createdTo, key: 'createdTo' });
+		Object.assign(filter, created);
 		const limit = resultLimit(this);
 		const orders = await listOrders(read, this.getNode(), filter, limit, onPage);
 		// Orders for confirmation are the merchant's own: the marketplace confirms the orders it fulfils.
-		if (group === 'forConfirmation' || this.getNodeParameter('includeMarketplaceFulfilled', true) === false) return orders;
-		const fulfilled = await listMarketplaceOrders(read, this.getNode(), { createdFrom: from, createdTo: to }, limit, (count) => onPage(orders.length + count));
+		if (group === 'forConfirmation' || !readFlag(this, 'includeMarketplaceFulfilled', 'Include Marketplace-Fulfilled Orders', true)) return orders;
+		const fulfilled = await listMarketplaceOrders(read, this.getNode(), created, limit, (count) => onPage(orders.length + count));
 		return newestOrders([orders, fulfilled], limit);
 	}, simplifyOrder),
 	option: {

@@ -13,8 +13,9 @@ import { asNodeError, nodeError } from '../../transport/errors';
 import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings, type ItemFunctions } from '../../transport/send';
 import { endpointReader, type ReadEndpoint } from '../../families/read';
 import { ORDER_READS } from '../../families/orders';
-import { describeValue, invalidInput, isBlank, type ValueContext } from '../../values/labels';
-import { readDate, readOutput, readRangeEnd, shapeOutput, type Output } from '../../values/values';
+import { isBlank, type ValueContext } from '../../values/labels';
+import { readNumber } from '../../values/numbers';
+import { checkRangeOrder, readDate, readOutput, readRangeEnd, shapeOutput, type Output } from '../../values/values';
 import { steps, type Steps } from '../run';
 
 // Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
@@ -48,21 +49,26 @@ export function readingOrders(
 	});
 }
 
-/** An options field's value (set by an expression, it may be anything): one of `values`, or an error naming the field. */
-export function readOption<T extends string>(ctx: ValueContext, field: string, value: unknown, values: readonly T[]): T {
-	if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
-	throw invalidInput(ctx, field, `${describeValue(value)} is not one of ${values.join(', ')}`);
+/** One bound of a range as its filter names it: the field, its value, the filter's key. */
+interface RangeBound<K extends string> {
+	field: string;
+	value: unknown;
+	key: K;
 }
 
 /**
- * A range of two optional times (Created, Confirmed): a bare day as its end means the whole day
- * (as the documents' ranges read it); an end before the start is refused, naming the end's field.
+ * A range of two optional times (Created, Confirmed) as the filter's keys, each only where given:
+ * a bare day as its end means the whole day (as the documents' ranges read it); an end before the
+ * start is refused, naming both fields (checkRangeOrder).
  */
-export function readTimeRange(ctx: ValueContext, from: { field: string; value: unknown }, to: { field: string; value: unknown }): { from?: Date; to?: Date } {
+export function readTimeRange<F extends string, T extends string>(ctx: ValueContext, from: RangeBound<F>, to: RangeBound<T>): Partial<Record<F | T, Date>> {
 	const start = isBlank(from.value) ? undefined : readDate(ctx, from.field, from.value);
 	const end = isBlank(to.value) ? undefined : readRangeEnd(ctx, to.field, to.value);
-	if (start && end && start > end) throw invalidInput(ctx, to.field, `${end.toISOString()} is before ${from.field} (${start.toISOString()})`);
-	return { from: start, to: end };
+	if (start && end) checkRangeOrder(ctx, { field: from.field, date: start }, { field: to.field, date: end });
+	const range: Partial<Record<F | T, Date>> = {};
+	if (start) range[from.key] = start;
+	if (end) range[to.key] = end;
+	return range;
 }
 
 /** On the node's `methods.loadOptions`. */
@@ -72,13 +78,29 @@ export const CONFIRM_WAREHOUSES_METHOD = 'getConfirmWarehouses';
 /** The value of the default warehouse in a Warehouse list: no id, so the workflow keeps working when the default changes. */
 export const DEFAULT_WAREHOUSE = '';
 
+/**
+ * A warehouse as a Warehouse list's value gives it, the one reading of it (Order › Confirm's
+ * Warehouse, Shipment › Get Many's Filters › Warehouses): Default Address (`DEFAULT_WAREHOUSE`, or
+ * empty) is undefined, to be looked up when the node runs (`defaultWarehouseId`); anything else is
+ * a warehouse ID, a whole number from 1.
+ */
+export function readWarehouseId(ctx: ValueContext, field: string, value: unknown): number | undefined {
+	if (isBlank(value)) return undefined;
+	return readNumber(ctx, field, value, { whole: true, min: 1, kind: 'a warehouse ID (a whole number)', hint: 'Use the IDs Warehouse › Get Many lists' });
+}
+
 /** Order › Confirm's Warehouse value for each line's own warehouse, the one it was ordered from (`suborderWarehouseAddressId`). */
 export const AS_ORDERED = 'asOrdered';
 
+/**
+ * The warehouses' read, declared once for Warehouse › Get Many and the Warehouse lists: the orders
+ * group, safe to repeat, on the service host where the credential gives one.
+ */
+export const WAREHOUSES_READ = { ...ORDER_READS, host: SERVICE_HOST_ENDPOINTS.warehouses };
+
 /** The merchant's warehouses as the service lists them (one page: a merchant has a few). */
 async function readWarehouses(ctx: AuthenticatedContext, settings: SendSettings = {}): Promise<IDataObject[]> {
-	const route = { ...ORDER_READS, host: SERVICE_HOST_ENDPOINTS.warehouses };
-	const answer = await sendAuthenticated(ctx, route, { method: 'GET', url: PATHS.warehouses }, settings);
+	const answer = await sendAuthenticated(ctx, WAREHOUSES_READ, { method: 'GET', url: PATHS.warehouses }, settings);
 	return decodedList(ctx, answer, ANSWERS.warehouses).filter((warehouse) => !isBlank(warehouse.id));
 }
 

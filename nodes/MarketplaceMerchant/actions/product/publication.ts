@@ -26,7 +26,7 @@ import { lookUpNamedProducts, pickedProductsField, productsFound, readListedAndP
 import type { FoundProduct } from '../products/eans';
 import { booleanField } from '../../families/fields';
 import { invalidInput } from '../../values/labels';
-import { readBoolean } from '../../values/values';
+import { readFlag } from '../../values/values';
 import { readBasicProducts } from '../products/catalogue';
 import { ItemContext, steps, type ReadItem } from '../run';
 import type { OperationModule } from '../contract';
@@ -91,7 +91,7 @@ async function planPublication(exec: IExecuteFunctions, items: Array<ReadItem<Pu
 			return false;
 		}
 	});
-	if (!anyProducts || !readBoolean(first, CHECK_PRODUCTS, first.getNodeParameter('checkProducts', false))) return { found };
+	if (!anyProducts || !readFlag(first, 'checkProducts', CHECK_PRODUCTS, false)) return { found };
 	return { found, known: new Set((await readBasicProducts(exec, sendSettingsOf(first))).map((product) => Number(product.id))) };
 }
 

@@ -13,11 +13,11 @@ import {
 } from 'n8n-workflow';
 
 import { sendSettingsOf, type SendSettings } from '../../transport/send';
-import { invalidInput, isBlank, MISSING, type SettingsContext, type ValueContext } from '../../values/labels';
+import { invalidInput, isBlank, MISSING, readChoice, type SettingsContext, type ValueContext } from '../../values/labels';
 import { readId, readNumberFormat, readPercent, readPrice, readSignedStockLevel, type NumberFormat } from '../../values/numbers';
 import { readBoolean, readEan, readFlag, readSimplify, readText } from '../../values/values';
 import { oncePer, type Batch, type BulkEntry, type BulkSource, type ItemContext } from '../bulk/entries';
-import { bulkInputFields } from '../bulk/fields';
+import { bulkInputFields, skipsInvalidEntries } from '../bulk/fields';
 import { bulkSteps, problemText, type BatchOutput } from '../bulk/run';
 import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
@@ -64,7 +64,7 @@ const MATCH_READERS: Record<MatchBy, (ctx: ValueContext, field: string, value: u
 };
 
 /** Read once per item: a parameter read costs about 1.5 µs, a third of a 50,000-entry sync's checks. */
-const matchByOf = oncePer((ctx: SettingsContext) => ctx.getNodeParameter('matchBy', 'ean') as MatchBy);
+const matchByOf = oncePer((ctx: SettingsContext) => readChoice(ctx, FIELD_LABELS.matchBy, ctx.getNodeParameter('matchBy', 'ean'), ['id', 'ean', 'sku'] satisfies MatchBy[]));
 
 /**
  * The key an entry names its product under: Match Value (`match`) from the panel; in JSON the Match
@@ -84,21 +84,21 @@ function readSettings(ctx: ItemContext): SyncSettings {
 	const guardOn = readFlag(ctx, 'options.priceGuard', FIELD_LABELS.priceGuard, true);
 	return {
 		matchBy: matchByOf(ctx),
-		zeroProductsNotInList: ctx.getNodeParameter('notInList', 'leave') === 'zero',
+		zeroProductsNotInList: readChoice(ctx, FIELD_LABELS.notInList, ctx.getNodeParameter('notInList', 'leave'), ['leave', 'zero']) === 'zero',
 		maxZeroSharePercent: readPercent(ctx, FIELD_LABELS.maxZeroSharePercent, options.maxZeroSharePercent ?? 20),
 		confirmZeroing: readFlag(ctx, 'options.confirmZeroing', FIELD_LABELS.confirmZeroing, false),
 		priceGuard: guardOn
 			? {
 					maxDecreasePercent: readPercent(ctx, FIELD_LABELS.maxDecreasePercent, options.maxDecreasePercent ?? 50),
 					maxIncreasePercent: readPercent(ctx, FIELD_LABELS.maxIncreasePercent, options.maxIncreasePercent ?? 100, Infinity),
-					holdWholeEntry: options.guardedEntries === 'holdEntry',
+					holdWholeEntry: readChoice(ctx, FIELD_LABELS.guardedEntries, options.guardedEntries ?? 'sendStock', ['sendStock', 'holdEntry']) === 'holdEntry',
 				}
 			: false,
 	};
 }
 
 /** Skip and Report: an entry with an unreadable price still sends its stock (Stop the Run keeps stopping at it). */
-const skipsInvalidOf = oncePer((ctx: ItemContext) => ctx.getNodeParameter('invalidEntries', 'stop') === 'skip');
+const skipsInvalidOf = oncePer(skipsInvalidEntries);
 
 function readEntryPrice({ raw, label, reader }: BulkEntry<SyncEntry>, format: NumberFormat): number {
 	return readPrice(reader('basePrice'), label('basePrice'), raw.basePrice, format);
@@ -208,7 +208,7 @@ async function syncBatch(exec: IExecuteFunctions, batch: Batch<SyncEntry>): Prom
 	const ctx = batch.entries[0].ctx;
 	const settings = readSettings(ctx);
 	const dryRun = isDryRun(ctx);
-	const summaryOnly = ctx.getNodeParameter('output', 'entries') === 'summary';
+	const summaryOnly = readChoice(ctx, FIELD_LABELS.output, ctx.getNodeParameter('output', 'entries'), ['entries', 'summary']) === 'summary';
 	const simplify = readSimplify(ctx);
 	const sendSettings = sendSettingsOf(ctx);
 	const valid = batch.entries.filter((entry) => entry.problem === undefined);

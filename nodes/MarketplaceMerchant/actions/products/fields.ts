@@ -7,9 +7,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Route } from '../../transport/send';
-import { describeValue, fieldPath, invalidInput, type SettingsContext, type ValueContext } from '../../values/labels';
+import { fieldPath, invalidInput, readChoice, type SettingsContext, type ValueContext } from '../../values/labels';
 import { PRICE_FORMS, readNumber, type NumberFormat, type NumberReader } from '../../values/numbers';
-import { readChoice } from '../../values/values';
 import { textField } from '../common';
 
 /**
@@ -172,8 +171,7 @@ type NegativeStock = 'zero' | 'invalid';
 
 function readNegativeStock(settings: SettingsContext): NegativeStock {
 	const choice = settings.getNodeParameter(`options.${NEGATIVE_STOCK_OPTION.name}`, NEGATIVE_STOCK_OPTION.default);
-	if (choice === 'zero' || choice === 'invalid') return choice;
-	throw invalidInput(settings, NEGATIVE_STOCK_LABEL, `${describeValue(choice)} is not one of zero, invalid`, 'Pick Send as 0 or Treat as Invalid');
+	return readChoice(settings, NEGATIVE_STOCK_LABEL, choice, ['zero', 'invalid'] as const, 'Pick Send as 0 or Treat as Invalid');
 }
 
 /**

@@ -23,9 +23,9 @@ import { PATHS } from '../../transport/endpoints';
 import { asNodeError, downloadFailureDescription, nodeError, statusOf } from '../../transport/errors';
 import { downloadPresigned, sendRequest, sendSettingsOf, type RequestData, type ItemFunctions } from '../../transport/send';
 import { endpointReader } from '../../families/read';
-import { PACKABLE_STATUSES, readShipment } from '../../families/orders';
+import { BEFORE_PACKING, packingStage, readShipment } from '../../families/orders';
 import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
-import { isBlank, readParameter } from '../../values/labels';
+import { isBlank, readChoice, readParameter } from '../../values/labels';
 import { readNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
@@ -73,8 +73,7 @@ function suborderIdOf(ctx: ItemFunctions): string {
 }
 
 function formatOf(ctx: ItemFunctions): LabelFormat {
-	const format = ctx.getNodeParameter('labelFormat', 'pdf');
-	return Object.prototype.hasOwnProperty.call(FORMATS, String(format)) ? (format as LabelFormat) : 'pdf';
+	return readChoice(ctx, 'Label Format', ctx.getNodeParameter('labelFormat', 'pdf'), Object.keys(FORMATS) as LabelFormat[]);
 }
 
 /**
@@ -90,7 +89,8 @@ const setLabelRequest = async function (this: ItemFunctions, requestOptions: IHt
 
 /** Statuses before the carrier is allocated: the label is not made yet. */
 function labelPending(status: string): boolean {
-	return status === 'CREATED' || (PACKABLE_STATUSES as readonly string[]).includes(status) || status.includes('PACKED') || status === 'ON_THE_BORDER';
+	const stage = packingStage(status);
+	return stage === 'unconfirmed' || stage === 'packable' || status.includes('PACKED') || status === 'ON_THE_BORDER';
 }
 
 /**
@@ -113,18 +113,19 @@ async function noLabelError(ctx: ItemFunctions, suborderId: string, answered: st
 	if (!labelPending(status)) {
 		return { error: nodeError(node, `The service gave no label for shipment ${suborderId}, which is ${status}`, { itemIndex, description: `The label service answered: ${answered}.` }), awaitingCarrier: false };
 	}
-	const packable = (PACKABLE_STATUSES as readonly string[]).includes(status) || status === 'CREATED';
+	const stage = packingStage(status);
 	const waited = waitedMs > 0 ? ` after waiting ${waitedText(waitedMs)}` : '';
-	const next = packable
-		? 'It is not packed yet: pack it first (Shipment › Pack).'
-		: waitedMs > 0
+	const next =
+		stage === 'unconfirmed' || stage === 'packable'
+			? BEFORE_PACKING[stage]
+			: waitedMs > 0
 			? `The carrier is still being allocated: set a longer ${WAIT_LABEL} (up to ${MAX_WAIT_MINUTES}), or get the label when the trigger reports the shipment READY_FOR_COLLECTION.`
 			: `The carrier is being allocated after packing, which usually takes minutes: set ${WAIT_LABEL} to wait for it, or get the label later (when the trigger reports the shipment READY_FOR_COLLECTION).`;
 	const error = nodeError(node, `The label of shipment ${suborderId} is not ready yet${waited}: the shipment is ${status}`, {
 		itemIndex,
 		description: `A label exists once the carrier is allocated (READY_FOR_COLLECTION). ${next} The label service answered: ${answered}.`,
 	});
-	return { error, awaitingCarrier: !packable };
+	return { error, awaitingCarrier: stage !== 'unconfirmed' && stage !== 'packable' };
 }
 
 /** The label's link, or what the service answered instead (404, 400, no link). */

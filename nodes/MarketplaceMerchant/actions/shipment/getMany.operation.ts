@@ -9,11 +9,11 @@ import { resultLimit } from '../../transport/batches';
 import { sendSettingsOf } from '../../transport/send';
 import { listShipments, type ShipmentFilter } from '../../families/orders';
 import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, paymentMethodCode, simplifyShipment } from '../../families/orderOutputs';
-import { fieldPath, invalidInput, isBlank, listEntry, type ValueContext } from '../../values/labels';
-import { DATE_FORMS, readText, toList } from '../../values/values';
+import { fieldPath, isBlank, listEntry, readChoice } from '../../values/labels';
+import { DATE_FORMS, OPTION_LIST_SEPARATORS, readStatusNames, readText, toList } from '../../values/values';
 import { returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { DEFAULT_WAREHOUSE, STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readOption, readTimeRange, readingOrders } from '../orders/shared';
+import { STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readTimeRange, readWarehouseId, readingOrders } from '../orders/shared';
 
 const LABEL = {
 	statuses: fieldPath('Filters', 'Statuses'),
@@ -129,54 +129,41 @@ const fields: INodeProperties[] = [
 
 /** A multi-option value: a list, or text separated by commas from an expression. */
 function listIn(value: unknown): string[] {
-	return toList(value, /[,;\n]+/);
-}
-
-function readStatuses(ctx: ValueContext, value: unknown): string[] {
-	return listIn(value).map((status, index) => {
-		if (/^[A-Z][A-Z_]*$/.test(status)) return status;
-		throw invalidInput(ctx, listEntry(LABEL.statuses, index), `"${status}" is not a status name`, 'Use names such as CONFIRMED or PACKED (Order › Get Statuses lists them)');
-	});
+	return toList(value, OPTION_LIST_SEPARATORS);
 }
 
 export const operation: OperationModule = {
 	steps: readingOrders(async function (read, onPage) {
 		const filter: ShipmentFilter = {};
-		if (readOption(this, 'Find', this.getNodeParameter('find', 'byStatusGroup'), ['byStatusGroup', 'byOrder']) === 'byOrder') {
+		if (readChoice(this, 'Find', this.getNodeParameter('find', 'byStatusGroup'), ['byStatusGroup', 'byOrder']) === 'byOrder') {
 			filter.search = readText(this, 'Order or Suborder ID', this.getNodeParameter('search', ''));
 		} else {
 			const groups = ['forPackaging', 'onDelivery', 'completed'] as const;
-			filter.group = readOption(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
+			filter.group = readChoice(this, 'Status Group', this.getNodeParameter('statusGroup', 'forPackaging'), groups);
 		}
 		const filters = this.getNodeParameter('filters', {}) as IDataObject;
-		if (!isBlank(filters.statuses)) filter.statuses = readStatuses(this, filters.statuses);
+		if (!isBlank(filters.statuses)) filter.statuses = readStatusNames(this, LABEL.statuses, filters.statuses);
 		if (!isBlank(filters.paymentMethods)) {
 			filter.paymentMethods = listIn(filters.paymentMethods).map(
-				(method, index) => paymentMethodCode(method) ?? readOption(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
+				(method, index) => paymentMethodCode(method) ?? readChoice(this, listEntry(LABEL.paymentMethods, index), method, PAYMENT_METHODS),
 			);
 		}
 		if (!isBlank(filters.carriers)) filter.carriers = listIn(filters.carriers);
 		const ids = isBlank(filters.warehouseIds) ? [] : Array.isArray(filters.warehouseIds) ? filters.warehouseIds.map(String) : listIn(filters.warehouseIds);
 		if (ids.length > 0) {
+			const read = ids.map((id, index) => readWarehouseId(this, listEntry(LABEL.warehouseIds, index), id));
 			// Default Address: the warehouse marked default when the node runs (one read of the warehouses).
-			const fallback = ids.includes(DEFAULT_WAREHOUSE) ? await defaultWarehouseId(this, sendSettingsOf(this)) : undefined;
-			filter.warehouseIds = [
-				...new Set(
-					ids.map((id, index) => {
-						if (id.trim() === DEFAULT_WAREHOUSE) return fallback as number;
-						if (/^\s*\d+\s*$/.test(id)) return Number(id);
-						throw invalidInput(this, listEntry(LABEL.warehouseIds, index), `"${id}" is not a warehouse ID`, 'Use the IDs Warehouse › Get Many lists');
-					}),
-				),
-			];
+			const fallback = read.includes(undefined) ? await defaultWarehouseId(this, sendSettingsOf(this)) : undefined;
+			filter.warehouseIds = [...new Set(read.map((id) => id ?? (fallback as number)))];
 		}
 		if (!isBlank(filters.suborderTypes)) {
-			filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readOption(this, listEntry(LABEL.suborderTypes, index), type.trim().toUpperCase(), ['DS', 'FBA']));
+			filter.suborderTypes = listIn(filters.suborderTypes).map((type, index) => readChoice(this, listEntry(LABEL.suborderTypes, index), type, ['DS', 'FBA']));
 		}
-		const range = readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom }, { field: LABEL.confirmedTo, value: filters.confirmedTo });
-		Object.assign(filter, range.from ? { confirmedFrom: range.from } : {}, range.to ? { confirmedTo: range.to } : {});
-		const created = readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom }, { field: LABEL.createdTo, value: filters.createdTo });
-		Object.assign(filter, created.from ? { createdFrom: created.from } : {}, created.to ? { createdTo: created.to } : {});
+		Object.assign(
+			filter,
+			readTimeRange(this, { field: LABEL.confirmedFrom, value: filters.confirmedFrom, key: 'confirmedFrom' }, { field: LABEL.confirmedTo, value: filters.confirmedTo, key: 'confirmedTo' }),
+			readTimeRange(this, { field: LABEL.createdFrom, value: filters.createdFrom, key: 'createdFrom' }, { field: LABEL.createdTo, value: filters.createdTo, key: 'createdTo' }),
+		);
 		return await listShipments(read, this.getNode(), filter, resultLimit(this), onPage);
 	}, simplifyShipment),
 	option: {

@@ -22,9 +22,9 @@ import { PATHS } from '../../transport/endpoints';
 import { asNodeError, joinSentences, nodeError } from '../../transport/errors';
 import { sendRequest, sendSettingsOf, type RequestData, type ItemFunctions } from '../../transport/send';
 import { endpointReader } from '../../families/read';
-import { PACKABLE_STATUSES, readShipment, shipmentsOf } from '../../families/orders';
+import { BEFORE_PACKING, PACKABLE_STATUSES, packingStage, readShipment, shipmentsOf } from '../../families/orders';
 import type { ReadEndpoint } from '../../families/read';
-import { fieldPath, invalidInput, isBlank, listEntry, readParameter, type ParameterContext } from '../../values/labels';
+import { fieldPath, invalidInput, isBlank, listEntry, readChoice, readParameter, type ParameterContext } from '../../values/labels';
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
 import { pacedRouting, textField } from '../common';
@@ -57,11 +57,7 @@ interface PackAsk {
 function readPackAsk(ctx: PackContext): PackAsk {
 	const suborderId = readParameter(ctx, 'suborderId', LABELS.suborderId, readText);
 	const numberOfBoxes = readParameter(ctx, 'numberOfBoxes', LABELS.numberOfBoxes, (reader, field, value) => readWholeNumber(reader, field, value, 1));
-	const packWhat = ctx.getNodeParameter('packWhat', 'allConfirmed');
-	if (packWhat !== 'quantities') {
-		if (packWhat !== 'allConfirmed') throw invalidInput(ctx, LABELS.packWhat, `${String(packWhat)} is not allConfirmed or quantities`);
-		return { suborderId, numberOfBoxes };
-	}
+	if (readChoice(ctx, LABELS.packWhat, ctx.getNodeParameter('packWhat', 'allConfirmed'), ['allConfirmed', 'quantities']) === 'allConfirmed') return { suborderId, numberOfBoxes };
 	const rows = ((ctx.getNodeParameter('quantities', {}) as IDataObject).line ?? []) as IDataObject[];
 	if (rows.length === 0) throw invalidInput(ctx, LABELS.quantities, 'has no line', 'Add a line per product packed, or set Pack to All Confirmed');
 	const lines = rows.map((row, index) => {
@@ -102,8 +98,9 @@ const packedText = (lines: ShipmentLine[]) => lines.map((line) => `${line.mercha
 
 /** Why a status cannot be packed, and what to do instead. */
 function notPackableAdvice(status: string): string {
-	if (status === 'CREATED') return 'Its order is not confirmed yet: confirm it first (Order › Confirm).';
-	if (/PACKED|READY_FOR_COLLECTION/.test(status)) return 'It is packed already: nothing was sent. Get Label gives its label once it is READY_FOR_COLLECTION.';
+	const stage = packingStage(status);
+	if (stage === 'unconfirmed') return BEFORE_PACKING.unconfirmed;
+	if (stage === 'packed') return 'It is packed already: nothing was sent. Get Label gives its label once it is READY_FOR_COLLECTION.';
 	return `Only a shipment for packaging (${PACKABLE_STATUSES.join(', ')}) can be packed; nothing was sent.`;
 }
 
@@ -111,7 +108,7 @@ function notPackableAdvice(status: string): string {
 function productsToPack(ctx: PackContext, shipment: IDataObject, ask: PackAsk): Array<{ line: ShipmentLine; quantity: number }> {
 	const { suborderId } = ask;
 	const status = String(shipment.status ?? '');
-	if (!(PACKABLE_STATUSES as readonly string[]).includes(status)) {
+	if (packingStage(status) !== 'packable') {
 		throw nodeError(ctx.getNode(), `Shipment ${suborderId} cannot be packed: its status is ${status || 'not given'}`, {
 			itemIndex: ctx.getItemIndex(),
 			description: notPackableAdvice(status),
@@ -176,7 +173,7 @@ async function packItem(ctx: ItemFunctions, requestData: RequestData, ask: PackA
 		});
 	}
 	if (found.some((shipment) => String(shipment.suborderId) === id)) return [await packShipment(ctx, read, requestData, ask, found[0])];
-	const packable = found.filter((shipment) => (PACKABLE_STATUSES as readonly string[]).includes(String(shipment.status ?? '')));
+	const packable = found.filter((shipment) => packingStage(String(shipment.status ?? '')) === 'packable');
 	const listed = found.map((shipment) => `${String(shipment.suborderId)} is ${String(shipment.status ?? 'without a status')}`).join(', ');
 	if (packable.length === 0) {
 		throw nodeError(node, `Order ${id} has no shipment that can be packed`, {

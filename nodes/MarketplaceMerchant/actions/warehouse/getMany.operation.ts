@@ -1,13 +1,12 @@
 import { ANSWERS } from '../../answers/schemas';
-import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
+import { PATHS } from '../../transport/endpoints';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
+import { WAREHOUSES_READ } from '../orders/shared';
 
 export const operation: OperationModule = {
 	steps: pacedRouting({
-		group: 'orders',
-		idempotent: true,
-		host: SERVICE_HOST_ENDPOINTS.warehouses,
+		...WAREHOUSES_READ,
 		request: { method: 'GET', url: PATHS.warehouses },
 		answer: ANSWERS.warehouses,
 	}),

@@ -6,8 +6,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { formatIsoUtc, formatYearMonthDay } from '../../values/dates';
 import { LIMITS } from '../../transport/endpoints';
-import { invalidInput, isBlank, type SettingsContext, type ValueContext } from '../../values/labels';
-import { readChoice, readDate, readRangeEnd } from '../../values/values';
+import { invalidInput, isBlank, readChoice, type SettingsContext, type ValueContext } from '../../values/labels';
+import { checkRangeOrder, readDate, readRangeEnd } from '../../values/values';
 
 export const FROM_LABEL = 'Date From';
 export const TO_LABEL = 'Date To';
@@ -25,9 +25,7 @@ export function readDocumentRange(ctx: ValueContext, fromValue: unknown, toValue
 		const hint = `The service keeps no documents from before ${earliest} and rejects such ranges`;
 		throw invalidInput(ctx, FROM_LABEL, `must not be before ${earliest} (got ${formatIsoUtc(from)})`, hint);
 	}
-	if (to.getTime() < from.getTime()) {
-		throw invalidInput(ctx, TO_LABEL, `must not be before ${FROM_LABEL} (${formatIsoUtc(to)} is before ${formatIsoUtc(from)})`);
-	}
+	checkRangeOrder(ctx, { field: FROM_LABEL, date: from }, { field: TO_LABEL, date: to });
 	return { from, to };
 }
 
