@@ -8,9 +8,9 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../nodes/MarketplaceMerchant/transport/send';
-import { tokenFor } from '../nodes/MarketplaceMerchant/families/credential';
+import { tokenFor } from '../nodes/MarketplaceMerchant/shared/credential';
 
-/** `preAuthentication` asks for the token (families/credential.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */
+/** `preAuthentication` asks for the token (shared/credential.ts), the Test button is the nodes' `credentialTest`: docs/architecture.md says why. */
 export class MarketplaceMerchantApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;
 
@@ -79,7 +79,7 @@ export class MarketplaceMerchantApi implements ICredentialType {
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		// Its helper goes to send.ts, the one place requests go out. No token: the caller's still
-		// works, and n8n must not resend what failed (families/credential.ts `tokenFor` says why).
+		// works, and n8n must not resend what failed (shared/credential.ts `tokenFor` says why).
 		const accessToken = await tokenFor(this, credentials);
 		return accessToken === undefined ? {} : { accessToken };
 	}

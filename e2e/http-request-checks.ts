@@ -5,7 +5,7 @@
  * `requestWithAuthentication`, asks the credential for a new token after ANY failure and resends
  * the request when it gets one (measured on n8n 2.41.1: a pack answered 503 after it was applied
  * went out twice). The credential gives a new token only when the service rejects the one in use
- * (families/credential.ts `tokenFor`), so:
+ * (shared/credential.ts `tokenFor`), so:
  * - a pack answered 503 after it was applied goes out once and the execution fails with the 503;
  * - a pack answered 401 (every token dropped) gets a new token and goes out again, once.
  * Each `n8n execute` is a new process that has not seen the stored token: the credential probes it.

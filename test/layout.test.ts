@@ -3,9 +3,9 @@
  * The seams of nodes/: a resource folder under actions/ uses the engine (transport/) and the
  * pieces shared by several resources (the files directly under actions/, and actions/bulk/), never another
  * resource's folder; the engine (transport/, answers/, values/) never imports the operations or
- * the node above it, and its layers import only the layers below them; families/ (what the node's
+ * the node above it, and its layers import only the layers below them; shared/ (what the node's
  * operations and the trigger share: the documents client) imports only the engine below it; the
- * trigger uses families/ and the engine, never actions/, and the node never the trigger. Tests
+ * trigger uses shared/ and the engine, never actions/, and the node never the trigger. Tests
  * mirror actions/: each operation file has its test file at the same place under test/actions/.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -66,9 +66,9 @@ describe('Layout of nodes/', () => {
 	});
 
 	// Folders are layers: each imports only itself and the folders before it here, never one above.
-	const FOLDERS = ['values', 'transport', 'answers', 'families', 'actions'];
+	const FOLDERS = ['values', 'transport', 'answers', 'shared', 'actions'];
 
-	it.each(FOLDERS)('%s/ imports only itself and the layers below it (values < transport < answers < families < actions)', (folder) => {
+	it.each(FOLDERS)('%s/ imports only itself and the layers below it (values < transport < answers < shared < actions)', (folder) => {
 		const below = FOLDERS.slice(0, FOLDERS.indexOf(folder) + 1);
 		const upward = tsFilesUnder(path.join(NODES, 'MarketplaceMerchant', folder)).flatMap((file) =>
 			importsOf(file)
@@ -144,7 +144,7 @@ describe('Layout of nodes/', () => {
 		expect(callers).toEqual(['nodes/MarketplaceMerchant/transport/send.ts']);
 	});
 
-	it('keeps the trigger out of actions/: it fetches through families/', () => {
+	it('keeps the trigger out of actions/: it fetches through shared/', () => {
 		const TRIGGER = path.join(NODES, 'MarketplaceMerchantTrigger');
 		const intoActions = tsFilesUnder(TRIGGER).flatMap((file) =>
 			importsOf(file)
@@ -161,6 +161,15 @@ describe('Layout of nodes/', () => {
 			.map((file) => ({ file: path.relative(ROOT, file), lines: readFileSync(file, 'utf8').split('\n').length }))
 			.filter(({ lines }) => lines > 400);
 		expect(long).toEqual([]);
+	});
+
+	it('gives each family one home: no folder beside its singular or plural twin (order/ and orders/)', () => {
+		const folders = (folder: string): string[] =>
+			readdirSync(folder)
+				.filter((name) => statSync(path.join(folder, name)).isDirectory())
+				.flatMap((name) => [path.join(folder, name), ...folders(path.join(folder, name))]);
+		const twins = folders(NODES).filter((folder) => existsSync(`${folder}s`) && statSync(`${folder}s`).isDirectory());
+		expect(twins.map((folder) => path.relative(NODES, folder))).toEqual([]);
 	});
 
 	it('keeps the node free of the trigger', () => {

@@ -77,7 +77,7 @@ const SENDING = [...TRANSPORT, `${N}answers/read.ts`, `${N}values/labels.ts`, `$
 /** Every operation's run adds the skeleton (actions/run.ts): n8n's custom operation for all of the run's items. */
 const RUN = `${N}actions/run.ts`;
 /** The product pieces Update and Update Many share: the writers' rules, the locator, the update entry; and the number readers. */
-const PRODUCTS = [`${N}actions/products/fields.ts`, `${N}actions/products/locator.ts`, `${N}actions/products/update.ts`, `${N}values/numbers.ts`];
+const PRODUCTS = [`${N}actions/catalogue/fields.ts`, `${N}actions/catalogue/locator.ts`, `${N}actions/catalogue/update.ts`, `${N}values/numbers.ts`];
 const PRODUCT_UPDATE = [`${N}actions/product/update.operation.ts`, ...PRODUCTS, `${N}answers/bulkResults.ts`, RUN, ...SENDING].sort();
 
 async function productUpdate(credentialsHelper: TestCredentialsHelper): Promise<void> {
@@ -149,7 +149,7 @@ describe('The project files one request runs', () => {
 		await start();
 		await productUpdate(storedCredential());
 		const files = await filesOfSecondRun(async () => await productUpdate(storedCredential()));
-		expect(files).toEqual([`credentials/MarketplaceMerchantApi.credentials.ts`, `${N}families/credential.ts`, ...PRODUCT_UPDATE].sort());
+		expect(files).toEqual([`credentials/MarketplaceMerchantApi.credentials.ts`, `${N}shared/credential.ts`, ...PRODUCT_UPDATE].sort());
 		expect(tracePage('One request, Product › Update')).toContain(`(and one more hand-off, preAuthentication): ${files.length + 1} files (${files.length} of code).`);
 	});
 
@@ -163,8 +163,8 @@ describe('The project files one request runs', () => {
 		expect(files).toEqual(
 			[
 				`${N}actions/product/update.operation.ts`,
-				`${N}actions/products/locator.ts`,
-				`${N}actions/products/update.ts`,
+				`${N}actions/catalogue/locator.ts`,
+				`${N}actions/catalogue/update.ts`,
 				RUN,
 				// The skeleton's: `settle` (the item's outcome) and `asNodeError` (the item's error, secrets removed).
 				`${N}transport/errors.ts`,
@@ -218,9 +218,9 @@ describe('The project files one request runs', () => {
 		});
 		expect(files).toEqual(
 			[
-				`${N}families/documents/documents.ts`,
-				`${N}families/documents/fields.ts`,
-				`${N}families/read.ts`,
+				`${N}shared/documents/documents.ts`,
+				`${N}shared/documents/fields.ts`,
+				`${N}shared/read.ts`,
 				`${N}values/dates.ts`,
 				'nodes/MarketplaceMerchantTrigger/MarketplaceMerchantTrigger.node.ts',
 				'nodes/MarketplaceMerchantTrigger/cursor.ts',

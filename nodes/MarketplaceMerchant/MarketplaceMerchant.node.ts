@@ -8,18 +8,18 @@ import { getCurrencies } from './actions/discount/currency';
 import { resource as invoice } from './actions/documents/Invoice.resource';
 import { resource as invoiceCorrection } from './actions/documents/InvoiceCorrection.resource';
 import { resource as order } from './actions/order/Order.resource';
-import { CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL, WAREHOUSES_BEFORE_CREDENTIAL, getConfirmWarehouses, getWarehouses } from './actions/orders/shared';
-import { getOrderStatuses, onceCredentialSet } from './families/editorLists';
+import { CONFIRM_WAREHOUSES_BEFORE_CREDENTIAL, WAREHOUSES_BEFORE_CREDENTIAL, getConfirmWarehouses, getWarehouses } from './actions/orderReads';
+import { getOrderStatuses, onceCredentialSet } from './shared/editorLists';
 import { resource as price } from './actions/price/Price.resource';
 import { resource as product } from './actions/product/Product.resource';
 import { resource as shipment } from './actions/shipment/Shipment.resource';
 import { getProductTypes } from './actions/product/getTypes.operation';
-import { searchProducts } from './actions/products/locator';
+import { searchProducts } from './actions/catalogue/locator';
 import { requestOptionsProperty } from './actions/common';
 import { resource as warehouse } from './actions/warehouse/Warehouse.resource';
 import { BASE_URL_EXPRESSION } from './transport/hosts';
 import { CREDENTIAL_TYPE } from './transport/send';
-import { testMerchantCredential } from './families/credential';
+import { testMerchantCredential } from './shared/credential';
 
 const RESOURCES = [product, order, shipment, warehouse, invoice, invoiceCorrection, discount, price];
 
@@ -54,7 +54,7 @@ export class MarketplaceMerchant implements INodeType {
 	};
 
 	methods = {
-		// Each list waits for the credential (a new node's first ask comes before it is set): families/editorLists.ts.
+		// Each list waits for the credential (a new node's first ask comes before it is set): shared/editorLists.ts.
 		// The Currency list answers without the credential already (the account's currency unknown).
 		listSearch: {
 			searchProducts: onceCredentialSet(searchProducts, () => ({ results: [] })),

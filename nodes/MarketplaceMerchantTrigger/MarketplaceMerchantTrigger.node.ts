@@ -1,15 +1,15 @@
 import { NodeConnectionTypes, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../MarketplaceMerchant/transport/send';
-import { booleanField, simplifyField } from '../MarketplaceMerchant/families/fields';
-import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/families/documents/fields';
-import { testMerchantCredential } from '../MarketplaceMerchant/families/credential';
+import { booleanField, simplifyField } from '../MarketplaceMerchant/shared/fields';
+import { invoiceTypeField, outputFileField } from '../MarketplaceMerchant/shared/documents/fields';
+import { testMerchantCredential } from '../MarketplaceMerchant/shared/credential';
 import { fetchTestEvent, pollForNewDocuments, withoutOverlap } from './poll';
 import { cursorOptions } from './cursor';
 import { PRODUCT_CHANGED, fetchTestProductChange, pollProductChanges } from './productChanges';
 import { NEW_ORDER_TO_CONFIRM, fetchTestOrder, orderTriggerFields, pollNewOrders } from './orders';
 import { SHIPMENT_STATUS_CHANGED, fetchTestShipmentChange, pollShipmentChanges, shipmentTriggerFields } from './shipments';
-import { getOrderStatuses, onceCredentialSet } from '../MarketplaceMerchant/families/editorLists';
+import { getOrderStatuses, onceCredentialSet } from '../MarketplaceMerchant/shared/editorLists';
 
 const DOCUMENTS_ONLY = { hide: { event: [PRODUCT_CHANGED, NEW_ORDER_TO_CONFIRM, SHIPMENT_STATUS_CHANGED] } };
 

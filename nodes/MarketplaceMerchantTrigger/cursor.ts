@@ -10,7 +10,7 @@
  */
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { optionsCollection } from '../MarketplaceMerchant/families/fields';
+import { optionsCollection } from '../MarketplaceMerchant/shared/fields';
 import { LIMITS } from '../MarketplaceMerchant/transport/endpoints';
 import { splitIntoWindows } from '../MarketplaceMerchant/values/dates';
 import { fieldPath, isBlank } from '../MarketplaceMerchant/values/labels';

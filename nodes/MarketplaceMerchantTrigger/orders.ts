@@ -7,8 +7,8 @@
  */
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { listOrders } from '../MarketplaceMerchant/families/orders';
-import { simplifyOrder } from '../MarketplaceMerchant/families/orderOutputs';
+import { listOrders } from '../MarketplaceMerchant/shared/orders/orders';
+import { simplifyOrder } from '../MarketplaceMerchant/shared/orders/outputs';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { parseServiceTimestamp } from '../MarketplaceMerchant/values/dates';
 import { readSimplify } from '../MarketplaceMerchant/values/values';

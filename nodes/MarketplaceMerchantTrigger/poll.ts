@@ -4,10 +4,10 @@
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DOCUMENTS, dedupeKeyOf, documentsIn, invoicedDateOf, oldestFirst, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/families/documents/documents';
-import { binaryPropertyOf, readInvoiceType } from '../MarketplaceMerchant/families/documents/fields';
-import { attachPdfsOfDocuments } from '../MarketplaceMerchant/families/documents/pdfs';
-import { endpointReader, type ReadEndpoint } from '../MarketplaceMerchant/families/read';
+import { DOCUMENTS, dedupeKeyOf, documentsIn, invoicedDateOf, oldestFirst, simplifyDocument, type DocumentKind } from '../MarketplaceMerchant/shared/documents/documents';
+import { binaryPropertyOf, readInvoiceType } from '../MarketplaceMerchant/shared/documents/fields';
+import { attachPdfsOfDocuments } from '../MarketplaceMerchant/shared/documents/pdfs';
+import { endpointReader, type ReadEndpoint } from '../MarketplaceMerchant/shared/read';
 import { DAY_MS, addMonths, formatIsoUtc } from '../MarketplaceMerchant/values/dates';
 import { joinSentences, nodeError } from '../MarketplaceMerchant/transport/errors';
 import { readChoice } from '../MarketplaceMerchant/values/labels';
@@ -51,7 +51,7 @@ function readSettings(ctx: IPollFunctions) {
 }
 
 /**
- * How the trigger reads the service (documents through families/documents/, products): a failure
+ * How the trigger reads the service (documents through shared/documents/, products): a failure
  * says what was being read and that the next poll asks for the same period again.
  */
 export function pollReader(ctx: IPollFunctions): ReadEndpoint {
@@ -68,7 +68,7 @@ type Emission = { document: IDataObject; item: INodeExecutionData; at: number };
 /**
  * Links are asked for by suborder id (the window narrows the search) and downloaded at once: they
  * expire after about 10 minutes. A document without a link says so in `pdfError`; the files are
- * named as the node names them (families/documents/pdfs.ts).
+ * named as the node names them (shared/documents/pdfs.ts).
  */
 async function attachPdfs(ctx: IPollFunctions, kind: DocumentKind, window: DateWindow, entries: Emission[], binaryProperty: string): Promise<void> {
 	await attachPdfsOfDocuments(ctx, kind, entries, { windows: [window], wholeRange: false }, pollReader(ctx), binaryProperty);

@@ -16,7 +16,7 @@ import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { isPlainObject, readChoice } from '../MarketplaceMerchant/values/labels';
 import { exactCents } from '../MarketplaceMerchant/values/numbers';
 import { readSimplify } from '../MarketplaceMerchant/values/values';
-import { listOf } from '../MarketplaceMerchant/families/read';
+import { listOf } from '../MarketplaceMerchant/shared/read';
 import { TEST_EVENT_DAYS, pollReader, type PollResult } from './poll';
 import { readAllPages } from '../MarketplaceMerchant/transport/batches';
 

@@ -8,7 +8,7 @@
  * progress, not every shipment ever seen.
  * Cost of a poll: one request per watched group and 100 shipments in it (an idle poll of an
  * account with up to 100 shipments in each: 2 requests; 3 where the service takes only the
- * status-groups endpoint's names: families/orders.ts), plus one per shipment that left them (and,
+ * status-groups endpoint's names: shared/orders/orders.ts), plus one per shipment that left them (and,
  * every poll, one per shipment in a status no group lists, e.g. NOT_READY, until it is back).
  * A shipment that went through several statuses between two polls fires once, from the status
  * the last poll saw to the one this poll sees: the service keeps no history to read.
@@ -20,9 +20,9 @@
  */
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { STATUSES_METHOD } from '../MarketplaceMerchant/families/editorLists';
-import { listShipments, readShipment } from '../MarketplaceMerchant/families/orders';
-import { simplifyShipment } from '../MarketplaceMerchant/families/orderOutputs';
+import { STATUSES_METHOD } from '../MarketplaceMerchant/shared/editorLists';
+import { listShipments, readShipment } from '../MarketplaceMerchant/shared/orders/orders';
+import { simplifyShipment } from '../MarketplaceMerchant/shared/orders/outputs';
 import { nodeError } from '../MarketplaceMerchant/transport/errors';
 import { DAY_MS } from '../MarketplaceMerchant/values/dates';
 import type { ValueContext } from '../MarketplaceMerchant/values/labels';

@@ -3,7 +3,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { simplifyDocument } from '../../nodes/MarketplaceMerchant/families/documents/documents';
+import { simplifyDocument } from '../../nodes/MarketplaceMerchant/shared/documents/documents';
 import type { InvoiceType } from '../../sandbox';
 import {
 	DAY,

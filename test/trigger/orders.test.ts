@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetGroupNaming } from '../../nodes/MarketplaceMerchant/families/orders';
+import { forgetGroupNaming } from '../../nodes/MarketplaceMerchant/shared/orders/orders';
 import type { PollRunResult } from '../harness';
 import { DAY, MINUTE, TriggerUnderTest, advance, emittedItems, useTriggerSandbox } from './helpers';
 

@@ -1,7 +1,7 @@
 /**
  * Download PDFs when the link answer keys the links by the schema name: each PDF still belongs to
  * its own invoice; and where the service requires the dates beside the suborder IDs (sandbox
- * urlsSelection: all), as the trigger always sends them. Named as the node names them (families/documents/pdfs.ts, pdfFileName).
+ * urlsSelection: all), as the trigger always sends them. Named as the node names them (shared/documents/pdfs.ts, pdfFileName).
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { DAY, MINUTE, TriggerUnderTest, advance, documentIds, emittedItems, invoicedAt, setNow, useSharedClock } from './helpers';

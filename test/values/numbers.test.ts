@@ -91,7 +91,7 @@ describe('numbers', () => {
 		['readId', readId, [[1, 1], ['100001', 100001], [' 42 ', 42]], [0, '0', -1, '1e3', '1.5', 1.5, '1,000', 'A-17', Number.MAX_SAFE_INTEGER + 2, ...NOT_NUMBERS]],
 		['readPrice', readPrice, [[1299, 1299], ['1299', 1299], ['1299.00', 1299], ['1299.5', 1299.5], [12.99, 12.99], ['0.01', 0.01]], ['1.299', 1.299, '1299.999', 0, '0', '0.00', -1, ...NOT_NUMBERS]],
 		['readStockLevel', readStockLevel, [[0, 0], ['1000', 1000], [31, 31]], ['1,000', '1.000', -1, 2.5, '2.5', ...NOT_NUMBERS]],
-		// An ERP's oversold item: the sign is read, what goes out for it is the writer's rule (actions/products/fields.ts).
+		// An ERP's oversold item: the sign is read, what goes out for it is the writer's rule (actions/catalogue/fields.ts).
 		[
 			'readSignedStockLevel',
 			readSignedStockLevel,

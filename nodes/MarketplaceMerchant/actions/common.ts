@@ -14,8 +14,8 @@ import { fieldPath } from '../values/labels';
 import { NUMBER_FORMAT_OPTION_NAME } from '../values/numbers';
 import { readOutput } from '../values/values';
 import { steps, type ItemContext, type ReadItem, type Steps } from './run';
-import { booleanField, optionsCollection, outputFields, simplifyField } from '../families/fields';
-// Shared with the trigger, so defined below actions/ (families/fields.ts); the operations take them from here.
+import { booleanField, optionsCollection, outputFields, simplifyField } from '../shared/fields';
+// Shared with the trigger, so defined below actions/ (shared/fields.ts); the operations take them from here.
 export { booleanField, optionsCollection, outputFields, simplifyField };
 
 /**

@@ -63,7 +63,7 @@ export function toolDescriptionOf({ option, fields, tool }: ToolOperation, versi
 	return parts.join(' ');
 }
 
-/** The operation's Output choice of node version 4 (families/fields.ts `outputFields`), when it has one. */
+/** The operation's Output choice of node version 4 (shared/fields.ts `outputFields`), when it has one. */
 function outputChoice(fields: INodeProperties[]): INodeProperties | undefined {
 	return fields.find(
 		(field) => field.name === 'output' && (field.options ?? []).some((option) => 'value' in option && option.value === 'selected'),

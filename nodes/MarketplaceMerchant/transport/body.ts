@@ -55,7 +55,7 @@ async function readAtMost(stream: ByteStream, limitBytes: number, shared: boolea
 	return Buffer.concat(chunks, total);
 }
 
-/** A streamed body's bytes, any other body as it is; throws as `readAtMost` does (families/credential.ts words it). */
+/** A streamed body's bytes, any other body as it is; throws as `readAtMost` does (shared/credential.ts words it). */
 export async function readCappedBody(body: unknown, timeoutMs: number): Promise<unknown> {
 	return isByteStream(body) ? await readAtMost(body, MAX_ANSWER_BYTES, true, timeoutMs) : body;
 }

@@ -103,7 +103,7 @@ export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IH
 			answer.request = label;
 			return read ? await read(answer) : (answer as T);
 		} catch (error) {
-			// A node's error carries the service's words; a request of no node is worded by its caller (families/credential.ts).
+			// A node's error carries the service's words; a request of no node is worded by its caller (shared/credential.ts).
 			throw node && 'withCredential' in way ? await withErrorBodyRead(node, error) : error;
 		}
 	});
@@ -113,7 +113,7 @@ export async function send<T = Answer>(way: Way, policy: SendPolicy, request: IH
  * The credential data each request of the package hands n8n's `httpRequestWithAuthentication`,
  * which calls the credential's preAuthentication with it only after a 401 (n8n-core 1.123 to 2.41):
  * for these the credential renews the token without first asking whether the failure was one
- * (families/credential.ts `tokenFor`). One set per process: the credential is another bundle.
+ * (shared/credential.ts `tokenFor`). One set per process: the credential is another bundle.
  */
 export const renewedOnlyAfter401 = processWide('renewedOnlyAfter401', () => new WeakSet<ICredentialDataDecryptedObject>());
 

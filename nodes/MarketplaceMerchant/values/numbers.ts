@@ -196,7 +196,7 @@ function numberReader(rules: NumberRules): NumberReader {
 export const readId = numberReader({ whole: true, min: 1, kind: 'a product ID (a whole number)' });
 export const readPrice = numberReader({ min: 0, minExclusive: true, maxDecimals: 2, kind: 'a price', hint: PRICE_HINT, data: true });
 export const readStockLevel = numberReader({ whole: true, min: 0, kind: 'a stock level (a whole number)', data: true });
-/** A stock level that may be below 0 (an ERP's oversold item): what to send for it is the writer's rule (actions/products/fields.ts, `stockLevelToSend`). */
+/** A stock level that may be below 0 (an ERP's oversold item): what to send for it is the writer's rule (actions/catalogue/fields.ts, `stockLevelToSend`). */
 export const readSignedStockLevel = numberReader({ whole: true, signed: true, kind: 'a stock level (a whole number)', data: true });
 export const readLimit = numberReader({ whole: true, min: 1, kind: 'a limit (a whole number)' });
 

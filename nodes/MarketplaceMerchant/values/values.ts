@@ -130,7 +130,7 @@ export function readSimplify(ctx: SettingsContext): boolean {
 }
 
 /**
- * What a read operation returns (families/fields.ts `outputFields`): from node version 4 the
+ * What a read operation returns (shared/fields.ts `outputFields`): from node version 4 the
  * Output option (Simplified, Raw, Selected Fields, as n8n's node guidelines ask), before it the
  * Simplify switch (`simplifyByDefault`: its default in that version). Selected Fields are paths
  * into the raw answer (`invoiceHeader.fiscalDetails.invoiceNumber`): those picked from the Fields

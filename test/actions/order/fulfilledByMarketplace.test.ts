@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/families/orders';
+import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/shared/orders/orders';
 import { NOW, outputRunner, sandbox, sandboxPerTest, sent } from '../helpers';
 
 const run = outputRunner('order');

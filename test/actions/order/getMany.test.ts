@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/families/orders';
+import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/shared/orders/orders';
 import type { OrderRecord } from '../../../sandbox/order-types';
 import { NOW, outputRunner, pages, sandbox, sandboxPerFile, sandboxPerTest, sent } from '../helpers';
 

@@ -1,7 +1,7 @@
 /**
  * Product › Update: one product by id, unknown products, and the values it rejects before sending, through n8n's real engine (RoutingNode) against the sandbox.
  */
-import { productUpdateFieldOptions } from '../../../nodes/MarketplaceMerchant/actions/products/update';
+import { productUpdateFieldOptions } from '../../../nodes/MarketplaceMerchant/actions/catalogue/update';
 import { NOW, apiRequests, runner, sandbox, sandboxPerTest } from '../helpers';
 
 const start = sandboxPerTest((products: number) => ({ now: NOW, products }));

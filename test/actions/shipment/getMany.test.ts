@@ -7,7 +7,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { operation } from '../../../nodes/MarketplaceMerchant/actions/shipment/getMany.operation';
 
-import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/families/orders';
+import { forgetGroupNaming } from '../../../nodes/MarketplaceMerchant/shared/orders/orders';
 import { groupOf } from '../../../sandbox/order-statuses';
 import type { ShipmentRecord } from '../../../sandbox/order-types';
 import { NOW, outputRunner, pages, sandbox, sandboxPerFile, sandboxPerTest, sent } from '../helpers';

@@ -107,7 +107,7 @@ export interface BulkWrite<Checked> extends BulkRequests {
 	idOfInvalid?: (raw: IDataObject) => unknown;
 	/** What the output says about how an entry went out (a value converted), beside its result. */
 	notesOf?: (value: Checked) => string[] | undefined;
-	/** What the output says about how the entry's product was found (products/locator.ts `foundBy`: the EAN form that matched). */
+	/** What the output says about how the entry's product was found (catalogue/locator.ts `foundBy`: the EAN form that matched). */
 	foundOf?: (value: Checked) => IDataObject;
 }
 

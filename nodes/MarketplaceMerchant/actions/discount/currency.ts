@@ -19,7 +19,7 @@ import { CREDENTIAL_TYPE, sendAuthenticated, sendSettingsOf, type AuthenticatedC
 import { invalidInput, type ValueContext } from '../../values/labels';
 import { CURRENCY_FORMS, readCurrency } from '../../values/values';
 import type { BulkEntry } from '../bulk/entries';
-import { ORDER_READS } from '../orders/shared';
+import { ORDER_READS } from '../orderReads';
 
 /** What goes out where the account's currency is unknown: the interface reference's, in every example. */
 export const REFERENCE_CURRENCY = 'RSD';

@@ -27,7 +27,7 @@ import { bulkOperationModule, type BatchOutput, type BulkOperation } from '../bu
 import { bulkWrite, type BulkWrite } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, locatorField } from '../common';
 import type { OperationModule } from '../contract';
-import { productsById } from '../products/catalogue';
+import { productsById } from '../catalogue/catalogue';
 
 export const RESOURCE = 'discount';
 
@@ -233,7 +233,7 @@ export function listedDay(value: unknown, day: Date | undefined): string | null 
 }
 
 /**
- * The products of listed discounts, by ID, from the catalogue (products/catalogue.ts
+ * The products of listed discounts, by ID, from the catalogue (catalogue/catalogue.ts
  * `productsById`): the discounts' answer names no product. Discount Get Many's Simplify and the
  * Discount ID list.
  */

@@ -1,10 +1,10 @@
-/** The panel fields of the documents' operations and their preSends; the readers and the fields the trigger shares: families/documents/fields.ts. */
+/** The panel fields of the documents' operations and their preSends; the readers and the fields the trigger shares: shared/documents/fields.ts. */
 import type { INodeProperties } from 'n8n-workflow';
 import { isBlank } from '../../values/labels';
 import type { PaginationFunction } from '../../transport/batches';
 import type { AnswerSchema } from '../../answers/schemas';
 import type { Shaping } from '../../answers/read';
-import { DOCUMENTS, type DocumentKind } from '../../families/documents/documents';
+import { DOCUMENTS, type DocumentKind } from '../../shared/documents/documents';
 import {
 	ALL_TYPES,
 	DEFAULT_DATE_FROM,
@@ -15,7 +15,7 @@ import {
 	rangeQuery,
 	readDocumentRange,
 	readInvoiceType,
-} from '../../families/documents/fields';
+} from '../../shared/documents/fields';
 import { pacedRouting, type PacedRouting } from '../common';
 import type { ItemFunctions, RequestStep } from '../../transport/send';
 

@@ -13,10 +13,10 @@ import { optionsCollection, returnAllAndLimit, outputFields } from '../common';
 import { fieldPath, invalidInput, readChoice, type SettingsContext } from '../../values/labels';
 import { readFlag, readOutput, shapeOutput } from '../../values/values';
 import { formatYearMonthDay, parseServiceTimestamp, splitIntoWindows } from '../../values/dates';
-import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../families/documents/documents';
-import { binaryPropertyOf, outputFileField } from '../../families/documents/fields';
-import { attachPdfsOfDocuments, type ListedDocument } from '../../families/documents/pdfs';
-import { endpointReader } from '../../families/read';
+import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../shared/documents/documents';
+import { binaryPropertyOf, outputFileField } from '../../shared/documents/fields';
+import { attachPdfsOfDocuments, type ListedDocument } from '../../shared/documents/pdfs';
+import { endpointReader } from '../../shared/read';
 import { addRangeAndType, rangeAndTypeFields, rangeRouting } from './fields';
 import type { OperationModule } from '../contract';
 

@@ -18,7 +18,7 @@ import { nodeError } from '../../transport/errors';
 import { invalidInput, isBlank, readChoice, readParameter } from '../../values/labels';
 import { readId, readWholeNumber } from '../../values/numbers';
 import { readText } from '../../values/values';
-import { AS_ORDERED, readWarehouseId } from '../orders/shared';
+import { AS_ORDERED, readWarehouseId } from '../orderReads';
 import type { ItemContext } from '../bulk/entries';
 
 export type ConfirmMode = 'allAsOrdered' | 'itemsAsLines';

@@ -2,13 +2,13 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { nodeError } from '../../transport/errors';
-import { readOrder, readOrderThroughShipments } from '../../families/orders';
-import { simplifyOrder } from '../../families/orderOutputs';
+import { readOrder, readOrderThroughShipments } from '../../shared/orders/orders';
+import { simplifyOrder } from '../../shared/orders/outputs';
 import { ofItem } from '../../values/labels';
 import { readText } from '../../values/values';
 import { textField } from '../common';
 import type { OperationModule } from '../contract';
-import { readingOrders } from '../orders/shared';
+import { readingOrders } from '../orderReads';
 import { orderOutputFields } from './getMany.operation';
 
 export const operation: OperationModule = {

@@ -3,13 +3,13 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 
 import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
-import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../families/orders';
-import { simplifyOrder } from '../../families/orderOutputs';
+import { listMarketplaceOrders, listOrders, newestOrders, type OrderFilter } from '../../shared/orders/orders';
+import { simplifyOrder } from '../../shared/orders/outputs';
 import { fieldPath, readChoice } from '../../values/labels';
 import { DATE_FORMS, readFlag } from '../../values/values';
 import { returnAllAndLimit, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { readTimeRange, readingOrders } from '../orders/shared';
+import { readTimeRange, readingOrders } from '../orderReads';
 
 export const orderOutputFields = outputFields(
 	'Whether to return a flat summary of each order (ID, created, total, currency, payment methods as a list, buyer, number of items, and per line the merchant inventory ID, product ID, EAN, SKU, name, quantities ordered, confirmed and packed, unit price, total and warehouse) instead of the full order',

@@ -6,7 +6,7 @@ import type { Shaping } from '../../answers/read';
 import { PATHS } from '../../transport/endpoints';
 import { pacedRouting, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { ORDER_READS } from '../orders/shared';
+import { ORDER_READS } from '../orderReads';
 import { readOutput, shapeOutput } from '../../values/values';
 
 /** Simplify: one item per status with its group and subgroup, to look a status up or join on it. */

@@ -5,7 +5,7 @@ import { PATHS } from '../../transport/endpoints';
 import { isPlainObject } from '../../values/labels';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
-import { ORDER_READS } from '../orders/shared';
+import { ORDER_READS } from '../orderReads';
 
 /** The service lists plain names: one `{ status }` each, named as a shipment's field is (an object, should one come, as it is). */
 const statusItems: Shaping = async function (_items, _answer, body) {

@@ -6,8 +6,8 @@ import { LIMITS, PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints
 import { splitQueryList } from '../../transport/batches';
 import { isBlank } from '../../values/labels';
 import { DATE_FORMS, readDayFromToday, today } from '../../values/values';
-import { lookUpNamedProducts, pickedProductsField, productsFound, readListedAndPicked } from '../products/locator';
-import type { FoundProduct } from '../products/eans';
+import { lookUpNamedProducts, pickedProductsField, productsFound, readListedAndPicked } from '../catalogue/locator';
+import type { FoundProduct } from '../catalogue/eans';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
 import type { ItemFunctions, RequestStep } from '../../transport/send';

@@ -6,8 +6,8 @@ import { firstOf, serviceError } from '../../transport/errors';
 import { sendRequest, type RequestStep } from '../../transport/send';
 import type { PaginationFunction } from '../../transport/batches';
 import { pacedRouting, textField } from '../common';
-import { EanAnswers, eanExistsBody, readEanList, type EanExistence } from '../products/eans';
-import { CATALOGUE } from '../products/fields';
+import { EanAnswers, eanExistsBody, readEanList, type EanExistence } from '../catalogue/eans';
+import { CATALOGUE } from '../catalogue/fields';
 import type { OperationModule } from '../contract';
 
 /** The EANs as given (each once) of a body the preSend built: the body holds every form of each. */

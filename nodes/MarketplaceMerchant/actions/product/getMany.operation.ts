@@ -14,7 +14,7 @@ import { formatYearMonthDay } from '../../values/dates';
 import { fieldPath, invalidInput, isBlank, readChoice, type ValueContext } from '../../values/labels';
 import { DATE_FORMS, readDay, readEan, readList, readOutput, readText, shapeOutput } from '../../values/values';
 import { outputFields, pacedRouting, returnAllAndLimit, textField } from '../common';
-import { CATALOGUE } from '../products/fields';
+import { CATALOGUE } from '../catalogue/fields';
 import type { OperationModule } from '../contract';
 import type { ItemFunctions, RequestStep } from '../../transport/send';
 

@@ -7,7 +7,7 @@ import { PATHS } from '../../transport/endpoints';
 import { sendAuthenticated, type RequestStep } from '../../transport/send';
 import { isBlank, isPlainObject } from '../../values/labels';
 import { pacedRouting } from '../common';
-import { CATALOGUE } from '../products/fields';
+import { CATALOGUE } from '../catalogue/fields';
 import type { OperationModule } from '../contract';
 
 /** On the node's `methods.loadOptions`. */

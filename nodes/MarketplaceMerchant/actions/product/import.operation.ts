@@ -21,8 +21,8 @@ import { bulkInputFields, type BulkInput } from '../bulk/fields';
 import { bulkSteps, problemText, type BatchOutput, type BulkOperation } from '../bulk/run';
 import { NUMBER_FORMAT_OPTION, optionsCollection, textField } from '../common';
 import type { OperationModule } from '../contract';
-import { EanAnswers, eanExistsBody } from '../products/eans';
-import { yourProductsByEan } from '../products/catalogue';
+import { EanAnswers, eanExistsBody } from '../catalogue/eans';
+import { yourProductsByEan } from '../catalogue/catalogue';
 import {
 	CATALOGUE,
 	NEGATIVE_STOCK_OPTION,
@@ -34,7 +34,7 @@ import {
 	readWeight,
 	readWeightUnit,
 	stockLevelToSend,
-} from '../products/fields';
+} from '../catalogue/fields';
 import { ATTRIBUTES_HINT, ATTRIBUTE_VALUE_SEPARATORS, legacyImportFields, readGallery, readLegacyImport, type FieldReader } from './importLegacy';
 import { sendImports, type ImportOutcome } from './importRequests';
 
@@ -162,7 +162,7 @@ function checkImport(entry: BulkEntry<CheckedImport>): CheckedImport {
 	return asSent(entry, { body, missingForNew, notes: [] });
 }
 
-/** The writers' rules of products/fields.ts, as Update and Update Many apply them: a stock below 0 as Options › Negative Stock says, every weight in kilograms. */
+/** The writers' rules of catalogue/fields.ts, as Update and Update Many apply them: a stock below 0 as Options › Negative Stock says, every weight in kilograms. */
 function asSent(entry: BulkEntry<CheckedImport>, checked: CheckedImport): CheckedImport {
 	const { body, notes } = checked;
 	if (typeof body.stockLevel === 'number' && body.stockLevel < 0) {
@@ -184,7 +184,7 @@ function asSent(entry: BulkEntry<CheckedImport>, checked: CheckedImport): Checke
  */
 type EanState = 'yours' | 'catalogue' | 'onboarding';
 
-/** What `ean/exists` says of the EANs (every form of each, products/eans.ts), one request per 30,000 forms. */
+/** What `ean/exists` says of the EANs (every form of each, catalogue/eans.ts), one request per 30,000 forms. */
 async function catalogueAnswers(exec: IExecuteFunctions, eans: string[]): Promise<EanAnswers> {
 	const answers = new EanAnswers();
 	const settings = sendSettingsOf(new ItemContext(exec, 0));
@@ -211,7 +211,7 @@ const NEW_LISTING_PROBLEM: Record<Exclude<EanState, 'yours'>, string> = {
 
 /**
  * From version 3, the EAN state of every entry (`EanState`): one product look-up for the EANs of
- * the run (products/eans.ts: up to 100 EANs per request, every form of each code), then one
+ * the run (catalogue/eans.ts: up to 100 EANs per request, every form of each code), then one
  * `ean/exists` request for those that are not yours. An entry whose EAN is not yours and that
  * leaves out a field a new product needs is invalid, named in the panel's words.
  */

@@ -13,7 +13,7 @@ import { readEan, readJson, readList, readText, readUrl, toList } from '../../va
 import type { ItemContext } from '../bulk/entries';
 import { panelLabels, textField } from '../common';
 import { PRODUCT_TYPES_METHOD, productTypeLanguageField } from './getTypes.operation';
-import { PRODUCT_FIELDS, readWeight, readWeightUnit } from '../products/fields';
+import { PRODUCT_FIELDS, readWeight, readWeightUnit } from '../catalogue/fields';
 
 export const ATTRIBUTES_HINT = 'An object mapping each attribute name to its values, e.g. {"color": ["red", "blue"], "size": ["M"]}';
 

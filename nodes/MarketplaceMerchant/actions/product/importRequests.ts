@@ -14,7 +14,7 @@ import { CREDENTIAL_TYPE, type SendSettings } from '../../transport/send';
 import { chunkBySize } from '../../transport/batches';
 import { normalizeBaseUrl } from '../../transport/hosts';
 import { sendInBulk, type BulkRequests } from '../bulk/write';
-import { CATALOGUE } from '../products/fields';
+import { CATALOGUE } from '../catalogue/fields';
 import { processWide } from '../../transport/state';
 
 export type ImportShape = 'list' | 'object';

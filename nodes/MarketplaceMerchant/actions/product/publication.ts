@@ -22,12 +22,12 @@ import { LIMITS, PATHS } from '../../transport/endpoints';
 import { asNodeError, firstOf, joinSentences } from '../../transport/errors';
 import { isRefusal, outcomeUnknownText, refusalError, uncertainOutcome } from '../../transport/outcomes';
 import { sendAuthenticated, sendSettingsOf, type Route } from '../../transport/send';
-import { lookUpNamedProducts, pickedProductsField, productsFound, readListedAndPicked, type NamedProductRef } from '../products/locator';
-import type { FoundProduct } from '../products/eans';
-import { booleanField } from '../../families/fields';
+import { lookUpNamedProducts, pickedProductsField, productsFound, readListedAndPicked, type NamedProductRef } from '../catalogue/locator';
+import type { FoundProduct } from '../catalogue/eans';
+import { booleanField } from '../../shared/fields';
 import { invalidInput } from '../../values/labels';
 import { readFlag } from '../../values/values';
-import { readBasicProducts } from '../products/catalogue';
+import { readBasicProducts } from '../catalogue/catalogue';
 import { ItemContext, steps, type ReadItem } from '../run';
 import type { OperationModule } from '../contract';
 

@@ -10,7 +10,7 @@ import { nodeError } from '../../transport/errors';
 import { fieldPath, isBlank, ofItem, type ValueContext } from '../../values/labels';
 import { priceInCents, samePrice, shownPrice } from '../../values/numbers';
 import { entriesAt, type BulkSource } from '../bulk/entries';
-import { eanKey } from '../products/eans';
+import { eanKey } from '../catalogue/eans';
 
 export type MatchBy = 'id' | 'ean' | 'sku';
 
@@ -78,7 +78,7 @@ interface SyncPlan {
 
 export const MATCH_LABEL: Record<MatchBy, string> = { id: 'Product ID', ean: 'EAN', sku: 'SKU' };
 
-/** SKUs trimmed (letter case counts), ids and EANs without leading zeros (the forms of one code, products/eans.ts `eanKey`: EAN-13 vs GTIN-14, sheets that drop them). */
+/** SKUs trimmed (letter case counts), ids and EANs without leading zeros (the forms of one code, catalogue/eans.ts `eanKey`: EAN-13 vs GTIN-14, sheets that drop them). */
 export function matchKeyOf(matchBy: MatchBy, value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const text = typeof value === 'string' ? value.trim() : String(value);

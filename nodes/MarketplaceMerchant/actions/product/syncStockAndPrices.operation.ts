@@ -23,8 +23,8 @@ import { sendInBulk } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION, booleanField, optionsCollection, panelLabels, simplifyField, textField } from '../common';
 import { MATCH_LABEL, invalidOutcome, matchKeyOf, simplifyOutcome, syncPlanner, succeeded, summarize, type MatchBy, type SyncEntry, type SyncOutcome, type SyncSettings } from './syncPlan';
 import { PRODUCT_BULK_UPDATE, productListInput } from './updateMany.operation';
-import { NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../products/fields';
-import { readBasicProducts } from '../products/catalogue';
+import { NEGATIVE_STOCK_OPTION, stockLevelToSend } from '../catalogue/fields';
+import { readBasicProducts } from '../catalogue/catalogue';
 import type { OperationModule } from '../contract';
 
 const OPERATION = 'syncStockAndPrices';

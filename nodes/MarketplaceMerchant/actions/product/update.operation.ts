@@ -1,6 +1,6 @@
 /**
  * Product › Update: one product's fields changed, its result shaped like a bulk result. The fields
- * an update may change and how an update entry is checked are the product family's (products/update.ts),
+ * an update may change and how an update entry is checked are the product family's (catalogue/update.ts),
  * shared with Update Many.
  */
 import {
@@ -20,10 +20,10 @@ import { readingParameter } from '../../values/labels';
 import { readSimplify } from '../../values/values';
 import { NUMBER_FORMAT_OPTION, bulkResultFields, panelLabels } from '../common';
 import { steps } from '../run';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
-import { foundBy, lookUpNamedProducts, productLocatorField, productsFound } from '../products/locator';
-import type { FoundProduct } from '../products/eans';
-import { buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from '../products/update';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../catalogue/fields';
+import { foundBy, lookUpNamedProducts, productLocatorField, productsFound } from '../catalogue/locator';
+import type { FoundProduct } from '../catalogue/eans';
+import { buildProductUpdate, updateFieldsCollection, type CheckedProductUpdate } from '../catalogue/update';
 import type { OperationModule } from '../contract';
 
 /** One item's update as read (values/ readers), then with its product found (`productId`, `matchedEan` when named By EAN). */

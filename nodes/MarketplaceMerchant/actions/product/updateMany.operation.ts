@@ -7,9 +7,9 @@ import type { BulkInput } from '../bulk/fields';
 import { bulkOperationModule } from '../bulk/run';
 import { bulkWrite, type BulkRequests } from '../bulk/write';
 import { NUMBER_FORMAT_OPTION } from '../common';
-import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../products/fields';
-import { foundBy, productLocatorField, productNamedBy, resolveEntryProducts } from '../products/locator';
-import { buildProductUpdate, UPDATE_FIELD_NAMES, updateFieldsCollection, type CheckedProductUpdate } from '../products/update';
+import { CATALOGUE, NEGATIVE_STOCK_OPTION } from '../catalogue/fields';
+import { foundBy, productLocatorField, productNamedBy, resolveEntryProducts } from '../catalogue/locator';
+import { buildProductUpdate, UPDATE_FIELD_NAMES, updateFieldsCollection, type CheckedProductUpdate } from '../catalogue/update';
 import type { OperationModule } from '../contract';
 
 const JSON_HINT = `An array of objects such as [{"id": 100001, "stockLevel": 5}], each with "id" and at least one of: ${UPDATE_FIELD_NAMES.join(', ')}`;

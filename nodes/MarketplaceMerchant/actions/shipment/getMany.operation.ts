@@ -7,13 +7,13 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 import { ANSWERS } from '../../answers/schemas';
 import { resultLimit } from '../../transport/batches';
 import { sendSettingsOf } from '../../transport/send';
-import { listShipments, type ShipmentFilter } from '../../families/orders';
-import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, paymentMethodCode, simplifyShipment } from '../../families/orderOutputs';
+import { listShipments, type ShipmentFilter } from '../../shared/orders/orders';
+import { PAYMENT_METHODS, PAYMENT_METHOD_NAMES, paymentMethodCode, simplifyShipment } from '../../shared/orders/outputs';
 import { fieldPath, isBlank, listEntry, readChoice } from '../../values/labels';
 import { DATE_FORMS, OPTION_LIST_SEPARATORS, readStatusNames, readText, toList } from '../../values/values';
 import { returnAllAndLimit, textField, outputFields } from '../common';
 import type { OperationModule } from '../contract';
-import { STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readTimeRange, readWarehouseId, readingOrders } from '../orders/shared';
+import { STATUSES_METHOD, WAREHOUSES_METHOD, defaultWarehouseId, readTimeRange, readWarehouseId, readingOrders } from '../orderReads';
 
 const LABEL = {
 	statuses: fieldPath('Filters', 'Statuses'),

@@ -2,7 +2,7 @@ import { ANSWERS } from '../../answers/schemas';
 import { PATHS } from '../../transport/endpoints';
 import { pacedRouting } from '../common';
 import type { OperationModule } from '../contract';
-import { WAREHOUSES_READ } from '../orders/shared';
+import { WAREHOUSES_READ } from '../orderReads';
 
 export const operation: OperationModule = {
 	steps: pacedRouting({

@@ -1,5 +1,5 @@
 /**
- * The orders family's rules (families/orders.ts) where the sandbox has no switch: a service that
+ * The orders family's rules (shared/orders/orders.ts) where the sandbox has no switch: a service that
  * leaves out the page fields or answers a plain list, a list that grows while it is read, and the
  * readers of the documentation's variants. The service here is a script of answers, read by the
  * real schema reader (answers/read.ts) as endpointReader reads them; the engine, the sandbox and
@@ -7,11 +7,11 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { decodeText } from '../../nodes/MarketplaceMerchant/answers/read';
-import { ANSWERS } from '../../nodes/MarketplaceMerchant/answers/schemas';
-import type { ReadEndpoint } from '../../nodes/MarketplaceMerchant/families/read';
-import { forgetGroupNaming, listOrders, readOrder, readShipment } from '../../nodes/MarketplaceMerchant/families/orders';
-import { paymentMethodCode, paymentMethodsOf, simplifyOrder, simplifyShipment } from '../../nodes/MarketplaceMerchant/families/orderOutputs';
+import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/read';
+import { ANSWERS } from '../../../nodes/MarketplaceMerchant/answers/schemas';
+import type { ReadEndpoint } from '../../../nodes/MarketplaceMerchant/shared/read';
+import { forgetGroupNaming, listOrders, readOrder, readShipment } from '../../../nodes/MarketplaceMerchant/shared/orders/orders';
+import { paymentMethodCode, paymentMethodsOf, simplifyOrder, simplifyShipment } from '../../../nodes/MarketplaceMerchant/shared/orders/outputs';
 
 const NODE = { name: 'Marketplace Merchant', type: 'marketplaceMerchant', typeVersion: 3, position: [0, 0], parameters: {} } as unknown as INode;
 

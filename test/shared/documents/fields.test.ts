@@ -1,5 +1,5 @@
 /**
- * The documents family's fields (families/documents/fields.ts, and the operations' range fields of
+ * The documents family's fields (shared/documents/fields.ts, and the operations' range fields of
  * actions/documents/fields.ts) as the editor shows them, in the node and the trigger; the range reader.
  */
 import {
@@ -11,7 +11,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { readDocumentRange } from '../../../nodes/MarketplaceMerchant/families/documents/fields';
+import { readDocumentRange } from '../../../nodes/MarketplaceMerchant/shared/documents/fields';
 import { TestNodeTypes, packageNodeTypeName } from '../../harness';
 
 const NODE = 'marketplaceMerchant';

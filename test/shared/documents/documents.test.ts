@@ -1,12 +1,12 @@
 /**
- * The documents family's kinds, ids and Simplify (families/documents/documents.ts) on variant
+ * The documents family's kinds, ids and Simplify (shared/documents/documents.ts) on variant
  * answers. Its fields: fields.test.ts, its links: links.test.ts beside this file; each operation:
  * test/actions/documents/; the trigger: test/trigger/.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { decodeText } from '../../../nodes/MarketplaceMerchant/answers/read';
-import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../../nodes/MarketplaceMerchant/families/documents/documents';
+import { DOCUMENTS, documentIdOf, simplifyDocument, type DocumentKind } from '../../../nodes/MarketplaceMerchant/shared/documents/documents';
 
 /** A document as the node reads it: through answers/read.ts against the kind's schema. */
 function asRead(document: object, kind: DocumentKind): IDataObject {

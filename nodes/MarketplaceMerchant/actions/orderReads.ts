@@ -1,32 +1,32 @@
 /**
  * What the Order and Shipment resources share: the route of their reads, the steps that read
- * through families/orders.ts (the trigger's rules for paging and group names), and the editor's
+ * through shared/orders/orders.ts (the trigger's rules for paging and group names), and the editor's
  * list of warehouses.
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions } from 'n8n-workflow';
 
-import { ANSWERS } from '../../answers/schemas';
-import { decodedList } from '../../answers/read';
-import { assertWithinItemCap } from '../../transport/batches';
-import { PATHS, SERVICE_HOST_ENDPOINTS } from '../../transport/endpoints';
-import { asNodeError, nodeError } from '../../transport/errors';
-import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings, type ItemFunctions } from '../../transport/send';
-import { endpointReader, type ReadEndpoint } from '../../families/read';
-import { ORDER_READS } from '../../families/orders';
-import { isBlank, type ValueContext } from '../../values/labels';
-import { readNumber } from '../../values/numbers';
-import { checkRangeOrder, readDate, readOutput, readRangeEnd, shapeOutput, type Output } from '../../values/values';
-import { steps, type Steps } from '../run';
+import { ANSWERS } from '../answers/schemas';
+import { decodedList } from '../answers/read';
+import { assertWithinItemCap } from '../transport/batches';
+import { PATHS, SERVICE_HOST_ENDPOINTS } from '../transport/endpoints';
+import { asNodeError, nodeError } from '../transport/errors';
+import { sendAuthenticated, sendSettingsOf, type AuthenticatedContext, type SendSettings, type ItemFunctions } from '../transport/send';
+import { endpointReader, type ReadEndpoint } from '../shared/read';
+import { ORDER_READS } from '../shared/orders/orders';
+import { isBlank, type ValueContext } from '../values/labels';
+import { readNumber } from '../values/numbers';
+import { checkRangeOrder, readDate, readOutput, readRangeEnd, shapeOutput, type Output } from '../values/values';
+import { steps, type Steps } from './run';
 
-// Their homes are families/ (the trigger reads and lists statuses too); the operations import them from here.
+// Their homes are shared/ (the trigger reads and lists statuses too); the operations import them from here.
 export { ORDER_READS };
-export { STATUSES_METHOD } from '../../families/editorLists';
+export { STATUSES_METHOD } from '../shared/editorLists';
 
 
 /**
  * The steps (actions/run.ts) of a read of orders or shipments: `read` checks the item's Output
  * (Selected Fields without fields fails it before anything is sent); `act` reads through
- * families/orders.ts (paging, group names; the answers read by their schemas there) with the
+ * shared/orders/orders.ts (paging, group names; the answers read by their schemas there) with the
  * item's Request Options, and shapes each entry by the Output (`simplify` for Simplified).
  */
 export function readingOrders(

@@ -246,7 +246,7 @@ function lookUpGroups(eans: string[]): string[][] {
 	return chunkBySize(queries, LIMITS.eansPerProductsRequest, LIMITS.eanQueryBytes).map((chunk) => eans.slice(next, (next += chunk.length)));
 }
 
-/** Every product of the catalogue, with its id and EAN (products/catalogue.ts `readBasicProducts`). */
+/** Every product of the catalogue, with its id and EAN (catalogue/catalogue.ts `readBasicProducts`). */
 export type ReadCatalogue = (ctx: AuthenticatedContext) => Promise<IDataObject[]>;
 
 /**

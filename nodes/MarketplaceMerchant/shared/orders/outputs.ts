@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isBlank, isPlainObject } from '../values/labels';
+import { isBlank, isPlainObject } from '../../values/labels';
 
 /**
  * The payment codes as the documentation means them (COD cash on delivery, PBC pay by card, POS pay

@@ -9,7 +9,7 @@ import { decodedList } from '../answers/read';
 import { PATHS } from '../transport/endpoints';
 import { CREDENTIAL_TYPE, sendAuthenticated } from '../transport/send';
 import { isBlank } from '../values/labels';
-import { ORDER_READS, SHIPMENT_ONLY_STATUSES } from './orders';
+import { ORDER_READS, SHIPMENT_ONLY_STATUSES } from './orders/orders';
 
 /**
  * An editor list (`methods.loadOptions` / `listSearch`) that waits for the credential: on a new

@@ -7,16 +7,16 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { ANSWERS, type AnswerSchema } from '../answers/schemas';
-import { evenPageSize, readAllPages } from '../transport/batches';
-import { LIMITS, PATHS, RATE_LIMITS } from '../transport/endpoints';
-import { asNodeError, serviceError, statusOf } from '../transport/errors';
-import type { Route } from '../transport/send';
-import { processWide } from '../transport/state';
-import { formatIsoUtc, parseServiceTimestamp } from '../values/dates';
-import { isBlank, isPlainObject } from '../values/labels';
-import { isMarketplaceFulfilled, orderFromShipments, ordersFromShipments } from './orderOutputs';
-import type { ReadEndpoint } from './read';
+import { ANSWERS, type AnswerSchema } from '../../answers/schemas';
+import { evenPageSize, readAllPages } from '../../transport/batches';
+import { LIMITS, PATHS, RATE_LIMITS } from '../../transport/endpoints';
+import { asNodeError, serviceError, statusOf } from '../../transport/errors';
+import type { Route } from '../../transport/send';
+import { processWide } from '../../transport/state';
+import { formatIsoUtc, parseServiceTimestamp } from '../../values/dates';
+import { isBlank, isPlainObject } from '../../values/labels';
+import { isMarketplaceFulfilled, orderFromShipments, ordersFromShipments } from './outputs';
+import type { ReadEndpoint } from '../read';
 
 /** Every order and shipment read: the orders group (300 a minute, 5 a second), safe to repeat. */
 export const ORDER_READS: Route = { group: 'orders', idempotent: true };

@@ -1,7 +1,7 @@
 /**
  * Invoices and invoice corrections ("documents"), for the node's operations and the polling
  * trigger: both kinds have the same shape and parallel endpoints, so everything here takes the kind.
- * The documents client (families/documents/): this file the kinds, ids, de-duplication, Simplify
+ * The documents client (shared/documents/): this file the kinds, ids, de-duplication, Simplify
  * and the listing by window (the trigger's; the node's Get Many lists through its routing);
  * fields.ts the query by range and the shared fields; links.ts the links; pdfs.ts the PDFs.
  */

@@ -1,12 +1,12 @@
 /**
- * The writers' rules of actions/products/fields.ts that need no request: every weight in kilograms
+ * The writers' rules of actions/catalogue/fields.ts that need no request: every weight in kilograms
  * (`packageWeightInKg`, exact for grams with up to 3 decimals) and a stock below 0
  * (`stockLevelToSend`, by Options › Negative Stock). The engine tests of Update, Update Many and
  * Sync run the same functions through n8n's engine against the sandbox.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { packageWeightInKg, stockLevelToSend } from '../../../nodes/MarketplaceMerchant/actions/products/fields';
+import { packageWeightInKg, stockLevelToSend } from '../../../nodes/MarketplaceMerchant/actions/catalogue/fields';
 import type { SettingsContext } from '../../../nodes/MarketplaceMerchant/values/labels';
 
 function settings(options: IDataObject = {}): SettingsContext {

@@ -1,5 +1,5 @@
 /**
- * "Pick, don't type" (issue 13): the product locator (actions/products/locator.ts) through n8n-core's
+ * "Pick, don't type" (issue 13): the product locator (actions/catalogue/locator.ts) through n8n-core's
  * real LoadOptionsContext (the editor's list searches) and RoutingNode (runs with locator values),
  * against the sandbox over HTTP.
  */
@@ -251,7 +251,7 @@ describe('Product locator: values in a run', () => {
 });
 
 /**
- * Issue 28, point 7: EANs looked up in batches (products/eans.ts, `productIdsByEan`). The current pages
+ * Issue 28, point 7: EANs looked up in batches (catalogue/eans.ts, `productIdsByEan`). The current pages
  * say GET products' `ean` may repeat; the reference has one. The sandbox's `productsEanRepeats`
  * answers every EAN given; off, it counts only the first, as it always did.
  */

@@ -1,5 +1,5 @@
 /**
- * One GET outside routing, read by its schema: how the families' clients (documents for the node
+ * One GET outside routing, read by its schema: how the shared clients (documents for the node
  * and the trigger, the trigger's products) fetch. The caller brings what differs between them:
  * its pacing and timeout (the node's Request Options, the trigger's long timeout) and the words
  * of a failure (the trigger says what it was reading and that the next poll asks again).
@@ -21,7 +21,7 @@ export type FailureWording = (failure: NodeApiError | NodeOperationError, what: 
  * `notFoundIsEmpty`, a 404 (the link endpoints' "no such document") is no answer (undefined).
  */
 export type ReadEndpoint = ((group: EndpointGroup, path: string, qs: IDataObject, what: string, answer: AnswerSchema, notFoundIsEmpty?: boolean) => Promise<unknown>) & {
-	/** The service read (the credential's Base URL): what is learned of a service is kept per service (families/orders.ts). */
+	/** The service read (the credential's Base URL): what is learned of a service is kept per service (shared/orders/orders.ts). */
 	service?: () => Promise<string>;
 };
 

@@ -1,5 +1,5 @@
 /**
- * Output (families/fields.ts `outputFields`, read by values/values.ts `readOutput`): from node
+ * Output (shared/fields.ts `outputFields`, read by values/values.ts `readOutput`): from node
  * version 4 every read operation with a simplified form offers Simplified, Raw and Selected Fields,
  * through n8n's real engine against the sandbox; versions 1 to 3 keep Simplify as saved.
  */

@@ -1,10 +1,10 @@
 /**
- * The editor's lists of the Order and Shipment resources (actions/orders/shared.ts) through n8n-core's
+ * The editor's lists of the Order and Shipment resources (actions/orderReads.ts) through n8n-core's
  * real LoadOptionsContext: the merchant's warehouses (Default Address first) and the status names.
  */
-import { ORDER_STATUSES, SHIPMENT_ONLY_STATUSES } from '../../../sandbox/order-statuses';
-import { runListSearch, runLoadOptions } from '../../harness';
-import { NODE, NOW, credentials, sandbox, sandboxPerFile, sent } from '../helpers';
+import { ORDER_STATUSES, SHIPMENT_ONLY_STATUSES } from '../../sandbox/order-statuses';
+import { runListSearch, runLoadOptions } from '../harness';
+import { NODE, NOW, credentials, sandbox, sandboxPerFile, sent } from './helpers';
 
 sandboxPerFile({ now: NOW, seed: 35, orders: 0 });
 

@@ -1,5 +1,5 @@
-/** The documents family's links (families/documents/links.ts): reading `/urls` answers. */
-import { flattenDocumentLinks } from '../../../nodes/MarketplaceMerchant/families/documents/links';
+/** The documents family's links (shared/documents/links.ts): reading `/urls` answers. */
+import { flattenDocumentLinks } from '../../../nodes/MarketplaceMerchant/shared/documents/links';
 
 describe('document links: reading variant answers', () => {
 	it('flattens link answers keyed by suborder, also with extra fields, single objects and the spec placeholder key', () => {
