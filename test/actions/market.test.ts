@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { NODE_UNDER_TEST_NAME, runListSearch, runLoadOptions, sandboxCredential, type RunNodeOptions } from '../harness';
-import { CREDENTIAL_TYPE, NODE, YEAR, credentials, newEan, dayAhead, freshProducts, goodPrice, locator, runner, sale, sandbox, sandboxPerFile, schedule } from './helpers';
+import { CREDENTIAL_TYPE, NODE, YEAR, credentials, newEan, dayAhead, freshProducts, goodPrice, locator, runner, sale, saleDays, sandbox, sandboxPerFile, schedule } from './helpers';
 
 // The sandbox keeps the real clock: a discount dated today runs for the node as for the service.
 sandboxPerFile({ seed: 5, products: 400 });
@@ -45,8 +45,8 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 
 	it('Discount › Update with the panel\'s defaults (a new price only) is accepted in BAM, for a pending and a running discount', async () => {
 		const [pending, running] = freshProducts(2);
-		// Dated today, a discount runs at once.
-		const scheduledResult = await schedule([sale(pending), sale(running, dayAhead(0), dayAhead(5))]);
+		// Dated today, a discount runs at once; the pending one within the year ahead Update reads (not 1 August next year, which is further away until August).
+		const scheduledResult = await schedule([sale(pending, ...saleDays()), sale(running, dayAhead(0), dayAhead(5))]);
 		const [pendingDiscount, runningDiscount] = scheduledResult.json(NODE_UNDER_TEST_NAME);
 		expect([pendingDiscount.success, runningDiscount.success]).toEqual([true, true]);
 		sandbox.clearLog();
@@ -110,11 +110,13 @@ describe('an account that prices in BAM and takes VAT 0 and 17', () => {
 
 	it("Discount › Get Many's Simplify and the Discount ID list give a listed discount the account's currency (the list does not carry one)", async () => {
 		const [product] = freshProducts(1);
-		const scheduled = await schedule([sale(product)]);
+		// Within the year ahead the Discount ID list reads, whatever today is.
+		const [dateFrom, dateTo] = saleDays();
+		const scheduled = await schedule([sale(product, dateFrom, dateTo)]);
 		const [{ id }] = scheduled.json(NODE_UNDER_TEST_NAME);
 		sandbox.clearLog();
 
-		const listed = await discounts({ operation: 'getMany', dateFrom: `${YEAR}-08-01`, dateTo: `${YEAR}-08-10`, returnAll: true }, [{}], NEW_NODE);
+		const listed = await discounts({ operation: 'getMany', dateFrom, dateTo, returnAll: true }, [{}], NEW_NODE);
 		expect(listed.json(NODE_UNDER_TEST_NAME).find((item) => item.discountId === id)).toMatchObject({ price: goodPrice(product), currency: 'BAM' });
 		// The orders learn the currency; the catalogue reads name the discounts' products (issue 38).
 		// (how many catalogue reads depends on the discounts listed: test/actions/discount/getMany.test.ts counts them).

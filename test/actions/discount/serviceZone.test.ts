@@ -103,16 +103,24 @@ describe.each(['UTC', 'Europe/Belgrade', 'America/New_York'])('a service countin
 });
 
 describe('a service in Europe/Belgrade, a discount dated today starting at once at 00:30 there (23:30 UTC the day before)', () => {
+	// A sandbox of its own: the answer is one service's, in one zone. The file's sandbox also
+	// holds the discounts the tests above scheduled while it counted its days in UTC and New York:
+	// from 00:00 to 05:00 UTC (04:00 in summer), New York's "today" is still yesterday, and the
+	// end of the discount dated today there (23:59 New York, 04:59 UTC four days on) was the bound
+	// nearest to the clearance's start, read at New York's offset (issue 40: failed by the hour).
+	sandboxPerFile({ seed: 372, products: 50 });
+	/** Today (UTC), read once: the service's clock, the days scheduled and the days expected agree even across midnight. */
+	let today: DateTime;
 	beforeEach(() => {
 		sandbox.resetVariants();
 		sandbox.setVariants({ serviceTimeZone: 'Europe/Belgrade', discountUpdateRules: 'documented' });
+		today = DateTime.utc().startOf('day');
 		// The service's clock at 23:30 UTC yesterday: 00:30 (winter) or 01:30 (summer) today in Belgrade, today's UTC date.
-		sandbox.clock.set(DateTime.utc().startOf('day').minus({ minutes: 30 }).toJSDate());
+		sandbox.clock.set(today.minus({ minutes: 30 }).toJSDate());
 	});
 	afterEach(() => sandbox.clock.set(new Date()));
 
 	it('shows today, at the offset its own end tells, or (no end) the offset of the answer\'s other discounts', async () => {
-		const today = DateTime.utc();
 		const [dateFrom, dateTo] = [today.toFormat('dd/MM/yyyy'), today.plus({ days: 4 }).toFormat('dd/MM/yyyy')];
 		const sale = await scheduleSale(dateFrom, dateTo);
 		const [product] = freshProducts(1);
