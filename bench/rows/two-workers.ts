@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and Node modules (docs/architecture.md, Toolchain). */
 /**
  * Issue 41: two queue-mode workers, one merchant. Two processes (bench/worker-process.ts), each
  * with its own gates as n8n's workers have, run 3 executions at once of 60 single Product Updates
@@ -10,6 +11,7 @@
  * ≤ 5 %. Over 5 minutes a run: runs once, whatever `--runs` says.
  */
 import type { ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 
 import { RATE_LIMIT_GROUPS } from '../../sandbox/rate-limit';
 import { resultOf, startScript, stopChild } from '../processes';
@@ -50,6 +52,7 @@ export async function measureTwoWorkers(): Promise<Row[]> {
 		const done = await Promise.all(outcomes);
 		const ms = performance.now() - startedAt;
 		const log = await sandbox.log('productUpdate');
+		if (process.env.BENCH_TWO_WORKERS_LOG) await writeFile(process.env.BENCH_TWO_WORKERS_LOG, JSON.stringify(log));
 		const accepted = log.filter((entry) => entry.status === 200).length;
 		const rejected = log.filter((entry) => entry.status === 429).length;
 		const failed = done.reduce((sum, outcome) => sum + outcome.failed, 0);

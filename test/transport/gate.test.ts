@@ -2,7 +2,7 @@
  * The pacing gate (transport/gate.ts). Through the real engine against the sandbox: a request that
  * reaches the service late (the sandbox holds it before counting it, as n8n's helper and a busy
  * event loop do) does not make the next requests meet a 429, since the gate counts a request from
- * its answer, the latest it can have arrived. The windows hold on the service's own clock, whatever
+ * its answer, the latest it can have arrived (less the service's measured time, when it is slow). The windows hold on the service's own clock, whatever
  * the travel time. Then what the gate learns from the service's answers when another client shares
  * the limits (its share halves on a 429, probes beyond it find the room again), step by step on a
  * held clock: no claim here depends on how fast the machine is.
@@ -86,6 +86,22 @@ describe('What the gate learns from the service’s answers when another client 
 		closeAfterRateLimit(gate, refused, 1, 1_000);
 		release(gate, refused, false, true);
 	}
+
+	it('counts an answered request from its answer, less the quickest of the last 20 round trips but 50 ms, once there are 20', async () => {
+		const gate = gateFor('gate-test|round-trips', 'orders');
+		const reachedBy: number[] = [];
+		for (let index = 0; index < 21; index++) {
+			const admission = await letThrough(gate);
+			// A slow service: every answer takes 400 ms or more.
+			moveTo(now() + 400 + (index % 3) * 100);
+			release(gate, admission, true, false);
+			reachedBy.push(now() - gate.reached[gate.reached.length - 1]);
+			moveTo(now() + 1_000);
+		}
+		// From the answer itself while fewer than 20 were seen (the first ones may all have waited for a token).
+		expect(reachedBy.slice(0, 19)).toEqual(Array.from({ length: 19 }, () => 0));
+		expect(reachedBy.slice(19)).toEqual([350, 350]);
+	});
 
 	it('halves the share on a 429, once for the requests sent before that 429', async () => {
 		const gate = gateFor('gate-test|halve', 'catalogue');

@@ -7,11 +7,14 @@
  * let it go (n8n's request helper and a busy event loop: up to ~150 ms measured), so a window
  * counted from when requests left the gate runs ahead of the service's. The gate counts each
  * request from the latest moment it may have arrived instead: its answer (the service counted it
- * before answering). Until then it is counted in every window. So when the gate lets a request go
- * at t, the request the window is bounded by was answered at least a window before t, and the new
- * one arrives after t: the service's window holds no more than the gate's, however late requests
- * travel. A 429 is therefore never of the gate's own making; what it costs is the round trip once
- * per full window (a few ms on loopback, part of a second against a far service).
+ * before answering), less most of the quickest round trip of the group's last answers (the
+ * service's own time and the way back, measured: without it a window would cost a whole round
+ * trip, a second with a slow service; QUICKER_ANSWER_MS). Until answered it is counted in every window. So when the
+ * gate lets a request go at t, the request the window is bounded by reached the service at least a
+ * window before t, and the new one arrives after t: the service's window holds no more than the
+ * gate's, however late requests leave this process. A 429 is therefore not of the gate's own making
+ * (unless an answer comes 50 ms quicker than any of the last 20; what a window costs is the rest
+ * of a round trip).
  *
  * Other processes (queue-mode workers) share the limits unseen. What the service's answers tell
  * (platform-facts: 429, sometimes Retry-After; no header with the counts) is learned: a 429 closes
@@ -38,6 +41,14 @@ import { processWide } from './state';
  */
 const WINDOW_MARGIN = 0.001;
 const WINDOW_MARGIN_MS = 2;
+/**
+ * An answer counts its request from the answer less the quickest recent round trip (the service's
+ * own time and the way back, measured) but for this much, room for an answer quicker than those
+ * seen: a window costs the gate no full round trip against a far or slow service, and on a quick
+ * one (round trips under this) a request counts from its answer itself.
+ */
+const QUICKER_ANSWER_MS = 50;
+const ROUND_TRIPS_KEPT = 20;
 /** A 429 the gate did not ask for multiplies the share by this. */
 const SHARE_CUT = 0.5;
 /** One worker among ten still sends. */
@@ -86,8 +97,10 @@ export class Gate {
 	rateLimitedAt = 0;
 	/** The first 429 since the last answer that was not one (0: none). */
 	refusingSince = 0;
-	/** The latest each answered request can have reached the service (its answer), oldest first, as far back as the longest window. */
+	/** The latest each answered request can have reached the service (its answer, less the service's measured time), oldest first, as far back as the longest window. */
 	reached: number[] = [];
+	/** The round trips of the last answers (ROUND_TRIPS_KEPT), oldest first. */
+	roundTrips: number[] = [];
 	/** When the last request was let through (evenly spaced windows). */
 	lastSentAt = -Infinity;
 	/** A probe beyond the share may go from then on, when none is in flight. */
@@ -154,6 +167,16 @@ function windowDelayMs(gate: Gate, windows: RateWindow[], share: number, perMinu
 	return delay;
 }
 
+/**
+ * Whether the share of the longest window holds the request back. Only then does a probe tell
+ * something: a shorter window (a second) has room again and again while the minute fills, so a
+ * probe accepted there would grow the share past what the minute holds for both workers.
+ */
+function heldByLongestShare(gate: Gate, windows: RateWindow[], perMinute: number, now: number): boolean {
+	const longest = longestOf(windows);
+	return windowDelayMs(gate, windows.filter(({ lengthMs }) => lengthMs === longest), gate.share, perMinute, now) > 0;
+}
+
 /** Ends the waits refused too long (time queued behind others counts); checked whenever the gate moves, no timer of its own. */
 function giveUpRefusedWaits(gate: Gate, now: number): void {
 	if (gate.refusingSince === 0 || gate.waiting.length === 0) return;
@@ -180,8 +203,8 @@ function admitWaiting(gate: Gate): void {
 		const blockedMs = gate.blockedUntil - now;
 		let delay = Math.max(blockedMs, windowDelayMs(gate, windows, gate.share, head.perMinute, now));
 		let probe = false;
-		if (delay > 0 && gate.share < 1 && !gate.probeInFlight) {
-			// Held back by its share: one probe at a time may go as far as the known limits, to learn whether the service has room.
+		if (delay > 0 && gate.share < 1 && !gate.probeInFlight && heldByLongestShare(gate, windows, head.perMinute, now)) {
+			// Held back by its share of the longest window: one probe at a time may go as far as the known limits, to learn whether the service has room.
 			const probeDelay = Math.max(blockedMs, gate.probeAt - now, windowDelayMs(gate, windows, 1, head.perMinute, now));
 			probe = probeDelay <= 0;
 			delay = probe ? 0 : Math.min(delay, probeDelay);
@@ -221,17 +244,18 @@ export async function acquire(gate: Gate, atFront: boolean, request: Omit<Waiter
 
 /**
  * The request let through as `admission` has its answer (or failed): from now on it is counted from
- * now, the latest it can have reached the service, unless the service refused it (429), which the
- * service does not count either.
+ * the latest it can have reached the service (now, less the service's measured time), unless the
+ * service refused it (429), which the service does not count either.
  */
 export function release(gate: Gate, admission: Admission, succeeded: boolean, rateLimited: boolean): void {
 	const now = Date.now();
 	gate.inFlight--;
 	if (!rateLimited) {
 		gate.refusingSince = 0;
+		const reachedBy = now - Math.max(0, quickestAnswerMs(gate, now - admission.at) - QUICKER_ANSWER_MS);
 		let index = gate.reached.length;
-		while (index > 0 && gate.reached[index - 1] > now) index--;
-		gate.reached.splice(index, 0, now);
+		while (index > 0 && gate.reached[index - 1] > reachedBy) index--;
+		gate.reached.splice(index, 0, reachedBy);
 	}
 	if (admission.probe) {
 		gate.probeInFlight = false;
@@ -244,6 +268,18 @@ export function release(gate: Gate, admission: Admission, succeeded: boolean, ra
 	}
 	if (succeeded && gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
 	admitWaiting(gate);
+}
+
+/**
+ * The quickest of the group's last answers, this one's (`roundTripMs`) included: the service's own
+ * time and the way back take at least about that long (a far service, a slow route), so a request
+ * answered now reached the service that long before, however late it left this process.
+ */
+function quickestAnswerMs(gate: Gate, roundTripMs: number): number {
+	gate.roundTrips.push(Math.max(0, roundTripMs));
+	if (gate.roundTrips.length > ROUND_TRIPS_KEPT) gate.roundTrips.shift();
+	// Not before there are enough: the first answers may all have waited for one token request.
+	return gate.roundTrips.length < ROUND_TRIPS_KEPT ? 0 : Math.min(...gate.roundTrips);
 }
 
 /** The next probe's wait after a 429: the first wait, doubled by each probe answered 429 since, up to the max. */
