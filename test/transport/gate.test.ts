@@ -52,9 +52,14 @@ describe('What the gate learns from the service’s answers when another client 
 	beforeEach(() => {
 		// The gate's clock and its timers held: nothing moves unless the test moves it.
 		jest.useFakeTimers({ now: START, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+		// The middle of each probe wait's random ±20 %.
+		jest.spyOn(Math, 'random').mockReturnValue(0.5);
 	});
 
-	afterEach(() => jest.useRealTimers());
+	afterEach(() => {
+		jest.useRealTimers();
+		jest.restoreAllMocks();
+	});
 
 	const now = () => Date.now();
 	const moveTo = (ms: number) => jest.setSystemTime(ms);
@@ -135,6 +140,20 @@ describe('What the gate learns from the service’s answers when another client 
 		// Accepted: the share is 33 a minute, all taken; the next probe may go as soon as the second's spacing allows.
 		moveTo(now() + 200);
 		expect(await goesNow(gate)).toEqual({ at: now(), probe: true });
+	});
+
+	it('gives a step back from a share above half when a probe is refused, not below half', async () => {
+		const gate = gateFor('gate-test|fair', 'catalogue');
+		gate.share = 0.62;
+		for (const expected of [0.57, 0.52, 0.5, 0.5]) {
+			moveTo(now() + 100_000);
+			const probe: Admission = { at: now(), probe: true };
+			gate.inFlight++;
+			gate.probeInFlight = true;
+			closeAfterRateLimit(gate, probe, 1, 1_000);
+			release(gate, probe, false, true);
+			expect(gate.share).toBeCloseTo(expected);
+		}
 	});
 
 	it('spaces the probes out while the service refuses them, without cutting the share again', async () => {

@@ -23,7 +23,9 @@
  * each, which together fill the limits without a 429). The share grows back only by probes: while
  * the gate is held back by its share alone, one request may go beyond it now and then; if the
  * service accepts it the share grows and the next probe may go at once; if it answers 429 the
- * probes space out (a longer wait each time, up to PROBE_MAX_WINDOWS of the longest window). So a
+ * probes space out (a longer wait each time, up to PROBE_MAX_WINDOWS of the longest window, each
+ * ±20 % at random so that workers do not probe in step) and a share above half gives a step back
+ * (workers settle near even shares, and so finish together). So a
  * worker left alone takes the whole limits back within one probe interval, and two busy ones meet
  * a 429 about once per interval each. A request that waited its retry budget while the service
  * answered only 429 gives up unsent (RefusedTooLong), all waiting items together. policy.ts decides
@@ -59,6 +61,10 @@ const PROBE_STEP = 0.05;
 /** After a 429, the next probe waits this part of the longest window, doubled by each probe answered 429, up to the max. */
 const PROBE_FIRST_WINDOWS = 0.25;
 const PROBE_MAX_WINDOWS = 1.5;
+/** Each probe's wait is this part longer or shorter, at random. */
+const PROBE_JITTER = 0.2;
+/** A refused probe takes a step off a share above this. */
+const FAIR_SHARE = 0.5;
 
 /** `since`: when its request first began to wait (a retry waits again, since then); `giveUpAfterMs`: its retry budget. */
 export interface Waiter {
@@ -288,7 +294,8 @@ function nextProbeWaitMs(gate: Gate, windows: RateWindow[], probeRefused: boolea
 	const longest = longestOf(windows);
 	const first = longest * PROBE_FIRST_WINDOWS;
 	gate.probeWaitMs = probeRefused && gate.probeWaitMs > 0 ? Math.min(gate.probeWaitMs * 2, longest * PROBE_MAX_WINDOWS) : first;
-	return gate.probeWaitMs;
+	// Workers that met the same 429 would probe together and be refused together: each waits a random part more or less.
+	return gate.probeWaitMs * (1 - PROBE_JITTER + 2 * PROBE_JITTER * Math.random());
 }
 
 /**
@@ -306,6 +313,9 @@ export function closeAfterRateLimit(gate: Gate, admission: Admission, retryAfter
 	if (admission.at > gate.rateLimitedAt) {
 		gate.rateLimitedAt = now;
 		if (!admission.probe) gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
+		// A probe refused while this gate holds more than half: give a step back (workers sharing
+		// the limits settle near even shares, and so finish together instead of one waiting for the other).
+		else if (gate.share > FAIR_SHARE) gate.share = Math.max(FAIR_SHARE, gate.share - PROBE_STEP);
 		gate.probeAt = now + nextProbeWaitMs(gate, windows, admission.probe);
 	}
 	gate.allowed = 1;
