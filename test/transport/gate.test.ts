@@ -108,7 +108,7 @@ describe('What the gate learns from the service’s answers when another client 
 		expect(reachedBy.slice(19)).toEqual([200, 200]);
 	});
 
-	it('halves the share on a 429, once for the requests sent before that 429', async () => {
+	it('halves a share above half on a 429 (once for the requests sent before it), and takes a step off one at half', async () => {
 		const gate = gateFor('gate-test|halve', 'catalogue');
 		const first = await letThrough(gate);
 		moveTo(now() + 200);
@@ -121,9 +121,15 @@ describe('What the gate learns from the service’s answers when another client 
 		closeAfterRateLimit(gate, second, 1_000, 1_000);
 		release(gate, second, false, true);
 		expect(gate.share).toBe(0.5);
+		// A later one, at half: a step only (another worker may have outgrown its half).
+		moveTo(now() + 2_000);
+		const third = await letThrough(gate);
+		closeAfterRateLimit(gate, third, 1_000, 1_000);
+		release(gate, third, false, true);
+		expect(gate.share).toBeCloseTo(0.45);
 	});
 
-	it('holds to its share, lets one probe beyond it a quarter of the longest window after the 429, and grows when the service accepts it', async () => {
+	it('holds to its share, lets one probe beyond it a quarter of the longest window after the 429, and grows a step when the service accepts it', async () => {
 		const gate = gateFor('gate-test|probe', 'catalogue');
 		await fillThenRefused(gate);
 		const refusedAt = now();
@@ -137,8 +143,11 @@ describe('What the gate learns from the service’s answers when another client 
 		expect(await goesNow(gate)).toBeUndefined();
 		release(gate, probe!, true, false);
 		expect(gate.share).toBeCloseTo(0.55);
-		// Accepted: the share is 33 a minute, all taken; the next probe may go as soon as the second's spacing allows.
-		moveTo(now() + 200);
+		// Accepted: the share is 33 a minute, all taken; the next probe waits an eighth of the minute.
+		const acceptedAt = now();
+		moveTo(acceptedAt + 7_000);
+		expect(await goesNow(gate)).toBeUndefined();
+		moveTo(acceptedAt + 7_600);
 		expect(await goesNow(gate)).toEqual({ at: now(), probe: true });
 	});
 

@@ -19,15 +19,17 @@
  * Other processes (queue-mode workers) share the limits unseen. What the service's answers tell
  * (platform-facts: 429, sometimes Retry-After; no header with the counts) is learned: a 429 closes
  * the gate for its Retry-After (or until the windows have room) and lets one request probe before
- * the rest follow, and halves this gate's share of the limits (two workers that meet settle at half
- * each, which together fill the limits without a 429). The share grows back only by probes: while
- * the gate is held back by its share alone, one request may go beyond it now and then; if the
- * service accepts it the share grows and the next probe may go at once; if it answers 429 the
- * probes space out (a longer wait each time, up to PROBE_MAX_WINDOWS of the longest window, each
- * ±20 % at random so that workers do not probe in step) and a share above half gives a step back
- * (workers settle near even shares, and so finish together). So a
- * worker left alone takes the whole limits back within one probe interval, and two busy ones meet
- * a 429 about once per interval each. A request that waited its retry budget while the service
+ * the rest follow, and cuts this gate's share of the limits: above half to half (two workers that
+ * meet settle at half each, which together fill the limits without a 429), at half or below by a
+ * step (another worker may have outgrown its half). The share grows back only by probes: while
+ * its share of the longest window alone holds the gate back, one request may go beyond it now and
+ * then; if the service accepts it the share grows a step and the next probe waits an eighth of the
+ * window (room now may be another worker's share not used yet this minute); if it answers 429 the
+ * probes space out (a quarter of the window, doubled each time up to PROBE_MAX_WINDOWS, each ±20 %
+ * at random so that workers do not probe in step) and a share above half gives a step back
+ * (workers settle near even shares, and so finish together). So a worker left alone takes the
+ * limits back step by step, and two busy ones meet a 429 about once per probe interval each. A
+ * request that waited its retry budget while the service
  * answered only 429 gives up unsent (RefusedTooLong), all waiting items together. policy.ts decides
  * what a request does at the gate.
  */
@@ -52,7 +54,7 @@ const WINDOW_MARGIN_MS = 2;
  */
 const QUICKER_ANSWER_MS = 200;
 const ROUND_TRIPS_KEPT = 20;
-/** A 429 the gate did not ask for multiplies the share by this. */
+/** A 429 the gate did not ask for multiplies a share above FAIR_SHARE by this. */
 const SHARE_CUT = 0.5;
 /** One worker among ten still sends. */
 const MIN_SHARE = 0.1;
@@ -61,9 +63,11 @@ const PROBE_STEP = 0.05;
 /** After a 429, the next probe waits this part of the longest window, doubled by each probe answered 429, up to the max. */
 const PROBE_FIRST_WINDOWS = 0.25;
 const PROBE_MAX_WINDOWS = 1.5;
+/** After an accepted probe the next one waits this part of the longest window. */
+const PROBE_AFTER_ACCEPTED_WINDOWS = 0.125;
 /** Each probe's wait is this part longer or shorter, at random. */
 const PROBE_JITTER = 0.2;
-/** A refused probe takes a step off a share above this. */
+/** A 429 cuts a share above this to it (and no further); a refused probe takes a step off a share above it. */
 const FAIR_SHARE = 0.5;
 
 /** `since`: when its request first began to wait (a retry waits again, since then); `giveUpAfterMs`: its retry budget. */
@@ -268,9 +272,12 @@ export function release(gate: Gate, admission: Admission, succeeded: boolean, ra
 		gate.probeInFlight = false;
 		// The service had room beyond the share: take it, and probe again when held back.
 		if (succeeded) {
-			const longest = RATE_LIMITS[gate.group].windows.reduce((limit, window) => Math.max(limit, window.limit), 1);
-			gate.share = Math.min(1, gate.share + Math.max(PROBE_STEP, 1 / longest));
+			const windows = windowsOf(gate);
+			const largest = windows.reduce((limit, window) => Math.max(limit, window.limit), 1);
+			gate.share = Math.min(1, gate.share + Math.max(PROBE_STEP, 1 / largest));
+			// Room now may be another worker's share not used yet this minute: one step at a time.
 			gate.probeWaitMs = 0;
+			gate.probeAt = now + longestOf(windows) * PROBE_AFTER_ACCEPTED_WINDOWS;
 		}
 	}
 	if (succeeded && gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
@@ -312,7 +319,9 @@ export function closeAfterRateLimit(gate: Gate, admission: Admission, retryAfter
 	const windows = windowsOf(gate);
 	if (admission.at > gate.rateLimitedAt) {
 		gate.rateLimitedAt = now;
-		if (!admission.probe) gate.share = Math.max(MIN_SHARE, gate.share * SHARE_CUT);
+		// Above half, back to half at most (two workers that meet settle there); at half or below another
+		// worker may have outgrown its share meanwhile: a step only, so that the shares meet again.
+		if (!admission.probe) gate.share = gate.share > FAIR_SHARE ? Math.max(FAIR_SHARE, gate.share * SHARE_CUT) : Math.max(MIN_SHARE, gate.share - PROBE_STEP);
 		// A probe refused while this gate holds more than half: give a step back (workers sharing
 		// the limits settle near even shares, and so finish together instead of one waiting for the other).
 		else if (gate.share > FAIR_SHARE) gate.share = Math.max(FAIR_SHARE, gate.share - PROBE_STEP);
