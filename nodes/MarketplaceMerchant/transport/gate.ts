@@ -23,10 +23,10 @@
  * meet settle at half each, which together fill the limits without a 429), at half or below by a
  * step (another worker may have outgrown its half). The share grows back only by probes: while
  * its share of the longest window alone holds the gate back, one request may go beyond it now and
- * then; if the service accepts it the share grows a step and the next probe waits an eighth of the
- * window (room now may be another worker's share not used yet this minute); if it answers 429 the
- * probes space out (a quarter of the window, doubled each time up to PROBE_MAX_WINDOWS, each ±20 %
- * at random so that workers do not probe in step) and a share above half gives a step back
+ * then; if the service accepts it the share grows a step and the probes' wait halves (at least an
+ * eighth of the window: room now may be another worker's share not used yet this minute); if it
+ * answers 429 the wait doubles (from a quarter of the window up to PROBE_MAX_WINDOWS, each wait
+ * ±20 % at random so that workers do not probe in step) and a share above half gives a step back
  * (workers settle near even shares, and so finish together). So a worker left alone takes the
  * limits back step by step, and two busy ones meet a 429 about once per probe interval each. A
  * request that waited its retry budget while the service
@@ -117,7 +117,7 @@ export class Gate {
 	/** A probe beyond the share may go from then on, when none is in flight. */
 	probeAt = 0;
 	probeInFlight = false;
-	/** The wait before the next probe after one answered 429 (0: the first wait). */
+	/** The wait before the next probe: doubled by a refused probe, halved by an accepted one (0: none yet). */
 	probeWaitMs = 0;
 	blockedUntil = 0;
 	waiting: Waiter[] = [];
@@ -275,9 +275,10 @@ export function release(gate: Gate, admission: Admission, succeeded: boolean, ra
 			const windows = windowsOf(gate);
 			const largest = windows.reduce((limit, window) => Math.max(limit, window.limit), 1);
 			gate.share = Math.min(1, gate.share + Math.max(PROBE_STEP, 1 / largest));
-			// Room now may be another worker's share not used yet this minute: one step at a time.
-			gate.probeWaitMs = 0;
-			gate.probeAt = now + longestOf(windows) * PROBE_AFTER_ACCEPTED_WINDOWS;
+			// Room now may be another worker's share not used yet this minute: one step at a time, and
+			// the wait refusals built up only halves (two busy workers would otherwise probe ever more often).
+			gate.probeWaitMs /= 2;
+			gate.probeAt = now + Math.max(longestOf(windows) * PROBE_AFTER_ACCEPTED_WINDOWS, gate.probeWaitMs);
 		}
 	}
 	if (succeeded && gate.allowed < RATE_LIMITS[gate.group].inFlight) gate.allowed++;
@@ -300,7 +301,7 @@ function quickestAnswerMs(gate: Gate, roundTripMs: number): number {
 function nextProbeWaitMs(gate: Gate, windows: RateWindow[], probeRefused: boolean): number {
 	const longest = longestOf(windows);
 	const first = longest * PROBE_FIRST_WINDOWS;
-	gate.probeWaitMs = probeRefused && gate.probeWaitMs > 0 ? Math.min(gate.probeWaitMs * 2, longest * PROBE_MAX_WINDOWS) : first;
+	gate.probeWaitMs = probeRefused ? Math.min(Math.max(first, gate.probeWaitMs * 2), longest * PROBE_MAX_WINDOWS) : Math.max(first, gate.probeWaitMs);
 	// Workers that met the same 429 would probe together and be refused together: each waits a random part more or less.
 	return gate.probeWaitMs * (1 - PROBE_JITTER + 2 * PROBE_JITTER * Math.random());
 }
