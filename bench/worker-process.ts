@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process (docs/architecture.md, Toolchain). */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code (`npm run bench`) and never loaded by n8n: it may use process and Node modules (docs/architecture.md, Toolchain). */
 /**
  * One queue-mode worker of bench/rows/two-workers.ts: a process of its own, as n8n's workers are,
  * with its own gates (nothing shared with the other worker but the service). The job comes as

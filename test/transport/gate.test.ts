@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, run by jest and never loaded by n8n: it may use process and timers (docs/architecture.md, Toolchain). */
 /**
  * The pacing gate (transport/gate.ts). Through the real engine against the sandbox: a request that
  * reaches the service late (the sandbox holds it before counting it, as n8n's helper and a busy
