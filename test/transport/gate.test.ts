@@ -130,25 +130,25 @@ describe('What the gate learns from the service’s answers when another client 
 		expect(gate.share).toBeCloseTo(0.45);
 	});
 
-	it('holds to its share, lets one probe beyond it half the longest window after the 429, and grows a step when the service accepts it', async () => {
+	it('holds to its share, lets one probe beyond it a quarter of the longest window after the 429, and grows a step when the service accepts it', async () => {
 		const gate = gateFor('gate-test|probe', 'catalogue');
 		await fillThenRefused(gate);
 		const refusedAt = now();
 		// 32 counted in the minute, the half share is 30.
-		moveTo(refusedAt + 29_000);
+		moveTo(refusedAt + 14_000);
 		expect(await goesNow(gate)).toBeUndefined();
-		moveTo(refusedAt + 30_100);
+		moveTo(refusedAt + 15_100);
 		const probe = await goesNow(gate);
 		expect(probe).toEqual({ at: now(), probe: true });
 		// One probe at a time.
 		expect(await goesNow(gate)).toBeUndefined();
 		release(gate, probe!, true, false);
 		expect(gate.share).toBeCloseTo(0.55);
-		// Accepted: the share is 33 a minute, all taken; the probes' wait halves (15 s).
+		// Accepted: the share is 33 a minute, all taken; the next probe waits an eighth of the minute.
 		const acceptedAt = now();
-		moveTo(acceptedAt + 14_000);
+		moveTo(acceptedAt + 7_000);
 		expect(await goesNow(gate)).toBeUndefined();
-		moveTo(acceptedAt + 15_100);
+		moveTo(acceptedAt + 7_600);
 		expect(await goesNow(gate)).toEqual({ at: now(), probe: true });
 	});
 
@@ -156,7 +156,7 @@ describe('What the gate learns from the service’s answers when another client 
 		const gate = gateFor('gate-test|fair', 'catalogue');
 		gate.share = 0.62;
 		for (const expected of [0.57, 0.52, 0.5, 0.5]) {
-			moveTo(now() + 200_000);
+			moveTo(now() + 100_000);
 			const probe: Admission = { at: now(), probe: true };
 			gate.inFlight++;
 			gate.probeInFlight = true;
@@ -180,7 +180,7 @@ describe('What the gate learns from the service’s answers when another client 
 			waits.push(gate.probeAt - now());
 		}
 		expect(gate.share).toBe(0.5);
-		// Half the longest window (with its 0.1 % + 2 ms margin), doubled by each refused probe, up to 2 windows.
-		expect(waits.map((ms) => Math.round(ms / 1_000))).toEqual([30, 60, 120, 120, 120]);
+		// A quarter of the longest window (with its 0.1 % + 2 ms margin), doubled by each refused probe, up to 1.5 windows.
+		expect(waits.map((ms) => Math.round(ms / 1_000))).toEqual([15, 30, 60, 90, 90]);
 	});
 });

@@ -25,7 +25,7 @@
  * its share of the longest window alone holds the gate back, one request may go beyond it now and
  * then; if the service accepts it the share grows a step and the probes' wait halves (at least an
  * eighth of the window: room now may be another worker's share not used yet this minute); if it
- * answers 429 the wait doubles (from half the window up to PROBE_MAX_WINDOWS, each wait
+ * answers 429 the wait doubles (from a quarter of the window up to PROBE_MAX_WINDOWS, each wait
  * ±20 % at random so that workers do not probe in step) and a share above half gives a step back
  * (workers settle near even shares, and so finish together). So a worker left alone takes the
  * limits back step by step, and two busy ones meet a 429 about once per probe interval each. A
@@ -61,8 +61,8 @@ const MIN_SHARE = 0.1;
 /** An accepted probe adds this much of the limits to the share (at least one request of the longest window). */
 const PROBE_STEP = 0.05;
 /** After a 429, the next probe waits this part of the longest window, doubled by each probe answered 429, up to the max. */
-const PROBE_FIRST_WINDOWS = 0.5;
-const PROBE_MAX_WINDOWS = 2;
+const PROBE_FIRST_WINDOWS = 0.25;
+const PROBE_MAX_WINDOWS = 1.5;
 /** After an accepted probe the next one waits this part of the longest window. */
 const PROBE_AFTER_ACCEPTED_WINDOWS = 0.125;
 /** Each probe's wait is this part longer or shorter, at random. */
