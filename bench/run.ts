@@ -6,7 +6,7 @@
  * section of bench/results.md; the command exits 1 when a target is missed.
  *
  * Options: `--runs N` (default 3) times each row runs; `--only a,b` runs some rows only
- * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows, ean-lookups, import, orders, order-trigger, one-state, merchant-day; with --faults, drill keys such as
+ * (throughput, tokens, requests, rate-limit, live-limits, concurrency, http-request, memory, trigger, sync, product-trigger, rows, ean-lookups, import, orders, order-trigger, one-state, merchant-day, two-workers; with --faults, drill keys such as
  * 429-bursts) and leaves results.md alone.
  */
 import { DRILL_KEYS, runFaultDrills } from './drills';
@@ -28,6 +28,7 @@ import { measureProductTrigger, measureSync } from './rows/sync';
 import { measureReturnAllSpeed, throughputNote } from './rows/throughput';
 import { measureTokenRequests } from './rows/tokens';
 import { measureTriggerCosts } from './rows/trigger';
+import { measureTwoWorkers } from './rows/two-workers';
 import { formatMs } from './stats';
 
 interface RowGroup {
@@ -63,6 +64,8 @@ const GROUPS: RowGroup[] = [
 	{ key: 'one-state', title: 'One gate for the built node, trigger and credential in one process', measure: measureOneState },
 	// Minutes at the live limits (the day's requests of the busiest group at 5 a second): run once, whatever --runs says.
 	{ key: 'merchant-day', title: "A merchant's day in one n8n process at the live limits", measure: measureMerchantDay },
+	// Two worker processes, one merchant, over 5 minutes at the live limits: run once, whatever --runs says.
+	{ key: 'two-workers', title: 'Two queue-mode workers, one merchant, at the live limits', measure: measureTwoWorkers },
 ];
 
 interface Options {

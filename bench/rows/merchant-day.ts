@@ -209,7 +209,7 @@ function dayRows(ms: number, lanes: LaneResult[], log: RequestLogEntry[], shipme
 		return [...counts].map(([route, count]) => `${route} ${count}`).join(', ');
 	};
 	// Each 429's distance from the request `limit` places earlier in its group's shortest window: just under the
-	// window means arrival jitter beyond the gate's margin; far under it, requests that were not paced at all.
+	// window means requests counted before they could have arrived; far under it, requests that were not paced at all.
 	const gaps = rejected.map((entry) => {
 		const group = ROUTE_GROUPS[entry.route as keyof typeof ROUTE_GROUPS];
 		if (!group) return undefined;

@@ -57,6 +57,8 @@ const EXECUTIONS_PER_ROUND = 10;
 /** Live-limit writes: per execution, and executions at once (3 per worker). */
 const LIVE_UPDATES_PER_EXECUTION = 60;
 const LIVE_EXECUTIONS = 6;
+/** Answers 429 at most this share of the accepted ones (bench row two-workers measures the same). */
+const LIVE_REFUSED_SHARE = 0.05;
 /** The first product of the live-limit writes; each execution takes the next 60 ids. */
 const LIVE_FIRST_PRODUCT_ID = 100_051;
 
@@ -312,7 +314,7 @@ async function checkLiveLimitWrites(context: Context): Promise<void> {
 	const { sandbox } = context;
 	const total = LIVE_EXECUTIONS * LIVE_UPDATES_PER_EXECUTION;
 	await check(
-		`${WORKERS} workers × ${LIVE_EXECUTIONS / WORKERS} executions × ${LIVE_UPDATES_PER_EXECUTION} single Product Updates, one merchant, live limits: no item fails`,
+		`${WORKERS} workers × ${LIVE_EXECUTIONS / WORKERS} executions × ${LIVE_UPDATES_PER_EXECUTION} single Product Updates, one merchant, live limits: no item fails, at most ${LIVE_REFUSED_SHARE * 100} % answers 429`,
 		async () => {
 			await sandbox.setRateLimits({ scale: 1 });
 			await sandbox.clearLog();
@@ -348,6 +350,8 @@ async function checkLiveLimitWrites(context: Context): Promise<void> {
 				.flatMap(({ firstId, count }) => Array.from({ length: count }, (_, index) => firstId + index))
 				.filter((id) => products.find((product) => product.id === id)?.stockLevel !== id - 100_000);
 			if (notStored.length > 0) problems.push(`${notStored.length} products without their new stock, e.g. ${notStored.slice(0, 5).join(', ')}`);
+			// Issue 41: what the workers learn from the service's answers (transport/gate.ts) keeps its refusals rare.
+			if (refused > LIVE_REFUSED_SHARE * accepted) problems.push(`${refused} answers 429 for ${accepted} accepted: more than ${LIVE_REFUSED_SHARE * 100} %`);
 			console.log(`     live-limit writes: ${figures}`);
 			assert.deepEqual(problems, [], `${figures}\n${problems.join('\n')}`);
 			return figures;

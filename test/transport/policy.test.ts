@@ -53,7 +53,7 @@ describe('Request policy through the node', () => {
 	it.each([
 		['with Retry-After', true],
 		['without Retry-After', false],
-	])('gets 200 single updates through the live limits (scaled 30×), %s, without a failed item and with few 429s', async (_, retryAfter) => {
+	])('gets 200 single updates through the live limits (scaled 30×), %s, without a failed item or a 429', async (_, retryAfter) => {
 		// 60 a minute and 5 a second at 30× are 60 per 2 s and 5 per 33 ms: 200 requests span 4 windows.
 		await start({ rateLimits: { scale: 30, retryAfter } });
 		const inputItems = Array.from({ length: 200 }, (_, index) => ({ id: FIRST_PRODUCT_ID + index, stock: index }));
@@ -68,8 +68,10 @@ describe('Request policy through the node', () => {
 		const statuses = updateStatuses();
 		expect(statuses.filter((status) => status === 200)).toHaveLength(200);
 		expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
-		// The bound: 429s at most 5 % of the accepted requests (without pacing they were ~100 %).
-		expect(statuses.filter((status) => status === 429).length).toBeLessThanOrEqual(10);
+		// None: the gate counts each request from its answer, the latest it can have reached the
+		// service, so however late a request travels the service's window holds no more than the
+		// gate's (without pacing ~100 % were refused; counted from leaving the gate, a busy machine met a few).
+		expect(statuses.filter((status) => status === 429)).toEqual([]);
 		expect(sandbox.state.product(FIRST_PRODUCT_ID + 199)?.stockLevel).toBe(199);
 	});
 
@@ -111,15 +113,11 @@ describe('Request policy through the node', () => {
 		});
 
 		expect(result.output('Node').filter((item) => item.json.success === true)).toHaveLength(25);
-		// The ones the service accepted (a rare 429 from jitter on a busy machine is not counted by it).
-		const times = sandbox.log.filter((entry) => entry.route === 'productUpdate' && entry.status === 200).map((entry) => entry.at);
+		const times = sandbox.log.filter((entry) => entry.route === 'productUpdate').map((entry) => entry.at);
 		expect(times).toHaveLength(25);
-		// Any 11 consecutive requests span a (scaled) minute. The times are the sandbox's, on arrival:
-		// the gate keeps each window 50 ms longer at this scale (0.5 % + 40 ms; 340 ms for a live
-		// minute), and a stall of the other jest worker on a 2-core machine once delayed one request's
-		// arrival by 62 ms more than a later one's (1,988 ms). 100 ms is allowed for that; without the
-		// gate the 25 requests arrive within a few hundred milliseconds.
-		for (let index = 10; index < times.length; index++) expect(times[index] - times[index - 10]).toBeGreaterThanOrEqual(2_000 - 100);
+		// Any 11 consecutive requests span a (scaled) minute on the service's clock, on arrival: the
+		// gate lets the 11th go a minute after the 1st one's answer, which came after it arrived.
+		for (let index = 10; index < times.length; index++) expect(times[index] - times[index - 10]).toBeGreaterThanOrEqual(2_000);
 	});
 
 	it('rejects a Requests per Minute that is not a whole number of at least 1, before sending', async () => {

@@ -23,7 +23,7 @@ import {
 	statusOf,
 	withEnglishMeaning,
 } from './errors';
-import { RefusedTooLong, acquire, closeAfterRateLimit, gateFor, release } from './gate';
+import { RefusedTooLong, acquire, closeAfterRateLimit, gateFor, release, type Admission } from './gate';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -114,14 +114,14 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 	const waiter = { perMinute: policy.perMinute ?? Infinity, wanted: policy.wanted, since: Date.now(), giveUpAfterMs };
 	for (;;) {
 		// A retry after a 5xx already waited its turn; after a 429 the next probe is another request's.
-		let sentAt: number | undefined;
+		let admission: Admission | undefined;
 		try {
-			sentAt = await acquire(gate, log.count > 0 && !rateLimited, waiter);
+			admission = await acquire(gate, log.count > 0 && !rateLimited, waiter);
 		} catch (error) {
 			// The gate rejects a wait only with RefusedTooLong.
 			throw policy.node ? refusedError(policy.node, policy, error as RefusedTooLong, log) : error;
 		}
-		if (sentAt === undefined) throw new RequestNotNeeded();
+		if (admission === undefined) throw new RequestNotNeeded();
 		let waitMs: number | undefined;
 		let succeeded = false;
 		const startedAt = Date.now();
@@ -135,7 +135,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			waitMs = retryDelayMs(error, policy, attempts);
 			if (rateLimited) {
 				// The whole group waits (the limit is the merchant's); this request's wait is the gate's.
-				const closedMs = closeAfterRateLimit(gate, sentAt, retryAfterMs(responseOf(error).headers), backoffMs(attempts.rateLimited));
+				const closedMs = closeAfterRateLimit(gate, admission, retryAfterMs(responseOf(error).headers), backoffMs(attempts.rateLimited));
 				if (waitMs !== undefined) waitMs = Math.min(closedMs, MAX_WAIT_MS);
 			}
 			const nextTimeoutMs = waitMs === undefined ? undefined : log.retryAfter(waitMs);
@@ -145,7 +145,7 @@ export async function sendWithPolicy<T>(policy: SendPolicy, send: (attemptTimeou
 			}
 			attemptTimeoutMs = nextTimeoutMs;
 		} finally {
-			release(gate, succeeded, rateLimited);
+			release(gate, admission, succeeded, rateLimited);
 		}
 		// After a 429 the gate itself holds the request back until it reopens.
 		if (!rateLimited) await sleep(waitMs);
