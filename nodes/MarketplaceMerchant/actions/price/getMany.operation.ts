@@ -129,7 +129,7 @@ export const operation: OperationModule = {
 			name: 'date',
 			type: 'dateTime',
 			default: '',
-			description: `Day the prices are for: today or a future day; empty means today in the workflow's time zone. Accepts ${DATE_FORMS}.`,
+			description: `Day the prices are for: today or a future day, sent as given. Empty means today: the workflow's today, or the service's where the service already counts the next day (it refuses the workflow's as past: asked once more, and the items then carry that day as dateFrom). Accepts ${DATE_FORMS}.`,
 		},
 	]),
 };
