@@ -110,3 +110,18 @@ it("an empty Date where the service's today is the workflow's today: one request
 	expect(result.json(NODE_UNDER_TEST_NAME).every((price) => !('dateFrom' in price))).toBe(true);
 	expect(asked()).toEqual([`200 ${dmy(workflowToday)}`]);
 });
+
+it('an empty Date the service refuses on the next day too: the one extra request, then its refusal naming both days', async () => {
+	const workflowToday = DateTime.now().setZone('UTC').startOf('day');
+	sandbox.resetVariants();
+	sandbox.clock.set(workflowToday.plus({ days: 2, hours: 12 }).toMillis());
+	sandbox.clearLog();
+
+	const result = await getPrices('UTC', {}, [{}, {}]);
+
+	const next = dmy(workflowToday.plus({ days: 1 }));
+	expect(result.error?.description).toBe(
+		`dateFrom must be today or a future date. Date was empty: asked for today in the workflow's time zone (${dmy(workflowToday)}, UTC), refused as past, then for the next day (${next})`,
+	);
+	expect(asked().slice(0, 2)).toEqual([`400 ${dmy(workflowToday)}`, `400 ${next}`]);
+});
