@@ -25,13 +25,13 @@ async function getPrices(timezone: string, parameters: Record<string, unknown> =
 
 /**
  * The workflow's today in `workflowZone` (read once), and the sandbox's clock at `serviceTime` on
- * the service's day after it in `serviceZone`: a moment at which the workflow's today is the
- * service's yesterday (New York's evening is the next day's early hours in UTC, UTC's late
- * evening is the next day's first hour in Belgrade).
+ * the service's day `days` after it in `serviceZone`: with 1, a moment at which the workflow's
+ * today is the service's yesterday (New York's evening is the next day's early hours in UTC,
+ * UTC's late evening is the next day's first hour in Belgrade).
  */
-function serviceADayAhead(workflowZone: string, serviceZone: string, serviceTime: string): { workflowToday: DateTime; serviceToday: DateTime } {
+function serviceDaysAhead(workflowZone: string, serviceZone: string, serviceTime: string, days = 1): { workflowToday: DateTime; serviceToday: DateTime } {
 	const workflowToday = DateTime.now().setZone(workflowZone).startOf('day');
-	const serviceToday = DateTime.fromISO(`${workflowToday.plus({ days: 1 }).toISODate()}T${serviceTime}`, { zone: serviceZone });
+	const serviceToday = DateTime.fromISO(`${workflowToday.plus({ days }).toISODate()}T${serviceTime}`, { zone: serviceZone });
 	sandbox.resetVariants();
 	sandbox.setVariants({ serviceTimeZone: serviceZone });
 	sandbox.clock.set(serviceToday.toMillis());
@@ -44,7 +44,7 @@ describe.each([
 	['UTC', 'Europe/Belgrade', '00:30:00'],
 ])("a workflow in %s, the service counting its days in %s and its today the workflow's tomorrow", (workflowZone, serviceZone, serviceTime) => {
 	it('an empty Date gets the prices of the service\'s today: learned from its one refusal, said on every item', async () => {
-		const { workflowToday, serviceToday } = serviceADayAhead(workflowZone, serviceZone, serviceTime);
+		const { workflowToday, serviceToday } = serviceDaysAhead(workflowZone, serviceZone, serviceTime);
 
 		const result = await getPrices(workflowZone);
 
@@ -56,7 +56,7 @@ describe.each([
 	});
 
 	it('at most one extra request per run: the run\'s other items ask for the learned day at once', async () => {
-		const { workflowToday, serviceToday } = serviceADayAhead(workflowZone, serviceZone, serviceTime);
+		const { workflowToday, serviceToday } = serviceDaysAhead(workflowZone, serviceZone, serviceTime);
 
 		const result = await getPrices(workflowZone, {}, [{}, {}, {}]);
 
@@ -68,7 +68,7 @@ describe.each([
 	});
 
 	it('a named past day is still refused before sending', async () => {
-		const { workflowToday } = serviceADayAhead(workflowZone, serviceZone, serviceTime);
+		const { workflowToday } = serviceDaysAhead(workflowZone, serviceZone, serviceTime);
 		const yesterday = workflowToday.minus({ days: 1 }).toISODate()!;
 
 		const result = await getPrices(workflowZone, { date: yesterday });
@@ -78,7 +78,7 @@ describe.each([
 	});
 
 	it("a named today is sent as is, and the service's refusal shown, never moved to another day", async () => {
-		const { workflowToday } = serviceADayAhead(workflowZone, serviceZone, serviceTime);
+		const { workflowToday } = serviceDaysAhead(workflowZone, serviceZone, serviceTime);
 
 		const result = await getPrices(workflowZone, { date: workflowToday.toISODate()! });
 
@@ -87,7 +87,7 @@ describe.each([
 	});
 
 	it('a named tomorrow (the service\'s today) is sent as is and its items carry no added field', async () => {
-		const { serviceToday } = serviceADayAhead(workflowZone, serviceZone, serviceTime);
+		const { serviceToday } = serviceDaysAhead(workflowZone, serviceZone, serviceTime);
 
 		const result = await getPrices(workflowZone, { date: serviceToday.toISODate()! });
 
@@ -98,11 +98,7 @@ describe.each([
 });
 
 it("an empty Date where the service's today is the workflow's today: one request, the items as before", async () => {
-	const workflowToday = DateTime.now().setZone('America/New_York').startOf('day');
-	sandbox.resetVariants();
-	sandbox.setVariants({ serviceTimeZone: 'America/New_York' });
-	sandbox.clock.set(DateTime.fromISO(`${workflowToday.toISODate()}T12:00:00`, { zone: 'America/New_York' }).toMillis());
-	sandbox.clearLog();
+	const { workflowToday } = serviceDaysAhead('America/New_York', 'America/New_York', '12:00:00', 0);
 
 	const result = await getPrices('America/New_York');
 
@@ -112,10 +108,7 @@ it("an empty Date where the service's today is the workflow's today: one request
 });
 
 it('an empty Date the service refuses on the next day too: the one extra request, then its refusal naming both days', async () => {
-	const workflowToday = DateTime.now().setZone('UTC').startOf('day');
-	sandbox.resetVariants();
-	sandbox.clock.set(workflowToday.plus({ days: 2, hours: 12 }).toMillis());
-	sandbox.clearLog();
+	const { workflowToday } = serviceDaysAhead('UTC', 'UTC', '12:00:00', 2);
 
 	const result = await getPrices('UTC', {}, [{}, {}]);
 
