@@ -38,7 +38,9 @@ export async function onServiceHostOnly<T>(sandbox: Pick<Sandbox, 'url'>, body: 
 	}
 }
 
-type LogEntry = { route: string; status: number; host?: string };
+type LogEntry = { route: string; status: number; host?: string; query: Record<string, string> };
+
+const dayMonthYear = (date: Date) => date.toISOString().slice(0, 10).split('-').reverse().join('/');
 
 export async function checkServiceHostWorkflow(installation: N8nInstallation, userFolder: string, sandbox: Sandbox): Promise<void> {
 	await check("Warehouse > Get Many and Price > Get Many with warehouses and prices on the environment's service host", async () => {
@@ -48,13 +50,24 @@ export async function checkServiceHostWorkflow(installation: N8nInstallation, us
 		assert.equal(execution.status, 'success', `execution ${execution.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
 		const warehouses = nodeOutput(execution, 'Warehouses');
 		assert.deepEqual(warehouses.map((warehouse) => warehouse.id), sandbox.state.warehouses.map((warehouse) => warehouse.id));
-		assert.equal(nodeOutput(execution, 'Prices').length, 3);
+		const prices = nodeOutput(execution, 'Prices');
+		assert.equal(prices.length, 3);
 
 		const log = await sandboxControl<LogEntry[]>(sandbox, 'GET', 'log');
 		const asked = (route: string) => log.filter((entry) => entry.route === route).map((entry) => `${entry.status} ${entry.host ?? 'main'}`);
 		// Warehouses straight to the service host; prices at the Base URL first ("No static resource"), then there.
 		assert.deepEqual(asked('warehouses'), ['200 service']);
-		assert.deepEqual(asked('prices'), ['500 main', '200 service']);
+		// Date is empty: the instance's today (n8n's default zone, New York), which the sandbox (days in
+		// UTC) refuses as past from 00:00 to 05:00 UTC; then the node asks once more for the next day
+		// and its items say that day (`dateFrom`).
+		const workflowToday = log.find((entry) => entry.route === 'prices')?.query.dateFrom;
+		const serviceToday = dayMonthYear(sandbox.clock.now());
+		const aDayBehind = workflowToday !== serviceToday;
+		assert.deepEqual(asked('prices'), aDayBehind ? ['500 main', '400 service', '200 service'] : ['500 main', '200 service']);
+		assert.deepEqual(
+			prices.map((price) => price.dateFrom),
+			prices.map(() => (aDayBehind ? serviceToday : undefined)),
+		);
 		assert.ok(log.filter((entry) => entry.route === 'token').every((entry) => entry.host === undefined), 'a token request went to the service host');
 		return `warehouses ${asked('warehouses').join(', ')}; prices ${asked('prices').join(', ')}`;
 	});
