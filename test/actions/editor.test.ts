@@ -187,3 +187,15 @@ describe('bulk operations in the panel', () => {
 		expect(values.simplify).toBe(true);
 	});
 });
+
+describe('What n8n checks at every execution start', () => {
+	it('holds no regular expression of ours: n8n runs them under a 250 ms wall-clock watchdog, which a busy machine trips', () => {
+		// n8n-core's checkReadyForExecution validates every resource locator value typed in the panel
+		// (and every `regex` display condition) through n8n-workflow's safeRegex, in a vm with a 250 ms
+		// timeout on the wall clock: an Update Many of 150 rows by ID ran 150 of them, and on a busy
+		// machine one stall failed the whole execution with "Regular expression execution timed out".
+		// Our readers check these values when the item runs, naming the field (values/).
+		const withRegex = JSON.stringify(description().properties).match(/"type":"regex"|"_cnd":\{"regex"/g) ?? [];
+		expect(withRegex).toEqual([]);
+	});
+});

@@ -278,7 +278,10 @@ describe('sandbox: the service host (variant warehousesAndPricesOn)', () => {
 describe('sandbox: npm run sandbox', () => {
 	it('starts on the given port, prints the credentials and stops on SIGTERM', async () => {
 		const root = path.resolve(__dirname, '../..');
-		const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['sandbox/cli.ts', '--port', '0'], {
+		// Node itself with tsx's loader, not the tsx command: that one runs the script in a child process
+		// and relays signals, and a SIGTERM that came before its relay was set up killed it (exit 143)
+		// on a busy machine. This way the signal reaches the sandbox's own handler.
+		const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0'], {
 			cwd: root,
 			env: { ...process.env, SANDBOX_PORT: '1' },
 			stdio: ['ignore', 'pipe', 'pipe'],
